@@ -1,0 +1,57 @@
+// swift-tools-version:5.9
+// KioskCarousel: a full-screen carousel a Linux kiosk boots into.
+// Module map and data flow: docs/ARCHITECTURE.md.
+import PackageDescription
+
+/// A C library from a Debian `-dev` package, seen through pkg-config.
+func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
+    .systemLibrary(name: name, path: "Sources/C/\(name)", pkgConfig: pkgConfig,
+                   providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "KioskCarousel",
+    products: [
+        .executable(name: "kiosk-carousel", targets: ["kiosk-carousel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // C libraries (Debian -dev packages; scripts/install-deps.sh installs them).
+        systemLibrary("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
+        systemLibrary("CDRM", pkgConfig: "libdrm", apt: "libdrm-dev"),
+        systemLibrary("CUdev", pkgConfig: "libudev", apt: "libudev-dev"),
+        systemLibrary("CLibInput", pkgConfig: "libinput", apt: "libinput-dev"),
+        systemLibrary("CEvdev", pkgConfig: "libevdev", apt: "libevdev-dev"),
+
+        // Pure Swift: geometry, layouts, physics, engine, gestures.
+        .target(name: "CarouselCore"),
+        .target(name: "KioskConfig", dependencies: [
+            "CarouselCore", .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
+        .target(name: "Raster", dependencies: ["CarouselCore"]),
+        .target(name: "Cards", dependencies: ["Raster", "KioskConfig"]),
+        .target(name: "Display", dependencies: ["Raster", "CDRM", "CUdev", "CZlib",
+                                                .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Input", dependencies: ["CarouselCore", "CLibInput", "CEvdev", "CUdev",
+                                              .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Kiosk", dependencies: [
+            "CarouselCore", "KioskConfig", "Raster", "Cards", "Display", "Input",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "kiosk-carousel", dependencies: [
+            "Kiosk", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
+        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster"]),
+        .testTarget(name: "CardsTests", dependencies: ["Cards"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display"]),
+        .testTarget(name: "InputTests", dependencies: ["Input"]),
+        .testTarget(name: "KioskTests", dependencies: ["Kiosk"]),
+    ]
+)

@@ -1,0 +1,30 @@
+/// The keys the kiosk understands; a key map in the config binds real key codes to them.
+public enum KeyName: String, CaseIterable, Sendable, Codable {
+    case left, right, up, down, enter, escape, home
+}
+
+/// One input event in screen pixels, after calibration and display rotation.
+/// This is the vocabulary of `simulate` input scripts, of `record`, and of every device source.
+public enum InputEvent: Equatable, Sendable {
+    case touchDown(slot: Int, x: Double, y: Double)
+    case touchMotion(slot: Int, x: Double, y: Double)
+    case touchUp(slot: Int)
+    case touchCancel(slot: Int)
+    /// The pointer moved to an absolute screen position.
+    case pointerMotion(x: Double, y: Double)
+    /// The primary pointer button was pressed or released.
+    case pointerButton(pressed: Bool)
+    /// A wheel turned by `delta` notches (positive: down or right).
+    case pointerAxis(delta: Double)
+    case keyDown(KeyName)
+    case keyUp(KeyName)
+    /// A rotary encoder turned by `delta` detents (positive: clockwise).
+    case rotary(delta: Int)
+}
+
+/// An input event at a moment of (virtual or monotonic) time, in seconds.
+public struct TimedInputEvent: Equatable, Sendable {
+    public var time: Double
+    public var event: InputEvent
+    public init(time: Double, event: InputEvent) { self.time = time; self.event = event }
+}

@@ -1,0 +1,74 @@
+import CarouselCore
+import Foundation
+import KioskConfig
+
+/// Writes events as JSON lines (`{"t":…,"event":…,…}`) to a file or standard output.
+/// Numbers are printed with fixed precision so that simulation output is byte-for-byte stable.
+public final class EventLog {
+    private let handle: FileHandle?
+    private var buffer: [String] = []
+
+    /// Logs to `path` (`-` is standard output); nil logs nowhere but still collects lines.
+    public init(path: String?) throws {
+        switch path {
+        case nil: handle = nil
+        case "-"?: handle = FileHandle.standardOutput
+        case let p?:
+            guard FileManager.default.createFile(atPath: p, contents: nil) else {
+                throw EventLogError(message: "\(p): cannot create the events file")
+            }
+            handle = FileHandle(forWritingAtPath: p)
+        }
+    }
+
+    /// Every line written so far (for tests and the control socket).
+    public private(set) var lines: [String] = []
+
+    /// Formats and writes one engine event; `selected` gets the item's id and title.
+    public func write(_ e: TimedCarouselEvent, items: [ItemConfig]) {
+        var fields: [(String, String)] = []
+        switch e.event {
+        case .currentIndexChanged(let i): fields.append(("index", String(i)))
+        case .selected(let i):
+            fields.append(("index", String(i)))
+            if items.indices.contains(i) {
+                fields.append(("id", Self.quote(items[i].id)))
+                fields.append(("title", Self.quote(items[i].title)))
+            }
+        default: break
+        }
+        write(time: e.time, name: e.event.name, fields: fields)
+    }
+
+    /// Writes an event with already-JSON-encoded field values.
+    public func write(time: Double, name: String, fields: [(String, String)] = []) {
+        var s = "{\"t\":\(String(format: "%.4f", time)),\"event\":\(Self.quote(name))"
+        for (k, v) in fields { s += ",\(Self.quote(k)):\(v)" }
+        s += "}"
+        lines.append(s)
+        handle?.write(Data((s + "\n").utf8))
+    }
+
+    /// A JSON string literal.
+    public static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// The events file could not be written.
+public struct EventLogError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

@@ -1,0 +1,6 @@
+import XCTest
+@testable import Cards
+
+final class CardsSmokeTests: XCTestCase {
+    func testModuleLoads() { XCTAssertTrue(true) }
+}

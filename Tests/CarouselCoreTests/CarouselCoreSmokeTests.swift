@@ -1,0 +1,6 @@
+import XCTest
+@testable import CarouselCore
+
+final class CarouselCoreSmokeTests: XCTestCase {
+    func testModuleLoads() { XCTAssertTrue(true) }
+}

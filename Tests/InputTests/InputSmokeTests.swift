@@ -1,0 +1,6 @@
+import XCTest
+@testable import Input
+
+final class InputSmokeTests: XCTestCase {
+    func testModuleLoads() { XCTAssertTrue(true) }
+}

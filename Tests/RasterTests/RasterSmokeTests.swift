@@ -1,0 +1,6 @@
+import XCTest
+@testable import Raster
+
+final class RasterSmokeTests: XCTestCase {
+    func testModuleLoads() { XCTAssertTrue(true) }
+}
