@@ -10,7 +10,8 @@ struct KioskCarouselCommand: ParsableCommand {
         commandName: "kiosk-carousel",
         abstract: "A full-screen carousel for Linux kiosks, drawn on the CPU and shown through DRM/KMS.",
         version: KioskVersion.string,
-        subcommands: [CheckConfigCommand.self, SimulateCommand.self])
+        subcommands: [RunCommand.self, CheckConfigCommand.self, SimulateCommand.self, LayoutCommand.self,
+                      RecordCommand.self, BenchCommand.self])
 }
 
 /// `check-config FILE`.

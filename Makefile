@@ -1,0 +1,42 @@
+# The two commands a newcomer needs: `make run` and `make test`. See README.md.
+SWIFT ?= swift
+BIN_DEBUG := .build/debug/kiosk-carousel
+BIN_RELEASE := .build/release/kiosk-carousel
+CONFIG ?= config/example.toml
+
+.PHONY: all deps build release run test unit vm-test bench reliability install clean
+
+all: build
+
+deps:
+	scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+## make run: the example carousel, on the screen when a DRM device is usable, else headless PNGs in out/.
+run: build
+	scripts/run-example.sh $(BIN_DEBUG) $(CONFIG)
+
+## make test: installs what is missing, builds, runs the unit tests and the VM tests.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --parallel
+	scripts/run-vm-tests.sh
+
+unit: deps
+	$(SWIFT) test
+
+vm-test: build
+	scripts/run-vm-tests.sh
+
+bench: release
+	$(BIN_RELEASE) bench engine
+	$(BIN_RELEASE) bench cards
+	../shared/bench/tools/compare.sh -- $(BIN_RELEASE) bench composite
+
+clean:
+	rm -rf .build out
