@@ -24,7 +24,7 @@ run: build
 ## make test: installs what is missing, builds, runs the unit tests and the VM tests.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --parallel
+	$(SWIFT) test --skip-build
 	scripts/run-vm-tests.sh
 
 unit: deps

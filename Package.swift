@@ -27,6 +27,8 @@ let package = Package(
         systemLibrary("CLibInput", pkgConfig: "libinput", apt: "libinput-dev"),
         systemLibrary("CEvdev", pkgConfig: "libevdev", apt: "libevdev-dev"),
 
+        .target(name: "CLinux", path: "Sources/C/CLinux"),
+
         // Pure Swift: geometry, layouts, physics, engine, gestures.
         .target(name: "CarouselCore"),
         .target(name: "KioskConfig", dependencies: [
@@ -39,7 +41,7 @@ let package = Package(
         .target(name: "Input", dependencies: ["CarouselCore", "CLibInput", "CEvdev", "CUdev",
                                               .product(name: "Logging", package: "swift-log")]),
         .target(name: "Kiosk", dependencies: [
-            "CarouselCore", "KioskConfig", "Raster", "Cards", "Display", "Input",
+            "CarouselCore", "KioskConfig", "Raster", "Cards", "Display", "Input", "CLinux",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "kiosk-carousel", dependencies: [

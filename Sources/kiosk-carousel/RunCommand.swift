@@ -1,7 +1,35 @@
 import ArgumentParser
+import Display
+import Foundation
+import Kiosk
+import KioskConfig
+import Logging
 
-/// `run`: Run the kiosk.
+/// `run`: the kiosk.
 struct RunCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run the kiosk.")
-    func run() throws { throw ValidationError("'run' is not built yet") }
+    static let configuration = CommandConfiguration(commandName: "run",
+        abstract: "Run the kiosk: full screen, touch, knob and keys, until SIGTERM or SIGINT.")
+    @Option(help: "The config file (default: $KIOSK_CAROUSEL_CONFIG, then /etc/kiosk-carousel/config.toml).")
+    var config: String?
+    @Option(help: "auto, drm, fbdev or headless (default: the config's [display] backend).")
+    var backend: DisplaySettings.Backend?
+    @Option(help: "Write events as JSON lines to FILE (- for standard output).") var events: String?
+    @Option(help: "Exit by itself after this many seconds (for tests and measurements).") var exitAfter: Double?
+
+    func run() throws {
+        let logger = Logger(label: "kiosk-carousel")
+        let path = ConfigLoader.resolvePath(explicit: config)
+        let cfg: KioskConfiguration
+        do { cfg = try ConfigLoader.load(path: path) } catch let e as ConfigErrors {
+            FileHandle.standardError.write(Data((e.description + "\n").utf8))
+            throw ExitCode(1)
+        }
+        let display = try DisplayFactory.open(cfg.display, backend: backend ?? cfg.display.backend, logger: logger)
+        let app = try KioskApp(configPath: path, config: cfg, display: display, inputs: [],
+                               log: try EventLog(path: events), logger: logger, exitAfter: exitAfter)
+        let code = try app.run()
+        if code != 0 { throw ExitCode(code) }
+    }
 }
+
+extension DisplaySettings.Backend: ExpressibleByArgument {}

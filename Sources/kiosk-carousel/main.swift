@@ -51,6 +51,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .customLong("shot"), help: "SECONDS=FILE.png: write the screen at that virtual time (repeatable).")
     var shots: [String] = []
     @Option(help: "Write events as JSON lines to FILE (- for standard output).") var events: String?
+    @Flag(help: "Turn the carousel by itself, one item per second (what `make run` shows).") var demo = false
 
     func run() throws {
         let (w, h) = try parseSize(size)
@@ -62,6 +63,7 @@ struct SimulateCommand: ParsableCommand {
         }
         var plan = SimulationPlan(config: cfg, width: w, height: h)
         plan.until = until
+        if demo { plan.demoInterval = 1 }
         if let input { plan.script = try InputScript.load(path: input) }
         plan.shots = try shots.map { spec in
             guard let eq = spec.firstIndex(of: "="), let t = Double(spec[..<eq]), t >= 0 else {

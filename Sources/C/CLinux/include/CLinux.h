@@ -1,0 +1,24 @@
+// Linux interfaces Swift's Glibc module does not expose (epoll, timerfd, signalfd, inotify,
+// eventfd), plus non-variadic wrappers for variadic calls Swift cannot make.
+#ifndef KIOSK_CLINUX_H
+#define KIOSK_CLINUX_H
+
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <sys/signalfd.h>
+#include <sys/inotify.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <fcntl.h>
+#include <signal.h>
+
+/// ioctl(2) with a pointer argument.
+static inline int kiosk_ioctl_ptr(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
+/// ioctl(2) with an integer argument.
+static inline int kiosk_ioctl_int(int fd, unsigned long request, unsigned long arg) { return ioctl(fd, request, arg); }
+/// open(2) with a mode (for O_CREAT).
+static inline int kiosk_open(const char *path, int flags, unsigned int mode) { return open(path, flags, mode); }
+/// fcntl(2) with an integer argument.
+static inline int kiosk_fcntl_int(int fd, int cmd, int arg) { return fcntl(fd, cmd, arg); }
+
+#endif
