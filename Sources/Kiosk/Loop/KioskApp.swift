@@ -70,6 +70,7 @@ public final class KioskApp {
         }
         logger.info("running: \(session.config.items.count) items, \(display.size.width)x\(display.size.height)")
         loop.run { [unowned self] in self.beforeWait() }
+        logger.notice("stopping after \(String(format: "%.1f", now)) s: \(framesPresented) frames presented")
         display.close()
         inputs.forEach { $0.close() }
         return exitCode
