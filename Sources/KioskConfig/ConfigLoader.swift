@@ -1,53 +1,115 @@
-import CarouselCore
 import Foundation
 import TOMLKit
 
 /// Reads `config.toml` into a validated `KioskConfiguration`, reporting every problem at once.
 public enum ConfigLoader {
+    /// The system-wide config, used when neither `--config` nor the environment names one.
+    public static let systemPath = "/etc/kiosk-carousel/config.toml"
+    /// The environment variable naming the config file.
+    public static let environmentVariable = "KIOSK_CAROUSEL_CONFIG"
+    /// Larger files are refused (a config is a few kilobytes; this guards against a wrong file).
+    public static let maxFileSize = 16 << 20
+
     /// Where the config is looked for: `--config`, then `$KIOSK_CAROUSEL_CONFIG`, then
-    /// `/etc/kiosk-carousel/config.toml`.
+    /// `/etc/kiosk-carousel/config.toml`. Empty values count as absent.
     public static func resolvePath(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
-        if let env = environment["KIOSK_CAROUSEL_CONFIG"], !env.isEmpty { return env }
-        return "/etc/kiosk-carousel/config.toml"
+        if let env = environment[environmentVariable], !env.isEmpty { return env }
+        return systemPath
     }
 
     /// Loads and validates a file. Throws `ConfigErrors` listing every problem.
     public static func load(path: String) throws -> KioskConfiguration {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigErrors([ConfigDiagnostic(file: path, line: 0, column: 0, message: "cannot read the config file (missing or not readable)")])
+        let data: Data
+        switch read(path) {
+        case .success(let d): data = d
+        case .failure(let e): throw e
         }
-        return try parse(String(decoding: data, as: UTF8.self), file: path)
+        let text: String
+        switch decodeText(data, file: path) {
+        case .success(let t): text = t
+        case .failure(let e): throw e
+        }
+        return try parse(text, file: path)
     }
 
     /// Parses and validates TOML text; relative paths resolve against `file`'s folder.
     public static func parse(_ text: String, file: String) throws -> KioskConfiguration {
+        if let nul = text.unicodeScalars.firstIndex(of: "\0") {
+            let p = position(of: nul, in: text)
+            throw ConfigErrors([ConfigDiagnostic(file: file, line: p.line, column: p.column, message: "the file contains a NUL byte; is it a text file?")])
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
         } catch let e as TOMLParseError {
-            throw ConfigErrors([ConfigDiagnostic(file: file, line: Int(e.source.begin.line), column: Int(e.source.begin.column), message: e.description)])
+            throw ConfigErrors([ConfigDiagnostic(file: file, line: max(1, e.source.begin.line), column: max(1, e.source.begin.column),
+                                                 message: "TOML syntax error: \(e.description)")])
+        } catch {
+            throw ConfigErrors([ConfigDiagnostic(file: file, line: 1, column: 1, message: "TOML syntax error: \(error)")])
         }
-        var config = KioskConfiguration()
-        config.file = file
         let folder = (file as NSString).deletingLastPathComponent
-        if let c = table["carousel"]?.table {
-            if let t = c["type"]?.string, let type = CarouselType(rawValue: t) { config.carousel.type = type }
-            if let s = c["item_size"]?.array, s.count == 2, let w = s[0].int, let h = s[1].int {
-                config.carousel.itemSize = Size2(Double(w), Double(h))
-            }
-        }
-        if let items = table["item"]?.array {
-            for (i, node) in items.enumerated() {
-                guard let t = node.table else { continue }
-                var item = ItemConfig(id: t["id"]?.string ?? "item\(i + 1)", title: t["title"]?.string ?? "")
-                item.subtitle = t["subtitle"]?.string
-                if let img = t["image"]?.string {
-                    item.image = img.hasPrefix("/") ? img : (folder as NSString).appendingPathComponent(img)
-                }
-                config.items.append(item)
-            }
-        }
+        let absoluteFolder = PathResolver.resolve(folder.isEmpty ? "." : folder, folder: "")
+        let decoder = ConfigDecoder(file: file, folder: absoluteFolder, index: TOMLPositionIndex(text: text),
+                                    keyHomes: ConfigSchema.keyHomes)
+        var config = KioskConfiguration()
+        decoder.decode(ConfigSchema.root, entries: TOMLNode(table: table).tableEntries ?? [], at: [], into: &config)
+        let diagnostics = decoder.diagnostics
+        guard diagnostics.isEmpty else { throw ConfigErrors(diagnostics) }
+        config.file = file
         return config
+    }
+
+    // MARK: Reading the file
+
+    static func read(_ path: String) -> Result<Data, ConfigErrors> {
+        func fail(_ message: String) -> Result<Data, ConfigErrors> {
+            .failure(ConfigErrors([ConfigDiagnostic(file: path, line: 0, column: 0, message: message)]))
+        }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            return fail("no such file (give --config FILE or set $\(environmentVariable))")
+        }
+        if isDir.boolValue { return fail("is a folder, not a config file") }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return fail("cannot be read (check its permissions)") }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maxFileSize + 1) ?? Data()
+        } catch {
+            return fail("cannot be read: \(error.localizedDescription)")
+        }
+        if data.count > maxFileSize { return fail("is larger than \(maxFileSize >> 20) MiB; is it the right file?") }
+        return .success(data)
+    }
+
+    /// UTF-8 text (a byte-order mark is allowed), or the place of the first byte that is not.
+    static func decodeText(_ data: Data, file: String) -> Result<String, ConfigErrors> {
+        if let s = String(data: data, encoding: .utf8) { return .success(s) }
+        // Find the first invalid byte for the message: decode the valid prefix to count lines.
+        let bytes = [UInt8](data)
+        var iterator = bytes.makeIterator()
+        var utf8 = Unicode.UTF8()
+        var valid = 0
+        var prefix = String.UnicodeScalarView()
+        loop: while true {
+            switch utf8.decode(&iterator) {
+            case .scalarValue(let s): prefix.append(s); valid += String(s).utf8.count
+            case .emptyInput, .error: break loop
+            }
+        }
+        let text = String(prefix)
+        let p = position(of: text.unicodeScalars.endIndex, in: text)
+        return .failure(ConfigErrors([ConfigDiagnostic(file: file, line: p.line, column: p.column,
+                                                       message: "byte \(valid + 1) is not UTF-8; save the file as UTF-8 text")]))
+    }
+
+    /// Line and column (in Unicode scalars) of a place in `text`.
+    static func position(of index: String.UnicodeScalarView.Index, in text: String) -> SourcePosition {
+        var line = 1, column = 1
+        for s in text.unicodeScalars[..<index] {
+            if s == "\n" { line += 1; column = 1 } else { column += 1 }
+        }
+        return SourcePosition(line: line, column: column)
     }
 }

@@ -14,7 +14,29 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var cards = CardSettings()
     public var control = ControlSettings()
     public var actions = ActionSettings()
+    /// `[items]`: where items come from besides `[[item]]`.
+    public var itemsDirectory = ItemsDirectorySettings()
+    /// `[carousel]` keys that `CarouselOptions` does not hold (yet).
+    public var carouselExtras = CarouselExtras()
+    /// Every item: the `[[item]]` tables in file order, then the `[items] directory` files.
     public var items: [ItemConfig] = []
+    public init() {}
+}
+
+/// `[carousel]` keys beyond `CarouselOptions`.
+public struct CarouselExtras: Equatable, Sendable {
+    /// iCarousel's placeholders: empty slots drawn on each side when there are too few items
+    /// to fill the row (never when wrapping).
+    public var placeholders = 0
+    public init() {}
+}
+
+/// `[items]`: a folder whose images become items, sorted by name.
+public struct ItemsDirectorySettings: Equatable, Sendable {
+    /// Absolute path of the folder; nil: no folder.
+    public var directory: String?
+    /// File name extensions taken from the folder (lower case, without the dot).
+    public var extensions = ["png", "jpg", "jpeg", "svg", "webp"]
     public init() {}
 }
 
@@ -37,10 +59,42 @@ public struct DisplaySettings: Equatable, Sendable {
     /// Frame size of the headless backend.
     public var headlessSize = (width: 1280, height: 720)
     public init() {}
+    /// `mode` parsed; nil when no mode is set.
+    public var parsedMode: DisplayMode? { mode.flatMap(DisplayMode.init(parsing:)) }
     public static func == (a: DisplaySettings, b: DisplaySettings) -> Bool {
         a.backend == b.backend && a.device == b.device && a.connector == b.connector && a.mode == b.mode
             && a.rotation == b.rotation && a.buffers == b.buffers && a.renderThreads == b.renderThreads
             && a.headlessSize == b.headlessSize
+    }
+}
+
+/// A display mode as the config writes it: `"1920x1080"` or `"1920x1080@60"`.
+public struct DisplayMode: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    /// Refresh rate in Hz; nil: any.
+    public var refresh: Double?
+    public init(width: Int, height: Int, refresh: Double? = nil) {
+        self.width = width; self.height = height; self.refresh = refresh
+    }
+
+    /// Parses `WIDTHxHEIGHT` or `WIDTHxHEIGHT@HZ` (1…16384 pixels, 0 < Hz ≤ 1000); nil otherwise.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2 else { return nil }
+        let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
+        guard size.count == 2, size.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }),
+              let w = Int(size[0]), let h = Int(size[1]), (1...16384).contains(w), (1...16384).contains(h) else { return nil }
+        width = w; height = h
+        if parts.count == 2 {
+            guard let hz = Double(parts[1]), hz.isFinite, hz > 0, hz <= 1000, !parts[1].hasPrefix("+") else { return nil }
+            refresh = hz
+        }
+    }
+
+    /// `WxH` or `WxH@Hz`.
+    public var description: String {
+        "\(width)x\(height)" + (refresh.map { "@" + ($0 == $0.rounded() ? String(Int($0)) : String($0)) } ?? "")
     }
 }
 
@@ -74,9 +128,15 @@ public struct RotarySettings: Equatable, Sendable {
 public struct IdleSettings: Equatable, Sendable {
     public var attractAfter = 0.0
     public var attractInterval = 5.0
+    /// Items per second to autoscroll in attract mode instead of stepping every
+    /// `attractInterval`; 0: step.
+    public var attractAutoscroll = 0.0
     public var homeAfter = 0.0
+    /// Index of the item `homeAfter` returns to (`home_item` as an id is resolved to this).
     public var homeItem = 0
     public var blankAfter = 0.0
+    /// `home_item` given as an id, until the loader resolves it against the items.
+    var homeItemID: String?
     public init() {}
 }
 
@@ -93,6 +153,52 @@ public struct Theme: Equatable, Sendable {
     public var showPageIndicator = true
     /// Hide the page indicator above this many items.
     public var pageIndicatorMaxItems = 30
+    public var pageIndicator = PageIndicatorStyle()
+    /// The focused item's title drawn over the carousel (shown when `showTitle`).
+    public var titleOverlay = TitleOverlayStyle()
+    /// The on-screen dial ring (drawn when `[input.dial]` is set and `showDial`).
+    public var showDial = true
+    public var dialRing = DialRingStyle()
+    public init() {}
+}
+
+/// Where an overlay sits on the screen.
+public enum OverlayPosition: String, CaseIterable, Sendable { case top, bottom }
+
+/// `[theme.page_indicator]`: one dot per item, the current one highlighted.
+public struct PageIndicatorStyle: Equatable, Sendable {
+    public var color: ARGBColor = 0x66FF_FFFF
+    public var currentColor: ARGBColor = 0xFFFF_FFFF
+    /// Dot diameter in pixels.
+    public var dotSize = 10.0
+    /// Gap between dots in pixels.
+    public var spacing = 10.0
+    public var position = OverlayPosition.bottom
+    /// Distance from the screen edge in pixels.
+    public var margin = 24.0
+    public init() {}
+}
+
+/// `[theme.title_overlay]`: the focused item's title over the carousel.
+public struct TitleOverlayStyle: Equatable, Sendable {
+    public var font = "DejaVu Sans"
+    public var size = 32.0
+    public var color: ARGBColor = 0xFFFF_FFFF
+    /// A band behind the text; fully transparent: none.
+    public var background: ARGBColor = 0x0000_0000
+    public var position = OverlayPosition.bottom
+    /// Distance from the screen edge in pixels.
+    public var margin = 56.0
+    public init() {}
+}
+
+/// `[theme.dial]`: how the on-screen dial ring is drawn.
+public struct DialRingStyle: Equatable, Sendable {
+    public var color: ARGBColor = 0x33FF_FFFF
+    /// Line width of the ring's two circles in pixels.
+    public var width = 2.0
+    /// Fill between the circles; fully transparent: none.
+    public var fill: ARGBColor = 0x14FF_FFFF
     public init() {}
 }
 
@@ -109,8 +215,14 @@ public struct CardStyle: Equatable, Sendable {
     public var titleColor: ARGBColor = 0xFFFF_FFFF
     public var subtitleSize = 18.0
     public var subtitleColor: ARGBColor = 0xFFC8_D0D8
+    /// `left`, `center` or `right`.
     public var textAlign = "center"
     public var titleLines = 2
+    public var subtitleLines = 1
+    /// Space between the card's edge and its text, in pixels.
+    public var padding = 16.0
+    /// Fraction of the card's height the shadow gradient covers, from the bottom (when `shadow`).
+    public var shadowHeight = 0.5
     /// `cover` or `contain`.
     public var imageFit = "cover"
     public init() {}
@@ -120,6 +232,10 @@ public struct CardStyle: Equatable, Sendable {
 public struct CardSettings: Equatable, Sendable {
     public var cacheMB = 64
     public var workers = 2
+    /// Images with more pixels than this (in millions) are refused before decoding.
+    public var maxImageMegapixels = 50.0
+    /// Seconds a placeholder face takes to fade into the finished card.
+    public var fadeDuration = 0.2
     public init() {}
 }
 
@@ -131,7 +247,11 @@ public struct ControlSettings: Equatable, Sendable {
 
 /// `[actions]`.
 public struct ActionSettings: Equatable, Sendable {
+    /// Variables set for every launched program.
     public var env: [String: String] = [:]
+    /// Pass the kiosk's own environment on too (`env` wins on a clash).
+    public var inheritEnvironment = true
+    /// Working directory of launched programs (absolute); an item's `cwd` overrides it.
     public var workingDirectory: String?
     public init() {}
 }
@@ -139,9 +259,11 @@ public struct ActionSettings: Equatable, Sendable {
 /// What selecting an item does.
 public enum ItemAction: Equatable, Sendable {
     case none
-    case exec(argv: [String], mode: ExecMode, timeout: Double?)
+    /// `argv[0]` is absolute when written with a `/` (resolved against the config's folder),
+    /// otherwise looked up in `PATH`. `cwd` is absolute or nil (then `[actions]`'s applies).
+    case exec(argv: [String], mode: ExecMode, timeout: Double?, cwd: String?)
     case emit(String)
-    public enum ExecMode: String, Sendable { case foreground, background }
+    public enum ExecMode: String, CaseIterable, Sendable { case foreground, background }
 }
 
 /// One `[[item]]`.
@@ -153,6 +275,8 @@ public struct ItemConfig: Equatable, Sendable {
     public var image: String?
     public var action: ItemAction = .none
     public var style: CardStyle
+    /// Made from a file of `[items] directory` rather than an `[[item]]` table.
+    public var fromDirectory = false
     public init(id: String, title: String, subtitle: String? = nil, image: String? = nil, style: CardStyle = CardStyle()) {
         self.id = id; self.title = title; self.subtitle = subtitle; self.image = image; self.style = style
     }

@@ -11,24 +11,7 @@ struct KioskCarouselCommand: ParsableCommand {
         abstract: "A full-screen carousel for Linux kiosks, drawn on the CPU and shown through DRM/KMS.",
         version: KioskVersion.string,
         subcommands: [RunCommand.self, CheckConfigCommand.self, SimulateCommand.self, LayoutCommand.self,
-                      RecordCommand.self, BenchCommand.self])
-}
-
-/// `check-config FILE`.
-struct CheckConfigCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "check-config",
-        abstract: "Parse and validate a config file: prints OK, or every problem as FILE:LINE:COLUMN: message.")
-    @Argument(help: "The config file.") var file: String
-
-    func run() throws {
-        do {
-            _ = try ConfigLoader.load(path: file)
-            print("OK")
-        } catch let e as ConfigErrors {
-            print(e.description)
-            throw ExitCode(1)
-        }
-    }
+                      RecordCommand.self, BenchCommand.self, ConfigReferenceCommand.self])
 }
 
 /// Parses `WxH`.

@@ -1,0 +1,140 @@
+/// Walks a parsed document along the schema: checks every key, applies good values to the
+/// model, and collects every problem with the place the position index gives it.
+final class ConfigDecoder {
+    let file: String
+    /// The config file's folder: relative paths resolve against it.
+    let folder: String
+    let index: TOMLPositionIndex
+    /// For "it belongs in [input]": every schema key name and the sections that have it.
+    let keyHomes: [String: [String]]
+    private var found: [(position: SourcePosition, order: Int, message: String)] = []
+
+    init(file: String, folder: String, index: TOMLPositionIndex, keyHomes: [String: [String]]) {
+        self.file = file; self.folder = folder; self.index = index; self.keyHomes = keyHomes
+    }
+
+    /// Every problem, in file order (problems at the same place keep the order they were found).
+    var diagnostics: [ConfigDiagnostic] {
+        found.sorted { ($0.position, $0.order) < ($1.position, $1.order) }
+            .map { ConfigDiagnostic(file: file, line: $0.position.line, column: $0.position.column, message: $0.message) }
+    }
+
+    // MARK: Reporting
+
+    func report(at position: SourcePosition, _ message: String) {
+        found.append((position, found.count, message))
+    }
+
+    /// A problem with the key (`key: true`) or the value at `path`.
+    func report(at path: ConfigPath, key: Bool, _ message: String) {
+        report(at: key ? index.keyPosition(path) : index.valuePosition(path), message)
+    }
+
+    /// How a table is named in messages: `[carousel]`, `[[item]] #3`, `action in [[item]] #3`.
+    static func describe(_ path: ConfigPath) -> String {
+        var keys: [String] = []
+        var element = ""
+        for c in path {
+            switch c {
+            case .key(let k): keys.append(ConfigPathComponent.key(k).description)
+            case .index(let i):
+                element = "[[\(keys.joined(separator: "."))]] #\(i + 1)" + (element.isEmpty ? "" : " in \(element)")
+                keys = []
+            }
+        }
+        if element.isEmpty { return keys.isEmpty ? "the top level" : "[\(keys.joined(separator: "."))]" }
+        return keys.isEmpty ? element : "'\(keys.joined(separator: "."))' in \(element)"
+    }
+
+    // MARK: Shapes
+
+    /// The entries of a table, or nil (reported) when `node` is something else.
+    func expectTable(_ node: TOMLNode, at path: ConfigPath, form: TableForm) -> [(key: String, value: TOMLNode)]? {
+        if let entries = node.tableEntries { return entries }
+        let name = path.dotted
+        if case .array(let a) = node, !a.isEmpty, a.allSatisfy({ $0.tableEntries != nil }) {
+            report(at: path, key: true, "'\(name)' must be a single table: write [\(name)], not [[\(name)]]")
+        } else if form == .inline {
+            report(at: path, key: false, "'\(path.lastKey ?? name)' must be a table such as { … }, not \(node.typeDescription)")
+        } else {
+            report(at: path, key: false, "'\(name)' must be a table ([\(name)]), not \(node.typeDescription)")
+        }
+        return nil
+    }
+
+    /// The elements of an array of tables (nil for an element that is not a table, reported),
+    /// or nil when `node` is not an array at all.
+    func expectArrayOfTables(_ node: TOMLNode, at path: ConfigPath) -> [[(key: String, value: TOMLNode)]?]? {
+        let name = path.dotted
+        guard let elements = node.arrayElements else {
+            if node.tableEntries != nil {
+                report(at: path, key: true, "'\(name)' is a list: write [[\(name)]] (two brackets) for each entry")
+            } else {
+                report(at: path, key: false, "'\(name)' must be a list of tables ([[\(name)]]), not \(node.typeDescription)")
+            }
+            return nil
+        }
+        return elements.enumerated().map { n, e in
+            if let entries = e.tableEntries { return entries }
+            report(at: path + [.index(n)], key: false, "entry \(n + 1) of '\(name)' must be a table, not \(e.typeDescription)")
+            return nil
+        }
+    }
+
+    // MARK: Values and tables
+
+    /// Checks one value; reports and returns nil when it is refused.
+    func checkValue(_ type: ValueType, _ node: TOMLNode, at path: ConfigPath) -> ConfigValue? {
+        switch type.check(node, folder: folder) {
+        case .success(let v): return v
+        case .failure(let problem):
+            let place = problem.element.map { path + [.index($0)] } ?? path
+            report(at: place, key: false, "'\(path.lastKey ?? path.dotted)' \(problem.message)")
+            return nil
+        }
+    }
+
+    /// Decodes a table's `entries` (found at `path`) along `spec` into `target`.
+    func decode<T>(_ spec: TableSpec<T>, entries: [(key: String, value: TOMLNode)], at path: ConfigPath, into target: inout T) {
+        var present = Set<String>()
+        for (key, node) in entries {
+            present.insert(key)
+            let p = path + [.key(key)]
+            if let k = spec.keys.first(where: { $0.name == key }) {
+                if let v = checkValue(k.type, node, at: p) { k.apply(&target, v) }
+            } else if !spec.children.contains(where: { $0.name == key }) {
+                reportUnknown(key, at: p, in: spec, tablePath: path)
+            }
+        }
+        // Children in schema order: later sections may build on earlier ones ([[item]] on [theme]).
+        for child in spec.children {
+            guard let node = entries.first(where: { $0.key == child.name })?.value else { continue }
+            child.decode(&target, node, path + [.key(child.name)], self)
+        }
+        for k in spec.keys where k.required && !present.contains(k.name) {
+            report(at: path, key: true, "\(ConfigDecoder.describe(path)) needs '\(k.name)'")
+        }
+        for problem in spec.finish?(&target) ?? [] {
+            if let rel = problem.path, index.contains(path + rel) {
+                report(at: path + rel, key: false, problem.message)
+            } else {
+                report(at: path, key: true, problem.message)
+            }
+        }
+    }
+
+    private func reportUnknown<T>(_ key: String, at path: ConfigPath, in spec: TableSpec<T>, tablePath: ConfigPath) {
+        let isSection = tablePath.isEmpty
+        let shown = ConfigPathComponent.key(key).description
+        var message = isSection ? "unknown section [\(shown)]" : "unknown key '\(shown)' in \(ConfigDecoder.describe(tablePath))"
+        if let s = Suggestion.closest(to: key, in: spec.allNames) {
+            let isChild = spec.children.contains { $0.name == s }
+            message += isSection || isChild ? "; did you mean [\((tablePath.dotted.isEmpty ? "" : tablePath.dotted + ".") + s)]?" : "; did you mean '\(s)'?"
+        } else if let homes = keyHomes[key], !homes.isEmpty {
+            message += "; '\(key)' belongs in " + homes.joined(separator: " or ")
+        } else if isSection {
+            message += "; sections are " + spec.children.map { $0.form == .arrayOfTables ? "[[\($0.name)]]" : "[\($0.name)]" }.joined(separator: ", ")
+        }
+        report(at: path, key: true, message)
+    }
+}

@@ -1,0 +1,36 @@
+/// `[display]`: which screen, which mode, how frames are made.
+enum DisplaySchema {
+    typealias Key = KeySpec<KioskConfiguration>
+
+    static var section: TableSpec<KioskConfiguration> {
+        TableSpec(name: "display", doc: """
+            The screen: the backend that owns it, the device, connector and mode, the rotation, and \
+            how frames are buffered and rendered. `run --backend` overrides `backend`.
+            """, prototype: KioskConfiguration(), keys: keys)
+    }
+
+    static let keys: [Key] = [
+        .choice("backend", \.display.backend,
+                "`drm` (KMS, the default on a kiosk), `fbdev` (`/dev/fbN`, boards without KMS), `headless` (PNG files); `auto` tries them in that order.",
+                example: .drm),
+        .path("device", \.display.device, .path, "The DRM (`/dev/dri/cardN`) or framebuffer (`/dev/fbN`) device.",
+              defaultText: "the first usable one", example: "/dev/dri/card0"),
+        .string("connector", \.display.connector, "DRM connector name as the kernel names it.", defaultText: "the first connected",
+                example: "\"HDMI-A-1\""),
+        Key(name: "mode", type: .displayMode, doc: "Display mode; one the connector does not offer is an error listing those it does.",
+            defaultOf: { $0.display.mode.map(ValueFormat.quoted) ?? "the connector's preferred mode" },
+            example: "\"1920x1080@60\"", apply: { $0.display.mode = $1.string }),
+        .intChoice("rotation", \.display.rotation, [0, 90, 180, 270],
+                   "Clockwise rotation in degrees, done in software; touch input is rotated to match.", example: "90"),
+        .intChoice("buffers", \.display.buffers, [2, 3], "Dumb buffers to cycle through (3 lets drawing run ahead of a slow flip).",
+                   example: "3"),
+        .int("render_threads", \.display.renderThreads, .closed(1, 64), "Threads that draw a frame in horizontal bands.",
+             defaultText: "the number of cores, at most 4", example: "2"),
+        Key(name: "headless_size", type: .integers(count: 2, .closed(1, 16384)), doc: "Frame size `[width, height]` of the headless backend.",
+            defaultOf: { "[\($0.display.headlessSize.width), \($0.display.headlessSize.height)]" },
+            example: "[1920, 1080]", apply: { c, v in
+                let n = v.numbers
+                if n.count == 2 { c.display.headlessSize = (Int(n[0]), Int(n[1])) }
+            }),
+    ]
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// `[items]`, `[[item]]` with its `action`, and `[actions]`.
+enum ItemsSchema {
+    typealias Key = KeySpec<KioskConfiguration>
+
+    static var folder: TableSpec<KioskConfiguration> {
+        TableSpec(name: "items", doc: """
+            Items from a folder: every image in it becomes an item, sorted by file name (numbers in \
+            names sort as numbers), after the `[[item]]` tables. The id is the file name; the title is \
+            the name without its extension and without a leading number such as `01-`, with `_` and \
+            `-` read as spaces (`03-harbour_at_dusk.jpg` → "harbour at dusk").
+            """, prototype: KioskConfiguration(), keys: [
+                .path("directory", \.itemsDirectory.directory, .directory, "The folder.", defaultText: "none", example: "media/"),
+                Key(name: "extensions", type: .strings, doc: "File name extensions taken from the folder (case does not matter).",
+                    defaultOf: { ValueFormat.strings($0.itemsDirectory.extensions) }, example: "[\"jpg\", \"png\"]",
+                    apply: { c, v in
+                        c.itemsDirectory.extensions = v.strings.map { $0.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".")) }
+                    }),
+            ])
+    }
+
+    static var item: TableSpec<ItemConfig> {
+        var keys: [KeySpec<ItemConfig>] = [
+            .string("id", \.id, "Names the item in events and for `[idle] home_item`; unique.", example: "\"harbour\"")
+                .withDefault("`item1`, `item2`… by position"),
+            .string("title", \.title, "The title on the card and in the title overlay.", example: "\"The Harbour\"", allowEmpty: true),
+            .string("subtitle", \.subtitle, "A second line of text.", defaultText: "none", example: "\"Boats at dusk\""),
+            .path("image", \.image, .file, "PNG, JPEG, SVG or WebP picture, relative to the config file's folder.", defaultText: "none",
+                  example: "media/harbour.jpg"),
+        ]
+        keys += ThemeSchema.styleKeys.map { $0.lifted(\ItemConfig.style).withDefault("`[theme.card]`'s") }
+        return TableSpec(name: "item", doc: """
+            One item of the carousel, in file order. Besides the keys below, any `[theme.card]` key \
+            overrides the card style for this item alone.
+            """, prototype: ItemConfig(id: "", title: ""), keys: keys, children: [
+                .nested(action, form: .inline, get: { ActionDraft($0.action) }, set: { item, draft, _, _ in item.action = draft.action }),
+            ])
+    }
+
+    static func storeItems(_ config: inout KioskConfiguration, _ items: [(ItemConfig, ConfigPath)], _ decoder: ConfigDecoder) {
+        var seen: [String: Int] = [:]
+        for (n, (item, path)) in items.enumerated() {
+            if let first = seen[item.id] {
+                decoder.report(at: path + [.key("id")], key: false,
+                               "item id \(ValueFormat.quoted(item.id)) is already used by [[item]] #\(first + 1); ids must be unique")
+            } else {
+                seen[item.id] = n
+            }
+        }
+        config.items = items.map(\.0)
+    }
+
+    /// What `action = { … }` says, before it becomes an `ItemAction`.
+    struct ActionDraft {
+        var exec: [String]?
+        var mode: ItemAction.ExecMode?
+        var timeout: Double?
+        var cwd: String?
+        var emit: String?
+
+        init(_ action: ItemAction = .none) {
+            switch action {
+            case .none: break
+            case .exec(let argv, let mode, let timeout, let cwd): exec = argv; self.mode = mode; self.timeout = timeout; self.cwd = cwd
+            case .emit(let s): emit = s
+            }
+        }
+
+        /// `.none` unless exactly one of exec and emit is set.
+        var action: ItemAction {
+            if let exec, emit == nil { return .exec(argv: exec, mode: mode ?? .foreground, timeout: timeout, cwd: cwd) }
+            if let emit, exec == nil { return .emit(emit) }
+            return .none
+        }
+    }
+
+    static var action: TableSpec<ActionDraft> {
+        TableSpec(name: "action", doc: """
+            What selecting the item does, besides writing a `selected` event: `{ exec = [...] }` runs a \
+            program (argv as given, no shell, environment from `[actions]`), `{ emit = "..." }` only \
+            sends an event for another system. Written inline: `action = { exec = ["/usr/bin/mpv", "film.mp4"], timeout = 600 }`.
+            """, prototype: ActionDraft(), keys: [
+                KeySpec(name: "exec", type: .command,
+                        doc: "Program and arguments. A program written with a `/` is a path (relative to the config file's folder) and must be executable; without one it is looked up in `PATH`.",
+                        defaultOf: { _ in nil }, example: "[\"/usr/bin/chromium\", \"--kiosk\", \"https://example.org\"]",
+                        apply: { $0.exec = $1.strings }),
+                KeySpec(name: "mode", type: .choice(ItemAction.ExecMode.allCases.map(\.rawValue)),
+                        doc: "`foreground` hands the screen and input to the program until it exits; `background` keeps the carousel running.",
+                        defaultOf: { _ in "\"foreground\"" }, example: "\"background\"",
+                        apply: { $0.mode = ItemAction.ExecMode(rawValue: $1.string) }),
+                KeySpec(name: "timeout", type: .number(.aboveUpTo(0, 604_800)),
+                        doc: "Seconds after which a program still running is ended (SIGTERM, then SIGKILL).",
+                        defaultOf: { _ in "none" }, example: "600", apply: { $0.timeout = $1.number }),
+                KeySpec(name: "cwd", type: .directory, doc: "Working directory of the program.",
+                        defaultOf: { _ in "`[actions] working_directory`" }, example: "\"/srv/kiosk\"", apply: { $0.cwd = $1.string }),
+                KeySpec(name: "emit", type: .string(allowEmpty: false), doc: "The string sent in an `action` event.",
+                        defaultOf: { _ in nil }, example: "\"open-door\"", apply: { $0.emit = $1.string }),
+            ], finish: { draft in
+                switch (draft.exec != nil, draft.emit != nil) {
+                case (false, false): return [TableProblem(nil, "an action needs exec = [\"/path/to/program\", …] or emit = \"…\"")]
+                case (true, true): return [TableProblem("emit", "an action takes exec or emit, not both")]
+                case (false, true):
+                    return ["mode", "timeout", "cwd"].filter { k in
+                        (k == "mode" && draft.mode != nil) || (k == "timeout" && draft.timeout != nil) || (k == "cwd" && draft.cwd != nil)
+                    }.map { TableProblem($0, "'\($0)' applies only to exec actions") }
+                case (true, false): return []
+                }
+            })
+    }
+
+    static var actions: TableSpec<KioskConfiguration> {
+        TableSpec(name: "actions", doc: "What every program an `exec` action starts gets.", prototype: KioskConfiguration(), keys: [
+            .bool("inherit_environment", \.actions.inheritEnvironment, "Pass the kiosk's own environment on (then `[actions.env]` on top).",
+                  example: "false"),
+            .path("working_directory", \.actions.workingDirectory, .directory, "Working directory of launched programs.",
+                  defaultText: "the kiosk's own", example: "/srv/kiosk"),
+        ], children: [
+            .map("env", doc: "Environment variables set for launched programs.", keyDoc: "variable name", valueType: .string(allowEmpty: true),
+                 example: [("LANG", "\"en_GB.UTF-8\""), ("MPV_HOME", "\"/etc/mpv\"")],
+                 checkKey: { k in
+                     let ok = !k.isEmpty && k.utf8.first.map { !($0 >= 48 && $0 <= 57) } == true && k.utf8.allSatisfy { c in
+                         (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 95
+                     }
+                     return ok ? nil : "'\(k)' is not an environment variable name (letters, digits and _, not starting with a digit)"
+                 },
+                 apply: { c, k, v in c.actions.env[k] = v.string }),
+        ])
+    }
+}

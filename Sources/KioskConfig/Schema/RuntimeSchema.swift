@@ -1,0 +1,48 @@
+/// `[idle]`, `[cards]` and `[control]`: how the running kiosk behaves around the carousel.
+enum RuntimeSchema {
+    typealias Key = KeySpec<KioskConfiguration>
+
+    static var idle: TableSpec<KioskConfiguration> {
+        TableSpec(name: "idle", doc: """
+            What happens when nobody touches the kiosk, in seconds since the last input. 0 turns a \
+            stage off. The first touch after blanking only wakes the screen.
+            """, prototype: KioskConfiguration(), keys: [
+                .number("attract_after", \.idle.attractAfter, .closed(0, 1_000_000), "Start attract mode (the carousel turns on its own).",
+                        example: "60"),
+                .number("attract_interval", \.idle.attractInterval, .aboveUpTo(0, 3600), "In attract mode, seconds between steps to the next item.",
+                        example: "4"),
+                .number("attract_autoscroll", \.idle.attractAutoscroll, .closed(-100, 100),
+                        "In attract mode, turn smoothly at this many items per second instead of stepping; 0: step.", example: "0.2"),
+                .number("home_after", \.idle.homeAfter, .closed(0, 1_000_000), "Scroll back to home_item.", example: "120"),
+                Key(name: "home_item", type: .itemReference, doc: "The item home_after returns to: its index (0 is the first) or its id.",
+                    defaultOf: { String($0.idle.homeItem) }, example: "\"welcome\"", apply: { c, v in
+                        switch v {
+                        case .string(let id): c.idle.homeItemID = id
+                        default: c.idle.homeItem = v.int; c.idle.homeItemID = nil
+                        }
+                    }),
+                .number("blank_after", \.idle.blankAfter, .closed(0, 1_000_000), "Turn the screen off (DPMS, or a black frame).", example: "600"),
+            ])
+    }
+
+    static var cards: TableSpec<KioskConfiguration> {
+        TableSpec(name: "cards", doc: "How item faces are rendered: off the main loop, into a cache bounded in bytes.",
+                  prototype: KioskConfiguration(), keys: [
+                    .int("cache_mb", \.cards.cacheMB, .closed(1, 65536), "Most memory card textures (with their mip levels) may hold, in MiB.",
+                         example: "128"),
+                    .int("workers", \.cards.workers, .closed(1, 16), "Threads that render cards.", example: "2"),
+                    .number("max_image_megapixels", \.cards.maxImageMegapixels, .aboveUpTo(0, 1000),
+                            "Images larger than this many million pixels are refused before decoding (the card shows a \"!\").", example: "40"),
+                    .number("fade_duration", \.cards.fadeDuration, .closed(0, 10), "Seconds a placeholder face fades into the finished card.",
+                            example: "0.25"),
+                  ])
+    }
+
+    static var control: TableSpec<KioskConfiguration> {
+        TableSpec(name: "control", doc: "The control socket: JSON lines both ways (events out, commands in). Created 0600, owner only.",
+                  prototype: KioskConfiguration(), keys: [
+                    .path("socket", \.control.socket, .path, "Path of the Unix socket.", defaultText: "none (no socket)",
+                          example: "/run/kiosk-carousel/control.sock"),
+                  ])
+    }
+}

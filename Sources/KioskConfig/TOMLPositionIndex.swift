@@ -1,0 +1,330 @@
+/// A place in a text file: 1-based line and column (columns count Unicode scalars).
+public struct SourcePosition: Equatable, Comparable, Sendable {
+    public var line: Int
+    public var column: Int
+    public init(line: Int, column: Int) { self.line = line; self.column = column }
+    public static func < (a: SourcePosition, b: SourcePosition) -> Bool {
+        (a.line, a.column) < (b.line, b.column)
+    }
+    /// The start of the file, used when nothing better is known.
+    public static let start = SourcePosition(line: 1, column: 1)
+}
+
+/// Where every key and value of a TOML document starts, by path.
+///
+/// TOMLKit gives positions only for syntax errors, so this scanner walks the source text once
+/// and records, for each path (`carousel.fade_min`, `item[3].action.exec[0]`), the position of
+/// its key and of its value. It understands table headers `[a.b]`, arrays of tables `[[item]]`
+/// (numbering their elements), dotted keys, quoted keys, inline tables and arrays, and every
+/// string form. It is meant for text TOMLKit accepted, but never traps on any input: on text it
+/// does not understand it skips to the next line.
+public struct TOMLPositionIndex: Sendable {
+    private var keyPositions: [ConfigPath: SourcePosition] = [:]
+    private var valuePositions: [ConfigPath: SourcePosition] = [:]
+
+    /// Indexes `text`.
+    public init(text: String) {
+        var scanner = Scanner(Array(text.unicodeScalars))
+        scanner.scanDocument()
+        keyPositions = scanner.keys
+        valuePositions = scanner.values
+    }
+
+    /// The position of the key (or table header) at `path`; for an array element, its value.
+    /// Falls back to the nearest enclosing path that is known, then to the start of the file.
+    public func keyPosition(_ path: ConfigPath) -> SourcePosition {
+        var p = path
+        while true {
+            if let k = keyPositions[p] ?? valuePositions[p] { return k }
+            if p.isEmpty { return .start }
+            p.removeLast()
+        }
+    }
+
+    /// The position of the value at `path` (after `=`), or of its key when the value has none
+    /// of its own (a table made by a header). Falls back like `keyPosition`.
+    public func valuePosition(_ path: ConfigPath) -> SourcePosition {
+        if let v = valuePositions[path] { return v }
+        return keyPosition(path)
+    }
+
+    /// Whether the scanner saw this exact path.
+    public func contains(_ path: ConfigPath) -> Bool {
+        keyPositions[path] != nil || valuePositions[path] != nil
+    }
+}
+
+/// The single pass behind `TOMLPositionIndex`.
+private struct Scanner {
+    let s: [Unicode.Scalar]
+    var i = 0
+    var line = 1
+    var column = 1
+    var keys: [ConfigPath: SourcePosition] = [:]
+    var values: [ConfigPath: SourcePosition] = [:]
+    /// Elements seen so far of each array of tables, by its resolved path.
+    var tableArrayCounts: [ConfigPath: Int] = [:]
+    /// Deeper nesting than this is skipped (TOMLKit refuses far less).
+    let maxDepth = 300
+
+    init(_ s: [Unicode.Scalar]) { self.s = s }
+
+    var atEnd: Bool { i >= s.count }
+    var current: Unicode.Scalar? { i < s.count ? s[i] : nil }
+    func peek(_ k: Int) -> Unicode.Scalar? { i + k < s.count ? s[i + k] : nil }
+    var position: SourcePosition { SourcePosition(line: line, column: column) }
+
+    mutating func advance() {
+        guard i < s.count else { return }
+        if s[i] == "\n" { line += 1; column = 1 } else { column += 1 }
+        i += 1
+    }
+
+    mutating func advance(_ n: Int) { for _ in 0..<n { advance() } }
+
+    mutating func record(key path: ConfigPath, at p: SourcePosition) {
+        if keys[path] == nil { keys[path] = p }
+    }
+
+    mutating func record(value path: ConfigPath, at p: SourcePosition) {
+        if values[path] == nil { values[path] = p }
+    }
+
+    // MARK: Document structure
+
+    mutating func scanDocument() {
+        if current == "\u{FEFF}" { i += 1 }  // a byte-order mark is not a column
+        var table: ConfigPath = []
+        while !atEnd {
+            skipSpaceAndNewlinesAndComments()
+            guard let c = current else { break }
+            if c == "[" {
+                if let t = scanHeader() { table = t }
+            } else if isKeyStart(c) {
+                scanKeyValue(prefix: table, depth: 0)
+            }
+            skipRestOfLine()
+        }
+    }
+
+    /// `[a.b]` or `[[a.b]]`; returns the resolved path of the table it opens.
+    mutating func scanHeader() -> ConfigPath? {
+        let isArray = peek(1) == "["
+        advance(isArray ? 2 : 1)
+        skipSpace()
+        let parts = scanKeyParts()
+        guard !parts.isEmpty else { return nil }
+        var resolved: ConfigPath = []
+        for (n, part) in parts.enumerated() {
+            resolved.append(.key(part.name))
+            let isLast = n == parts.count - 1
+            if isLast && isArray {
+                let count = (tableArrayCounts[resolved] ?? 0) + 1
+                tableArrayCounts[resolved] = count
+                record(key: resolved, at: part.position)
+                resolved.append(.index(count - 1))
+                record(key: resolved, at: part.position)
+            } else {
+                record(key: resolved, at: part.position)
+                if let count = tableArrayCounts[resolved] {
+                    resolved.append(.index(count - 1))
+                }
+            }
+        }
+        return resolved
+    }
+
+    /// `key = value`, `a.b.c = value` at `prefix`.
+    mutating func scanKeyValue(prefix: ConfigPath, depth: Int) {
+        let parts = scanKeyParts()
+        guard !parts.isEmpty else { return }
+        var path = prefix
+        for part in parts {
+            path.append(.key(part.name))
+            record(key: path, at: part.position)
+        }
+        skipSpace()
+        guard current == "=" else { return }
+        advance()
+        skipSpace()
+        scanValue(path: path, depth: depth)
+    }
+
+    // MARK: Keys
+
+    struct KeyPart { var name: String; var position: SourcePosition }
+
+    func isKeyStart(_ c: Unicode.Scalar) -> Bool { isBareKeyScalar(c) || c == "\"" || c == "'" }
+
+    func isBareKeyScalar(_ c: Unicode.Scalar) -> Bool {
+        (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c == "_" || c == "-"
+    }
+
+    /// One or more key parts separated by dots (spaces allowed around the dots).
+    mutating func scanKeyParts() -> [KeyPart] {
+        var parts: [KeyPart] = []
+        while let c = current {
+            let p = position
+            if c == "\"" {
+                parts.append(KeyPart(name: scanBasicString(), position: p))
+            } else if c == "'" {
+                parts.append(KeyPart(name: scanLiteralString(), position: p))
+            } else if isBareKeyScalar(c) {
+                var name = ""
+                while let b = current, isBareKeyScalar(b) { name.unicodeScalars.append(b); advance() }
+                parts.append(KeyPart(name: name, position: p))
+            } else {
+                break
+            }
+            skipSpace()
+            guard current == "." else { break }
+            advance()
+            skipSpace()
+        }
+        return parts
+    }
+
+    // MARK: Values
+
+    mutating func scanValue(path: ConfigPath, depth: Int) {
+        record(value: path, at: position)
+        guard let c = current, depth < maxDepth else { return }
+        switch c {
+        case "\"": _ = peek(1) == "\"" && peek(2) == "\"" ? scanMultilineString(quote: "\"") : scanBasicString()
+        case "'": _ = peek(1) == "'" && peek(2) == "'" ? scanMultilineString(quote: "'") : scanLiteralString()
+        case "[": scanArray(path: path, depth: depth + 1)
+        case "{": scanInlineTable(path: path, depth: depth + 1)
+        default: skipScalar()
+        }
+    }
+
+    mutating func scanArray(path: ConfigPath, depth: Int) {
+        advance()  // [
+        var n = 0
+        while !atEnd {
+            skipSpaceAndNewlinesAndComments()
+            guard let c = current else { return }
+            if c == "]" { advance(); return }
+            if c == "," { advance(); continue }
+            let before = i
+            scanValue(path: path + [.index(n)], depth: depth)
+            n += 1
+            if i == before { advance() }  // never stall on text we do not understand
+        }
+    }
+
+    mutating func scanInlineTable(path: ConfigPath, depth: Int) {
+        advance()  // {
+        while !atEnd {
+            skipSpace()
+            guard let c = current, c != "\n" else { return }
+            if c == "}" { advance(); return }
+            if c == "," { advance(); continue }
+            let before = i
+            if isKeyStart(c) { scanKeyValue(prefix: path, depth: depth) }
+            if i == before { advance() }
+        }
+    }
+
+    /// Numbers, booleans, dates: up to the next delimiter.
+    mutating func skipScalar() {
+        while let c = current, c != ",", c != "]", c != "}", c != "\n", c != "#" { advance() }
+    }
+
+    // MARK: Strings
+
+    /// `"..."` with escapes decoded (as TOMLKit decodes them, so keys match).
+    mutating func scanBasicString() -> String {
+        advance()  // "
+        var out = String.UnicodeScalarView()
+        while let c = current, c != "\n" {
+            if c == "\"" { advance(); break }
+            if c == "\\" {
+                advance()
+                guard let e = current else { break }
+                advance()
+                switch e {
+                case "b": out.append("\u{08}")
+                case "t": out.append("\t")
+                case "n": out.append("\n")
+                case "f": out.append("\u{0C}")
+                case "r": out.append("\r")
+                case "e": out.append("\u{1B}")
+                case "u", "U":
+                    let digits = e == "u" ? 4 : 8
+                    var v: UInt32 = 0
+                    for _ in 0..<digits {
+                        guard let h = current, let d = hexValue(h) else { break }
+                        v = v &* 16 &+ d
+                        advance()
+                    }
+                    if let u = Unicode.Scalar(v) { out.append(u) }
+                default: out.append(e)
+                }
+                continue
+            }
+            out.append(c)
+            advance()
+        }
+        return String(out)
+    }
+
+    /// `'...'`, taken as written.
+    mutating func scanLiteralString() -> String {
+        advance()  // '
+        var out = String.UnicodeScalarView()
+        while let c = current, c != "\n" {
+            advance()
+            if c == "'" { break }
+            out.append(c)
+        }
+        return String(out)
+    }
+
+    /// `"""..."""` or `'''...'''`; the content is not needed, only where it ends.
+    mutating func scanMultilineString(quote: Unicode.Scalar) -> String {
+        advance(3)
+        while let c = current {
+            if c == "\\" && quote == "\"" { advance(2); continue }
+            if c == quote && peek(1) == quote && peek(2) == quote {
+                advance(3)
+                // Up to two more quotes belong to the content.
+                while current == quote { advance() }
+                return ""
+            }
+            advance()
+        }
+        return ""
+    }
+
+    func hexValue(_ c: Unicode.Scalar) -> UInt32? {
+        switch c {
+        case "0"..."9": return c.value - 48
+        case "a"..."f": return c.value - 87
+        case "A"..."F": return c.value - 55
+        default: return nil
+        }
+    }
+
+    // MARK: Blanks
+
+    mutating func skipSpace() {
+        while let c = current, c == " " || c == "\t" { advance() }
+    }
+
+    mutating func skipSpaceAndNewlinesAndComments() {
+        while let c = current {
+            if c == " " || c == "\t" || c == "\n" || c == "\r" { advance() } else if c == "#" { skipComment() } else { return }
+        }
+    }
+
+    mutating func skipComment() {
+        while let c = current, c != "\n" { advance() }
+    }
+
+    /// After a key/value or header: anything up to and including the end of the line.
+    mutating func skipRestOfLine() {
+        while let c = current, c != "\n" { advance() }
+        advance()
+    }
+}

@@ -1,0 +1,335 @@
+import Foundation
+
+/// An allowed interval of numbers, each end open, closed or absent.
+struct NumberRange: Sendable {
+    var min: Double?
+    var max: Double?
+    var minExclusive = false
+    var maxExclusive = false
+
+    static let any = NumberRange()
+    static func closed(_ lo: Double, _ hi: Double) -> NumberRange { NumberRange(min: lo, max: hi) }
+    static func atLeast(_ lo: Double) -> NumberRange { NumberRange(min: lo) }
+    static func above(_ lo: Double) -> NumberRange { NumberRange(min: lo, minExclusive: true) }
+    /// `(lo, hi]`.
+    static func aboveUpTo(_ lo: Double, _ hi: Double) -> NumberRange { NumberRange(min: lo, max: hi, minExclusive: true) }
+
+    func contains(_ v: Double) -> Bool {
+        if let lo = min, minExclusive ? v <= lo : v < lo { return false }
+        if let hi = max, maxExclusive ? v >= hi : v > hi { return false }
+        return true
+    }
+
+    /// "0 to 1", "≥ 0", "> 0", "any".
+    var description: String {
+        switch (min, max) {
+        case (nil, nil): return "any"
+        case (let lo?, nil): return (minExclusive ? "> " : "≥ ") + ValueFormat.number(lo)
+        case (nil, let hi?): return (maxExclusive ? "< " : "≤ ") + ValueFormat.number(hi)
+        case (let lo?, let hi?):
+            if !minExclusive && !maxExclusive { return "\(ValueFormat.number(lo)) to \(ValueFormat.number(hi))" }
+            return (minExclusive ? "> " : "≥ ") + ValueFormat.number(lo) + " and " + (maxExclusive ? "< " : "≤ ") + ValueFormat.number(hi)
+        }
+    }
+}
+
+/// How numbers and values are written in messages and in the reference.
+enum ValueFormat {
+    /// `0.4`, `120`, `-0.002`: the shortest form that reads back the same.
+    static func number(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
+        let plain = "\(v)"
+        return plain.count <= 10 ? plain : String(format: "%.6g", v)
+    }
+
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 || u.value == 0x7F {
+                    let h = String(u.value, radix: 16, uppercase: true)
+                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    static func numbers(_ v: [Double]) -> String { "[" + v.map(number).joined(separator: ", ") + "]" }
+    static func strings(_ v: [String]) -> String { "[" + v.map(quoted).joined(separator: ", ") + "]" }
+}
+
+/// A value that passed its key's type check, ready to apply to the model.
+enum ConfigValue {
+    case bool(Bool)
+    case int(Int)
+    case number(Double)
+    case string(String)
+    case numbers([Double])
+    case strings([String])
+    case color(ARGBColor)
+
+    var bool: Bool { if case .bool(let b) = self { return b }; return false }
+    var int: Int { if case .int(let i) = self { return i }; if case .number(let d) = self { return Int(d) }; return 0 }
+    var number: Double { if case .number(let d) = self { return d }; if case .int(let i) = self { return Double(i) }; return 0 }
+    var string: String { if case .string(let s) = self { return s }; return "" }
+    var numbers: [Double] { if case .numbers(let n) = self { return n }; return [] }
+    var strings: [String] { if case .strings(let s) = self { return s }; return [] }
+    var color: ARGBColor { if case .color(let c) = self { return c }; return 0 }
+}
+
+/// The type and allowed values of one key: checks a parsed value, and names itself in the
+/// reference.
+enum ValueType {
+    case bool
+    case integer(NumberRange)
+    /// An integer or a float.
+    case number(NumberRange)
+    case string(allowEmpty: Bool)
+    case choice([String])
+    case integerChoice([Int])
+    case color
+    /// A file that must exist; relative to the config file's folder.
+    case file
+    /// A folder that must exist; relative to the config file's folder.
+    case directory
+    /// A path that need not exist yet (a device, a socket); relative to the config's folder.
+    case path
+    /// A program and its arguments, `["/usr/bin/prog", "arg"]`.
+    case command
+    /// Exactly `count` numbers in `range`.
+    case numbers(count: Int, NumberRange)
+    /// Exactly `count` integers in `range`.
+    case integers(count: Int, NumberRange)
+    /// A list of non-empty strings.
+    case strings
+    /// A list of paths (not checked for existence); relative to the config file's folder.
+    case paths
+    /// `"WIDTHxHEIGHT"` or `"WIDTHxHEIGHT@HZ"`.
+    case displayMode
+    /// A Linux input key code name, `KEY_ENTER`, `BTN_LEFT`.
+    case keyCode
+    /// An item index (0-based) or an item id.
+    case itemReference
+
+    /// The type column of the reference.
+    var typeName: String {
+        switch self {
+        case .bool: return "boolean"
+        case .integer: return "integer"
+        case .number: return "number"
+        case .string: return "string"
+        case .choice: return "string (choice)"
+        case .integerChoice: return "integer (choice)"
+        case .color: return "colour `\"#RRGGBB\"` or `\"#AARRGGBB\"`"
+        case .file: return "file path"
+        case .directory: return "folder path"
+        case .path: return "path"
+        case .command: return "array of strings (program and arguments)"
+        case .numbers(let n, _): return "array of \(n) numbers"
+        case .integers(let n, _): return "array of \(n) integers"
+        case .strings: return "array of strings"
+        case .paths: return "array of paths"
+        case .displayMode: return "string `\"WxH\"` or `\"WxH@Hz\"`"
+        case .keyCode: return "key code name"
+        case .itemReference: return "integer (item index) or string (item id)"
+        }
+    }
+
+    /// The allowed-values column of the reference.
+    var allowed: String {
+        switch self {
+        case .bool: return "`true`, `false`"
+        case .integer(let r), .number(let r): return r.description
+        case .string(let allowEmpty): return allowEmpty ? "any" : "not empty"
+        case .choice(let c): return c.map { "`\"\($0)\"`" }.joined(separator: ", ")
+        case .integerChoice(let c): return c.map { "`\($0)`" }.joined(separator: ", ")
+        case .color: return "any colour"
+        case .file: return "an existing file"
+        case .directory: return "an existing folder"
+        case .path: return "any path"
+        case .command: return "at least the program; a program with `/` must exist and be executable"
+        case .numbers(_, let r), .integers(_, let r): return "each " + r.description
+        case .strings: return "non-empty strings"
+        case .paths: return "any paths"
+        case .displayMode: return "1 to 16384 pixels each side, refresh > 0 Hz"
+        case .keyCode: return "`KEY_…` or `BTN_…` as in `linux/input-event-codes.h`"
+        case .itemReference: return "an existing item"
+        }
+    }
+
+    /// Checks `node`; returns the value to apply, or the message saying what is wrong.
+    func check(_ node: TOMLNode, folder: String) -> Result<ConfigValue, ValueProblem> {
+        func wrongType(_ expected: String) -> Result<ConfigValue, ValueProblem> {
+            .failure(ValueProblem("must be \(expected), not \(node.typeDescription)"))
+        }
+        switch self {
+        case .bool:
+            if case .bool(let b) = node { return .success(.bool(b)) }
+            return wrongType("true or false")
+        case .integer(let r):
+            guard case .integer(let i) = node else {
+                if case .float(let d) = node, d == d.rounded(), abs(d) < 1e15 {
+                    return .failure(ValueProblem("must be an integer (write \(Int(d)), not \(d))"))
+                }
+                return wrongType("an integer")
+            }
+            guard r.contains(Double(i)) else { return .failure(ValueProblem("\(i) is out of range (\(r.description))")) }
+            return .success(.int(i))
+        case .number(let r):
+            guard let d = node.number else { return wrongType("a number") }
+            guard d.isFinite else { return .failure(ValueProblem("must be a finite number, not \(d)")) }
+            guard r.contains(d) else { return .failure(ValueProblem("\(ValueFormat.number(d)) is out of range (\(r.description))")) }
+            return .success(.number(d))
+        case .string(let allowEmpty):
+            guard let s = node.string else { return wrongType("a string") }
+            if !allowEmpty && s.trimmingCharacters(in: .whitespaces).isEmpty { return .failure(ValueProblem("must not be empty")) }
+            return .success(.string(s))
+        case .choice(let choices):
+            guard let s = node.string else { return wrongType("a string, one of " + choices.map { "\"\($0)\"" }.joined(separator: ", ")) }
+            guard choices.contains(s) else {
+                return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not one of " + choices.map { "\"\($0)\"" }.joined(separator: ", ")
+                    + Suggestion.clause(for: s, in: choices, quote: { "\"\($0)\"" })))
+            }
+            return .success(.string(s))
+        case .integerChoice(let choices):
+            guard case .integer(let i) = node else { return wrongType("an integer, one of " + choices.map(String.init).joined(separator: ", ")) }
+            guard choices.contains(i) else { return .failure(ValueProblem("\(i) is not one of " + choices.map(String.init).joined(separator: ", "))) }
+            return .success(.int(i))
+        case .color:
+            guard let s = node.string else { return wrongType("a colour string such as \"#1E90FF\"") }
+            guard let c = ColorValue.parse(s) else {
+                return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a colour; write \"#RRGGBB\" or \"#AARRGGBB\" in hexadecimal"))
+            }
+            return .success(.color(c))
+        case .file, .directory:
+            guard let s = node.string else { return wrongType("a string (a path)") }
+            guard !s.isEmpty else { return .failure(ValueProblem("must not be empty")) }
+            let resolved = PathResolver.resolve(s, folder: folder)
+            let wantDirectory: Bool = { if case .directory = self { return true }; return false }()
+            if let problem = PathResolver.problem(resolved, written: s, directory: wantDirectory) { return .failure(ValueProblem(problem)) }
+            return .success(.string(resolved))
+        case .path:
+            guard let s = node.string else { return wrongType("a string (a path)") }
+            guard !s.isEmpty else { return .failure(ValueProblem("must not be empty")) }
+            return .success(.string(PathResolver.resolve(s, folder: folder)))
+        case .command:
+            return checkCommand(node, folder: folder)
+        case .numbers(let count, let r), .integers(let count, let r):
+            let integral: Bool = { if case .integers = self { return true }; return false }()
+            let what = integral ? "integers" : "numbers"
+            guard let a = node.arrayElements else { return wrongType("an array of \(count) \(what)") }
+            guard a.count == count else { return .failure(ValueProblem("must hold exactly \(count) \(what), not \(a.count)")) }
+            var out: [Double] = []
+            for (n, e) in a.enumerated() {
+                if integral, case .integer = e {} else if integral {
+                    return .failure(ValueProblem("element \(n + 1) must be an integer, not \(e.typeDescription)", element: n))
+                }
+                guard let d = e.number else { return .failure(ValueProblem("element \(n + 1) must be a number, not \(e.typeDescription)", element: n)) }
+                guard d.isFinite else { return .failure(ValueProblem("element \(n + 1) must be a finite number", element: n)) }
+                guard r.contains(d) else {
+                    return .failure(ValueProblem("element \(n + 1) (\(ValueFormat.number(d))) is out of range (\(r.description))", element: n))
+                }
+                out.append(d)
+            }
+            return .success(.numbers(out))
+        case .strings, .paths:
+            guard let a = node.arrayElements else { return wrongType("an array of strings") }
+            var out: [String] = []
+            for (n, e) in a.enumerated() {
+                guard let s = e.string else { return .failure(ValueProblem("element \(n + 1) must be a string, not \(e.typeDescription)", element: n)) }
+                guard !s.isEmpty else { return .failure(ValueProblem("element \(n + 1) must not be empty", element: n)) }
+                if case .paths = self { out.append(PathResolver.resolve(s, folder: folder)) } else { out.append(s) }
+            }
+            return .success(.strings(out))
+        case .displayMode:
+            guard let s = node.string else { return wrongType("a string such as \"1920x1080@60\"") }
+            guard DisplayMode(parsing: s) != nil else {
+                return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a mode; write \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\", e.g. \"1920x1080@60\""))
+            }
+            return .success(.string(s))
+        case .keyCode:
+            guard let s = node.string else { return wrongType("a key code name such as \"KEY_ENTER\"") }
+            guard KeyCodeName.isValid(s) else {
+                return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a key code name; write KEY_… or BTN_… as in linux/input-event-codes.h, e.g. \"KEY_ENTER\""))
+            }
+            return .success(.string(s))
+        case .itemReference:
+            switch node {
+            case .integer(let i):
+                guard i >= 0 else { return .failure(ValueProblem("\(i) is out of range (item indices start at 0)")) }
+                return .success(.int(i))
+            case .string(let s) where !s.isEmpty: return .success(.string(s))
+            default: return wrongType("an item index (0, 1, …) or an item id string")
+            }
+        }
+    }
+
+    private func checkCommand(_ node: TOMLNode, folder: String) -> Result<ConfigValue, ValueProblem> {
+        guard let a = node.arrayElements else {
+            return .failure(ValueProblem("must be an array such as [\"/usr/bin/program\", \"arg\"], not \(node.typeDescription)"))
+        }
+        guard !a.isEmpty else { return .failure(ValueProblem("must name at least the program to run")) }
+        var argv: [String] = []
+        for (n, e) in a.enumerated() {
+            guard let s = e.string else { return .failure(ValueProblem("element \(n + 1) must be a string, not \(e.typeDescription)", element: n)) }
+            argv.append(s)
+        }
+        guard !argv[0].isEmpty else { return .failure(ValueProblem("the program name must not be empty", element: 0)) }
+        if argv[0].contains("/") {
+            argv[0] = PathResolver.resolve(argv[0], folder: folder)
+            if let p = PathResolver.problem(argv[0], written: a[0].string ?? "", directory: false) { return .failure(ValueProblem(p, element: 0)) }
+            guard FileManager.default.isExecutableFile(atPath: argv[0]) else {
+                return .failure(ValueProblem("program \(ValueFormat.quoted(argv[0])) is not executable (chmod +x?)", element: 0))
+            }
+        }
+        return .success(.strings(argv))
+    }
+}
+
+/// Why a value was refused; `element` points into an array value when one element is at fault.
+struct ValueProblem: Error {
+    var message: String
+    var element: Int?
+    init(_ message: String, element: Int? = nil) { self.message = message; self.element = element }
+}
+
+/// Linux key code names as written in `linux/input-event-codes.h`.
+enum KeyCodeName {
+    /// `KEY_` or `BTN_` followed by capitals, digits and underscores.
+    static func isValid(_ s: String) -> Bool {
+        guard s.hasPrefix("KEY_") || s.hasPrefix("BTN_"), s.utf8.count > 4, s.utf8.count <= 40 else { return false }
+        return s.utf8.dropFirst(4).allSatisfy { c in
+            (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z")) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "_")
+        }
+    }
+}
+
+/// Relative paths in the config are relative to the config file's folder.
+enum PathResolver {
+    static func resolve(_ path: String, folder: String) -> String {
+        if path.hasPrefix("/") { return (path as NSString).standardizingPath }
+        let base = folder.isEmpty ? FileManager.default.currentDirectoryPath : folder
+        return ((base as NSString).appendingPathComponent(path) as NSString).standardizingPath
+    }
+
+    /// Why `path` cannot be used as a file (or folder), or nil when it can.
+    static func problem(_ path: String, written: String, directory: Bool) -> String? {
+        var isDir: ObjCBool = false
+        let shown = written == path ? ValueFormat.quoted(path) : "\(ValueFormat.quoted(written)) (\(path))"
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            return directory ? "folder \(shown) does not exist" : "file \(shown) does not exist"
+        }
+        if directory && !isDir.boolValue { return "\(shown) is a file, not a folder" }
+        if !directory && isDir.boolValue { return "\(shown) is a folder, not a file" }
+        guard FileManager.default.isReadableFile(atPath: path) else { return "\(shown) is not readable (check its permissions)" }
+        return nil
+    }
+}
