@@ -97,11 +97,12 @@ final class ConfigDecoder {
     /// Decodes a table's `entries` (found at `path`) along `spec` into `target`.
     func decode<T>(_ spec: TableSpec<T>, entries: [(key: String, value: TOMLNode)], at path: ConfigPath, into target: inout T) {
         var present = Set<String>()
+        var refused = false
         for (key, node) in entries {
             present.insert(key)
             let p = path + [.key(key)]
             if let k = spec.keys.first(where: { $0.name == key }) {
-                if let v = checkValue(k.type, node, at: p) { k.apply(&target, v) }
+                if let v = checkValue(k.type, node, at: p) { k.apply(&target, v) } else { refused = true }
             } else if !spec.children.contains(where: { $0.name == key }) {
                 reportUnknown(key, at: p, in: spec, tablePath: path)
             }
@@ -113,7 +114,10 @@ final class ConfigDecoder {
         }
         for k in spec.keys where k.required && !present.contains(k.name) {
             report(at: path, key: true, "\(ConfigDecoder.describe(path)) needs '\(k.name)'")
+            refused = true
         }
+        // Checks across keys would only repeat a refused value's problem in other words.
+        guard !refused else { return }
         for problem in spec.finish?(&target) ?? [] {
             if let rel = problem.path, index.contains(path + rel) {
                 report(at: path + rel, key: false, problem.message)

@@ -101,9 +101,8 @@ enum ItemsSchema {
                 case (false, false): return [TableProblem(nil, "an action needs exec = [\"/path/to/program\", …] or emit = \"…\"")]
                 case (true, true): return [TableProblem("emit", "an action takes exec or emit, not both")]
                 case (false, true):
-                    return ["mode", "timeout", "cwd"].filter { k in
-                        (k == "mode" && draft.mode != nil) || (k == "timeout" && draft.timeout != nil) || (k == "cwd" && draft.cwd != nil)
-                    }.map { TableProblem($0, "'\($0)' applies only to exec actions") }
+                    let execOnly: [(String, Bool)] = [("mode", draft.mode != nil), ("timeout", draft.timeout != nil), ("cwd", draft.cwd != nil)]
+                    return execOnly.filter(\.1).map { (key: String, _) in TableProblem(key, "'\(key)' applies only to exec actions") }
                 case (true, false): return []
                 }
             })
