@@ -104,7 +104,7 @@ final class ConfigDecoder {
             if let k = spec.keys.first(where: { $0.name == key }) {
                 if let v = checkValue(k.type, node, at: p) { k.apply(&target, v) } else { refused = true }
             } else if !spec.children.contains(where: { $0.name == key }) {
-                reportUnknown(key, at: p, in: spec, tablePath: path)
+                reportUnknown(key, node, at: p, in: spec, tablePath: path)
             }
         }
         // Children in schema order: later sections may build on earlier ones ([[item]] on [theme]).
@@ -127,10 +127,12 @@ final class ConfigDecoder {
         }
     }
 
-    private func reportUnknown<T>(_ key: String, at path: ConfigPath, in spec: TableSpec<T>, tablePath: ConfigPath) {
-        let isSection = tablePath.isEmpty
+    private func reportUnknown<T>(_ key: String, _ node: TOMLNode, at path: ConfigPath, in spec: TableSpec<T>, tablePath: ConfigPath) {
+        let isTable = node.tableEntries != nil || (node.arrayElements.map { !$0.isEmpty && $0.allSatisfy { $0.tableEntries != nil } } ?? false)
+        let isSection = tablePath.isEmpty && isTable
         let shown = ConfigPathComponent.key(key).description
-        var message = isSection ? "unknown section [\(shown)]" : "unknown key '\(shown)' in \(ConfigDecoder.describe(tablePath))"
+        var message = isSection ? "unknown section [\(shown)]"
+            : tablePath.isEmpty ? "unknown key '\(shown)' at the top level" : "unknown key '\(shown)' in \(ConfigDecoder.describe(tablePath))"
         if let s = Suggestion.closest(to: key, in: spec.allNames) {
             let isChild = spec.children.contains { $0.name == s }
             message += isSection || isChild ? "; did you mean [\((tablePath.dotted.isEmpty ? "" : tablePath.dotted + ".") + s)]?" : "; did you mean '\(s)'?"

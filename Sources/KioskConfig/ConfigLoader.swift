@@ -39,18 +39,21 @@ public enum ConfigLoader {
             let p = position(of: nul, in: text)
             throw ConfigErrors([ConfigDiagnostic(file: file, line: p.line, column: p.column, message: "the file contains a NUL byte; is it a text file?")])
         }
-        let table: TOMLTable
-        do {
-            table = try TOMLTable(string: text)
-        } catch let e as TOMLParseError {
-            throw ConfigErrors([ConfigDiagnostic(file: file, line: max(1, e.source.begin.line), column: max(1, e.source.begin.column),
-                                                 message: "TOML syntax error: \(e.description)")])
-        } catch {
-            throw ConfigErrors([ConfigDiagnostic(file: file, line: 1, column: 1, message: "TOML syntax error: \(error)")])
+        let index = TOMLPositionIndex(text: text)
+        if let hazard = index.headerHazard {
+            // toml++ would assert on this header: report an earlier syntax error if the text
+            // before it has one, else this one, without handing the header to toml++.
+            var before = String.UnicodeScalarView()
+            before.append(contentsOf: text.unicodeScalars.prefix(hazard.lineStartOffset))
+            _ = try parseTOML(String(before), file: file)
+            let saw = hazard.found.map { $0 == "\n" || $0 == "\r" ? "the end of the line" : "'\(Character($0))'" } ?? "the end of the file"
+            throw ConfigErrors([ConfigDiagnostic(file: file, line: hazard.position.line, column: hazard.position.column,
+                                                 message: "TOML syntax error: expected a table name (a bare key or a quoted string), saw \(saw)")])
         }
+        let table = try parseTOML(text, file: file)
         let folder = (file as NSString).deletingLastPathComponent
         let absoluteFolder = PathResolver.resolve(folder.isEmpty ? "." : folder, folder: "")
-        let decoder = ConfigDecoder(file: file, folder: absoluteFolder, index: TOMLPositionIndex(text: text),
+        let decoder = ConfigDecoder(file: file, folder: absoluteFolder, index: index,
                                     keyHomes: ConfigSchema.keyHomes)
         var config = KioskConfiguration()
         decoder.decode(ConfigSchema.root, entries: TOMLNode(table: table).tableEntries ?? [], at: [], into: &config)
@@ -58,6 +61,18 @@ public enum ConfigLoader {
         guard diagnostics.isEmpty else { throw ConfigErrors(diagnostics) }
         config.file = file
         return config
+    }
+
+    /// TOMLKit's parse, its error turned into a diagnostic at the place it gives.
+    static func parseTOML(_ text: String, file: String) throws -> TOMLTable {
+        do {
+            return try TOMLTable(string: text)
+        } catch let e as TOMLParseError {
+            throw ConfigErrors([ConfigDiagnostic(file: file, line: max(1, e.source.begin.line), column: max(1, e.source.begin.column),
+                                                 message: "TOML syntax error: \(e.description)")])
+        } catch {
+            throw ConfigErrors([ConfigDiagnostic(file: file, line: 1, column: 1, message: "TOML syntax error: \(error)")])
+        }
     }
 
     // MARK: Reading the file

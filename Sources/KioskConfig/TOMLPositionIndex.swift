@@ -21,6 +21,18 @@ public struct SourcePosition: Equatable, Comparable, Sendable {
 public struct TOMLPositionIndex: Sendable {
     private var keyPositions: [ConfigPath: SourcePosition] = [:]
     private var valuePositions: [ConfigPath: SourcePosition] = [:]
+    /// The first table header whose name starts with a character no key can start with
+    /// (`[+a]`, `[` then a line break), if any: toml++ asserts on it instead of reporting it,
+    /// so the loader reports it before TOMLKit sees it.
+    public private(set) var headerHazard: HeaderHazard?
+
+    /// A table header toml++ must not be given, and where its line starts (in Unicode scalars).
+    public struct HeaderHazard: Equatable, Sendable {
+        public var position: SourcePosition
+        /// What stands where the name should start; nil at the end of the text.
+        public var found: Unicode.Scalar?
+        public var lineStartOffset: Int
+    }
 
     /// Indexes `text`.
     public init(text: String) {
@@ -28,6 +40,7 @@ public struct TOMLPositionIndex: Sendable {
         scanner.scanDocument()
         keyPositions = scanner.keys
         valuePositions = scanner.values
+        headerHazard = scanner.hazard
     }
 
     /// The position of the key (or table header) at `path`; for an array element, its value.
@@ -64,6 +77,7 @@ private struct Scanner {
     var values: [ConfigPath: SourcePosition] = [:]
     /// Elements seen so far of each array of tables, by its resolved path.
     var tableArrayCounts: [ConfigPath: Int] = [:]
+    var hazard: TOMLPositionIndex.HeaderHazard?
     /// Deeper nesting than this is skipped (TOMLKit refuses far less).
     let maxDepth = 300
 
@@ -109,9 +123,19 @@ private struct Scanner {
 
     /// `[a.b]` or `[[a.b]]`; returns the resolved path of the table it opens.
     mutating func scanHeader() -> ConfigPath? {
-        let isArray = peek(1) == "["
-        advance(isArray ? 2 : 1)
+        let lineStart = i - (column - 1)
+        advance()
+        let hadSpace = current == " " || current == "\t"
         skipSpace()
+        let isArray = current == "[" && !hadSpace
+        if isArray {
+            advance()
+            skipSpace()
+        }
+        // As toml++ reads it: after the brackets and blanks comes `]` (an error it reports) or a key.
+        if hazard == nil, current != "]", current != "[" || isArray, current.map({ !isKeyStart($0) }) ?? false {
+            hazard = TOMLPositionIndex.HeaderHazard(position: position, found: current, lineStartOffset: lineStart)
+        }
         let parts = scanKeyParts()
         guard !parts.isEmpty else { return nil }
         var resolved: ConfigPath = []

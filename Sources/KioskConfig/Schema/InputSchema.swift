@@ -31,7 +31,7 @@ enum InputSchema {
             """, prototype: withRotary, keys: [
                 .path("device", \.input.rotaryOrDefault.device, .path, "Device path.", defaultText: "none",
                       example: "/dev/input/by-path/platform-rotary@4-event"),
-                .string("name", \.input.rotaryOrDefault.name, "Device name as the kernel reports it.", defaultText: "none",
+                .string("name", \.input.rotaryOrDefault.name, "Device name as the kernel reports it (used when `device` is not given).", defaultText: "none",
                         example: "\"rotary@4\""),
                 .choice("axis", \.input.rotaryOrDefault.axis,
                         "The axis that turns: relative `REL_*` axes, or `ABS_X` with a range that wraps (Raspberry Pi overlay).",
@@ -46,7 +46,6 @@ enum InputSchema {
             ], finish: { config in
                 let r = config.input.rotaryOrDefault
                 if r.device == nil && r.name == nil { return [TableProblem(nil, "[input.rotary] needs 'device' or 'name' to find the knob")] }
-                if r.device != nil && r.name != nil { return [TableProblem("name", "[input.rotary] takes 'device' or 'name', not both")] }
                 return []
             })
     }
