@@ -40,15 +40,14 @@ public enum ConfigLoader {
             throw ConfigErrors([ConfigDiagnostic(file: file, line: p.line, column: p.column, message: "the file contains a NUL byte; is it a text file?")])
         }
         let index = TOMLPositionIndex(text: text)
-        if let hazard = index.headerHazard {
-            // toml++ would assert on this header: report an earlier syntax error if the text
-            // before it has one, else this one, without handing the header to toml++.
+        if let hazard = index.parserHazard {
+            // toml++ would assert here: report an earlier syntax error if the text before this
+            // statement has one, else this one, without handing the statement to toml++.
             var before = String.UnicodeScalarView()
-            before.append(contentsOf: text.unicodeScalars.prefix(hazard.lineStartOffset))
+            before.append(contentsOf: text.unicodeScalars.prefix(hazard.statementStartOffset))
             _ = try parseTOML(String(before), file: file)
-            let saw = hazard.found.map { $0 == "\n" || $0 == "\r" ? "the end of the line" : "'\(Character($0))'" } ?? "the end of the file"
             throw ConfigErrors([ConfigDiagnostic(file: file, line: hazard.position.line, column: hazard.position.column,
-                                                 message: "TOML syntax error: expected a table name (a bare key or a quoted string), saw \(saw)")])
+                                                 message: "TOML syntax error: \(hazard.message)")])
         }
         let table = try parseTOML(text, file: file)
         let folder = (file as NSString).deletingLastPathComponent

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A place in a text file: 1-based line and column (columns count Unicode scalars).
 public struct SourcePosition: Equatable, Comparable, Sendable {
     public var line: Int
@@ -21,17 +23,18 @@ public struct SourcePosition: Equatable, Comparable, Sendable {
 public struct TOMLPositionIndex: Sendable {
     private var keyPositions: [ConfigPath: SourcePosition] = [:]
     private var valuePositions: [ConfigPath: SourcePosition] = [:]
-    /// The first table header whose name starts with a character no key can start with
-    /// (`[+a]`, `[` then a line break), if any: toml++ asserts on it instead of reporting it,
-    /// so the loader reports it before TOMLKit sees it.
-    public private(set) var headerHazard: HeaderHazard?
+    /// The first syntax error toml++ asserts on instead of reporting (a table header whose
+    /// name starts with a character no key starts with, `[+a]`; an array element that starts
+    /// with `}` or a Unicode line separator), if any: the loader reports it before TOMLKit
+    /// sees it, since toml++ would abort (debug) or run into undefined behaviour (release).
+    public private(set) var parserHazard: ParserHazard?
 
-    /// A table header toml++ must not be given, and where its line starts (in Unicode scalars).
-    public struct HeaderHazard: Equatable, Sendable {
+    /// Text toml++ must not be given: where and what, and where its statement's line starts.
+    public struct ParserHazard: Equatable, Sendable {
         public var position: SourcePosition
-        /// What stands where the name should start; nil at the end of the text.
-        public var found: Unicode.Scalar?
-        public var lineStartOffset: Int
+        public var message: String
+        /// Offset in Unicode scalars of the line the header or key/value holding it starts on.
+        public var statementStartOffset: Int
     }
 
     /// Indexes `text`.
@@ -40,7 +43,7 @@ public struct TOMLPositionIndex: Sendable {
         scanner.scanDocument()
         keyPositions = scanner.keys
         valuePositions = scanner.values
-        headerHazard = scanner.hazard
+        parserHazard = scanner.hazard
     }
 
     /// The position of the key (or table header) at `path`; for an array element, its value.
@@ -77,7 +80,9 @@ private struct Scanner {
     var values: [ConfigPath: SourcePosition] = [:]
     /// Elements seen so far of each array of tables, by its resolved path.
     var tableArrayCounts: [ConfigPath: Int] = [:]
-    var hazard: TOMLPositionIndex.HeaderHazard?
+    var hazard: TOMLPositionIndex.ParserHazard?
+    /// Where the line of the header or top-level key/value being read starts.
+    var statementStart = 0
     /// Deeper nesting than this is skipped (TOMLKit refuses far less).
     let maxDepth = 300
 
@@ -87,6 +92,18 @@ private struct Scanner {
     var current: Unicode.Scalar? { i < s.count ? s[i] : nil }
     func peek(_ k: Int) -> Unicode.Scalar? { i + k < s.count ? s[i + k] : nil }
     var position: SourcePosition { SourcePosition(line: line, column: column) }
+
+    /// Notes the first place toml++ would assert on; `expected` says what should stand there.
+    mutating func flagHazard(expected: String) {
+        guard hazard == nil else { return }
+        let saw: String
+        switch current {
+        case nil: saw = "the end of the file"
+        case "\n", "\r": saw = "the end of the line"
+        case let c?: saw = c.value < 0x20 || c.value >= 0x7F ? String(format: "U+%04X", c.value) : "'\(Character(c))'"
+        }
+        hazard = TOMLPositionIndex.ParserHazard(position: position, message: "expected \(expected), saw \(saw)", statementStartOffset: statementStart)
+    }
 
     mutating func advance() {
         guard i < s.count else { return }
@@ -112,6 +129,7 @@ private struct Scanner {
         while !atEnd {
             skipSpaceAndNewlinesAndComments()
             guard let c = current else { break }
+            statementStart = i - (column - 1)
             if c == "[" {
                 if let t = scanHeader() { table = t }
             } else if isKeyStart(c) {
@@ -123,7 +141,6 @@ private struct Scanner {
 
     /// `[a.b]` or `[[a.b]]`; returns the resolved path of the table it opens.
     mutating func scanHeader() -> ConfigPath? {
-        let lineStart = i - (column - 1)
         advance()
         let hadSpace = current == " " || current == "\t"
         skipSpace()
@@ -133,8 +150,8 @@ private struct Scanner {
             skipSpace()
         }
         // As toml++ reads it: after the brackets and blanks comes `]` (an error it reports) or a key.
-        if hazard == nil, current != "]", current != "[" || isArray, current.map({ !isKeyStart($0) }) ?? false {
-            hazard = TOMLPositionIndex.HeaderHazard(position: position, found: current, lineStartOffset: lineStart)
+        if current != "]", current != "[" || isArray, current.map({ !isKeyStart($0) }) ?? false {
+            flagHazard(expected: "a table name (a bare key or a quoted string)")
         }
         let parts = scanKeyParts()
         guard !parts.isEmpty else { return nil }
@@ -230,6 +247,7 @@ private struct Scanner {
             guard let c = current else { return }
             if c == "]" { advance(); return }
             if c == "," { advance(); continue }
+            if c == "}" || c == "\u{85}" || c == "\u{2028}" || c == "\u{2029}" { flagHazard(expected: "a value or ']'") }
             let before = i
             scanValue(path: path + [.index(n)], depth: depth)
             n += 1

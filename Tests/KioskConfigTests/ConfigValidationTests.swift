@@ -77,6 +77,19 @@ final class ConfigValidationTests: XCTestCase {
         XCTAssertEqual(fixture.problems("a = 1\na = 2\n").first?.line, 2)
     }
 
+    /// toml++ asserts (debug) or assumes (release) instead of reporting these; the loader reports them.
+    func testSyntaxErrorsTheParserWouldTrapOn() {
+        XCTAssertEqual(fixture.report("[display]\n[[+item]]\n"),
+                       ["2:3: TOML syntax error: expected a table name (a bare key or a quoted string), saw '+'"])
+        XCTAssertEqual(fixture.report("[\n"), ["1:2: TOML syntax error: expected a table name (a bare key or a quoted string), saw the end of the line"])
+        XCTAssertEqual(fixture.report("a = 1\nb = [\n  1,\n  }\n]\n"), ["4:3: TOML syntax error: expected a value or ']', saw '}'"])
+        XCTAssertEqual(fixture.report("a = [\u{2028}]\n"), ["1:6: TOML syntax error: expected a value or ']', saw U+2028"])
+        // An earlier error the parser reports itself comes first, as the parser gives it.
+        let earlier = fixture.problems("a = [1 2]\n[+b]\n")
+        XCTAssertEqual(earlier.map(\.line), [1])
+        XCTAssertTrue(earlier.first?.message.hasPrefix("TOML syntax error: ") ?? false)
+    }
+
     func testManyProblemsComeOutTogetherInFileOrder() {
         fixture.write("media/ok.png")
         let text = """
