@@ -46,6 +46,20 @@ final class ConfigDecoder {
         return keys.isEmpty ? element : "'\(keys.joined(separator: "."))' in \(element)"
     }
 
+    /// For the elements of an array of tables (their value of `key`, their path): reports each
+    /// one whose value repeats an earlier element's, at its `key`; `message` gets the value and
+    /// the index of the first element that has it.
+    func reportRepeats<Value: Hashable>(_ elements: [(Value, ConfigPath)], at key: String, _ message: (Value, Int) -> String) {
+        var first: [Value: Int] = [:]
+        for (n, (value, path)) in elements.enumerated() {
+            if let earlier = first[value] {
+                report(at: path + [.key(key)], key: false, message(value, earlier))
+            } else {
+                first[value] = n
+            }
+        }
+    }
+
     // MARK: Shapes
 
     /// The entries of a table, or nil (reported) when `node` is something else.

@@ -69,7 +69,7 @@ public struct DisplaySettings: Equatable, Sendable {
 }
 
 /// A display mode as the config writes it: `"1920x1080"` or `"1920x1080@60"`.
-public struct DisplayMode: Equatable, Sendable {
+public struct DisplayMode: Equatable, Sendable, CustomStringConvertible {
     public var width: Int
     public var height: Int
     /// Refresh rate in Hz; nil: any.

@@ -119,14 +119,8 @@ enum CarouselSchema {
     }
 
     static func storeKeyframes(_ config: inout KioskConfiguration, _ frames: [(PathKeyframe, ConfigPath)], _ decoder: ConfigDecoder) {
-        var seen: [Double: Int] = [:]
-        for (n, (frame, path)) in frames.enumerated() {
-            if let first = seen[frame.offset] {
-                decoder.report(at: path + [.key("offset")], key: false,
-                               "'offset' \(ValueFormat.number(frame.offset)) repeats keyframe #\(first + 1)'s; each keyframe needs its own offset")
-            } else {
-                seen[frame.offset] = n
-            }
+        decoder.reportRepeats(frames.map { ($0.0.offset, $0.1) }, at: "offset") { offset, first in
+            "'offset' \(ValueFormat.number(offset)) repeats keyframe #\(first + 1)'s; each keyframe needs its own offset"
         }
         config.carousel.keyframes = frames.map(\.0).sorted { $0.offset < $1.offset }
     }

@@ -39,14 +39,8 @@ enum ItemsSchema {
     }
 
     static func storeItems(_ config: inout KioskConfiguration, _ items: [(ItemConfig, ConfigPath)], _ decoder: ConfigDecoder) {
-        var seen: [String: Int] = [:]
-        for (n, (item, path)) in items.enumerated() {
-            if let first = seen[item.id] {
-                decoder.report(at: path + [.key("id")], key: false,
-                               "item id \(ValueFormat.quoted(item.id)) is already used by [[item]] #\(first + 1); ids must be unique")
-            } else {
-                seen[item.id] = n
-            }
+        decoder.reportRepeats(items.map { ($0.0.id, $0.1) }, at: "id") { id, first in
+            "item id \(ValueFormat.quoted(id)) is already used by [[item]] #\(first + 1); ids must be unique"
         }
         config.items = items.map(\.0)
     }
