@@ -49,7 +49,7 @@ final class ConfigReferenceTests: XCTestCase {
             XCTAssertTrue(FileManager.default.fileExists(atPath: image), image)
             XCTAssertFalse(item.title.isEmpty)
         }
-        XCTAssertEqual(c.items[c.idle.homeItem].id, "welcome")
-        XCTAssertEqual(Set(c.items.compactMap { $0.image.map { ($0 as NSString).pathExtension } }), ["svg", "png", "jpg"])
+        XCTAssertEqual(c.items[c.idle.homeItem].id, "dawn")
+        XCTAssertEqual(Set(c.items.compactMap { $0.image.map { ($0 as NSString).pathExtension } }), ["svg", "png", "jpg", "webp"])
     }
 }

@@ -311,15 +311,16 @@ final class ConfigSectionTests: XCTestCase {
             title = "By hand"
             """)
         XCTAssertEqual(c.itemsDirectory.directory, fixture.folder + "/media")
-        XCTAssertEqual(c.items.map(\.id), ["hand", "01-first.svg", "2-second_item.jpg", "10-tenth.png", "Zebra.PNG"])
+        XCTAssertEqual(c.items.map(\.id), ["hand", "file:01-first.svg", "file:2-second_item.jpg", "file:10-tenth.png", "file:Zebra.PNG"])
         XCTAssertEqual(c.items.map(\.title), ["By hand", "first", "second item", "tenth", "Zebra"])
         XCTAssertEqual(c.items[1].image, fixture.folder + "/media/01-first.svg")
         XCTAssertEqual(c.items.map(\.fromDirectory), [false, true, true, true, true])
         XCTAssertTrue(c.items.allSatisfy { $0.style.cornerRadius == 4 })
         let only = try fixture.load("[items]\ndirectory = \"media\"\nextensions = [\".SVG\"]\n")
-        XCTAssertEqual(only.items.map(\.id), ["01-first.svg"])
-        XCTAssertEqual(fixture.report("[items]\ndirectory = \"media\"\n[[item]]\nid = \"01-first.svg\"\n"),
-                       ["2:13: the folder's file \"01-first.svg\" has the same id as an [[item]]; rename one"])
+        XCTAssertEqual(only.items.map(\.id), ["file:01-first.svg"])
+        XCTAssertEqual(fixture.report("[items]\ndirectory = \"media\"\n[[item]]\nid = \"file:01-first.svg\"\n"),
+                       ["2:13: the folder's file \"file:01-first.svg\" has the same id as an [[item]]; change that item's id"])
+        XCTAssertThrowsError(try ItemsDirectory.items(in: fixture.folder + "/none", extensions: ["png"], style: CardStyle()))
     }
 
     func testTitlesFromFileNames() {
@@ -328,6 +329,7 @@ final class ConfigSectionTests: XCTestCase {
         XCTAssertEqual(ItemsDirectory.title(fromFileName: "café au lait.svg"), "café au lait")
         XCTAssertEqual(ItemsDirectory.title(fromFileName: "7_.png"), "7")
         XCTAssertTrue(ItemsDirectory.nameOrder("item2", "item10"))
+        XCTAssertTrue(ItemsDirectory.nameOrder("apple", "Banana"))
         XCTAssertFalse(ItemsDirectory.nameOrder("item10", "item2"))
         XCTAssertTrue(ItemsDirectory.nameOrder("a", "b"))
         XCTAssertTrue(ItemsDirectory.nameOrder("a01", "a1"))

@@ -37,16 +37,16 @@ enum ConfigSchema {
     static func finish(_ config: inout KioskConfiguration) -> [TableProblem] {
         var problems: [TableProblem] = []
         if let folder = config.itemsDirectory.directory {
-            switch ItemsDirectory.items(in: folder, extensions: config.itemsDirectory.extensions, style: config.theme.card) {
-            case .success(let found):
+            do {
+                let found = try ItemsDirectory.items(in: folder, extensions: config.itemsDirectory.extensions, style: config.theme.card)
                 let taken = Set(config.items.map(\.id))
                 for item in found where taken.contains(item.id) {
                     problems.append(TableProblem(path: [.key("items"), .key("directory")],
-                                                 "the folder's file \(ValueFormat.quoted(item.id)) has the same id as an [[item]]; rename one"))
+                                                 "the folder's file \(ValueFormat.quoted(item.id)) has the same id as an [[item]]; change that item's id"))
                 }
                 config.items += found.filter { !taken.contains($0.id) }
-            case .failure(let problem):
-                problems.append(TableProblem(path: [.key("items"), .key("directory")], problem.message))
+            } catch {
+                problems.append(TableProblem(path: [.key("items"), .key("directory")], "\(error)"))
             }
         }
         if let id = config.idle.homeItemID {

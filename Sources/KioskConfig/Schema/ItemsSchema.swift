@@ -6,10 +6,11 @@ enum ItemsSchema {
 
     static var folder: TableSpec<KioskConfiguration> {
         TableSpec(name: "items", doc: """
-            Items from a folder: every image in it becomes an item, sorted by file name (numbers in \
-            names sort as numbers), after the `[[item]]` tables. The id is the file name; the title is \
-            the name without its extension and without a leading number such as `01-`, with `_` and \
-            `-` read as spaces (`03-harbour_at_dusk.jpg` → "harbour at dusk").
+            Items from a folder: every image in it becomes an item, sorted by file name (case does not \
+            matter, numbers in names sort as numbers), after the `[[item]]` tables. The id is \
+            `file:` and the file name (`file:03-harbour_at-dusk.jpg`); the title is the name without \
+            its extension, `_` and `-` read as spaces, and without a leading number used for ordering \
+            ("harbour at dusk"). Hidden files and subfolders are skipped.
             """, prototype: KioskConfiguration(), keys: [
                 .path("directory", \.itemsDirectory.directory, .directory, "The folder.", defaultText: "none", example: "media/"),
                 Key(name: "extensions", type: .strings, doc: "File name extensions taken from the folder (case does not matter).",
