@@ -18,6 +18,8 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var itemsDirectory = ItemsDirectorySettings()
     /// `[carousel]` keys that `CarouselOptions` does not hold (yet).
     public var carouselExtras = CarouselExtras()
+    /// Gesture keys that `GestureOptions` does not hold (yet).
+    public var gestureExtras = GestureExtras()
     /// Every item: the `[[item]]` tables in file order, then the `[items] directory` files.
     public var items: [ItemConfig] = []
     public init() {}
@@ -28,6 +30,16 @@ public struct CarouselExtras: Equatable, Sendable {
     /// iCarousel's placeholders: empty slots drawn on each side when there are too few items
     /// to fill the row (never when wrapping).
     public var placeholders = 0
+    public init() {}
+}
+
+/// Gesture keys beyond `GestureOptions` (in main); defaults match the engine's.
+public struct GestureExtras: Equatable, Sendable {
+    /// `[carousel] velocity_window`: seconds of finger samples the release velocity is fitted over.
+    public var velocityWindow = 0.1
+    /// `[input.rotary] fast_interval`: a detent at most this many seconds after the previous one
+    /// counts as fast (for `acceleration`).
+    public var rotaryFastInterval = 0.05
     public init() {}
 }
 
@@ -219,10 +231,11 @@ public struct CardStyle: Equatable, Sendable {
     public var textAlign = "center"
     public var titleLines = 2
     public var subtitleLines = 1
-    /// Space between the card's edge and its text, in pixels.
-    public var padding = 16.0
+    /// Space between the card's edge and its text, in pixels; nil: 6 % of the card's smaller
+    /// side, at least 4 (the cards renderer's own rule).
+    public var padding: Double?
     /// Fraction of the card's height the shadow gradient covers, from the bottom (when `shadow`).
-    public var shadowHeight = 0.5
+    public var shadowHeight = 0.55
     /// `cover` or `contain`.
     public var imageFit = "cover"
     public init() {}

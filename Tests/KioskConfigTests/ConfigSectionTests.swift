@@ -87,6 +87,7 @@ final class ConfigSectionTests: XCTestCase {
             ignore_perpendicular_swipes = false
             tap_max_movement = 20
             tap_max_duration = 0.5
+            velocity_window = 0.05
             """)
         var o = CarouselOptions()
         o.type = .conveyorBelt; o.vertical = true; o.itemSize = Size2(320, 240); o.itemWidth = 300; o.perspective = -0.001
@@ -101,6 +102,7 @@ final class ConfigSectionTests: XCTestCase {
         var g = GestureOptions()
         g.panSlop = 4; g.ignorePerpendicularSwipes = false; g.tapMaxMovement = 20; g.tapMaxDuration = 0.5
         XCTAssertEqual(c.gestures, g)
+        XCTAssertEqual(c.gestureExtras.velocityWindow, 0.05)
     }
 
     func testCustomPathKeyframesAreSortedByOffset() throws {
@@ -144,6 +146,7 @@ final class ConfigSectionTests: XCTestCase {
             detents_per_item = 2
             invert = true
             acceleration = 0.5
+            fast_interval = 0.03
             select_key = "KEY_SPACE"
             [input.dial]
             center = [1600, 540]
@@ -162,6 +165,7 @@ final class ConfigSectionTests: XCTestCase {
         XCTAssertEqual(c.input.rotary, r)
         XCTAssertEqual(c.gestures.detentsPerItem, 2)
         XCTAssertEqual(c.gestures.rotaryAcceleration, 0.5)
+        XCTAssertEqual(c.gestureExtras.rotaryFastInterval, 0.03)
         XCTAssertEqual(c.gestures.dial, DialOptions(center: Point2(1600, 540), innerRadius: 100, outerRadius: 250, itemsPerTurn: 12))
         XCTAssertEqual(c.input.keymap, ["KEY_PAGEDOWN": .right, "BTN_LEFT": .enter])
         // Absent tables stay absent.

@@ -133,6 +133,8 @@ final class ConfigValidationTests: XCTestCase {
     func testInconsistentValues() {
         XCTAssertEqual(fixture.report("[input.dial]\ncenter = [500, 500]\ninner_radius = 200\nouter_radius = 200\n"),
                        ["3:16: 'inner_radius' (200) must be less than 'outer_radius' (200)"])
+        XCTAssertEqual(fixture.report("[input.dial]\ncenter = [1, 1]\nouter_radius = 9\nitems_per_turn = 0\n"),
+                       ["4:18: 'items_per_turn' must not be 0"])
         XCTAssertEqual(fixture.report("[input.dial]\ninner_radius = 20\n"), ["1:8: [input.dial] needs 'center'", "1:8: [input.dial] needs 'outer_radius'"])
         XCTAssertEqual(fixture.report("[input.rotary]\ninvert = true\n"), ["1:8: [input.rotary] needs 'device' or 'name' to find the knob"])
         XCTAssertEqual(fixture.report("[carousel]\ntype = \"custom\"\n[[carousel.keyframes]]\noffset = 0\n"),

@@ -33,7 +33,7 @@ enum CarouselSchema {
 
     static let shape: [Key] = [
         .number("count", \.carousel.count, .closed(1, 1_000_000), "Items around a full ring (rotary, cylinder, wheel kinds).",
-                defaultText: "computed (the item count)", example: "12"),
+                defaultText: "computed (iCarousel's formula from the item count and spacing)", example: "12"),
         .number("arc", \.carousel.arc, .closed(-twoPi, twoPi), "Angle in radians the ring spans.", defaultText: "computed (2π for rings)",
                 example: "3.1416"),
         .number("radius", \.carousel.radius, .closed(0, 100_000), "Ring radius in pixels.", defaultText: "computed from count and item_width",
@@ -100,6 +100,8 @@ enum CarouselSchema {
               "Ignore swipes across the scroll axis (they do not start a drag).", example: "true"),
         .number("tap_max_movement", \.gestures.tapMaxMovement, .closed(0, 1000), "A tap moves at most this many pixels.", example: "16"),
         .number("tap_max_duration", \.gestures.tapMaxDuration, .aboveUpTo(0, 10), "A tap lasts at most this many seconds.", example: "0.3"),
+        .number("velocity_window", \.gestureExtras.velocityWindow, .aboveUpTo(0, 1),
+                "Seconds of finger movement the release speed is fitted over (least squares, not the last sample alone).", example: "0.08"),
     ]
 
     /// `[[carousel.keyframes]]`.

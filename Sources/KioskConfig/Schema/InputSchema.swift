@@ -40,6 +40,8 @@ enum InputSchema {
                 .bool("invert", \.input.rotaryOrDefault.invert, "Reverse the direction.", example: "true"),
                 .number("acceleration", \.gestures.rotaryAcceleration, .closed(0, 10),
                         "Extra items per detent when the knob turns fast; 0 is off.", example: "0.5"),
+                .number("fast_interval", \.gestureExtras.rotaryFastInterval, .aboveUpTo(0, 1),
+                        "A detent at most this many seconds after the previous one counts as fast.", example: "0.04"),
                 Key(name: "select_key", type: .keyCode, doc: "The key code the knob's push button sends; it selects the centred item.",
                     defaultOf: { ValueFormat.quoted($0.input.rotaryOrDefault.selectKey) }, example: "\"KEY_ENTER\"",
                     apply: { $0.input.rotaryOrDefault.selectKey = $1.string }),
@@ -65,13 +67,14 @@ enum InputSchema {
         k.append(.number("inner_radius", \.gestures.dialOrDefault.innerRadius, .closed(0, 100_000),
                          "Inner radius in pixels: touches nearer the centre pan as usual.", example: "120"))
         k.append(outer)
-        k.append(.number("items_per_turn", \.gestures.dialOrDefault.itemsPerTurn, .aboveUpTo(0, 1000), "Items one full turn moves.",
-                         example: "12"))
+        k.append(.number("items_per_turn", \.gestures.dialOrDefault.itemsPerTurn, .closed(-1000, 1000),
+                         "Items one full clockwise turn moves forward (negative: counter-clockwise moves forward); not 0.", example: "12"))
         return TableSpec(name: "dial", doc: """
             An on-screen ring: a finger inside it turns the carousel by the angle it sweeps around the \
             centre (atan2, unwrapped across ±π); touches outside pan as usual. `[theme.dial]` styles it.
             """, prototype: withDial, keys: k, finish: { config in
                 let d = config.gestures.dialOrDefault
+                if d.itemsPerTurn == 0 { return [TableProblem("items_per_turn", "'items_per_turn' must not be 0")] }
                 if d.outerRadius > 0 && d.innerRadius >= d.outerRadius {
                     return [TableProblem("inner_radius", "'inner_radius' (\(ValueFormat.number(d.innerRadius))) must be less than 'outer_radius' (\(ValueFormat.number(d.outerRadius)))")]
                 }

@@ -36,7 +36,8 @@ enum ThemeSchema {
         .color("subtitle_color", \.subtitleColor, "Subtitle colour.", example: "#B8C4D6"),
         .int("subtitle_lines", \.subtitleLines, .closed(0, 20), "Lines the subtitle may wrap to; 0 hides it.", example: "2"),
         .choice("text_align", \.textAlign, ["left", "center", "right"], "Text alignment (mirrored for right-to-left text).", example: "left"),
-        .number("padding", \.padding, .closed(0, 1000), "Space between the card's edge and its text, in pixels.", example: "20"),
+        .number("padding", \.padding, .closed(0, 1000), "Space between the card's edge and its text, in pixels.",
+                defaultText: "6 % of the card's smaller side, at least 4", example: "20"),
         .choice("image_fit", \.imageFit, ["cover", "contain"], "`cover` fills the card (cropping), `contain` shows the whole image.",
                 example: "contain"),
     ]
