@@ -1,0 +1,54 @@
+import Foundation
+import XCTest
+@testable import KioskConfig
+
+/// `kiosk-carousel check-config` and `config-reference` as a person runs them (the binary
+/// `swift build --build-tests` puts next to the test bundle).
+final class CheckConfigCommandTests: XCTestCase {
+    struct MissingBinary: Error, CustomStringConvertible { var description: String }
+
+    func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        // The test bundle runs as an executable in the build folder, next to the product.
+        let folder = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).deletingLastPathComponent()
+        let binary = folder.appendingPathComponent("kiosk-carousel")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw MissingBinary(description: "\(binary.path) is not built; run `swift build --build-tests` first")
+        }
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = arguments
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    func testValidFilePrintsOKAndExitsZero() throws {
+        let r = try run(["check-config", repositoryRoot + "/config/example.toml"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.output, "OK\n")
+    }
+
+    func testBrokenFilePrintsEveryProblemAndExitsOne() throws {
+        let fixture = ConfigFixture()
+        let path = fixture.write("broken.toml", "[display]\nrotation = 45\n[carousel]\nfade_mni = 1\n")
+        let r = try run(["check-config", path])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.output, """
+            \(path):2:12: 'rotation' 45 is not one of 0, 90, 180, 270
+            \(path):4:1: unknown key 'fade_mni' in [carousel]; did you mean 'fade_min'?
+
+            """)
+        let missing = try run(["check-config", fixture.folder + "/absent.toml"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.output.hasPrefix(fixture.folder + "/absent.toml:0:0: no such file"), missing.output)
+    }
+
+    func testConfigReferencePrintsTheGeneratedReference() throws {
+        let r = try run(["config-reference"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(r.output == ConfigReference.markdown())
+    }
+}
