@@ -110,8 +110,36 @@ public enum ConfigReference {
             }
             out += "\nExample:\n\n```toml\n\(s.exampleText)\n```\n"
         }
-        return out
+        return out + implementationNotes
     }
+
+    /// For whoever maintains the loader.
+    static let implementationNotes = """
+
+        ## How the loader works
+
+        - `Sources/KioskConfig/Schema/` declares every section and key once (`KeySpec`, `TableSpec`):
+          type, default (read from the model through the same key path the value is written to),
+          allowed range or choices, doc text, example. The loader, the checks, "did you mean" and
+          this page all come from it; `ConfigReferenceTests` fails when this page is stale.
+        - TOMLKit (toml++) parses. It gives a place only for syntax errors, so `TOMLPositionIndex`
+          scans the text once more and records where every key and value starts (tables, arrays of
+          tables with their ordinal, dotted and quoted keys, inline tables, array elements), and
+          every problem is reported at its key or value.
+        - toml++ asserts (debug builds; undefined behaviour in release builds) instead of reporting
+          two syntax errors: a table header whose name starts with a character no key starts with
+          (`[+a]`, `[` then a line break), and an array element that starts with `}` or a Unicode
+          line separator. The position index finds them first; the loader reports them without
+          handing that text to toml++. `ConfigRobustnessTests` feeds truncated, mutated and random
+          versions of the example (`KIOSK_CONFIG_FUZZ_SCALE=40` for 12,000 mutations and 60,000
+          random texts; that run passed).
+        - TOMLKit never frees a parsed document (`TOMLTable` has no deinit; `keys` copies are not
+          freed either): loading the example config leaks about 52 kB (39 kB the document, 13 kB
+          the key copies), measured as the growth of VmRSS over 1,000 `ConfigLoader.load` calls of
+          `config/example.toml` in a debug build. A reload costs that once; a parser of our own
+          would remove it.
+
+        """
 
     static func anchor(_ s: ReferenceSection) -> String {
         "section-" + s.header.replacingOccurrences(of: ".", with: "-").replacingOccurrences(of: "_", with: "-")

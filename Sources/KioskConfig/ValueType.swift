@@ -160,7 +160,7 @@ enum ValueType {
         case .strings: return "non-empty strings"
         case .paths: return "any paths"
         case .displayMode: return "1 to 16384 pixels each side, refresh > 0 Hz"
-        case .keyCode: return "`KEY_…` or `BTN_…` as in `linux/input-event-codes.h`"
+        case .keyCode: return "`KEY_…` or `BTN_…` as in `linux/input-event-codes.h`, or a code up to 767"
         case .itemReference: return "an existing item"
         }
     }
@@ -258,7 +258,7 @@ enum ValueType {
         case .keyCode:
             guard let s = node.string else { return wrongType("a key code name such as \"KEY_ENTER\"") }
             guard KeyCodeName.isValid(s) else {
-                return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a key code name; write KEY_… or BTN_… as in linux/input-event-codes.h, e.g. \"KEY_ENTER\""))
+                return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a key code; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. \"KEY_ENTER\") or a number up to 767"))
             }
             return .success(.string(s))
         case .itemReference:
@@ -301,10 +301,14 @@ struct ValueProblem: Error {
     init(_ message: String, element: Int? = nil) { self.message = message; self.element = element }
 }
 
-/// Linux key code names as written in `linux/input-event-codes.h`.
+/// Linux key codes as the Input module reads them: a name from `linux/input-event-codes.h` or
+/// a number up to `KEY_MAX` (767).
 enum KeyCodeName {
-    /// `KEY_` or `BTN_` followed by capitals, digits and underscores.
-    static func isValid(_ s: String) -> Bool {
+    /// `KEY_` or `BTN_` followed by letters, digits and underscores (any case), or 0…767.
+    /// Whether the kernel knows the name is checked when the device is opened (libevdev).
+    static func isValid(_ text: String) -> Bool {
+        if let n = Int(text), (0...767).contains(n), text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) { return true }
+        let s = text.uppercased()
         guard s.hasPrefix("KEY_") || s.hasPrefix("BTN_"), s.utf8.count > 4, s.utf8.count <= 40 else { return false }
         return s.utf8.dropFirst(4).allSatisfy { c in
             (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z")) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "_")

@@ -48,8 +48,10 @@ final class ConfigValidationTests: XCTestCase {
         XCTAssertEqual(fixture.report("[display]\nmode = \"1920*1080\"\n"),
                        ["2:8: 'mode' \"1920*1080\" is not a mode; write \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\", e.g. \"1920x1080@60\""])
         XCTAssertEqual(fixture.report("[input.rotary]\nname = \"knob\"\nselect_key = \"enter\"\n").count, 1)
+        XCTAssertEqual(fixture.report("[input.rotary]\nname = \"knob\"\nselect_key = \"768\"\n").count, 1)
+        XCTAssertEqual(fixture.report("[input.rotary]\nname = \"knob\"\nselect_key = \"28\"\n[input.keymap]\nkey_a = \"left\"\n57 = \"enter\"\n"), [])
         XCTAssertEqual(fixture.report("[input.keymap]\nspace = \"enter\"\nKEY_A = \"jump\"\n"), [
-            "2:1: 'space' is not a key code name; write KEY_… or BTN_… as in linux/input-event-codes.h, e.g. KEY_SPACE",
+            "2:1: 'space' is not a key code; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. KEY_SPACE) or a number up to 767",
             "3:9: 'KEY_A' \"jump\" is not one of \"left\", \"right\", \"up\", \"down\", \"enter\", \"escape\", \"home\"",
         ])
     }

@@ -84,10 +84,10 @@ enum InputSchema {
 
     static var keymap: ChildSpec<KioskConfiguration> {
         .map("keymap", doc: "Extra keys: a Linux key code name bound to one of the kiosk's keys (the arrows, Enter, Escape and Home work without it).",
-             keyDoc: "`KEY_…` / `BTN_…`", valueType: .choice(KeyName.allCases.map(\.rawValue)),
+             keyDoc: "`KEY_…` / `BTN_…` / code", valueType: .choice(KeyName.allCases.map(\.rawValue)),
              example: [("KEY_SPACE", "\"enter\""), ("KEY_PAGEDOWN", "\"right\""), ("BTN_LEFT", "\"enter\"")],
              checkKey: { k in
-                 KeyCodeName.isValid(k) ? nil : "'\(k)' is not a key code name; write KEY_… or BTN_… as in linux/input-event-codes.h, e.g. KEY_SPACE"
+                 KeyCodeName.isValid(k) ? nil : "'\(k)' is not a key code; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. KEY_SPACE) or a number up to 767"
              },
              apply: { config, key, v in if let name = KeyName(rawValue: v.string) { config.input.keymap[key] = name } })
     }
