@@ -23,12 +23,12 @@ enum ItemsSchema {
 
     static var item: TableSpec<ItemConfig> {
         var keys: [KeySpec<ItemConfig>] = [
-            .string("id", \.id, "Names the item in events and for `[idle] home_item`; unique.", example: "\"harbour\"")
+            .string("id", \.id, "Names the item in events and for `[idle] home_item`; unique.", example: "\"dawn\"")
                 .withDefault("`item1`, `item2`… by position"),
-            .string("title", \.title, "The title on the card and in the title overlay.", example: "\"The Harbour\"", allowEmpty: true),
-            .string("subtitle", \.subtitle, "A second line of text.", defaultText: "none", example: "\"Boats at dusk\""),
+            .string("title", \.title, "The title on the card and in the title overlay.", example: "\"Mountain Dawn\"", allowEmpty: true),
+            .string("subtitle", \.subtitle, "A second line of text.", defaultText: "none", example: "\"First light on the ridge\""),
             .path("image", \.image, .file, "PNG, JPEG, SVG or WebP picture, relative to the config file's folder.", defaultText: "none",
-                  example: "media/harbour.jpg"),
+                  example: "media/01-mountain-dawn.jpg"),
         ]
         keys += ThemeSchema.styleKeys.map { $0.lifted(\ItemConfig.style).withDefault("`[theme.card]`'s") }
         return TableSpec(name: "item", doc: """
@@ -89,7 +89,7 @@ enum ItemsSchema {
                         defaultOf: { _ in "none" }, example: "600", apply: { $0.timeout = $1.number }),
                 KeySpec(name: "cwd", type: .directory, doc: "Working directory of the program.",
                         defaultOf: { _ in "`[actions] working_directory`" }, example: "\"/srv/kiosk\"", apply: { $0.cwd = $1.string }),
-                KeySpec(name: "emit", type: .string(allowEmpty: false), doc: "The string sent in an `action` event.",
+                KeySpec(name: "emit", type: .string(allowEmpty: false), doc: "The string sent in an `emitted` event.",
                         defaultOf: { _ in nil }, example: "\"open-door\"", apply: { $0.emit = $1.string }),
             ], finish: { draft in
                 switch (draft.exec != nil, draft.emit != nil) {
