@@ -70,6 +70,11 @@ public struct TOMLPositionIndex: Sendable {
     }
 }
 
+extension Array where Element == Unicode.Scalar {
+    /// The element at `k`, or nil past the end.
+    func at(_ k: Int) -> Unicode.Scalar? { k >= 0 && k < count ? self[k] : nil }
+}
+
 /// The single pass behind `TOMLPositionIndex`.
 private struct Scanner {
     let s: [Unicode.Scalar]
@@ -235,7 +240,24 @@ private struct Scanner {
         case "'": _ = peek(1) == "'" && peek(2) == "'" ? scanMultilineString(quote: "'") : scanLiteralString()
         case "[": scanArray(path: path, depth: depth + 1)
         case "{": scanInlineTable(path: path, depth: depth + 1)
-        default: skipScalar()
+        default:
+            let start = i, startColumn = column
+            skipScalar()
+            checkDateTime(from: start, column: startColumn)
+        }
+    }
+
+    /// toml++ reads a number-like value with `T` in it as a date-time and asserts when no digit
+    /// follows the `T` (`1979-05-27T:00`). Valid TOML always has one there.
+    mutating func checkDateTime(from start: Int, column startColumn: Int) {
+        guard start < i, let first = s.at(start), (first >= "0" && first <= "9") || first == "+" || first == "-" else { return }
+        for k in start..<i where s[k] == "T" || s[k] == "t" {
+            if let next = s.at(k + 1), next >= "0" && next <= "9" { continue }
+            guard hazard == nil else { return }
+            hazard = TOMLPositionIndex.ParserHazard(position: SourcePosition(line: line, column: startColumn + (k - start)),
+                                                    message: "expected a time (HH:MM:SS) after '\(Character(s[k]))' in a date-time",
+                                                    statementStartOffset: statementStart)
+            return
         }
     }
 

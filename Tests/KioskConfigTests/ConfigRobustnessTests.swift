@@ -77,7 +77,9 @@ final class ConfigRobustnessTests: XCTestCase {
         var rng = SplitMix(state: 42 &+ UInt64(scale))
         let pieces = ["[", "]", "[[", "]]", "{", "}", "=", "\"", "'''", "\"\"\"", "#", "\n", ",", ".", "item", "carousel", "type",
                       "\"rotary\"", "1", "-2.5e3", "inf", "nan", "true", "1979-05-27", "07:32:00", "0x1F", "[1,2]", "{a=1}", " ", "\\u0000",
-                      "display", "rotation", "action", "exec", "[\"x\"]", "idle", "home_item", "keyframes", "offset"]
+                      "display", "rotation", "action", "exec", "[\"x\"]", "idle", "home_item", "keyframes", "offset",
+                      "\u{A0}", "\u{2028}", "\u{85}", "\r", "\u{FEFF}", "_", "+", "\t", "\u{1}",
+                      "T", "t", ":", "Z", "-", "1979-05-27", "07:32", "e", "x", "0o", "0b", "p"]
         for round in 0..<1500 * scale {
             let n = Int.random(in: 0...40, using: &rng)
             let text = (0..<n).map { _ in pieces.randomElement(using: &rng)! }.joined()

@@ -86,6 +86,10 @@ final class ConfigValidationTests: XCTestCase {
         XCTAssertEqual(fixture.report("[\n"), ["1:2: TOML syntax error: expected a table name (a bare key or a quoted string), saw the end of the line"])
         XCTAssertEqual(fixture.report("a = 1\nb = [\n  1,\n  }\n]\n"), ["4:3: TOML syntax error: expected a value or ']', saw '}'"])
         XCTAssertEqual(fixture.report("a = [\u{2028}]\n"), ["1:6: TOML syntax error: expected a value or ']', saw U+2028"])
+        XCTAssertEqual(fixture.report("[idle]\nwhen = 1979-05-27T:00\n"),
+                       ["2:18: TOML syntax error: expected a time (HH:MM:SS) after 'T' in a date-time"])
+        XCTAssertEqual(fixture.report("a = [1979-05-27t+01:00]\n"), ["1:16: TOML syntax error: expected a time (HH:MM:SS) after 't' in a date-time"])
+        XCTAssertEqual(fixture.report("a = 1979-05-27T07:32:00Z\n"), ["1:1: unknown key 'a' at the top level"])
         // An earlier error the parser reports itself comes first, as the parser gives it.
         let earlier = fixture.problems("a = [1 2]\n[+b]\n")
         XCTAssertEqual(earlier.map(\.line), [1])
