@@ -26,6 +26,8 @@ let package = Package(
         systemLibrary("CUdev", pkgConfig: "libudev", apt: "libudev-dev"),
         systemLibrary("CLibInput", pkgConfig: "libinput", apt: "libinput-dev"),
         systemLibrary("CEvdev", pkgConfig: "libevdev", apt: "libevdev-dev"),
+        // cairo, pango, librsvg, libjpeg-turbo, libpng, libwebp in one module (cairo.h seen once).
+        systemLibrary("CCardLibs", pkgConfig: "pangocairo", apt: "libpango1.0-dev"),
 
         .target(name: "CLinux", path: "Sources/C/CLinux"),
 
@@ -35,7 +37,8 @@ let package = Package(
             "CarouselCore", .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .target(name: "Raster", dependencies: ["CarouselCore"]),
-        .target(name: "Cards", dependencies: ["Raster", "KioskConfig"]),
+        .target(name: "Cards", dependencies: ["Raster", "KioskConfig", "CCardLibs",
+                                              .product(name: "Logging", package: "swift-log")]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CUdev", "CZlib",
                                                 .product(name: "Logging", package: "swift-log")]),
         .target(name: "Input", dependencies: ["CarouselCore", "CLibInput", "CEvdev", "CUdev",
@@ -51,7 +54,9 @@ let package = Package(
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
-        .testTarget(name: "CardsTests", dependencies: ["Cards"]),
+        .testTarget(name: "CardsTests", dependencies: ["Cards", "CCardLibs",
+                                                     .product(name: "Logging", package: "swift-log")],
+                    resources: [.copy("Golden")]),
         .testTarget(name: "DisplayTests", dependencies: ["Display"]),
         .testTarget(name: "InputTests", dependencies: ["Input"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk"]),

@@ -1,0 +1,10 @@
+// The C libraries that draw card faces, in one module so that cairo.h is seen once.
+// pkg-config "pangocairo" supplies the include paths (cairo, pango, harfbuzz, glib);
+// module.modulemap adds the link lines for the rest.
+#include <cairo.h>
+#include <pango/pangocairo.h>
+#include <gio/gio.h>
+#include <turbojpeg.h>
+#include <png.h>
+#include <webp/decode.h>
+#include "rsvg_api.h"

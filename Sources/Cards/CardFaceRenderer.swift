@@ -1,0 +1,196 @@
+import CCardLibs
+import KioskConfig
+import Logging
+import Raster
+
+/// The real card face, drawn with cairo, pango and librsvg into a texture of the size the card
+/// is shown at: background (flat or vertical gradient), picture fitted `cover` or `contain`,
+/// the conveyor-belt shadow gradient, title and subtitle shaped by pango, border, rounded
+/// corners. Anything wrong with the item (a missing or broken image, a font that is not
+/// installed) gives the "!" face and a `CardFailure` instead.
+///
+/// Stateless and safe to use from several threads at once (pango's default font map is per
+/// thread; fontconfig is thread-safe).
+public struct CardFaceRenderer: CardRenderer {
+    public var limits: ImageLimits
+    /// Where `render(_:width:height:)` reports failures (the pipeline logs them itself).
+    public var logger: Logger?
+
+    public init(limits: ImageLimits = ImageLimits(), logger: Logger? = nil) {
+        self.limits = limits
+        self.logger = logger
+    }
+
+    /// The face, or the "!" face when something is wrong (failure logged to `logger`).
+    public func render(_ item: ItemConfig, width: Int, height: Int) -> Texture {
+        let result = renderFace(item, width: width, height: height)
+        if let failure = result.failure {
+            logger?.warning("card cannot show \(failure.file): \(failure.reason)", metadata: ["item": "\(item.id)"])
+        }
+        return result.texture
+    }
+
+    /// The face and, when the "!" face was drawn instead, why.
+    public func renderFace(_ item: ItemConfig, width: Int, height: Int) -> (texture: Texture, failure: CardFailure?) {
+        let w = max(1, width), h = max(1, height)
+        do {
+            return (try drawFace(item, width: w, height: h), nil)
+        } catch let failure as CardFailure {
+            return (errorFace(item, width: w, height: h), failure)
+        } catch {
+            let failure = CardFailure(file: item.image ?? "item '\(item.id)'", reason: "\(error)")
+            return (errorFace(item, width: w, height: h), failure)
+        }
+    }
+
+    func drawFace(_ item: ItemConfig, width w: Int, height h: Int) throws -> Texture {
+        let style = item.style
+        let missing = FontCatalog.missingFamilies(in: style.font)
+        if !missing.isEmpty {
+            throw CardFailure(file: "item '\(item.id)'",
+                              reason: "font '\(style.font)' is not installed (fc-list : family shows what is)")
+        }
+        let fit = ImageFit(styleName: style.imageFit)
+        let image = try item.image.map {
+            try ImageSource.load(path: $0, fit: fit, boxWidth: w, boxHeight: h, limits: limits)
+        }
+        let texture = Texture(width: w, height: h)
+        let ctx = CairoContext(texture: texture)
+        let W = Double(w), H = Double(h)
+        let pad = CardFaceRenderer.padding(width: W, height: H) + style.borderWidth
+        let text = TextStack(item, on: ctx, font: style.font, width: W - 2 * pad)
+        clipToCard(ctx, style: style, width: W, height: H)
+        ctx.paintVertical(top: style.background, bottom: style.backgroundBottom, y0: 0, y1: H)
+        switch (image, fit) {
+        case (nil, _):
+            text.draw(on: ctx, x: pad, y: max(pad, ((H - text.height) / 2).rounded()), shadow: false)
+        case (let image?, .cover):
+            // Edge to edge; the text sits on the picture's lower part, over the shadow if any.
+            try image.draw(on: ctx, fit: .cover, x: 0, y: 0, width: W, height: H)
+            if style.shadow { paintShadow(ctx, width: W, height: H) }
+            text.draw(on: ctx, x: pad, y: max(pad, H - pad - text.height), shadow: true)
+        case (let image?, .contain):
+            // The whole picture inside the padding, above the text (logos and icons).
+            let textSpace = text.isEmpty ? 0 : text.height + pad / 2
+            let boxH = max(1, H - 2 * pad - textSpace)
+            try image.draw(on: ctx, fit: .contain, x: pad, y: pad, width: W - 2 * pad, height: boxH)
+            if style.shadow { paintShadow(ctx, width: W, height: H) }
+            text.draw(on: ctx, x: pad, y: max(pad, H - pad - text.height), shadow: style.shadow)
+        }
+        cairo_reset_clip(ctx.cr)
+        strokeBorder(ctx, style: style, width: W, height: H)
+        ctx.flush()
+        return texture
+    }
+
+    // MARK: Faces shown instead of the real one
+
+    /// The face shown while the real one is being drawn: the card's background, corners and
+    /// border — the real face then fades in over it.
+    public func loadingFace(style: CardStyle, width: Int, height: Int) -> Texture {
+        let texture = Texture(width: max(1, width), height: max(1, height))
+        let ctx = CairoContext(texture: texture)
+        let W = Double(texture.width), H = Double(texture.height)
+        clipToCard(ctx, style: style, width: W, height: H)
+        ctx.paintVertical(top: style.background, bottom: style.backgroundBottom, y0: 0, y1: H)
+        cairo_reset_clip(ctx.cr)
+        strokeBorder(ctx, style: style, width: W, height: H)
+        ctx.flush()
+        return texture
+    }
+
+    /// iCarousel's placeholder: the empty slot shown where a carousel with too few items has
+    /// room for more — the card's shape, faint, with no content.
+    public func placeholderFace(style: CardStyle, width: Int, height: Int) -> Texture {
+        let texture = Texture(width: max(1, width), height: max(1, height))
+        let ctx = CairoContext(texture: texture)
+        let W = Double(texture.width), H = Double(texture.height)
+        clipToCard(ctx, style: style, width: W, height: H)
+        ctx.paintVertical(top: style.background, bottom: style.backgroundBottom, y0: 0, y1: H, alpha: 0.3)
+        cairo_reset_clip(ctx.cr)
+        let line = max(1, (min(W, H) / 120).rounded())
+        ctx.roundedRect(x: line / 2, y: line / 2, width: W - line, height: H - line, radius: style.cornerRadius - line / 2)
+        ctx.setColor(style.borderWidth > 0 ? style.borderColor : style.titleColor, alpha: 0.25)
+        cairo_set_line_width(ctx.cr, line)
+        var dashes = [line * 6, line * 4]
+        cairo_set_dash(ctx.cr, &dashes, 2, 0)
+        cairo_stroke(ctx.cr)
+        ctx.flush()
+        return texture
+    }
+
+    /// The face of an item that cannot be shown: its background and title (in the default
+    /// font), with a small amber "!" badge in the top-right corner.
+    public func errorFace(_ item: ItemConfig, width: Int, height: Int) -> Texture {
+        let style = item.style
+        let texture = Texture(width: max(1, width), height: max(1, height))
+        let ctx = CairoContext(texture: texture)
+        let W = Double(texture.width), H = Double(texture.height)
+        clipToCard(ctx, style: style, width: W, height: H)
+        ctx.paintVertical(top: style.background, bottom: style.backgroundBottom, y0: 0, y1: H)
+        let font = FontCatalog.missingFamilies(in: style.font).isEmpty ? style.font : "Sans"
+        let pad = CardFaceRenderer.padding(width: W, height: H) + style.borderWidth
+        let text = TextStack(item, on: ctx, font: font, width: W - 2 * pad)
+        text.draw(on: ctx, x: pad, y: max(pad, ((H - text.height) / 2).rounded()), shadow: false)
+        drawBadge(ctx, width: W, height: H)
+        cairo_reset_clip(ctx.cr)
+        strokeBorder(ctx, style: style, width: W, height: H)
+        ctx.flush()
+        return texture
+    }
+
+    // MARK: Pieces
+
+    /// Padding between the card's edge and its text.
+    static func padding(width: Double, height: Double) -> Double { max(4, (min(width, height) * 0.06).rounded()) }
+
+    /// The lower part of the card the shadow gradient covers, and its darkest alpha at the bottom.
+    static let shadowFraction = 0.55
+    static let shadowAlpha = 0.9
+
+    func clipToCard(_ ctx: CairoContext, style: CardStyle, width: Double, height: Double) {
+        ctx.roundedRect(x: 0, y: 0, width: width, height: height, radius: style.cornerRadius)
+        cairo_clip(ctx.cr)
+    }
+
+    /// The ShinobiEssentials conveyor-belt shadow: transparent → 90 % black across the lower part.
+    func paintShadow(_ ctx: CairoContext, width: Double, height: Double) {
+        let y0 = height * (1 - CardFaceRenderer.shadowFraction)
+        let g = cairo_pattern_create_linear(0, y0, 0, height)
+        cairo_pattern_add_color_stop_rgba(g, 0, 0, 0, 0, 0)
+        cairo_pattern_add_color_stop_rgba(g, 1, 0, 0, 0, CardFaceRenderer.shadowAlpha)
+        cairo_set_source(ctx.cr, g)
+        cairo_rectangle(ctx.cr, 0, y0, width, height - y0)
+        cairo_fill(ctx.cr)
+        cairo_pattern_destroy(g)
+    }
+
+    func strokeBorder(_ ctx: CairoContext, style: CardStyle, width: Double, height: Double) {
+        guard style.borderWidth > 0 else { return }
+        let bw = min(style.borderWidth, min(width, height) / 2)
+        ctx.roundedRect(x: bw / 2, y: bw / 2, width: width - bw, height: height - bw,
+                        radius: max(0, style.cornerRadius - bw / 2))
+        ctx.setColor(style.borderColor)
+        cairo_set_line_width(ctx.cr, bw)
+        cairo_stroke(ctx.cr)
+    }
+
+    /// A small amber disc with a white "!" drawn as shapes (no font needed).
+    func drawBadge(_ ctx: CairoContext, width: Double, height: Double) {
+        let cr = ctx.cr
+        let r = max(7, (min(width, height) * 0.075).rounded())
+        let pad = CardFaceRenderer.padding(width: width, height: height)
+        let cx = width - pad - r, cy = pad + r
+        cairo_new_path(cr)
+        cairo_arc(cr, cx, cy, r, 0, 2 * Double.pi)
+        ctx.setColor(0xFFE8_A33D)
+        cairo_fill(cr)
+        ctx.setColor(0xFFFF_FFFF)
+        let bar = r * 0.26
+        ctx.roundedRect(x: cx - bar / 2, y: cy - r * 0.6, width: bar, height: r * 0.75, radius: bar / 2)
+        cairo_fill(cr)
+        cairo_new_path(cr)
+        cairo_arc(cr, cx, cy + r * 0.45, bar * 0.62, 0, 2 * Double.pi)
+        cairo_fill(cr)
+    }
+}

@@ -1,0 +1,182 @@
+import CCardLibs
+import Foundation
+import KioskConfig
+
+/// Shaped text through pango (HarfBuzz shaping, bidi, fontconfig fallback for scripts the font
+/// lacks): one block of text in a font, size, colour and alignment, wrapped to at most `lines`
+/// lines with an ellipsis at the end of the last.
+struct TextBlock {
+    var text: String
+    var font: String
+    /// Pixel size (absolute, independent of DPI).
+    var size: Double
+    var color: ARGBColor
+    var alignment: String
+    var lines: Int
+    var bold: Bool
+
+    /// A laid-out block ready to draw on `context`, `width` pixels wide.
+    func layout(on context: CairoContext, width: Double) -> TextLayout {
+        TextLayout(block: self, cr: context.cr, width: width)
+    }
+}
+
+/// A pango layout made for one cairo context.
+final class TextLayout {
+    let layout: OpaquePointer
+    let block: TextBlock
+
+    init(block: TextBlock, cr: OpaquePointer, width: Double) {
+        self.block = block
+        layout = pango_cairo_create_layout(cr)
+        let context = pango_layout_get_context(layout)
+        // Deterministic glyphs whatever the machine's fontconfig says: greyscale anti-aliasing,
+        // no hinting, unhinted metrics (cards are scaled and tilted anyway).
+        let options = cairo_font_options_create()
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+        pango_layout_context_changed(layout)
+
+        let desc = pango_font_description_from_string(block.font)
+        pango_font_description_set_absolute_size(desc, max(1, block.size) * Double(PANGO_SCALE))
+        if block.bold, pango_font_description_get_weight(desc) == PANGO_WEIGHT_NORMAL {
+            pango_font_description_set_weight(desc, PANGO_WEIGHT_BOLD)
+        }
+        pango_layout_set_font_description(layout, desc)
+        pango_font_description_free(desc)
+        pango_layout_set_text(layout, block.text, -1)
+        pango_layout_set_width(layout, Int32(max(1, width) * Double(PANGO_SCALE)))
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        pango_layout_set_height(layout, -Int32(max(1, block.lines)))
+        pango_layout_set_alignment(layout, TextLayout.alignment(block.alignment))
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }
+
+    /// Size of the ink-independent logical box in pixels.
+    var size: (width: Int, height: Int) {
+        var w: Int32 = 0, h: Int32 = 0
+        pango_layout_get_pixel_size(layout, &w, &h)
+        return (Int(w), Int(h))
+    }
+
+    var lineCount: Int { Int(pango_layout_get_line_count(layout)) }
+    var isEllipsized: Bool { pango_layout_is_ellipsized(layout) != 0 }
+
+    /// Draws the block with its top-left at (x, y); `shadow` adds a soft dark copy under it
+    /// for text over photos.
+    func draw(on context: CairoContext, x: Double, y: Double, shadow: Bool) {
+        let cr = context.cr
+        if shadow {
+            cairo_save(cr)
+            cairo_move_to(cr, x + 1, y + 1.5)
+            context.setColor(0x9900_0000)
+            pango_cairo_show_layout(cr, layout)
+            cairo_restore(cr)
+        }
+        cairo_move_to(cr, x, y)
+        context.setColor(block.color)
+        pango_cairo_show_layout(cr, layout)
+    }
+
+    /// `left`/`start`, `center`, `right`/`end` (pango mirrors them for right-to-left text, so
+    /// they mean start and end of the line's own direction).
+    static func alignment(_ name: String) -> PangoAlignment {
+        switch name.lowercased() {
+        case "left", "start": return PANGO_ALIGN_LEFT
+        case "right", "end": return PANGO_ALIGN_RIGHT
+        default: return PANGO_ALIGN_CENTER
+        }
+    }
+}
+
+/// Which font families fontconfig knows (through pango), to refuse a font that does not exist
+/// instead of silently drawing in another. Read once per process; `refresh()` re-reads.
+enum FontCatalog {
+    private static let lock = NSLock()
+    private static var families: Set<String>?
+
+    /// The families named by a pango font string (`"DejaVu Sans Bold"`, `"Noto Sans, Sans"`)
+    /// that are not installed — empty when at least one named family is. Generic names
+    /// (`Sans`, `Serif`, `Monospace`) always exist.
+    static func missingFamilies(in font: String) -> [String] {
+        let desc = pango_font_description_from_string(font)
+        defer { pango_font_description_free(desc) }
+        guard let familyPtr = pango_font_description_get_family(desc) else { return [] }
+        let named = String(cString: familyPtr).split(separator: ",").map { String($0).trimmingSpace() }.filter { !$0.isEmpty }
+        guard !named.isEmpty else { return [] }
+        let known = installed()
+        let present = named.filter { known.contains($0.lowercased()) }
+        return present.isEmpty ? named : []
+    }
+
+    static func installed() -> Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let families { return families }
+        var result: Set<String> = ["sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "cursive", "fantasy"]
+        var list: UnsafeMutablePointer<UnsafeMutablePointer<PangoFontFamily>?>?
+        var count: Int32 = 0
+        pango_font_map_list_families(pango_cairo_font_map_get_default(), &list, &count)
+        if let list {
+            for i in 0..<Int(count) {
+                if let f = list[i], let name = pango_font_family_get_name(f) {
+                    result.insert(String(cString: name).lowercased())
+                }
+            }
+            g_free(list)
+        }
+        families = result
+        return result
+    }
+
+    /// Forgets the catalogue (after fonts were installed).
+    static func refresh() {
+        lock.lock()
+        families = nil
+        lock.unlock()
+    }
+}
+
+/// An item's title (bold unless the font names a weight, up to `titleLines` lines) above its
+/// subtitle (one line), laid out for a width; drawn as one block.
+struct TextStack {
+    let layouts: [TextLayout]
+    let gap: Double
+
+    init(_ item: ItemConfig, on ctx: CairoContext, font: String, width: Double) {
+        let style = item.style
+        var layouts: [TextLayout] = []
+        if width > 4, !item.title.isEmpty {
+            layouts.append(TextBlock(text: item.title, font: font, size: style.titleSize, color: style.titleColor,
+                                     alignment: style.textAlign, lines: max(1, style.titleLines), bold: true)
+                .layout(on: ctx, width: width))
+        }
+        if width > 4, let sub = item.subtitle, !sub.isEmpty {
+            layouts.append(TextBlock(text: sub, font: font, size: style.subtitleSize, color: style.subtitleColor,
+                                     alignment: style.textAlign, lines: 1, bold: false)
+                .layout(on: ctx, width: width))
+        }
+        self.layouts = layouts
+        gap = (style.subtitleSize * 0.25).rounded()
+    }
+
+    var isEmpty: Bool { layouts.isEmpty }
+
+    /// Height of the whole block in pixels.
+    var height: Double {
+        layouts.reduce(0.0) { $0 + Double($1.size.height) } + gap * Double(max(0, layouts.count - 1))
+    }
+
+    func draw(on ctx: CairoContext, x: Double, y: Double, shadow: Bool) {
+        var y = y
+        for l in layouts {
+            l.draw(on: ctx, x: x, y: y, shadow: shadow)
+            y += Double(l.size.height) + gap
+        }
+    }
+}

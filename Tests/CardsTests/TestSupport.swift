@@ -1,0 +1,136 @@
+import Foundation
+import KioskConfig
+import Logging
+import Raster
+import XCTest
+@testable import Cards
+
+/// A temporary folder removed at the end of the test.
+final class TempDir {
+    let path: String
+    init() {
+        path = NSTemporaryDirectory() + "cards-test-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+
+    @discardableResult
+    func write(_ name: String, _ bytes: [UInt8]) -> String {
+        let p = file(name)
+        FileManager.default.createFile(atPath: p, contents: Data(bytes))
+        return p
+    }
+
+    @discardableResult
+    func write(_ name: String, text: String) -> String { write(name, Array(text.utf8)) }
+}
+
+/// Pictures made in code, so tests need no binary fixtures.
+enum TestPictures {
+    /// A landscape-like picture: sky gradient, a sun, hills; a red block marks the top-left
+    /// corner and a blue one the top-right (orientation tests look for them).
+    static func landscape(width: Int, height: Int, markers: Bool = false) -> Texture {
+        Texture(width: width, height: height) { x, y in
+            let fx = Double(x) / Double(width), fy = Double(y) / Double(height)
+            if markers {
+                if fx < 0.2 && fy < 0.2 { return 0xFFFF_0000 }
+                if fx > 0.8 && fy < 0.2 { return 0xFF00_00FF }
+            }
+            let hill = 0.62 + 0.08 * sin(fx * 7.0) + 0.04 * cos(fx * 17.0)
+            if fy > hill {
+                let g = UInt32(70 + 60 * (1 - fy)), r = UInt32(30 + 40 * fx)
+                return 0xFF00_0000 | r << 16 | g << 8 | 40
+            }
+            let dx = fx - 0.7, dy = fy - 0.35
+            if dx * dx + dy * dy < 0.006 { return 0xFFFF_E8A0 }
+            let r = UInt32(250 - 120 * fy), g = UInt32(160 + 60 * fy), b = UInt32(120 + 120 * fy)
+            return 0xFF00_0000 | r << 16 | g << 8 | b
+        }
+    }
+
+    /// An SVG icon: a rounded square with a gradient and a white play triangle.
+    static let iconSVG = """
+    <svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64">
+      <defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1">
+        <stop offset="0" stop-color="#4fb3ff"/><stop offset="1" stop-color="#2a5bd7"/></linearGradient></defs>
+      <rect x="4" y="4" width="56" height="56" rx="14" fill="url(#g)"/>
+      <path d="M26 20 L46 32 L26 44 Z" fill="#ffffff"/>
+    </svg>
+    """
+
+    /// A minimal PNG whose header claims `width × height` (no image data follows).
+    static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
+        var ihdr: [UInt8] = Array("IHDR".utf8)
+        for v in [width, height] { ihdr += [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+        ihdr += [8, 6, 0, 0, 0]
+        let crc = crc32(ihdr)
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + ihdr
+            + [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)]
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            c ^= UInt32(b)
+            for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        }
+        return c ^ 0xFFFF_FFFF
+    }
+
+    /// A real JPEG whose SOF header is rewritten to claim `width × height`.
+    static func jpegClaiming(width: Int, height: Int) -> [UInt8] {
+        var bytes = JPEGEncoder.encode(landscape(width: 32, height: 24))
+        var i = 2
+        while i + 9 < bytes.count {
+            let marker = bytes[i + 1]
+            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            if marker == 0xC0 || marker == 0xC2 {
+                bytes[i + 5] = UInt8(height >> 8); bytes[i + 6] = UInt8(height & 0xFF)
+                bytes[i + 7] = UInt8(width >> 8); bytes[i + 8] = UInt8(width & 0xFF)
+                return bytes
+            }
+            i += 2 + length
+        }
+        return bytes
+    }
+}
+
+/// A swift-log handler that keeps every message, for asserting on log lines.
+final class LogCapture: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _lines: [String] = []
+    var lines: [String] { lock.lock(); defer { lock.unlock() }; return _lines }
+
+    func append(_ s: String) { lock.lock(); _lines.append(s); lock.unlock() }
+
+    var logger: Logger {
+        Logger(label: "test.cards") { _ in CaptureHandler(capture: self) }
+    }
+
+    struct CaptureHandler: LogHandler {
+        let capture: LogCapture
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?,
+                 source: String, file: String, function: String, line: UInt) {
+            capture.append("\(level): \(message)")
+        }
+    }
+}
+
+extension Texture {
+    /// The straight (un-premultiplied) colour of a pixel as (a, r, g, b).
+    func argb(_ x: Int, _ y: Int) -> (a: Int, r: Int, g: Int, b: Int) {
+        let p = self[x, y]
+        let a = Int(p >> 24)
+        guard a > 0 else { return (0, 0, 0, 0) }
+        func c(_ v: UInt32) -> Int { min(255, (Int(v & 0xFF) * 255 + a / 2) / a) }
+        return (a, c(p >> 16), c(p >> 8), c(p))
+    }
+}
