@@ -7,4 +7,8 @@
 #include <turbojpeg.h>
 #include <png.h>
 #include <webp/decode.h>
+#include <webp/encode.h>
 #include "rsvg_api.h"
+// Linux interfaces Glibc's Swift module leaves out: the workers' eventfd, inotify on media.
+#include <sys/eventfd.h>
+#include <sys/inotify.h>
