@@ -5,6 +5,10 @@ import Raster
 /// the header first (size checked against the limits), then the full picture, premultiplied.
 enum PNGDecoder {
     static func decode(_ bytes: [UInt8], file: String, limits: ImageLimits) throws -> Texture {
+        // The IHDR chunk comes first: check the claimed size before libpng reads any further.
+        if let (w, h) = headerSize(bytes) {
+            try limits.check(width: w, height: h, fullDecode: true, file: file, format: "PNG")
+        }
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         defer { png_image_free(&image) }
@@ -25,6 +29,13 @@ enum PNGDecoder {
         }
         premultiply(texture)
         return texture
+    }
+
+    /// Width and height from the IHDR chunk, if the file starts with one.
+    static func headerSize(_ b: [UInt8]) -> (Int, Int)? {
+        guard b.count >= 24, Array(b[12..<16]) == Array("IHDR".utf8) else { return nil }
+        func be32(_ o: Int) -> Int { Int(b[o]) << 24 | Int(b[o + 1]) << 16 | Int(b[o + 2]) << 8 | Int(b[o + 3]) }
+        return (be32(16), be32(20))
     }
 
     static func premultiply(_ t: Texture) {

@@ -1,0 +1,40 @@
+import Foundation
+import KioskConfig
+import XCTest
+@testable import Cards
+
+final class FolderAndWatcherTests: XCTestCase {
+    func testFolderItemsSortedNaturallyWithTitles() throws {
+        let tmp = TempDir()
+        for name in ["photo10.jpg", "photo2.JPG", "lake_at-dusk.png", "notes.txt", ".hidden.png", "icon.svg", "b.webp"] {
+            tmp.write(name, text: "x")
+        }
+        try FileManager.default.createDirectory(atPath: tmp.file("sub.png"), withIntermediateDirectories: true)
+        let items = try FolderItems.items(in: tmp.path)
+        XCTAssertEqual(items.map(\.id), ["file:b.webp", "file:icon.svg", "file:lake_at-dusk.png", "file:photo2.JPG", "file:photo10.jpg"])
+        XCTAssertEqual(items[2].title, "lake at dusk")
+        XCTAssertEqual(items[2].image, tmp.file("lake_at-dusk.png"))
+        XCTAssertThrowsError(try FolderItems.items(in: tmp.file("missing")))
+        XCTAssertTrue(FolderItems.naturalOrder("a2", "a10"))
+        XCTAssertFalse(FolderItems.naturalOrder("a10", "a2"))
+        XCTAssertTrue(FolderItems.naturalOrder("A1", "b1"))
+    }
+
+    func testWatcherSeesWritesAndAtomicRenames() throws {
+        let tmp = TempDir()
+        let photo = tmp.write("photo.jpg", text: "v1")
+        let watcher = try MediaWatcher()
+        XCTAssertEqual(watcher.watch(files: [photo]), [])
+        XCTAssertEqual(watcher.drainChangedPaths(), [])
+        try Data("v2".utf8).write(to: URL(fileURLWithPath: photo))            // written in place
+        XCTAssertTrue(EventFDView(fd: watcher.fd).wait(timeout: 2))
+        XCTAssertTrue(watcher.drainChangedPaths().contains(photo))
+        let temp = tmp.write("photo.jpg.tmp", text: "v3")                       // atomic replace
+        XCTAssertEqual(rename(temp, photo), 0)
+        XCTAssertTrue(EventFDView(fd: watcher.fd).wait(timeout: 2))
+        let changed = watcher.drainChangedPaths()
+        XCTAssertTrue(changed.contains(photo), "\(changed)")
+        XCTAssertTrue(watcher.folderChanged)
+        XCTAssertEqual(watcher.watch(files: ["/no/such/dir/x.png"]), ["/no/such/dir"])
+    }
+}

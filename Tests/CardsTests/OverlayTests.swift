@@ -1,0 +1,50 @@
+import KioskConfig
+import Raster
+import XCTest
+@testable import Cards
+
+final class OverlayTests: XCTestCase {
+    func testPageIndicatorHighlightsCurrentAndHidesPastMax() throws {
+        var style = OverlayStyle()
+        style.pageIndicatorMaxItems = 10
+        let r = OverlayRenderer(style: style, screenWidth: 800, screenHeight: 600)
+        let o = try XCTUnwrap(r.pageIndicator(count: 5, current: 2))
+        XCTAssertEqual(o.x, (800 - o.texture.width) / 2)
+        XCTAssertLessThan(o.y + o.texture.height, 600)
+        // Dot centres: first at 1 + 6.5, then every 20 px.
+        let cy = o.texture.height / 2
+        XCTAssertEqual(o.texture.argb(Int(1 + 6.5 + 2 * 20), cy).a, 255)     // current: opaque white
+        XCTAssertEqual(o.texture.argb(Int(1 + 6.5), cy).a, 0x66, accuracy: 2) // others: translucent
+        XCTAssertTrue(r.pageIndicator(count: 5, current: 2)!.texture === o.texture, "cached")
+        XCTAssertNil(r.pageIndicator(count: 11, current: 0))
+        XCTAssertNil(r.pageIndicator(count: 1, current: 0))
+        style.showPageIndicator = false
+        XCTAssertNil(OverlayRenderer(style: style, screenWidth: 800, screenHeight: 600).pageIndicator(count: 5, current: 0))
+    }
+
+    func testManyDotsShrinkToFitTheScreen() throws {
+        var style = OverlayStyle()
+        style.pageIndicatorMaxItems = 100
+        let o = try XCTUnwrap(OverlayRenderer(style: style, screenWidth: 400, screenHeight: 300).pageIndicator(count: 30, current: 0))
+        XCTAssertLessThanOrEqual(o.texture.width, 400)
+    }
+
+    func testTitleOverlay() throws {
+        var theme = Theme()
+        theme.card.titleColor = 0xFFFF_FF00
+        let style = OverlayStyle(theme: theme)
+        XCTAssertEqual(style.titleColor, 0xFFFF_FF00)
+        let r = OverlayRenderer(style: style, screenWidth: 1280, screenHeight: 720)
+        let o = try XCTUnwrap(r.title(for: ItemConfig(id: "a", title: "Harbour at night")))
+        XCTAssertEqual(o.x, (1280 - o.texture.width) / 2)
+        XCTAssertEqual(o.y + o.texture.height, 720 - 56)
+        XCTAssertEqual(o.quad.corners.first, .init(Double(o.x), Double(o.y)))
+        let long = try XCTUnwrap(r.title(for: ItemConfig(id: "b", title: String(repeating: "very long ", count: 60))))
+        XCTAssertLessThanOrEqual(long.texture.width, 1280)
+        XCTAssertNil(r.title(for: ItemConfig(id: "c", title: "")))
+        XCTAssertNil(r.title(for: nil))
+        theme.showTitle = false
+        XCTAssertNil(OverlayRenderer(style: OverlayStyle(theme: theme), screenWidth: 100, screenHeight: 100)
+            .title(for: ItemConfig(id: "a", title: "x")))
+    }
+}
