@@ -3,7 +3,8 @@ import KioskConfig
 
 /// Items from a folder (`[items] directory = "media/"`): every PNG, JPEG, WebP and SVG file in
 /// it (not in subfolders, hidden files skipped), sorted by name the way people read numbers
-/// (`photo2` before `photo10`), titled from the file name (`lake_at-dusk.jpg` → "lake at dusk").
+/// (`photo2` before `photo10`), titled from the file name (`03-lake_at-dusk.jpg` → "lake at dusk":
+/// `_` and `-` become spaces, a leading number used for ordering is dropped).
 public enum FolderItems {
     /// File name extensions taken from the folder.
     public static let extensions: Set<String> = ["png", "jpg", "jpeg", "webp", "svg"]
@@ -35,11 +36,12 @@ public enum FolderItems {
             }
     }
 
-    /// `lake_at-dusk.jpg` → `lake at dusk`.
+    /// `03-lake_at-dusk.jpg` → `lake at dusk`; `2024.jpg` → `2024`.
     public static func title(fromFileName name: String) -> String {
         let base = (name as NSString).deletingPathExtension
-        let spaced = base.map { $0 == "_" || $0 == "-" ? " " : $0 }
-        return String(spaced).split(separator: " ").joined(separator: " ")
+        let words = String(base.map { $0 == "_" || $0 == "-" ? " " : $0 }).split(separator: " ")
+        if words.count > 1, words[0].allSatisfy(\.isNumber) { return words.dropFirst().joined(separator: " ") }
+        return words.joined(separator: " ")
     }
 
     /// Case-insensitive, with runs of digits compared as numbers.

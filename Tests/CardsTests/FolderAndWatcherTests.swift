@@ -13,6 +13,8 @@ final class FolderAndWatcherTests: XCTestCase {
         let items = try FolderItems.items(in: tmp.path)
         XCTAssertEqual(items.map(\.id), ["file:b.webp", "file:icon.svg", "file:lake_at-dusk.png", "file:photo2.JPG", "file:photo10.jpg"])
         XCTAssertEqual(items[2].title, "lake at dusk")
+        XCTAssertEqual(FolderItems.title(fromFileName: "03-lake__at-dusk.jpg"), "lake at dusk")
+        XCTAssertEqual(FolderItems.title(fromFileName: "2024.jpg"), "2024")
         XCTAssertEqual(items[2].image, tmp.file("lake_at-dusk.png"))
         XCTAssertThrowsError(try FolderItems.items(in: tmp.file("missing")))
         XCTAssertTrue(FolderItems.naturalOrder("a2", "a10"))
