@@ -48,7 +48,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "kiosk-carousel", dependencies: [
-            "Kiosk", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Kiosk", "Cards", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),

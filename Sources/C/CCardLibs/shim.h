@@ -12,3 +12,4 @@
 // Linux interfaces Glibc's Swift module leaves out: the workers' eventfd, inotify on media.
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
+#include <malloc.h>

@@ -1,0 +1,16 @@
+import CCardLibs
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// glibc malloc settings for a process that keeps allocating and freeing card-sized buffers
+/// (1–3 MB each) on several threads. By default glibc raises its mmap threshold after the first
+/// such buffer is freed, so later ones come from the heap arenas and freed memory is rarely
+/// given back: RSS then grows well past the card cache's bound. A fixed threshold keeps every
+/// texture and decode buffer in its own mapping, returned to the system when freed.
+public enum HeapTuning {
+    /// Call once at start-up, before the card workers start (process-wide).
+    public static func returnLargeBuffersToSystem() {
+        _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
+    }
+}
