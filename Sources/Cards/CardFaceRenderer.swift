@@ -54,33 +54,26 @@ public struct CardFaceRenderer: CardRenderer {
         let image = try item.image.map {
             try ImageSource.load(path: $0, fit: fit, boxWidth: w, boxHeight: h, limits: limits)
         }
-        let texture = Texture(width: w, height: h)
-        let ctx = CairoContext(texture: texture)
-        let W = Double(w), H = Double(h)
-        let pad = CardFaceRenderer.padding(width: W, height: H) + style.borderWidth
-        let text = TextStack(item, on: ctx, font: style.font, width: W - 2 * pad)
-        clipToCard(ctx, style: style, width: W, height: H)
-        ctx.paintVertical(top: style.background, bottom: style.backgroundBottom, y0: 0, y1: H)
-        switch (image, fit) {
-        case (nil, _):
-            text.draw(on: ctx, x: pad, y: max(pad, ((H - text.height) / 2).rounded()), shadow: false)
-        case (let image?, .cover):
-            // Edge to edge; the text sits on the picture's lower part, over the shadow if any.
-            try image.draw(on: ctx, fit: .cover, x: 0, y: 0, width: W, height: H)
-            if style.shadow { paintShadow(ctx, width: W, height: H) }
-            text.draw(on: ctx, x: pad, y: max(pad, H - pad - text.height), shadow: true)
-        case (let image?, .contain):
-            // The whole picture inside the padding, above the text (logos and icons).
-            let textSpace = text.isEmpty ? 0 : text.height + pad / 2
-            let boxH = max(1, H - 2 * pad - textSpace)
-            try image.draw(on: ctx, fit: .contain, x: pad, y: pad, width: W - 2 * pad, height: boxH)
-            if style.shadow { paintShadow(ctx, width: W, height: H) }
-            text.draw(on: ctx, x: pad, y: max(pad, H - pad - text.height), shadow: style.shadow)
+        return try card(style: style, width: w, height: h) { ctx, W, H in
+            let pad = CardFaceRenderer.padding(width: W, height: H) + style.borderWidth
+            let text = TextStack(item, on: ctx, font: style.font, width: W - 2 * pad)
+            switch (image, fit) {
+            case (nil, _):
+                text.draw(on: ctx, x: pad, y: max(pad, ((H - text.height) / 2).rounded()), shadow: false)
+            case (let image?, .cover):
+                // Edge to edge; the text sits on the picture's lower part, over the shadow if any.
+                try image.draw(on: ctx, fit: .cover, x: 0, y: 0, width: W, height: H)
+                if style.shadow { paintShadow(ctx, width: W, height: H) }
+                text.draw(on: ctx, x: pad, y: max(pad, H - pad - text.height), shadow: true)
+            case (let image?, .contain):
+                // The whole picture inside the padding, above the text (logos and icons).
+                let textSpace = text.isEmpty ? 0 : text.height + pad / 2
+                let boxH = max(1, H - 2 * pad - textSpace)
+                try image.draw(on: ctx, fit: .contain, x: pad, y: pad, width: W - 2 * pad, height: boxH)
+                if style.shadow { paintShadow(ctx, width: W, height: H) }
+                text.draw(on: ctx, x: pad, y: max(pad, H - pad - text.height), shadow: style.shadow)
+            }
         }
-        cairo_reset_clip(ctx.cr)
-        strokeBorder(ctx, style: style, width: W, height: H)
-        ctx.flush()
-        return texture
     }
 
     // MARK: Faces shown instead of the real one
@@ -88,53 +81,52 @@ public struct CardFaceRenderer: CardRenderer {
     /// The face shown while the real one is being drawn: the card's background, corners and
     /// border — the real face then fades in over it.
     public func loadingFace(style: CardStyle, width: Int, height: Int) -> Texture {
-        let texture = Texture(width: max(1, width), height: max(1, height))
-        let ctx = CairoContext(texture: texture)
-        let W = Double(texture.width), H = Double(texture.height)
-        clipToCard(ctx, style: style, width: W, height: H)
-        ctx.paintVertical(top: style.background, bottom: style.backgroundBottom, y0: 0, y1: H)
-        cairo_reset_clip(ctx.cr)
-        strokeBorder(ctx, style: style, width: W, height: H)
-        ctx.flush()
-        return texture
+        card(style: style, width: width, height: height) { _, _, _ in }
     }
 
     /// iCarousel's placeholder: the empty slot shown where a carousel with too few items has
     /// room for more — the card's shape, faint, with no content.
     public func placeholderFace(style: CardStyle, width: Int, height: Int) -> Texture {
-        let texture = Texture(width: max(1, width), height: max(1, height))
-        let ctx = CairoContext(texture: texture)
-        let W = Double(texture.width), H = Double(texture.height)
-        clipToCard(ctx, style: style, width: W, height: H)
-        ctx.paintVertical(top: style.background, bottom: style.backgroundBottom, y0: 0, y1: H, alpha: 0.3)
-        cairo_reset_clip(ctx.cr)
-        let line = max(1, (min(W, H) / 120).rounded())
-        ctx.roundedRect(x: line / 2, y: line / 2, width: W - line, height: H - line, radius: style.cornerRadius - line / 2)
-        ctx.setColor(style.borderWidth > 0 ? style.borderColor : style.titleColor, alpha: 0.25)
-        cairo_set_line_width(ctx.cr, line)
-        var dashes = [line * 6, line * 4]
-        cairo_set_dash(ctx.cr, &dashes, 2, 0)
-        cairo_stroke(ctx.cr)
-        ctx.flush()
-        return texture
+        var faint = style
+        faint.borderWidth = 0
+        return card(style: faint, width: width, height: height, backgroundAlpha: 0.3, inside: { _, _, _ in }) { ctx, W, H in
+            let line = max(1, (min(W, H) / 120).rounded())
+            ctx.roundedRect(x: line / 2, y: line / 2, width: W - line, height: H - line, radius: style.cornerRadius - line / 2)
+            ctx.setColor(style.borderWidth > 0 ? style.borderColor : style.titleColor, alpha: 0.25)
+            cairo_set_line_width(ctx.cr, line)
+            var dashes = [line * 6, line * 4]
+            cairo_set_dash(ctx.cr, &dashes, 2, 0)
+            cairo_stroke(ctx.cr)
+        }
     }
 
     /// The face of an item that cannot be shown: its background and title (in the default
     /// font), with a small amber "!" badge in the top-right corner.
     public func errorFace(_ item: ItemConfig, width: Int, height: Int) -> Texture {
         let style = item.style
+        return card(style: style, width: width, height: height) { ctx, W, H in
+            let font = FontCatalog.missingFamilies(in: style.font).isEmpty ? style.font : "Sans"
+            let pad = CardFaceRenderer.padding(width: W, height: H) + style.borderWidth
+            let text = TextStack(item, on: ctx, font: font, width: W - 2 * pad)
+            text.draw(on: ctx, x: pad, y: max(pad, ((H - text.height) / 2).rounded()), shadow: false)
+            drawBadge(ctx, width: W, height: H)
+        }
+    }
+
+    /// A card-shaped texture: background (times `backgroundAlpha`), then `inside` clipped to the
+    /// rounded corners, then the border, then `over` unclipped.
+    func card(style: CardStyle, width: Int, height: Int, backgroundAlpha: Double = 1,
+              inside: (CairoContext, Double, Double) throws -> Void,
+              over: (CairoContext, Double, Double) -> Void = { _, _, _ in }) rethrows -> Texture {
         let texture = Texture(width: max(1, width), height: max(1, height))
         let ctx = CairoContext(texture: texture)
         let W = Double(texture.width), H = Double(texture.height)
         clipToCard(ctx, style: style, width: W, height: H)
-        ctx.paintVertical(top: style.background, bottom: style.backgroundBottom, y0: 0, y1: H)
-        let font = FontCatalog.missingFamilies(in: style.font).isEmpty ? style.font : "Sans"
-        let pad = CardFaceRenderer.padding(width: W, height: H) + style.borderWidth
-        let text = TextStack(item, on: ctx, font: font, width: W - 2 * pad)
-        text.draw(on: ctx, x: pad, y: max(pad, ((H - text.height) / 2).rounded()), shadow: false)
-        drawBadge(ctx, width: W, height: H)
+        ctx.paintVertical(top: style.background, bottom: style.backgroundBottom, y0: 0, y1: H, alpha: backgroundAlpha)
+        try inside(ctx, W, H)
         cairo_reset_clip(ctx.cr)
         strokeBorder(ctx, style: style, width: W, height: H)
+        over(ctx, W, H)
         ctx.flush()
         return texture
     }
