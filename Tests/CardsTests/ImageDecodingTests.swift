@@ -129,3 +129,22 @@ final class ImageDecodingTests: XCTestCase {
         XCTAssertEqual(c[100, 20], 0xFFFF_0000)
     }
 }
+
+final class ReductionTests: XCTestCase {
+    func testHalvingAveragesPremultipliedBlocks() {
+        let t = Texture(width: 4, height: 2) { x, _ in x < 2 ? 0xFFFF_0000 : (x == 2 ? 0xFF00_0000 : 0x0000_0000) }
+        let h = t.halved()
+        XCTAssertEqual(h.width, 2)
+        XCTAssertEqual(h.height, 1)
+        XCTAssertEqual(h[0, 0], 0xFFFF_0000)
+        XCTAssertEqual(h[1, 0], 0x8000_0000)
+    }
+
+    func testBigPicturesAreReducedToAtMostTwiceTheDrawnSize() {
+        let big = Texture(width: 1600, height: 1200)
+        let r = ImageSource.reduced(big, fit: .cover, boxWidth: 480, boxHeight: 360)
+        XCTAssertEqual(r.width, 800)       // 1600 → 800 (still ≥ 480); 400 would be too small
+        XCTAssertEqual(r.height, 600)
+        XCTAssertTrue(ImageSource.reduced(big, fit: .cover, boxWidth: 1600, boxHeight: 1200) === big)
+    }
+}
