@@ -13,4 +13,10 @@ public enum HeapTuning {
     public static func returnLargeBuffersToSystem() {
         _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
     }
+
+    /// Bytes malloc has handed out and not had back (heap plus mmapped blocks).
+    public static var bytesInUse: Int {
+        let m = mallinfo2()
+        return Int(m.uordblks) + Int(m.hblkhd)
+    }
 }

@@ -94,10 +94,10 @@ struct BenchCardsCommand: ParsableCommand {
         var settings = CardSettings()
         settings.cacheMB = cacheMb
         settings.workers = workers
-        let rssBefore = memory("VmRSS")
+        let rssBefore = memory("VmRSS"), mallocBefore = HeapTuning.bytesInUse
         let pipeline = CardPipeline(items: list, cardWidth: cardWidth, cardHeight: cardHeight,
                                     options: CardPipeline.Options(settings: settings))
-        var peakRSS = rssBefore
+        var peakRSS = rssBefore, peakMalloc = 0
         let t0 = monotonic()
         var waits = 0.0
         for focus in 0..<items {
@@ -115,6 +115,7 @@ struct BenchCardsCommand: ParsableCommand {
             }
             waits += monotonic() - w0
             peakRSS = max(peakRSS, memory("VmRSS"))
+            peakMalloc = max(peakMalloc, HeapTuning.bytesInUse)
         }
         let elapsed = monotonic() - t0
         let card = cardWidth * cardHeight * 4
@@ -125,6 +126,8 @@ struct BenchCardsCommand: ParsableCommand {
                      Double(card * 4 / 3) / 1_048_576))
         print(String(format: "  RSS               %7.1f MB before, %.1f MB peak while scrolling (VmHWM %.1f MB)",
                      Double(rssBefore) / 1024, Double(peakRSS) / 1024, Double(memory("VmHWM")) / 1024))
+        print(String(format: "  malloc in use     %7.1f MB before, %.1f MB peak (cache + decode buffers + fonts and libraries)",
+                     Double(mallocBefore) / 1_048_576, Double(peakMalloc) / 1_048_576))
         print(String(format: "  time              %7.2f s (%.1f ms per step, %.1f ms of it waiting for workers)",
                      elapsed, elapsed / Double(items) * 1000, waits / Double(items) * 1000))
     }
