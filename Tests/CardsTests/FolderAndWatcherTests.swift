@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 import KioskConfig
 import XCTest
 @testable import Cards
@@ -38,5 +39,32 @@ final class FolderAndWatcherTests: XCTestCase {
         XCTAssertTrue(changed.contains(photo), "\(changed)")
         XCTAssertTrue(watcher.folderChanged)
         XCTAssertEqual(watcher.watch(files: ["/no/such/dir/x.png"]), ["/no/such/dir"])
+    }
+}
+
+/// The loop's path for a picture changed on disk: inotify → `invalidate(paths:)` → only that
+/// card is drawn again.
+final class ChangedFileTests: XCTestCase {
+    func testWatcherAndPipelineRedrawOnlyTheChangedCard() throws {
+        let tmp = TempDir()
+        let a = tmp.write("a.jpg", JPEGEncoder.encode(TestPictures.landscape(width: 64, height: 48)))
+        let b = tmp.write("b.jpg", JPEGEncoder.encode(TestPictures.landscape(width: 64, height: 48)))
+        var options = CardPipeline.Options()
+        options.synchronous = true
+        let items = [ItemConfig(id: "a", title: "", image: a), ItemConfig(id: "b", title: "", image: b)]
+        let cards = CardPipeline(items: items, cardWidth: 64, cardHeight: 48, options: options)
+        let watcher = try MediaWatcher()
+        watcher.watch(files: items.compactMap(\.image))
+        cards.request(visible: [0, 1], focus: 0)
+        let before = (cards.face(at: 0, now: 0).texture, cards.face(at: 1, now: 0).texture)
+        let temp = tmp.file("b.jpg.new")
+        try TexturePNG.write(Texture(width: 8, height: 8) { _, _ in 0xFF00_FF00 }, to: temp)
+        XCTAssertEqual(rename(temp, b), 0)
+        XCTAssertTrue(EventFDView(fd: watcher.fd).wait(timeout: 2))
+        XCTAssertEqual(cards.invalidate(paths: watcher.drainChangedPaths()), [1])
+        cards.request(visible: [0, 1], focus: 0)
+        XCTAssertTrue(cards.face(at: 0, now: 0).texture === before.0)
+        XCTAssertFalse(cards.face(at: 1, now: 0).texture === before.1)
+        XCTAssertEqual(cards.face(at: 1, now: 0).texture[32, 24], 0xFF00_FF00)
     }
 }
