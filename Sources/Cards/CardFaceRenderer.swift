@@ -55,7 +55,7 @@ public struct CardFaceRenderer: CardRenderer {
             try ImageSource.load(path: $0, fit: fit, boxWidth: w, boxHeight: h, limits: limits)
         }
         return try card(style: style, width: w, height: h) { ctx, W, H in
-            let pad = CardFaceRenderer.padding(width: W, height: H) + style.borderWidth
+            let pad = CardFaceRenderer.padding(style, width: W, height: H)
             let text = TextStack(item, on: ctx, font: style.font, width: W - 2 * pad)
             switch (image, fit) {
             case (nil, _):
@@ -63,14 +63,14 @@ public struct CardFaceRenderer: CardRenderer {
             case (let image?, .cover):
                 // Edge to edge; the text sits on the picture's lower part, over the shadow if any.
                 try image.draw(on: ctx, fit: .cover, x: 0, y: 0, width: W, height: H)
-                if style.shadow { paintShadow(ctx, width: W, height: H) }
+                if style.shadow { paintShadow(ctx, fraction: style.shadowHeight, width: W, height: H) }
                 text.draw(on: ctx, x: pad, y: max(pad, H - pad - text.height), shadow: true)
             case (let image?, .contain):
                 // The whole picture inside the padding, above the text (logos and icons).
                 let textSpace = text.isEmpty ? 0 : text.height + pad / 2
                 let boxH = max(1, H - 2 * pad - textSpace)
                 try image.draw(on: ctx, fit: .contain, x: pad, y: pad, width: W - 2 * pad, height: boxH)
-                if style.shadow { paintShadow(ctx, width: W, height: H) }
+                if style.shadow { paintShadow(ctx, fraction: style.shadowHeight, width: W, height: H) }
                 text.draw(on: ctx, x: pad, y: max(pad, H - pad - text.height), shadow: style.shadow)
             }
         }
@@ -106,7 +106,7 @@ public struct CardFaceRenderer: CardRenderer {
         let style = item.style
         return card(style: style, width: width, height: height) { ctx, W, H in
             let font = FontCatalog.missingFamilies(in: style.font).isEmpty ? style.font : "Sans"
-            let pad = CardFaceRenderer.padding(width: W, height: H) + style.borderWidth
+            let pad = CardFaceRenderer.padding(style, width: W, height: H)
             let text = TextStack(item, on: ctx, font: font, width: W - 2 * pad)
             text.draw(on: ctx, x: pad, y: max(pad, ((H - text.height) / 2).rounded()), shadow: false)
             drawBadge(ctx, width: W, height: H)
@@ -133,11 +133,16 @@ public struct CardFaceRenderer: CardRenderer {
 
     // MARK: Pieces
 
-    /// Padding between the card's edge and its text.
+    /// Padding between the card's edge and its text when the style sets none: 6 % of the
+    /// card's smaller side, at least 4 pixels.
     static func padding(width: Double, height: Double) -> Double { max(4, (min(width, height) * 0.06).rounded()) }
 
-    /// The lower part of the card the shadow gradient covers, and its darkest alpha at the bottom.
-    static let shadowFraction = 0.55
+    /// The style's padding plus its border.
+    static func padding(_ style: CardStyle, width: Double, height: Double) -> Double {
+        (style.padding ?? padding(width: width, height: height)) + style.borderWidth
+    }
+
+    /// The shadow's darkest alpha, at the card's bottom edge.
     static let shadowAlpha = 0.9
 
     func clipToCard(_ ctx: CairoContext, style: CardStyle, width: Double, height: Double) {
@@ -145,9 +150,10 @@ public struct CardFaceRenderer: CardRenderer {
         cairo_clip(ctx.cr)
     }
 
-    /// The ShinobiEssentials conveyor-belt shadow: transparent → 90 % black across the lower part.
-    func paintShadow(_ ctx: CairoContext, width: Double, height: Double) {
-        let y0 = height * (1 - CardFaceRenderer.shadowFraction)
+    /// The ShinobiEssentials conveyor-belt shadow: transparent → 90 % black across the lower
+    /// `fraction` of the card.
+    func paintShadow(_ ctx: CairoContext, fraction: Double, width: Double, height: Double) {
+        let y0 = height * (1 - max(0, min(1, fraction)))
         let g = cairo_pattern_create_linear(0, y0, 0, height)
         cairo_pattern_add_color_stop_rgba(g, 0, 0, 0, 0, 0)
         cairo_pattern_add_color_stop_rgba(g, 1, 0, 0, 0, CardFaceRenderer.shadowAlpha)

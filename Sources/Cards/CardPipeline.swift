@@ -31,10 +31,14 @@ public final class CardPipeline {
 
         public init() {}
 
-        /// From `[cards]`: workers and cache_mb.
+        /// From `[cards]`: workers, cache_mb, max_image_megapixels, fade_duration.
         public init(settings: CardSettings, wraps: Bool = false, synchronous: Bool = false) {
             workers = max(1, settings.workers)
             cacheBytes = max(1, settings.cacheMB) << 20
+            fadeDuration = max(0, settings.fadeDuration)
+            if settings.maxImageMegapixels > 0 {
+                limits.maxPixels = Int(min(1e12, settings.maxImageMegapixels * 1_000_000))
+            }
             self.wraps = wraps
             self.synchronous = synchronous
         }

@@ -3,37 +3,24 @@ import CarouselCore
 import KioskConfig
 import Raster
 
-/// The look of the screen overlays. Built from `[theme]`; the fields `Theme` does not have yet
-/// keep these defaults.
+/// What the overlays show and how: `[theme]`'s switches, `[theme.page_indicator]` and
+/// `[theme.title_overlay]`.
 public struct OverlayStyle: Equatable, Sendable {
     public var showPageIndicator = true
     /// Hide the dots above this many items.
     public var pageIndicatorMaxItems = 30
-    public var dotDiameter = 10.0
-    public var dotSpacing = 10.0
-    public var dotColor: ARGBColor = 0x66FF_FFFF
-    public var currentDotColor: ARGBColor = 0xFFFF_FFFF
-    /// Distance from the screen's bottom edge to the dots' centre line.
-    public var dotsBottomMargin = 28.0
-
+    public var pageIndicator = PageIndicatorStyle()
     public var showTitle = true
-    public var titleFont = "DejaVu Sans"
-    public var titleSize = 30.0
-    public var titleColor: ARGBColor = 0xFFFF_FFFF
-    /// A rounded plate behind the title (fully transparent: none).
-    public var titleBackground: ARGBColor = 0x8C00_0000
-    /// Distance from the screen's bottom edge to the title plate's bottom edge.
-    public var titleBottomMargin = 56.0
+    public var titleOverlay = TitleOverlayStyle()
 
     public init() {}
 
-    /// From `[theme]`: visibility, the dots' count limit, the card font and title colour.
     public init(theme: Theme) {
         showPageIndicator = theme.showPageIndicator
         pageIndicatorMaxItems = theme.pageIndicatorMaxItems
+        pageIndicator = theme.pageIndicator
         showTitle = theme.showTitle
-        titleFont = theme.card.font
-        titleColor = theme.card.titleColor
+        titleOverlay = theme.titleOverlay
     }
 }
 
@@ -51,9 +38,9 @@ public struct Overlay {
 }
 
 /// Draws the page indicator (one dot per item, the current one bright and larger; hidden past
-/// `pageIndicatorMaxItems`) and the focused item's title plate, for a screen size. Each is
-/// drawn again only when what it shows changes (a dots texture is a few kB; a title plate
-/// takes about a millisecond with pango).
+/// `pageIndicatorMaxItems`) and the focused item's title, for a screen size. Each is drawn
+/// again only when what it shows changes (a dots texture is a few kB; a title takes about a
+/// millisecond with pango).
 public final class OverlayRenderer {
     public let style: OverlayStyle
     public let screenWidth: Int
@@ -71,13 +58,14 @@ public final class OverlayRenderer {
     public func pageIndicator(count: Int, current: Int) -> Overlay? {
         guard style.showPageIndicator, count > 1, count <= style.pageIndicatorMaxItems else { return nil }
         if let d = dots, d.count == count, d.current == current { return d.overlay }
-        let big = style.dotDiameter * 1.3
-        var spacing = style.dotSpacing
+        let s = style.pageIndicator
+        let dot = max(1, s.dotSize), big = dot * 1.3
+        var spacing = max(0, s.spacing)
         let maxWidth = Double(screenWidth) * 0.9
-        var width = Double(count) * style.dotDiameter + Double(count - 1) * spacing + (big - style.dotDiameter)
+        var width = Double(count) * dot + Double(count - 1) * spacing + (big - dot)
         if width > maxWidth {
-            spacing = max(2, (maxWidth - Double(count) * style.dotDiameter) / Double(count - 1))
-            width = Double(count) * style.dotDiameter + Double(count - 1) * spacing + (big - style.dotDiameter)
+            spacing = max(1, (maxWidth - Double(count) * dot) / Double(count - 1))
+            width = Double(count) * dot + Double(count - 1) * spacing + (big - dot)
         }
         let w = Int(width.rounded(.up)) + 2, h = Int(big.rounded(.up)) + 2
         let texture = Texture(width: w, height: h)
@@ -85,22 +73,22 @@ public final class OverlayRenderer {
         let cy = Double(h) / 2
         var x = 1 + big / 2
         for i in 0..<count {
-            let isCurrent = i == current
             cairo_new_path(ctx.cr)
-            cairo_arc(ctx.cr, x, cy, (isCurrent ? big : style.dotDiameter) / 2, 0, 2 * Double.pi)
-            ctx.setColor(isCurrent ? style.currentDotColor : style.dotColor)
+            cairo_arc(ctx.cr, x, cy, (i == current ? big : dot) / 2, 0, 2 * Double.pi)
+            ctx.setColor(i == current ? s.currentColor : s.color)
             cairo_fill(ctx.cr)
-            x += style.dotDiameter + spacing
+            x += dot + spacing
         }
         ctx.flush()
-        let overlay = Overlay(texture: texture, x: (screenWidth - w) / 2,
-                              y: screenHeight - Int(style.dotsBottomMargin.rounded()) - h / 2)
+        // The margin is from the screen edge to the dots' centre line.
+        let centre = s.position == .bottom ? Double(screenHeight) - s.margin : s.margin
+        let overlay = Overlay(texture: texture, x: (screenWidth - w) / 2, y: Int((centre - Double(h) / 2).rounded()))
         dots = (count, current, overlay)
         return overlay
     }
 
-    /// The title plate for the focused item (its title, one line with an ellipsis); nil when
-    /// hidden or the item has no title.
+    /// The focused item's title (one line with an ellipsis, on a rounded plate when the style
+    /// has a background, with a soft shadow when it has none); nil when hidden or untitled.
     public func title(for item: ItemConfig?) -> Overlay? {
         guard style.showTitle, let item, !item.title.isEmpty else { return nil }
         if let t = title, t.text == item.title { return t.overlay }
@@ -110,25 +98,27 @@ public final class OverlayRenderer {
     }
 
     private func drawTitle(_ text: String) -> Overlay? {
+        let s = style.titleOverlay
+        let plate = s.background >> 24 != 0
         let maxWidth = Double(screenWidth) * 0.8
-        let pad = (style.titleSize * 0.45).rounded()
-        // Measure on a scratch surface, then draw at the plate's size.
+        let pad = (s.size * 0.45).rounded()
+        let block = TextBlock(text: text, font: s.font, size: s.size, color: s.color, alignment: "center", lines: 1, bold: true)
+        // Measure on a scratch surface, then draw at the overlay's size.
         let scratch = CairoContext(texture: Texture(width: 1, height: 1))
-        let block = TextBlock(text: text, font: style.titleFont, size: style.titleSize, color: style.titleColor,
-                              alignment: "center", lines: 1, bold: true)
         let measured = block.layout(on: scratch, width: maxWidth - 2 * pad).size
         let w = Int(Double(measured.width) + 2 * pad), h = Int(Double(measured.height) + pad)
-        guard w > 0, h > 0 else { return nil }
+        guard measured.width > 0, w > 0, h > 0 else { return nil }
         let texture = Texture(width: w, height: h)
         let ctx = CairoContext(texture: texture)
-        if style.titleBackground >> 24 != 0 {
+        if plate {
             ctx.roundedRect(x: 0, y: 0, width: Double(w), height: Double(h), radius: Double(h) / 2)
-            ctx.setColor(style.titleBackground)
+            ctx.setColor(s.background)
             cairo_fill(ctx.cr)
         }
-        block.layout(on: ctx, width: Double(measured.width) + 1).draw(on: ctx, x: pad, y: pad / 2, shadow: false)
+        block.layout(on: ctx, width: Double(measured.width) + 1).draw(on: ctx, x: pad, y: pad / 2, shadow: !plate)
         ctx.flush()
-        return Overlay(texture: texture, x: (screenWidth - w) / 2,
-                       y: screenHeight - Int(style.titleBottomMargin.rounded()) - h)
+        // The margin is from the screen edge to the overlay's near edge.
+        let y = s.position == .bottom ? screenHeight - Int(s.margin.rounded()) - h : Int(s.margin.rounded())
+        return Overlay(texture: texture, x: (screenWidth - w) / 2, y: y)
     }
 }

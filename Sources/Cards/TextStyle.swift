@@ -143,7 +143,7 @@ enum FontCatalog {
 }
 
 /// An item's title (bold unless the font names a weight, up to `titleLines` lines) above its
-/// subtitle (one line), laid out for a width; drawn as one block.
+/// subtitle (up to `subtitleLines` lines), laid out for a width; drawn as one block.
 struct TextStack {
     let layouts: [TextLayout]
     let gap: Double
@@ -158,7 +158,7 @@ struct TextStack {
         }
         if width > 4, let sub = item.subtitle, !sub.isEmpty {
             layouts.append(TextBlock(text: sub, font: font, size: style.subtitleSize, color: style.subtitleColor,
-                                     alignment: style.textAlign, lines: 1, bold: false)
+                                     alignment: style.textAlign, lines: max(1, style.subtitleLines), bold: false)
                 .layout(on: ctx, width: width))
         }
         self.layouts = layouts

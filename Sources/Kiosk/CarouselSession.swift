@@ -11,23 +11,39 @@ public final class CarouselSession {
     public let engine: CarouselEngine
     private let gestures: GestureRecognizer
     public private(set) var scene: SceneRenderer
-    private var cards: [Texture] = []
+    /// The card faces. Synchronous (every visible face drawn before the frame, no fades) unless
+    /// the session was made with `synchronousCards: false`; then the loop adds `cards.eventFD`
+    /// to its epoll and calls `drainCards(now:)` when it is readable.
+    public let cards: CardPipeline
+    private var overlays: OverlayRenderer
+    /// The time frames are drawn at (for card fades); `renderFrame(now:)` sets it.
+    private var frameTime = 0.0
     /// True when the state changed since the last frame was drawn.
     public private(set) var needsFrame = true
 
-    public init(config: KioskConfiguration, width: Int, height: Int) {
+    public init(config: KioskConfiguration, width: Int, height: Int, synchronousCards: Bool = true) {
         self.config = config
         engine = CarouselEngine(options: config.carousel, itemCount: config.items.count)
         gestures = GestureRecognizer(options: config.gestures, vertical: config.carousel.vertical)
         scene = SceneRenderer(width: width, height: height, theme: config.theme)
-        renderCards()
+        let size = CarouselSession.cardSize(config)
+        cards = CardPipeline(items: config.items, cardWidth: size.width, cardHeight: size.height,
+                             options: CardPipeline.Options(settings: config.cards, wraps: engine.wraps,
+                                                           synchronous: synchronousCards))
+        overlays = OverlayRenderer(style: OverlayStyle(theme: config.theme), screenWidth: width, screenHeight: height)
     }
 
     /// The view size the scene is laid out in.
     public var size: (width: Int, height: Int) { (scene.width, scene.height) }
 
-    /// True while the engine needs its fixed-rate tick.
-    public var isMoving: Bool { engine.isMoving }
+    /// True while the engine needs its fixed-rate tick or a card is fading in.
+    public var isMoving: Bool { engine.isMoving || cards.isAnimating(now: frameTime) }
+
+    /// Takes the card faces the workers finished (call when `cards.eventFD` is readable);
+    /// a new frame is needed when any of them changed.
+    public func drainCards(now: Double) {
+        if !cards.drainCompleted(now: now).isEmpty { needsFrame = true }
+    }
 
     /// Feeds one input event at `now`.
     public func handle(_ event: InputEvent, now: Double) {
@@ -51,23 +67,32 @@ public final class CarouselSession {
     /// Events produced by `apply` since the last `tick` or `takeEvents`.
     public func takeEvents() -> [TimedCarouselEvent] { engine.takeEvents() }
 
-    /// The quads of the visible items, back to front.
+    /// The quads of the visible items, back to front, then the page indicator and the focused
+    /// item's title. Asks the card pipeline for the visible faces (drawn here when synchronous).
     public func quads() -> [Quad] {
-        engine.layout(viewSize: Size2(Double(scene.width), Double(scene.height))).compactMap { pose in
-            guard cards.indices.contains(pose.index) else { return nil }
-            return Quad(texture: cards[pose.index], corners: pose.corners, alpha: pose.alpha)
+        let poses = engine.layout(viewSize: Size2(Double(scene.width), Double(scene.height)))
+            .filter { config.items.indices.contains($0.index) }
+        cards.request(visible: poses.map(\.index), focus: engine.scrollOffset)
+        var quads = poses.flatMap { cards.face(at: $0.index, now: frameTime).quads(corners: $0.corners, alpha: $0.alpha) }
+        let items = config.items
+        if let dots = overlays.pageIndicator(count: items.count, current: engine.currentIndex) { quads.append(dots.quad) }
+        if items.indices.contains(engine.currentIndex), let title = overlays.title(for: items[engine.currentIndex]) {
+            quads.append(title.quad)
         }
+        return quads
     }
 
-    /// Draws the frame into `scene.frame`; returns the damaged rectangles.
-    public func renderFrame(full: Bool = false) -> [PixelRect] {
+    /// Draws the frame for time `now` (card fades) into `scene.frame`; returns the damaged rectangles.
+    public func renderFrame(full: Bool = false, now: Double = 0) -> [PixelRect] {
         needsFrame = false
+        frameTime = now
         return scene.render(quads(), full: full)
     }
 
     /// Lays the scene out for a new screen size (hotplug, new mode); the next frame is full.
     public func resize(width: Int, height: Int) {
         scene = SceneRenderer(width: width, height: height, theme: config.theme)
+        overlays = OverlayRenderer(style: OverlayStyle(theme: config.theme), screenWidth: width, screenHeight: height)
         needsFrame = true
     }
 
@@ -79,18 +104,22 @@ public final class CarouselSession {
         engine.update(options: new.carousel, itemCount: new.items.count, now: now)
         gestures.options = new.gestures
         gestures.vertical = new.carousel.vertical
-        if old.theme != new.theme { scene = SceneRenderer(width: scene.width, height: scene.height, theme: new.theme) }
-        if old.items != new.items || old.carousel.itemSize != new.carousel.itemSize { renderCards() }
+        if old.theme != new.theme {
+            scene = SceneRenderer(width: scene.width, height: scene.height, theme: new.theme)
+            overlays = OverlayRenderer(style: OverlayStyle(theme: new.theme), screenWidth: scene.width, screenHeight: scene.height)
+        }
+        // Only the cards whose look changed are drawn again.
+        let size = CarouselSession.cardSize(new)
+        cards.setCardSize(width: size.width, height: size.height)
+        cards.update(items: new.items)
         if let id = currentID, let i = new.items.firstIndex(where: { $0.id == id }), i != engine.currentIndex {
             engine.apply(.scrollTo(index: i, duration: 0), now: now)
         }
         needsFrame = true
     }
 
-    private func renderCards() {
-        let renderer = PlainCardRenderer()
-        let w = max(1, Int(config.carousel.itemSize.width)), h = max(1, Int(config.carousel.itemSize.height))
-        cards = config.items.map { renderer.render($0, width: w, height: h) }
-        cards.forEach { $0.buildMipLevels() }
+    /// Cards are drawn at the carousel's item size.
+    static func cardSize(_ config: KioskConfiguration) -> (width: Int, height: Int) {
+        (max(1, Int(config.carousel.itemSize.width)), max(1, Int(config.carousel.itemSize.height)))
     }
 }

@@ -12,7 +12,7 @@ final class ExampleMediaTests: XCTestCase {
     func testEveryExampleFileRendersAsACard() throws {
         var style = CardStyle()
         style.shadow = true
-        let items = try FolderItems.items(in: ExampleMediaTests.mediaDir, style: style)
+        let items = try ItemsDirectory.items(in: ExampleMediaTests.mediaDir, extensions: ItemsDirectorySettings().extensions, style: style)
         XCTAssertGreaterThanOrEqual(items.count, 12)
         let renderer = CardFaceRenderer()
         var faces: [Texture] = []

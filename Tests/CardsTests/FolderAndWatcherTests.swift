@@ -4,25 +4,7 @@ import KioskConfig
 import XCTest
 @testable import Cards
 
-final class FolderAndWatcherTests: XCTestCase {
-    func testFolderItemsSortedNaturallyWithTitles() throws {
-        let tmp = TempDir()
-        for name in ["photo10.jpg", "photo2.JPG", "lake_at-dusk.png", "notes.txt", ".hidden.png", "icon.svg", "b.webp"] {
-            tmp.write(name, text: "x")
-        }
-        try FileManager.default.createDirectory(atPath: tmp.file("sub.png"), withIntermediateDirectories: true)
-        let items = try FolderItems.items(in: tmp.path)
-        XCTAssertEqual(items.map(\.id), ["file:b.webp", "file:icon.svg", "file:lake_at-dusk.png", "file:photo2.JPG", "file:photo10.jpg"])
-        XCTAssertEqual(items[2].title, "lake at dusk")
-        XCTAssertEqual(FolderItems.title(fromFileName: "03-lake__at-dusk.jpg"), "lake at dusk")
-        XCTAssertEqual(FolderItems.title(fromFileName: "2024.jpg"), "2024")
-        XCTAssertEqual(items[2].image, tmp.file("lake_at-dusk.png"))
-        XCTAssertThrowsError(try FolderItems.items(in: tmp.file("missing")))
-        XCTAssertTrue(FolderItems.naturalOrder("a2", "a10"))
-        XCTAssertFalse(FolderItems.naturalOrder("a10", "a2"))
-        XCTAssertTrue(FolderItems.naturalOrder("A1", "b1"))
-    }
-
+final class MediaWatcherTests: XCTestCase {
     func testWatcherSeesWritesAndAtomicRenames() throws {
         let tmp = TempDir()
         let photo = tmp.write("photo.jpg", text: "v1")

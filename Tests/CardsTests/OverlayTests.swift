@@ -7,10 +7,12 @@ final class OverlayTests: XCTestCase {
     func testPageIndicatorHighlightsCurrentAndHidesPastMax() throws {
         var style = OverlayStyle()
         style.pageIndicatorMaxItems = 10
+        style.pageIndicator.margin = 24
         let r = OverlayRenderer(style: style, screenWidth: 800, screenHeight: 600)
         let o = try XCTUnwrap(r.pageIndicator(count: 5, current: 2))
         XCTAssertEqual(o.x, (800 - o.texture.width) / 2)
         XCTAssertLessThan(o.y + o.texture.height, 600)
+        XCTAssertEqual(o.y + o.texture.height / 2, 600 - 24, accuracy: 1)    // margin to the centre line
         // Dot centres: first at 1 + 6.5, then every 20 px.
         let cy = o.texture.height / 2
         XCTAssertEqual(o.texture.argb(Int(1 + 6.5 + 2 * 20), cy).a, 255)     // current: opaque white
@@ -31,9 +33,10 @@ final class OverlayTests: XCTestCase {
 
     func testTitleOverlay() throws {
         var theme = Theme()
-        theme.card.titleColor = 0xFFFF_FF00
+        theme.titleOverlay.color = 0xFFFF_FF00
+        theme.titleOverlay.background = 0x8C00_0000
         let style = OverlayStyle(theme: theme)
-        XCTAssertEqual(style.titleColor, 0xFFFF_FF00)
+        XCTAssertEqual(style.titleOverlay.color, 0xFFFF_FF00)
         let r = OverlayRenderer(style: style, screenWidth: 1280, screenHeight: 720)
         let o = try XCTUnwrap(r.title(for: ItemConfig(id: "a", title: "Harbour at night")))
         XCTAssertEqual(o.x, (1280 - o.texture.width) / 2)
@@ -43,6 +46,13 @@ final class OverlayTests: XCTestCase {
         XCTAssertLessThanOrEqual(long.texture.width, 1280)
         XCTAssertNil(r.title(for: ItemConfig(id: "c", title: "")))
         XCTAssertNil(r.title(for: nil))
+        XCTAssertEqual(o.texture.argb(1, 1).a, 0, "rounded plate ends")
+        XCTAssertEqual(o.texture.argb(o.texture.width / 2, 2).a, 0x8C, accuracy: 2)
+        theme.titleOverlay.position = .top
+        theme.titleOverlay.margin = 10
+        let top = try XCTUnwrap(OverlayRenderer(style: OverlayStyle(theme: theme), screenWidth: 1280, screenHeight: 720)
+            .title(for: ItemConfig(id: "a", title: "Top")))
+        XCTAssertEqual(top.y, 10)
         theme.showTitle = false
         XCTAssertNil(OverlayRenderer(style: OverlayStyle(theme: theme), screenWidth: 100, screenHeight: 100)
             .title(for: ItemConfig(id: "a", title: "x")))
