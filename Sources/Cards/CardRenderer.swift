@@ -8,7 +8,8 @@ public protocol CardRenderer: Sendable {
 }
 
 /// A card face drawn without any library: the style's background (flat or gradient) with
-/// rounded corners and a border. Placeholder faces use it until the real face is ready.
+/// rounded corners and a border, for tools and tests that want a face without cairo. The kiosk
+/// draws with `CardFaceRenderer` through `CardPipeline`.
 public struct PlainCardRenderer: CardRenderer {
     public init() {}
 
