@@ -215,7 +215,7 @@ public final class CardPipeline {
             refused[i] = nil
             affected.append(i)
         }
-        reported = reported.filter { !changed.contains($0.file) }
+        reported = reported.filter { !changed.contains(($0.file as NSString).standardizingPath) }
         return affected
     }
 
