@@ -15,12 +15,6 @@ private final class HandOverRecorder: ActionRunnerDelegate {
     func actionRunnerDidEndForeground(_ runner: ActionRunner) { calls.append("reclaim") }
 }
 
-func monotonicNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
 final class ActionRunnerTests: XCTestCase {
     private var recorder = HandOverRecorder()
 
@@ -301,6 +295,6 @@ func waitForFile(_ path: String) {
 /// A fresh, empty folder under /tmp, removed when the process ends.
 func temporaryDirectory() throws -> String {
     var template = Array("/tmp/kiosk-test-XXXXXX".utf8CString)
-    guard let p = mkdtemp(&template) else { throw SystemError("mkdtemp") }
+    guard let p = mkdtemp(&template) else { throw SystemError("mkdtemp", errno) }
     return String(cString: p)
 }

@@ -66,10 +66,10 @@ enum ProcessSpawner {
                 throw Failure(description: "this C library has no posix_spawn_file_actions_addchdir_np: cannot run in \(dir)")
             }
             var st = stat()
-            guard stat(dir, &st) == 0 else { throw Failure(description: SystemError("stat", subject: dir).description) }
+            guard stat(dir, &st) == 0 else { throw Failure(description: errnoMessage("stat", subject: dir)) }
             guard st.st_mode & S_IFMT == S_IFDIR else { throw Failure(description: "\(dir): not a directory") }
             let rc = dir.withCString { addChdir(&actions, $0) }
-            if rc != 0 { throw Failure(description: SystemError("posix_spawn_file_actions_addchdir_np", subject: dir, code: rc).description) }
+            if rc != 0 { throw Failure(description: errnoMessage("posix_spawn_file_actions_addchdir_np", subject: dir, code: rc)) }
         }
         if let addClosefrom { _ = addClosefrom(&actions, 3) }
 
@@ -100,7 +100,7 @@ enum ProcessSpawner {
                 }
             }
         }
-        if rc != 0 { throw Failure(description: SystemError("posix_spawn", subject: program, code: rc).description) }
+        if rc != 0 { throw Failure(description: errnoMessage("posix_spawn", subject: program, code: rc)) }
         return pid
     }
 }
