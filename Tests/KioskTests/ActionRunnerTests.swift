@@ -194,6 +194,17 @@ final class ActionRunnerTests: XCTestCase {
         XCTAssertEqual(exitTermination(drain(runner))?.0, .exited(code: 0))
     }
 
+    func testEnvironmentWithoutInheritance() {
+        let runner = makeRunner(env: ["ONLY": "this"])
+        runner.inheritEnvironment = false
+        let script = "test -z \"${HOME+set}\" || exit 10; test \"$ONLY\" = this || exit 11; test \"$KIOSK_ITEM_ID\" = n || exit 12"
+        _ = runner.perform(exec(["/bin/sh", "-c", script]), index: 0, id: "n", now: monotonicNow())
+        XCTAssertEqual(exitTermination(drain(runner))?.0, .exited(code: 0))
+        XCTAssertEqual(ActionEnvironment.merge(base: ["A": "1", "NOTIFY_SOCKET": "/x"], settings: ["B": "2", "A": ""], action: ["C": "3"],
+                                               itemIndex: 4, itemID: "i"),
+                       ["B": "2", "C": "3", "KIOSK_ITEM_INDEX": "4", "KIOSK_ITEM_ID": "i"])
+    }
+
     func testDefaultWorkingDirectoryFromSettingsAndBadDirectory() throws {
         let dir = try temporaryDirectory()
         let runner = makeRunner(cwd: dir)

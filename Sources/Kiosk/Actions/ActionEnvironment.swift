@@ -1,7 +1,7 @@
 /// The environment a launched program gets.
 ///
-/// Start from the kiosk's own environment, remove the variables that belong to the kiosk's
-/// service manager (`NOTIFY_SOCKET`, `WATCHDOG_USEC`, `WATCHDOG_PID`, `LISTEN_FDS`,
+/// Start from the kiosk's own environment (or from nothing when `[actions] inherit_environment`
+/// is false), remove the variables that belong to the kiosk's service manager (`NOTIFY_SOCKET`, `WATCHDOG_USEC`, `WATCHDOG_PID`, `LISTEN_FDS`,
 /// `LISTEN_PID`, `LISTEN_FDNAMES`: a child must never ping the kiosk's watchdog or claim its
 /// sockets), apply `[actions] env`, then the action's own variables, then set
 /// `KIOSK_ITEM_INDEX` and `KIOSK_ITEM_ID`. A variable set to the empty string in `[actions] env`
@@ -13,9 +13,9 @@ public enum ActionEnvironment {
     ]
 
     /// The merged environment, as described above.
-    public static func merge(base: [String: String], settings: [String: String], action: [String: String],
-                             itemIndex: Int, itemID: String) -> [String: String] {
-        var env = base.filter { !withheld.contains($0.key) }
+    public static func merge(base: [String: String], inherit: Bool = true, settings: [String: String],
+                             action: [String: String], itemIndex: Int, itemID: String) -> [String: String] {
+        var env = inherit ? base.filter { !withheld.contains($0.key) } : [:]
         for layer in [settings, action] {
             for (k, v) in layer {
                 if v.isEmpty { env.removeValue(forKey: k) } else { env[k] = v }
