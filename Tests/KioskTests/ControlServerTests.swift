@@ -11,7 +11,7 @@ private final class TestClient {
 
     init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        let r = UnixListener.withAddress(path) { connect(fd, $0, $1) }
+        let r = UnixSocketAddress.with(path) { connect(fd, $0, $1) }
         if r != 0 { throw SystemError("connect", errno) }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
@@ -236,7 +236,7 @@ final class ControlServerTests: XCTestCase {
         // A stale socket: bound, never listening, closed (as after a crash).
         let stale = dir + "/stale.sock"
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        XCTAssertEqual(UnixListener.withAddress(stale) { bind(fd, $0, $1) }, 0)
+        XCTAssertEqual(UnixSocketAddress.with(stale) { bind(fd, $0, $1) }, 0)
         close(fd)
         let server = try ControlServer(path: stale)
         XCTAssertNoThrow(try TestClient(path: stale))

@@ -8,14 +8,7 @@ final class SystemdNotifierTests: XCTestCase {
         let fd: Int32
         init(address: String) throws {
             fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-            var addr = sockaddr_un()
-            addr.sun_family = sa_family_t(AF_UNIX)
-            var bytes = Array(address.utf8)
-            let abstract = bytes.first == UInt8(ascii: "@")
-            if abstract { bytes[0] = 0 }
-            withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
-            let len = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 0 : 1))
-            let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+            let r = UnixSocketAddress.with(address) { bind(fd, $0, $1) }
             if r != 0 { throw SystemError("bind", errno) }
         }
         deinit { close(fd) }

@@ -8,14 +8,14 @@ import Glibc
 /// - the socket is bound under a temporary name with umask 0177, made 0600 (owner only), then
 ///   renamed over the path, so the path never points at a socket with looser permissions;
 /// - non-blocking, close-on-exec.
+/// A path starting with `@` is not supported (abstract sockets have no permissions).
 final class UnixListener {
     let path: String
     private(set) var fd: Int32 = -1
     private var boundDevice: UInt64 = 0
     private var boundInode: UInt64 = 0
 
-    /// `sun_path` holds 108 bytes including the terminating NUL.
-    static let maxPathBytes = 107
+    static let maxPathBytes = UnixSocketAddress.maxPathBytes
 
     init(path: String, backlog: Int32 = 16) throws {
         self.path = path
@@ -33,7 +33,7 @@ final class UnixListener {
         if temporary.utf8.count > Self.maxPathBytes { temporary = path }
         unlink(temporary)
         let oldMask = umask(0o177)
-        let bound = Self.withAddress(temporary) { bind(fd, $0, $1) }
+        let bound = UnixSocketAddress.with(temporary) { bind(fd, $0, $1) }
         let bindErrno = errno
         umask(oldMask)
         do {
@@ -108,21 +108,9 @@ final class UnixListener {
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard probe >= 0 else { throw ControlServerError(errnoMessage("socket", subject: path)) }
         defer { Glibc.close(probe) }
-        let r = withAddress(path) { connect(probe, $0, $1) }
+        let r = UnixSocketAddress.with(path) { connect(probe, $0, $1) }
         if r == 0 { throw ControlServerError("\(path): another program is listening there (is kiosk-carousel already running?)") }
         // ECONNREFUSED: a socket file without a listener, left behind by a crash. Replaced by the rename.
-    }
-
-    /// Calls `body` with a `sockaddr_un` for `path` and its length.
-    static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.prefix(maxPathBytes).enumerated() { raw[i] = b }
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + min(bytes.count, maxPathBytes) + 1)
-        return withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) } }
     }
 }
 

@@ -48,22 +48,10 @@ public final class SystemdNotifier {
     /// Sends one notification: newline-separated `KEY=value` assignments, as `sd_notify(3)`.
     /// Never blocks: a full socket buffer is an error, not a wait.
     public func notify(_ state: String) throws {
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        var bytes = Array(socketPath.utf8)
-        let abstract = bytes.first == UInt8(ascii: "@")
-        if abstract { bytes[0] = 0 }
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-        }
-        // An abstract name has no terminating NUL; its length is exact.
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 0 : 1))
         let payload = Array(state.utf8)
-        let sent = withUnsafePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                payload.withUnsafeBytes { buf in
-                    retryingOnEINTR { sendto(fd, buf.baseAddress, buf.count, Int32(MSG_NOSIGNAL), sa, length) }
-                }
+        let sent = UnixSocketAddress.with(socketPath) { sa, length in
+            payload.withUnsafeBytes { buf in
+                retryingOnEINTR { sendto(fd, buf.baseAddress, buf.count, Int32(MSG_NOSIGNAL), sa, length) }
             }
         }
         guard sent == payload.count else {
