@@ -63,7 +63,7 @@ public final class ControlServer {
     public let limits: Limits
 
     private let listener: UnixListener
-    private let epollFD: Int32
+    private var epollFD: Int32
     private var clients: [Int32: Client] = [:]
     private var fdOfClient: [ControlClientID: Int32] = [:]
     private var nextClient = 1
@@ -90,6 +90,7 @@ public final class ControlServer {
         for c in Array(clients.values) { drop(c, reason: nil) }
         if listener.fd >= 0 { listener.close() }
         if epollFD >= 0 { Glibc.close(epollFD) }
+        epollFD = -1
     }
 
     /// Does all pending socket work without blocking; returns the commands received, in order.
@@ -108,12 +109,12 @@ public final class ControlServer {
             if e.events & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 && !c.readClosed {
                 requests += read(c)
             }
-            guard clients[fd] != nil else { continue }
+            guard clients[fd] === c else { continue }
             if e.events & EPOLLOUT.rawValue != 0 { flush(c) }
-            if clients[fd] != nil && e.events & EPOLLERR.rawValue != 0 { drop(c, reason: "socket error") }
+            if clients[fd] === c && e.events & EPOLLERR.rawValue != 0 { drop(c, reason: "socket error") }
             // Both directions are shut: the peer is gone, nobody can read a reply (and the
             // hang-up would keep the descriptor readable forever).
-            if clients[fd] != nil && e.events & EPOLLHUP.rawValue != 0 { drop(c, reason: nil) }
+            if clients[fd] === c && e.events & EPOLLHUP.rawValue != 0 { drop(c, reason: nil) }
         }
         return requests
     }
@@ -186,7 +187,7 @@ public final class ControlServer {
             if n > 0 {
                 budget -= n
                 requests += consume(chunk[0..<n], from: c)
-                if clients[c.fd] == nil { return requests }
+                if clients[c.fd] !== c { return requests }
                 continue
             }
             if n == 0 {
@@ -224,7 +225,7 @@ public final class ControlServer {
             let line = c.input
             c.input.removeAll(keepingCapacity: true)
             requests += handleLine(line, from: c)
-            if clients[c.fd] == nil { return requests }
+            if clients[c.fd] !== c { return requests }
         }
         if c.discardingLongLine { return requests }
         c.input += rest
