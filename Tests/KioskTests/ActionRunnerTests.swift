@@ -34,7 +34,7 @@ final class ActionRunnerTests: XCTestCase {
     private func drain(_ runner: ActionRunner, limit: Double = 5) -> [ActionEvent] {
         var events: [ActionEvent] = []
         let end = monotonicNow() + limit
-        while !runner.runningPIDs.isEmpty && monotonicNow() < end {
+        while (!runner.runningPIDs.isEmpty || runner.isForegroundActive) && monotonicNow() < end {
             let now = monotonicNow()
             events += runner.update(now: now)
             events += runner.reapChildren(now: now)
@@ -156,6 +156,37 @@ final class ActionRunnerTests: XCTestCase {
         _ = drain(runner)
         XCTAssertEqual(recorder.calls, ["release", "reclaim"])
         XCTAssertFalse(runner.isForegroundActive)
+    }
+
+    func testForegroundLeftoversAreEndedBeforeTheScreenComesBack() throws {
+        let runner = makeRunner(grace: 0.2)
+        let ready = try temporaryDirectory() + "/ready"
+        // The program exits at once but leaves a process in its group that ignores SIGTERM
+        // (as a browser's helper that keeps the screen).
+        let script = "(trap '' TERM; : > \(ready); exec /bin/sleep 10) & while [ ! -e \(ready) ]; do :; done; exit 0"
+        _ = runner.perform(exec(["/bin/sh", "-c", script], mode: .foreground), index: 0, id: "fg", now: monotonicNow())
+        var events: [ActionEvent] = []
+        let end = monotonicNow() + 5
+        while events.isEmpty && monotonicNow() < end {
+            events += runner.reapChildren(now: monotonicNow())
+            usleep(5_000)
+        }
+        XCTAssertEqual(events.map(\.name), ["action_exited", "action_leftovers"])
+        XCTAssertTrue(runner.isForegroundActive, "the screen stays with the leftovers")
+        XCTAssertEqual(recorder.calls, ["release"])
+        events = drain(runner)
+        XCTAssertEqual(events.map(\.name), ["action_leftovers"])
+        if case .leftovers(_, let s) = events.first?.kind { XCTAssertEqual(s, SIGKILL) } else { XCTFail() }
+        XCTAssertEqual(recorder.calls, ["release", "reclaim"])
+        XCTAssertFalse(runner.isForegroundActive)
+    }
+
+    func testCrashIsReportedWithItsSignal() {
+        let runner = makeRunner()
+        _ = runner.perform(exec(["/bin/sh", "-c", "kill -SEGV $$"]), index: 0, id: "crash", now: monotonicNow())
+        let events = drain(runner)
+        XCTAssertEqual(exitTermination(events)?.0, .signaled(signal: SIGSEGV))
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: events[0].fields)["signal"], "\"SIGSEGV\"")
     }
 
     func testRefusedHandOverDoesNotSpawn() {

@@ -43,6 +43,10 @@ public struct ActionEvent: Equatable, Sendable {
         case failed(message: String)
         /// `action_timeout`: the timeout passed; `signal` was sent to the program's process group.
         case timeout(pid: Int32, signal: Int32)
+        /// `action_leftovers`: a foreground program exited but left processes in its group;
+        /// `signal` was sent to them (SIGTERM, then SIGKILL). The screen comes back when they
+        /// are gone.
+        case leftovers(pgid: Int32, signal: Int32)
         /// `emitted`: an `emit` action's string.
         case emitted(value: String)
     }
@@ -65,6 +69,7 @@ public struct ActionEvent: Equatable, Sendable {
         case .exited: return "action_exited"
         case .failed: return "action_failed"
         case .timeout: return "action_timeout"
+        case .leftovers: return "action_leftovers"
         case .emitted: return "emitted"
         }
     }
@@ -86,6 +91,8 @@ public struct ActionEvent: Equatable, Sendable {
             f.append(("error", EventLog.quote(message)))
         case .timeout(let pid, let signal):
             f += [("pid", String(pid)), ("signal", EventLog.quote(Termination.signalName(signal)))]
+        case .leftovers(let pgid, let signal):
+            f += [("pgid", String(pgid)), ("signal", EventLog.quote(Termination.signalName(signal)))]
         case .emitted(let value):
             f.append(("value", EventLog.quote(value)))
         }

@@ -41,6 +41,22 @@ public final class ActionRunner {
         var timedOut = false
     }
 
+    /// What a foreground program left running in its process group after it exited: it may
+    /// still hold the screen, so the screen is handed back only once the group is gone (SIGTERM
+    /// at once, SIGKILL after the grace period; a killed process holds no files even before it
+    /// is reaped).
+    private struct Leftovers {
+        var pgid: pid_t
+        var index: Int
+        var id: String
+        var killAt: Double?
+        var giveUpAt: Double
+        var nextCheck: Double
+    }
+
+    /// How often a lingering process group is checked for (only in that rare case).
+    static let leftoverPollInterval = 0.05
+
     public weak var delegate: ActionRunnerDelegate?
     /// Seconds between SIGTERM and SIGKILL for a program past its timeout or at shutdown.
     public var terminationGrace: Double
@@ -53,6 +69,7 @@ public final class ActionRunner {
     private var settings: ActionSettings
     private let baseEnvironment: [String: String]
     private var children: [Child] = []
+    private var leftovers: Leftovers?
     private let logger: Logger
 
     /// - Parameters:
@@ -72,22 +89,24 @@ public final class ActionRunner {
     /// Applies a reloaded `[actions]`; running programs are not touched.
     public func update(settings: ActionSettings) { self.settings = settings }
 
-    /// True while a foreground program owns the screen.
-    public var isForegroundActive: Bool { children.contains { $0.mode == .foreground } }
+    /// True while a foreground program (or what it left running) owns the screen.
+    public var isForegroundActive: Bool { leftovers != nil || children.contains { $0.mode == .foreground } }
 
     /// The pids of the programs still running (not yet reaped).
     public var runningPIDs: [pid_t] { children.map(\.pid) }
 
-    /// The earliest moment `update(now:)` has work (a SIGTERM or SIGKILL due); nil: none.
+    /// The earliest moment `update(now:)` has work (a SIGTERM or SIGKILL due, or a check of a
+    /// foreground program's leftovers); nil: none.
     public var nextDeadline: Double? {
-        children.compactMap { c -> Double? in
+        let leftoverCheck = leftovers.map { min($0.nextCheck, $0.killAt ?? .infinity) }
+        return (children.compactMap { c -> Double? in
             switch (c.termAt, c.killAt) {
             case let (t?, k?): return min(t, k)
             case let (t?, nil): return t
             case let (nil, k?): return k
             default: return nil
             }
-        }.min()
+        } + [leftoverCheck].compactMap { $0 }).min()
     }
 
     /// Runs an item's configured action (`.none` does nothing).
@@ -175,9 +194,13 @@ public final class ActionRunner {
             if c.mode == .foreground {
                 // Whatever the program left behind in its group must not keep the screen.
                 if kill(-c.pid, SIGTERM) == 0 {
-                    logger.warning("item \(c.index) '\(c.id)': sent SIGTERM to what pid \(c.pid) left running")
+                    logger.warning("item \(c.index) '\(c.id)': pid \(c.pid) left processes running; sent them SIGTERM")
+                    events.append(ActionEvent(time: now, index: c.index, id: c.id, kind: .leftovers(pgid: c.pid, signal: SIGTERM)))
+                    leftovers = Leftovers(pgid: c.pid, index: c.index, id: c.id, killAt: now + terminationGrace,
+                                          giveUpAt: now + terminationGrace + 0.25, nextCheck: now + Self.leftoverPollInterval)
+                } else {
+                    endedForeground = true
                 }
-                endedForeground = true
             }
             return true
         }
@@ -185,9 +208,29 @@ public final class ActionRunner {
         return events
     }
 
-    /// Sends the SIGTERMs and SIGKILLs that are due. Call when `nextDeadline` has passed.
+    /// Sends the SIGTERMs and SIGKILLs that are due, and hands the screen back once a
+    /// foreground program's leftovers are gone. Call when `nextDeadline` has passed.
     public func update(now: Double) -> [ActionEvent] {
         var events: [ActionEvent] = []
+        if var l = leftovers {
+            if kill(-l.pgid, 0) != 0 && errno == ESRCH {
+                logger.info("item \(l.index) '\(l.id)': the program's leftovers are gone")
+                endLeftovers()
+            } else if let k = l.killAt, now >= k {
+                _ = kill(-l.pgid, SIGKILL)
+                logger.warning("item \(l.index) '\(l.id)': leftovers of pid \(l.pgid) ignored SIGTERM; sent SIGKILL")
+                events.append(ActionEvent(time: now, index: l.index, id: l.id, kind: .leftovers(pgid: l.pgid, signal: SIGKILL)))
+                l.killAt = nil
+                l.nextCheck = now + Self.leftoverPollInterval
+                leftovers = l
+            } else if now >= l.giveUpAt {
+                // Killed processes that nobody has reaped yet hold no files: the screen is free.
+                endLeftovers()
+            } else {
+                l.nextCheck = now + Self.leftoverPollInterval
+                leftovers = l
+            }
+        }
         for i in children.indices {
             if let t = children[i].termAt, now >= t {
                 children[i].termAt = nil
@@ -212,6 +255,7 @@ public final class ActionRunner {
     /// `update(now:)`). For an orderly shutdown: keep the loop running until `runningPIDs` is
     /// empty or `nextDeadline` has passed twice.
     public func terminateAll(now: Double) {
+        if let l = leftovers { _ = kill(-l.pgid, SIGTERM) }
         for i in children.indices where children[i].killAt == nil {
             children[i].termAt = nil
             children[i].killAt = now + terminationGrace
@@ -224,6 +268,10 @@ public final class ActionRunner {
     public func killAllAndWait(now: Double) -> [ActionEvent] {
         var events: [ActionEvent] = []
         let wasForeground = isForegroundActive
+        if let l = leftovers {
+            _ = kill(-l.pgid, SIGKILL)
+            leftovers = nil
+        }
         for c in children {
             signal(c, SIGKILL)
             var status: Int32 = 0
@@ -236,6 +284,11 @@ public final class ActionRunner {
         children.removeAll()
         if wasForeground { delegate?.actionRunnerDidEndForeground(self) }
         return events
+    }
+
+    private func endLeftovers() {
+        leftovers = nil
+        if !children.contains(where: { $0.mode == .foreground }) { delegate?.actionRunnerDidEndForeground(self) }
     }
 
     /// Signals the child's process group, or the child alone when the group is gone.
