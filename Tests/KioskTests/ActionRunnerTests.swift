@@ -18,9 +18,11 @@ private final class HandOverRecorder: ActionRunnerDelegate {
 final class ActionRunnerTests: XCTestCase {
     private var recorder = HandOverRecorder()
 
-    private func makeRunner(env: [String: String] = [:], cwd: String? = nil, grace: Double = 0.2) -> ActionRunner {
+    private func makeRunner(env: [String: String] = [:], cwd: String? = nil, inherit: Bool = true,
+                            grace: Double = 0.2) -> ActionRunner {
         var settings = ActionSettings()
         settings.env = env
+        settings.inheritEnvironment = inherit
         settings.workingDirectory = cwd
         let runner = ActionRunner(settings: settings,
                                   baseEnvironment: ["PATH": "/usr/bin:/bin", "NOTIFY_SOCKET": "/run/x", "HOME": "/root"],
@@ -226,8 +228,7 @@ final class ActionRunnerTests: XCTestCase {
     }
 
     func testEnvironmentWithoutInheritance() {
-        let runner = makeRunner(env: ["ONLY": "this"])
-        runner.inheritEnvironment = false
+        let runner = makeRunner(env: ["ONLY": "this"], inherit: false)
         let script = "test -z \"${HOME+set}\" || exit 10; test \"$ONLY\" = this || exit 11; test \"$KIOSK_ITEM_ID\" = n || exit 12"
         _ = runner.perform(exec(["/bin/sh", "-c", script]), index: 0, id: "n", now: monotonicNow())
         XCTAssertEqual(exitTermination(drain(runner))?.0, .exited(code: 0))
@@ -274,6 +275,8 @@ final class ActionRunnerTests: XCTestCase {
         XCTAssertEqual(events[0].fields.map { "\($0.0)=\($0.1)" }, ["index=1", "id=\"door\"", "value=\"door-open\""])
         XCTAssertEqual(runner.perform(ItemAction.none, index: 0, id: "a", now: 0), [])
         XCTAssertEqual(runner.perform(ItemAction.emit("v"), index: 0, id: "a", now: 0).map(\.name), ["emitted"])
+        XCTAssertEqual(ActionRequest(ItemAction.exec(argv: ["/bin/true"], mode: .background, timeout: 3, cwd: "/srv")),
+                       .exec(ExecSpec(argv: ["/bin/true"], mode: .background, timeout: 3, workingDirectory: "/srv")))
     }
 
     func testTerminateAllAndKillAllAndWait() throws {

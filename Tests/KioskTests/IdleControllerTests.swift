@@ -1,4 +1,5 @@
 import CarouselCore
+import KioskConfig
 import XCTest
 @testable import Kiosk
 
@@ -96,6 +97,14 @@ final class IdleControllerTests: XCTestCase {
         XCTAssertEqual(idle.nextDeadline, 20, "autoscroll needs no timer of its own")
         XCTAssertEqual(idle.update(now: 20), [.attractEnded, .blank])
         XCTAssertEqual(IdleAction.attractBegan(autoscroll: 0.2).eventFields.first?.1, "0.2000")
+        let backwards = IdleController(policy: IdlePolicy(attractAfter: 5, autoscrollSpeed: -0.5), now: 0)
+        XCTAssertEqual(backwards.update(now: 5), [.attractBegan(autoscroll: -0.5)])
+        XCTAssertNil(backwards.nextDeadline)
+        var settings = IdleSettings()
+        settings.attractAfter = 7
+        settings.attractAutoscroll = 0.3
+        settings.homeItem = 2
+        XCTAssertEqual(IdlePolicy(settings), IdlePolicy(attractAfter: 7, autoscrollSpeed: 0.3, homeItem: 2))
     }
 
     func testHomeBeforeAttractAndEverythingDisabled() {

@@ -62,9 +62,6 @@ public final class ActionRunner {
     public var terminationGrace: Double
     /// At most this many background programs at once; more selections are refused.
     public var maxBackgroundChildren: Int
-    /// Pass the kiosk's own environment on to programs (`[actions] inherit_environment`);
-    /// false: only `[actions] env`, the action's variables and `KIOSK_ITEM_*`.
-    public var inheritEnvironment = true
 
     private var settings: ActionSettings
     private let baseEnvironment: [String: String]
@@ -73,7 +70,8 @@ public final class ActionRunner {
     private let logger: Logger
 
     /// - Parameters:
-    ///   - settings: `[actions]` (environment, default working directory).
+    ///   - settings: `[actions]` (environment, whether to inherit the kiosk's, default working
+    ///     directory).
     ///   - baseEnvironment: the kiosk's own environment (see `ActionEnvironment`).
     ///   - terminationGrace: seconds from SIGTERM to SIGKILL.
     public init(settings: ActionSettings, baseEnvironment: [String: String] = ProcessInfo.processInfo.environment,
@@ -150,7 +148,7 @@ public final class ActionRunner {
                     return [event(.failed(message: "cannot hand over the screen: \(error)"))]
                 }
             }
-            let env = ActionEnvironment.merge(base: baseEnvironment, inherit: inheritEnvironment, settings: settings.env, action: spec.environment,
+            let env = ActionEnvironment.merge(base: baseEnvironment, inherit: settings.inheritEnvironment, settings: settings.env, action: spec.environment,
                                               itemIndex: index, itemID: id)
             let pid: pid_t
             do {

@@ -34,7 +34,8 @@ public enum ActionRequest: Equatable, Sendable {
     public init?(_ action: ItemAction) {
         switch action {
         case .none: return nil
-        case .exec(let argv, let mode, let timeout): self = .exec(ExecSpec(argv: argv, mode: mode, timeout: timeout))
+        case .exec(let argv, let mode, let timeout, let cwd):
+            self = .exec(ExecSpec(argv: argv, mode: mode, timeout: timeout, workingDirectory: cwd))
         case .emit(let value): self = .emit(value)
         }
     }

@@ -64,7 +64,7 @@ public final class IdleController {
                 actions.append(.attractBegan(autoscroll: nil))
                 nextAdvance = now + policy.attractInterval
             } else {
-                actions.append(.attractBegan(autoscroll: policy.autoscrollSpeed > 0 ? policy.autoscrollSpeed : nil))
+                actions.append(.attractBegan(autoscroll: policy.autoscrollSpeed != 0 ? policy.autoscrollSpeed : nil))
                 nextAdvance = nil
             }
         }

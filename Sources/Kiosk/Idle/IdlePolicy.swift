@@ -7,8 +7,8 @@ public struct IdlePolicy: Equatable, Sendable {
     public var attractAfter: Double
     /// Attract mode steps to the next item this often (when `autoscrollSpeed` is zero).
     public var attractInterval: Double
-    /// When positive, attract mode scrolls continuously at this many items per second instead
-    /// of stepping.
+    /// When not zero, attract mode scrolls continuously at this many items per second
+    /// (negative: backwards) instead of stepping.
     public var autoscrollSpeed: Double
     /// The carousel goes back to `homeItem` after this long (once per idle period).
     public var homeAfter: Double
@@ -26,13 +26,13 @@ public struct IdlePolicy: Equatable, Sendable {
         self.homeItem = homeItem; self.blankAfter = blankAfter
     }
 
-    /// From `[idle]`; `autoscrollSpeed` comes from wherever the config keeps it (0: step).
-    public init(_ settings: IdleSettings, autoscrollSpeed: Double = 0) {
+    /// From `[idle]` (`attract_autoscroll` is `autoscrollSpeed`).
+    public init(_ settings: IdleSettings) {
         self.init(attractAfter: settings.attractAfter, attractInterval: settings.attractInterval,
-                  autoscrollSpeed: autoscrollSpeed, homeAfter: settings.homeAfter,
+                  autoscrollSpeed: settings.attractAutoscroll, homeAfter: settings.homeAfter,
                   homeItem: settings.homeItem, blankAfter: settings.blankAfter)
     }
 
     /// Attract mode steps (true) rather than autoscrolls, and the interval is usable.
-    var steps: Bool { !(autoscrollSpeed > 0) && attractInterval > 0 }
+    var steps: Bool { autoscrollSpeed == 0 && attractInterval > 0 }
 }
