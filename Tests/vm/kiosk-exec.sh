@@ -35,46 +35,18 @@ title = "Two"
 id = "three"
 title = "Three"
 TOML
-cat > "$tmp/control.py" <<'PY'
-# control.py SOCKET JSON: sends one command line, prints the reply line; retries until the
-# socket exists (at most 60 s).
-import json, socket, sys, time
-path, line = sys.argv[1], sys.argv[2]
-end = time.time() + 60
-while True:
-    try:
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.connect(path)
-        break
-    except OSError:
-        if time.time() > end:
-            sys.exit("control socket never appeared")
-        time.sleep(0.2)
-s.sendall(line.encode() + b"\n")
-buf = b""
-while True:
-    chunk = s.recv(4096)
-    if not chunk:
-        sys.exit("connection closed without a reply")
-    buf += chunk
-    while b"\n" in buf:
-        reply, buf = buf.split(b"\n", 1)
-        if b'"reply"' in reply:
-            print(reply.decode())
-            sys.exit(0 if json.loads(reply).get("ok") else 1)
-PY
 cat > "$tmp/guest.sh" <<'GUEST'
 set -u
-bin=$1; dir=$2; pngcheck=$3
+bin=$1; dir=$2; pngcheck=$3; ctl=$4
 fail() { echo "FAIL: $*"; echo "--- kiosk log"; cat "$dir/kiosk.log"; echo "--- events"; cat "$dir/events.jsonl"; exit 1; }
 pixel() { python3 "$pngcheck" "$1" "$2=000000" | sed -n 's/.*) = \([0-9a-f]*\).*/\1/p'; }
 "$bin" run --config "$dir/config.toml" --events "$dir/events.jsonl" > "$dir/kiosk.log" 2>&1 &
 kiosk=$!
-state=$(python3 "$dir/control.py" "$dir/run/control.sock" '{"cmd":"state"}') || fail "no state reply"
+state=$(python3 "$ctl" "$dir/run/control.sock" '{"cmd":"state"}') || fail "no state reply"
 echo "state: $state"
 sleep 1
 before=$(kiosk-vm-shot exec-before)
-python3 "$dir/control.py" "$dir/run/control.sock" '{"cmd":"select","index":0}' || fail "select refused"
+python3 "$ctl" "$dir/run/control.sock" '{"cmd":"select","index":0}' || fail "select refused"
 for _ in $(seq 1 600); do grep -q '"action_exited"' "$dir/events.jsonl" && break; sleep 0.1; done
 grep -q '"action_exited"' "$dir/events.jsonl" || fail "no action_exited event"
 grep '"action_exited"' "$dir/events.jsonl" | grep -q '"status":0' || fail "the program did not exit 0"
@@ -95,4 +67,4 @@ wait "$kiosk"; rc=$?
 echo "events:"; cat "$dir/events.jsonl" | grep -E 'action|selected'
 echo "PASS: screen handed over (orange), carousel back, clean exit"
 GUEST
-"$KIOSK_VM" --size 640x480 --timeout 110 -- bash "$tmp/guest.sh" "$BIN" "$tmp" "$(dirname "$KIOSK_VM")/examples/pngcheck.py"
+"$KIOSK_VM" --size 640x480 --timeout 110 -- bash "$tmp/guest.sh" "$BIN" "$tmp" "$(dirname "$KIOSK_VM")/examples/pngcheck.py" "$here/control-client.py"

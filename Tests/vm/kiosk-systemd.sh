@@ -7,19 +7,28 @@
 # Checks:
 #   1. Type=notify: the unit becomes active (READY=1) with the kiosk's STATUS=, running as the
 #      unprivileged `kiosk` user with NoNewPrivs, a seccomp filter and no capabilities;
-#   2. the watchdog: after `kill -STOP` of the main process systemd reports a watchdog timeout,
+#   2. the control socket in RuntimeDirectory= (0700 folder, 0600 socket, owned by kiosk)
+#      answers `state`, and `select` runs a background exec action inside the sandbox;
+#   3. the watchdog: after `kill -STOP` of the main process systemd reports a watchdog timeout,
 #      kills it and restarts it (Restart=always): a new main pid, active again;
-#   3. `systemctl stop`: STOPPING=1 and a clean exit (status 0), the unit inactive.
-# Needs: $KIOSK_VM, $BIN (`run` wired to SystemdNotifier).
+#   4. `systemctl stop`: STOPPING=1 and a clean exit (status 0), the unit inactive.
+# Needs: $KIOSK_VM, $BIN (`run` wired to SystemdNotifier, ControlServer and ActionRunner).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 : "${KIOSK_VM:?}" "${BIN:?}"
 tmp=$(mktemp -d /tmp/kiosk-systemd.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 cat > "$tmp/config.toml" <<'TOML'
+[control]
+socket = "/run/kiosk-carousel/control.sock"
+
+[actions.env]
+GREETING = "hello"
+
 [[item]]
 id = "one"
 title = "One"
+action = { exec = ["/bin/sh", "-c", "echo $GREETING $(id -u) > /run/kiosk-carousel/ran"], mode = "background" }
 
 [[item]]
 id = "two"
@@ -27,7 +36,7 @@ title = "Two"
 TOML
 cat > "$tmp/guest.sh" <<'GUEST'
 set -u
-bin=$1; unit=$2; dir=$3
+bin=$1; unit=$2; dir=$3; ctl=$4
 fail() {
     echo "FAIL: $*"
     echo "--- systemctl status"; sc status kiosk-carousel --no-pager 2>&1 | head -30
@@ -68,7 +77,17 @@ echo "$outer" | grep -q "^NoNewPrivs:[[:space:]]*1" || fail "NoNewPrivs not set"
 echo "$outer" | grep -q "^Seccomp:[[:space:]]*2" || fail "no seccomp filter"
 echo "$outer" | grep -q "^CapBnd:[[:space:]]*0000000000000000" || fail "capability bounding set not empty"
 
-nsenter --target "$sdpid" --mount --pid kill -STOP "$main"
+inside() { nsenter --target "$sdpid" --mount --pid "$@"; }
+perms=$(inside stat -c '%a %U' /run/kiosk-carousel /run/kiosk-carousel/control.sock | tr '\n' ' ')
+[ "$perms" = "700 kiosk 600 kiosk " ] || fail "runtime folder and socket are '$perms', expected '700 kiosk 600 kiosk '"
+inside python3 "$ctl" /run/kiosk-carousel/control.sock '{"cmd":"state"}' || fail "no state reply"
+inside python3 "$ctl" /run/kiosk-carousel/control.sock '{"cmd":"select","index":0}' || fail "select refused"
+for _ in $(seq 1 50); do [ -s /run/kiosk-carousel/ran ] && break; inside test -s /run/kiosk-carousel/ran && break; sleep 0.2; done
+ran=$(inside cat /run/kiosk-carousel/ran 2>/dev/null)
+[ "$ran" = "hello $(id -u kiosk)" ] || fail "the background action wrote '$ran', expected 'hello $(id -u kiosk)'"
+echo "control socket: $perms; state answered; a background action ran in the sandbox: '$ran'"
+
+inside kill -STOP "$main"
 stopped=$(date +%s)
 restarted=
 for _ in $(seq 1 60); do
@@ -88,4 +107,4 @@ echo "stop: inactive, exit status 0"
 dmesg | grep "kiosk-carousel.service" | sed 's/^\[ *[0-9.]*\] //' | tail -8
 echo PASS
 GUEST
-"$KIOSK_VM" --timeout 170 -- bash "$tmp/guest.sh" "$BIN" "$here/../../systemd/kiosk-carousel.service" "$tmp"
+"$KIOSK_VM" --timeout 170 -- bash "$tmp/guest.sh" "$BIN" "$here/../../systemd/kiosk-carousel.service" "$tmp" "$here/control-client.py"
