@@ -15,8 +15,11 @@ struct RunCommand: ParsableCommand {
     var backend: DisplaySettings.Backend?
     @Option(help: "Write events as JSON lines to FILE (- for standard output).") var events: String?
     @Option(help: "Exit by itself after this many seconds (for tests and measurements).") var exitAfter: Double?
+    @Option(help: "Least important messages logged: \(KioskLogging.levelNames).", transform: { try KioskLogging.parseLevel($0) })
+    var logLevel: Logger.Level = .info
 
     func run() throws {
+        KioskLogging.bootstrap(level: logLevel)
         let logger = Logger(label: "kiosk-carousel")
         let path = ConfigLoader.resolvePath(explicit: config)
         let cfg: KioskConfiguration

@@ -1,0 +1,304 @@
+import CLinux
+import Glibc
+import Input
+import Logging
+
+/// Identifies one connected control client for the length of its connection (never reused).
+public struct ControlClientID: Hashable, Sendable, CustomStringConvertible {
+    public let value: Int
+    public var description: String { "client \(value)" }
+}
+
+/// A well-formed command from a client, waiting for the loop to act and `reply`.
+public struct ControlRequest: Equatable, Sendable {
+    public var client: ControlClientID
+    public var command: ControlCommand
+    public var requestID: JSONValue?
+}
+
+/// The control socket: a unix stream socket where local programs send JSON-line commands and
+/// receive replies and the event stream.
+///
+/// Loop-friendly: the server keeps its listening socket and its clients in a private epoll set
+/// and exposes that set's descriptor as `fileDescriptor`. The loop adds it to its own epoll for
+/// reading and calls `handleEvents()` whenever it is readable; the call accepts, reads, writes
+/// and drops clients without ever blocking, and returns the commands that arrived. The loop
+/// acts on each and calls `reply(to:_:)`; `broadcast(_:)` sends an event line to everyone.
+///
+/// Limits: lines longer than `maxLineBytes` get an error reply and are skipped; a client whose
+/// unsent output exceeds `maxQueuedBytes` (it does not read) is dropped; more than `maxClients`
+/// connections are refused. Malformed lines are answered with an error by the server itself and
+/// never reach the loop.
+public final class ControlServer {
+    public struct Limits: Sendable {
+        public var maxLineBytes = 16 * 1024
+        public var maxQueuedBytes = 256 * 1024
+        public var maxClients = 16
+        /// Bytes read from one client per `handleEvents()` call (fairness between clients).
+        public var readBudget = 64 * 1024
+        public init() {}
+    }
+
+    private final class Client {
+        let id: ControlClientID
+        let fd: Int32
+        var input: [UInt8] = []
+        var output: [UInt8] = []
+        var discardingLongLine = false
+        /// The client ended its writing (or the connection broke for reading).
+        var readClosed = false
+        /// Requests handed to the loop and not yet replied to.
+        var outstanding = 0
+        /// The epoll events registered now.
+        var interest: UInt32 = EPOLLIN.rawValue
+        init(id: ControlClientID, fd: Int32) { self.id = id; self.fd = fd }
+    }
+
+    /// The socket's path.
+    public var path: String { listener.path }
+    /// The descriptor the loop waits on (readable: call `handleEvents()`).
+    public var fileDescriptor: Int32 { epollFD }
+    /// Connected clients.
+    public var clientCount: Int { clients.count }
+    public let limits: Limits
+
+    private let listener: UnixListener
+    private var epollFD: Int32
+    private var clients: [Int32: Client] = [:]
+    private var fdOfClient: [ControlClientID: Int32] = [:]
+    private var nextClient = 1
+    private let logger: Logger
+
+    /// Creates the socket at `path` (see `UnixListener` for how it is made safe).
+    public init(path: String, limits: Limits = Limits(), logger: Logger = Logger(label: "kiosk.control")) throws {
+        self.limits = limits
+        self.logger = logger
+        listener = try UnixListener(path: path)
+        epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epollFD >= 0 else {
+            listener.close()
+            throw ControlServerError(errnoMessage("epoll_create1"))
+        }
+        watch(listener.fd, events: EPOLLIN.rawValue, op: EPOLL_CTL_ADD)
+        logger.info("control socket listening on \(path)")
+    }
+
+    deinit { close() }
+
+    /// Disconnects every client, closes the socket and removes its file.
+    public func close() {
+        for c in Array(clients.values) { drop(c, reason: nil) }
+        if listener.fd >= 0 { listener.close() }
+        if epollFD >= 0 { Glibc.close(epollFD) }
+        epollFD = -1
+    }
+
+    /// Does all pending socket work without blocking; returns the commands received, in order.
+    public func handleEvents() -> [ControlRequest] {
+        var requests: [ControlRequest] = []
+        var events = [epoll_event](repeating: epoll_event(), count: 32)
+        let n = retryingOnEINTR { epoll_wait(epollFD, &events, Int32(events.count), 0) }
+        guard n > 0 else { return [] }
+        for e in events.prefix(Int(n)) {
+            let fd = e.data.fd
+            if fd == listener.fd {
+                acceptAll()
+                continue
+            }
+            guard let c = clients[fd] else { continue }
+            if e.events & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 && !c.readClosed {
+                requests += read(c)
+            }
+            guard clients[fd] === c else { continue }
+            if e.events & EPOLLOUT.rawValue != 0 { flush(c) }
+            if clients[fd] === c && e.events & EPOLLERR.rawValue != 0 { drop(c, reason: "socket error") }
+            // Both directions are shut: the peer is gone, nobody can read a reply (and the
+            // hang-up would keep the descriptor readable forever).
+            if clients[fd] === c && e.events & EPOLLHUP.rawValue != 0 { drop(c, reason: nil) }
+        }
+        return requests
+    }
+
+    /// Sends the loop's answer to a request (dropped silently if the client has gone). Every
+    /// request should get exactly one reply: a client that closed its writing side is kept until
+    /// its last request is answered.
+    public func reply(to request: ControlRequest, _ reply: ControlReply) {
+        guard let fd = fdOfClient[request.client], let c = clients[fd] else { return }
+        c.outstanding = max(0, c.outstanding - 1)
+        enqueue(reply.line(command: request.command.name, requestID: request.requestID), to: c)
+    }
+
+    /// Sends one line (an event) to every client.
+    public func broadcast(_ line: String) {
+        for c in Array(clients.values) { enqueue(line, to: c) }
+    }
+
+    /// Sends one line to one client.
+    public func send(_ line: String, to id: ControlClientID) {
+        guard let fd = fdOfClient[id], let c = clients[fd] else { return }
+        enqueue(line, to: c)
+    }
+
+    // MARK: - Connections
+
+    private func acceptAll() {
+        while let fd = listener.accept() {
+            if clients.count >= limits.maxClients {
+                let line = ControlReply.error("too many control clients (\(limits.maxClients))").line(command: nil, requestID: nil) + "\n"
+                _ = line.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+                Glibc.close(fd)
+                logger.warning("control: refused a connection: already \(limits.maxClients) clients")
+                continue
+            }
+            let c = Client(id: ControlClientID(value: nextClient), fd: fd)
+            nextClient += 1
+            clients[fd] = c
+            fdOfClient[c.id] = fd
+            watch(fd, events: EPOLLIN.rawValue, op: EPOLL_CTL_ADD)
+            logger.debug("control: \(c.id) connected")
+        }
+    }
+
+    private func drop(_ c: Client, reason: String?) {
+        guard clients[c.fd] === c else { return }
+        if let reason { logger.warning("control: dropped \(c.id): \(reason)") } else { logger.debug("control: \(c.id) disconnected") }
+        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, c.fd, nil)
+        Glibc.close(c.fd)
+        clients[c.fd] = nil
+        fdOfClient[c.id] = nil
+    }
+
+    private func watch(_ fd: Int32, events: UInt32, op: Int32) {
+        var ev = epoll_event()
+        ev.events = events
+        ev.data.fd = fd
+        _ = epoll_ctl(epollFD, op, fd, &ev)
+    }
+
+    // MARK: - Reading
+
+    private func read(_ c: Client) -> [ControlRequest] {
+        var requests: [ControlRequest] = []
+        var budget = limits.readBudget
+        var chunk = [UInt8](repeating: 0, count: 8192)
+        while budget > 0 {
+            let want = min(chunk.count, budget)
+            let n = chunk.withUnsafeMutableBytes { buf in retryingOnEINTR { recv(c.fd, buf.baseAddress, want, Int32(MSG_DONTWAIT)) } }
+            if n > 0 {
+                budget -= n
+                requests += consume(chunk[0..<n], from: c)
+                if clients[c.fd] !== c { return requests }
+                continue
+            }
+            if n == 0 {
+                // End of the client's writing: a last line without newline still counts.
+                c.readClosed = true
+                if !c.input.isEmpty && !c.discardingLongLine { requests += handleLine(c.input, from: c) }
+                c.input.removeAll()
+                if clients[c.fd] === c { finishOrUpdateInterest(c) }
+                return requests
+            }
+            if errno == EAGAIN || errno == EWOULDBLOCK { break }
+            drop(c, reason: errnoMessage("recv"))
+            return requests
+        }
+        return requests
+    }
+
+    private func consume(_ bytes: ArraySlice<UInt8>, from c: Client) -> [ControlRequest] {
+        var requests: [ControlRequest] = []
+        var rest = bytes
+        while let nl = rest.firstIndex(of: UInt8(ascii: "\n")) {
+            let piece = rest[rest.startIndex..<nl]
+            rest = rest[(nl + 1)...]
+            if c.discardingLongLine {
+                c.discardingLongLine = false
+                c.input.removeAll()
+                continue
+            }
+            if c.input.count + piece.count > limits.maxLineBytes {
+                c.input.removeAll()
+                refuseLongLine(c)
+                continue
+            }
+            c.input += piece
+            let line = c.input
+            c.input.removeAll(keepingCapacity: true)
+            requests += handleLine(line, from: c)
+            if clients[c.fd] !== c { return requests }
+        }
+        if c.discardingLongLine { return requests }
+        c.input += rest
+        if c.input.count > limits.maxLineBytes {
+            c.input.removeAll()
+            c.discardingLongLine = true
+            refuseLongLine(c)
+        }
+        return requests
+    }
+
+    private func refuseLongLine(_ c: Client) {
+        enqueue(ControlReply.error("line longer than \(limits.maxLineBytes) bytes; ignored").line(command: nil, requestID: nil), to: c)
+    }
+
+    private func handleLine(_ raw: [UInt8], from c: Client) -> [ControlRequest] {
+        var bytes = raw[...]
+        if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return [] }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            enqueue(ControlReply.error("line is not valid UTF-8").line(command: nil, requestID: nil), to: c)
+            return []
+        }
+        switch ControlCommandParser.parse(text) {
+        case .success(let parsed):
+            c.outstanding += 1
+            return [ControlRequest(client: c.id, command: parsed.command, requestID: parsed.requestID)]
+        case .failure(let e):
+            logger.info("control: \(c.id): refused a line: \(e.message)")
+            enqueue(ControlReply.error(e.message).line(command: e.command, requestID: e.requestID), to: c)
+            return []
+        }
+    }
+
+    // MARK: - Writing
+
+    private func enqueue(_ line: String, to c: Client) {
+        if c.output.count + line.utf8.count + 1 > limits.maxQueuedBytes {
+            drop(c, reason: "not reading (more than \(limits.maxQueuedBytes) bytes waiting)")
+            return
+        }
+        c.output += line.utf8
+        c.output.append(UInt8(ascii: "\n"))
+        flush(c)
+    }
+
+    private func flush(_ c: Client) {
+        while !c.output.isEmpty {
+            let n = c.output.withUnsafeBytes { buf in
+                retryingOnEINTR { Glibc.send(c.fd, buf.baseAddress, buf.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            }
+            if n > 0 {
+                c.output.removeFirst(n)
+                continue
+            }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            drop(c, reason: n < 0 ? errnoMessage("send") : "send returned 0")
+            return
+        }
+        finishOrUpdateInterest(c)
+    }
+
+    /// Closes a half-closed client with nothing left to say, or registers the events it needs:
+    /// reading until it ends its writing, writing while output waits.
+    private func finishOrUpdateInterest(_ c: Client) {
+        if c.readClosed && c.output.isEmpty && c.outstanding == 0 {
+            drop(c, reason: nil)
+            return
+        }
+        let wanted = (c.readClosed ? 0 : EPOLLIN.rawValue) | (c.output.isEmpty ? 0 : EPOLLOUT.rawValue)
+        if wanted != c.interest {
+            c.interest = wanted
+            watch(c.fd, events: wanted, op: EPOLL_CTL_MOD)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Display
+import Glibc
+import Raster
+
+/// Writes the current frame as a PNG file for the `screenshot` command.
+///
+/// Atomic: the bytes go to a temporary file in the same folder (`O_EXCL`, mode 0644), are
+/// flushed with `fsync`, and only then renamed over the target, so a reader never sees half a
+/// file and a failure (disk full, read-only folder, missing folder) leaves no debris and no
+/// truncated target. Every failure is thrown with the path and the `errno` text.
+public enum ScreenshotWriter {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Encodes `canvas` with `PNGEncoder` and writes it to `path` atomically.
+    public static func write(_ canvas: Canvas, to path: String) throws {
+        try write(bytes: PNGEncoder.encode(canvas), to: path)
+    }
+
+    /// Writes `bytes` to `path` atomically (see above).
+    public static func write(bytes: [UInt8], to path: String) throws {
+        let dir = UnixListener.parent(of: path)
+        let temporary = "\(dir)/.\(UnixListener.basename(of: path)).\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Failure(description: errnoMessage("open", subject: temporary)) }
+        var ok = false
+        defer { if !ok { unlink(temporary) } }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { buf in retryingOnEINTR { Glibc.write(fd, buf.baseAddress! + written, buf.count - written) } }
+            guard n > 0 else {
+                let code = errno
+                close(fd)
+                throw Failure(description: errnoMessage("write", subject: path, code: n == 0 ? EIO : code))
+            }
+            written += n
+        }
+        if fsync(fd) != 0 {
+            let code = errno
+            close(fd)
+            throw Failure(description: errnoMessage("fsync", subject: path, code: code))
+        }
+        guard close(fd) == 0 else { throw Failure(description: errnoMessage("close", subject: path)) }
+        guard rename(temporary, path) == 0 else { throw Failure(description: errnoMessage("rename", subject: path)) }
+        ok = true
+    }
+}

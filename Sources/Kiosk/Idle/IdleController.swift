@@ -1,0 +1,187 @@
+import CarouselCore
+
+/// The `[idle]` state machine: attract mode, going home and blanking when nobody touches the
+/// kiosk, and waking on the first input.
+///
+/// Driven entirely from outside with explicit time: `handle(_:now:)` for every input event
+/// (or `inputOccurred(now:)` for other human activity), `update(now:)` when `nextDeadline` has
+/// passed. The loop arms its timerfd for `nextDeadline` only, so nothing wakes the process in
+/// between. Timeline, measured from the last input:
+///
+///     attract_after → attractBegan, then advance every attract_interval (or autoscroll)
+///     home_after    → goHome(home_item) (once per idle period; attract mode carries on from there)
+///     blank_after   → attractEnded (if attracting), blank
+///     any input     → attractEnded (if attracting), delivered as usual
+///     input while blanked → wake; that input and the rest of its gesture are swallowed
+public final class IdleController {
+    public enum Phase: Equatable, Sendable { case active, attract, blanked }
+
+    public private(set) var policy: IdlePolicy
+    public private(set) var phase: Phase = .active
+    /// True between `suspend` and `resume` (a foreground program owns the screen).
+    public private(set) var isSuspended = false
+    /// When the last input (or wake, resume, reconfigure) happened.
+    public private(set) var lastInput: Double
+
+    private var homeDone = false
+    private var nextAdvance: Double?
+    /// The gesture that woke the screen, swallowed until it ends.
+    private var swallowSlots: Set<Int> = []
+    private var swallowKeys: Set<KeyName> = []
+    private var swallowButton = false
+    private var lastSwallowed = -Double.infinity
+
+    public init(policy: IdlePolicy, now: Double) {
+        self.policy = policy
+        lastInput = now
+    }
+
+    /// True while the screen is off.
+    public var isBlanked: Bool { phase == .blanked }
+
+    /// The earliest time `update(now:)` has something to do; nil: nothing is due (all stages
+    /// off or done, or suspended) and the loop need not arm a timer for idle.
+    public var nextDeadline: Double? {
+        guard !isSuspended else { return nil }
+        var due: [Double] = []
+        if phase == .active && policy.attractAfter > 0 { due.append(lastInput + policy.attractAfter) }
+        if !homeDone && policy.homeAfter > 0 { due.append(lastInput + policy.homeAfter) }
+        if phase == .attract, let t = nextAdvance { due.append(t) }
+        if phase != .blanked && policy.blankAfter > 0 { due.append(lastInput + policy.blankAfter) }
+        return due.min()
+    }
+
+    /// Advances the timeline to `now`. A late call never produces a burst: at most one
+    /// `advance`, and attract mode is skipped when blanking is due as well.
+    public func update(now: Double) -> [IdleAction] {
+        guard !isSuspended else { return [] }
+        var actions: [IdleAction] = []
+        let idle = now - lastInput
+        let blankDue = policy.blankAfter > 0 && idle >= policy.blankAfter
+        if phase == .active && policy.attractAfter > 0 && idle >= policy.attractAfter && !blankDue {
+            phase = .attract
+            if policy.steps {
+                actions.append(.attractBegan(autoscroll: nil))
+                nextAdvance = now + policy.attractInterval
+            } else {
+                actions.append(.attractBegan(autoscroll: policy.autoscrollSpeed != 0 ? policy.autoscrollSpeed : nil))
+                nextAdvance = nil
+            }
+        }
+        var wentHome = false
+        if !homeDone && policy.homeAfter > 0 && idle >= policy.homeAfter {
+            homeDone = true
+            wentHome = true
+            actions.append(.goHome(index: policy.homeItem))
+            if phase == .attract && nextAdvance != nil { nextAdvance = now + policy.attractInterval }
+        }
+        if phase == .attract && !wentHome && !blankDue, let t = nextAdvance, now >= t {
+            actions.append(.advance)
+            nextAdvance = now + policy.attractInterval
+        }
+        if phase != .blanked && blankDue {
+            if phase == .attract { actions.append(.attractEnded) }
+            phase = .blanked
+            nextAdvance = nil
+            actions.append(.blank)
+        }
+        return actions
+    }
+
+    /// Filters one input event: whether the gestures may see it, and what to do now.
+    public func handle(_ event: InputEvent, now: Double) -> IdleInputVerdict {
+        if isSwallowing && now - lastSwallowed > policy.swallowExpiry { endSwallowing() }
+        if isSwallowing && swallow(event) {
+            lastInput = now
+            lastSwallowed = now
+            return IdleInputVerdict(deliver: false, actions: [])
+        }
+        if phase == .blanked {
+            let actions = activity(now: now)
+            beginSwallowing(event)
+            lastSwallowed = now
+            return IdleInputVerdict(deliver: false, actions: actions)
+        }
+        return IdleInputVerdict(deliver: true, actions: activity(now: now))
+    }
+
+    /// Human activity that is not an `InputEvent`: resets the timeline; wakes (without
+    /// swallowing anything) or ends attract mode.
+    public func inputOccurred(now: Double) -> [IdleAction] { activity(now: now) }
+
+    /// A foreground program takes the screen: stop attract mode, wake, and freeze the timeline.
+    public func suspend(now: Double) -> [IdleAction] {
+        let actions = activity(now: now)
+        isSuspended = true
+        return actions
+    }
+
+    /// The kiosk has the screen back: the timeline restarts from `now`.
+    public func resume(now: Double) {
+        isSuspended = false
+        lastInput = now
+        homeDone = false
+    }
+
+    /// A reloaded `[idle]`: counts as activity (attract mode ends, the screen wakes) and the new
+    /// timings run from `now`.
+    public func reconfigure(_ policy: IdlePolicy, now: Double) -> [IdleAction] {
+        self.policy = policy
+        return activity(now: now)
+    }
+
+    // MARK: - Private
+
+    private func activity(now: Double) -> [IdleAction] {
+        var actions: [IdleAction] = []
+        switch phase {
+        case .attract: actions.append(.attractEnded)
+        case .blanked: actions.append(.wake)
+        case .active: break
+        }
+        phase = .active
+        nextAdvance = nil
+        homeDone = false
+        lastInput = now
+        return actions
+    }
+
+    private var isSwallowing: Bool { !swallowSlots.isEmpty || !swallowKeys.isEmpty || swallowButton }
+
+    private func endSwallowing() {
+        swallowSlots.removeAll()
+        swallowKeys.removeAll()
+        swallowButton = false
+    }
+
+    /// Remembers what the waking event started, so the rest of that gesture is swallowed too.
+    private func beginSwallowing(_ event: InputEvent) {
+        switch event {
+        case .touchDown(let slot, _, _): swallowSlots.insert(slot)
+        case .pointerButton(pressed: true): swallowButton = true
+        case .keyDown(let key): swallowKeys.insert(key)
+        default: break
+        }
+    }
+
+    /// True when `event` belongs to the swallowed gesture (and tracks its end).
+    private func swallow(_ event: InputEvent) -> Bool {
+        switch event {
+        case .touchDown(let slot, _, _):
+            // More fingers joining the waking touch belong to it.
+            guard !swallowSlots.isEmpty else { return false }
+            swallowSlots.insert(slot)
+            return true
+        case .touchMotion(let slot, _, _): return swallowSlots.contains(slot)
+        case .touchUp(let slot), .touchCancel(let slot): return swallowSlots.remove(slot) != nil
+        case .pointerMotion: return swallowButton
+        case .pointerButton(pressed: false):
+            guard swallowButton else { return false }
+            swallowButton = false
+            return true
+        case .keyDown(let key): return swallowKeys.contains(key)  // auto-repeat
+        case .keyUp(let key): return swallowKeys.remove(key) != nil
+        default: return false
+        }
+    }
+}

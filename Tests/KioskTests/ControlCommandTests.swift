@@ -1,0 +1,70 @@
+import Input
+import XCTest
+@testable import Kiosk
+
+final class ControlCommandTests: XCTestCase {
+    private func ok(_ line: String) -> ControlLine? {
+        if case .success(let l) = ControlCommandParser.parse(line) { return l }
+        XCTFail("refused: \(line)")
+        return nil
+    }
+
+    private func error(_ line: String) -> ControlCommandError? {
+        if case .failure(let e) = ControlCommandParser.parse(line) { return e }
+        XCTFail("accepted: \(line)")
+        return nil
+    }
+
+    func testEveryCommand() {
+        XCTAssertEqual(ok(#"{"cmd":"scroll_to","index":3,"duration":0.5}"#)?.command, .scrollTo(index: 3, duration: 0.5))
+        XCTAssertEqual(ok(#"{"cmd":"scroll_to","index":0}"#)?.command, .scrollTo(index: 0, duration: nil))
+        XCTAssertEqual(ok(#"{"cmd":"scroll_by","items":-2.5,"duration":0}"#)?.command, .scrollBy(items: -2.5, duration: 0))
+        XCTAssertEqual(ok(#"{"cmd":"select"}"#)?.command, .select(index: nil))
+        XCTAssertEqual(ok(#"{"cmd":"select","index":4}"#)?.command, .select(index: 4))
+        XCTAssertEqual(ok(#"{"cmd":"reload"}"#)?.command, .reload)
+        XCTAssertEqual(ok(#" { "id" : 12 , "cmd" : "state" } "#), ControlLine(command: .state, requestID: .number(12)))
+        XCTAssertEqual(ok(#"{"cmd":"screenshot","path":"/tmp/a b.png"}"#)?.command, .screenshot(path: "/tmp/a b.png"))
+        XCTAssertEqual(ControlCommand.scrollBy(items: 1, duration: nil).name, "scroll_by")
+    }
+
+    func testRefusals() {
+        XCTAssertEqual(error("")?.message, "not valid JSON")
+        XCTAssertEqual(error("null")?.message.hasPrefix("expected a JSON object"), true)
+        XCTAssertEqual(error(#"{"cmd":"state""#)?.message, "not valid JSON")
+        XCTAssertEqual(error(#"{"index":3}"#)?.message, #"missing "cmd""#)
+        XCTAssertTrue(error(#"{"cmd":"jump"}"#)!.message.contains("unknown command 'jump'"))
+        let unknownKey = error(#"{"cmd":"select","indx":2,"id":"a"}"#)
+        XCTAssertEqual(unknownKey?.message, "unknown key 'indx' for select")
+        XCTAssertEqual(unknownKey?.command, "select")
+        XCTAssertEqual(unknownKey?.requestID, .string("a"))
+        XCTAssertNotNil(error(#"{"cmd":"scroll_to","index":"3"}"#))
+        XCTAssertNotNil(error(#"{"cmd":"scroll_to","index":true}"#))
+        XCTAssertNotNil(error(#"{"cmd":"scroll_to","index":1e300}"#))
+        XCTAssertNotNil(error(#"{"cmd":"scroll_to","index":2,"duration":4000}"#))
+        XCTAssertNotNil(error(#"{"cmd":"scroll_by"}"#))
+        XCTAssertNotNil(error(#"{"cmd":"scroll_by","items":1e9}"#))
+        XCTAssertNotNil(error(#"{"cmd":"screenshot"}"#))
+        XCTAssertNotNil(error(#"{"cmd":"screenshot","path":"/tmp/"}"#))
+        XCTAssertNotNil(error(#"{"cmd":"screenshot","path":"/tmp/a\u0000b"}"#))
+        XCTAssertNotNil(error(#"{"cmd":"state","id":{"x":1}}"#))
+        XCTAssertNotNil(error(String(repeating: "[", count: 100_000)))
+        XCTAssertNotNil(error(#"{"cmd":"state","a":"#  + String(repeating: "{\"a\":", count: 20) + "1" + String(repeating: "}", count: 21)))
+    }
+
+    func testNestingCountsOutsideStringsOnly() {
+        XCTAssertEqual(ControlCommandParser.nestingDepth(#"{"a":"[[[[{{{{\"["}"#), 1)
+        XCTAssertEqual(ControlCommandParser.nestingDepth("[[1],[[2]]]"), 3)
+    }
+
+    func testReplyLines() {
+        XCTAssertEqual(ControlReply.ok.line(command: "reload", requestID: nil), #"{"reply":"reload","ok":true}"#)
+        XCTAssertEqual(ControlReply.error("bad \"x\"").line(command: nil, requestID: .number(3)),
+                       #"{"reply":"error","id":3,"ok":false,"error":"bad \"x\""}"#)
+        XCTAssertEqual(ControlReply.screenshot(path: "/tmp/s.png").line(command: "screenshot", requestID: .string("k")),
+                       #"{"reply":"screenshot","id":"k","ok":true,"path":"/tmp/s.png"}"#)
+        let state = ControlReply.state(ControlState(index: 1, offset: .nan, itemCount: 2, width: 800, height: 480, fps: 0))
+            .line(command: "state", requestID: nil)
+        XCTAssertEqual(state, #"{"reply":"state","ok":true,"index":1,"offset":null,"item_count":2,"width":800,"height":480,"fps":0,"foreground":false,"blanked":false}"#)
+        XCTAssertNotNil(JSONValue.parse(state))
+    }
+}
