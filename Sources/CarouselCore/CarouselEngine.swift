@@ -68,7 +68,8 @@ public final class CarouselEngine {
     public var isMoving: Bool {
         if motion != .idle || !transitions.isEmpty { return true }
         if autoscrollRuns { return true }
-        return options.type == .coverflow2 && (toggleStart != 0 || toggle != 0)
+        // coverflow2's toggle animates on its own only when it does not simply follow the offset.
+        return options.type == .coverflow2 && !toggleFollowsOffset && toggleStart != 0
     }
 
     public var isDragging: Bool { motion == .dragging }
@@ -221,6 +222,8 @@ public final class CarouselEngine {
             if done {
                 motion = .idle
                 emit(.scrollAnimationEnded, t)
+                // An item removed under a running animation can leave its target past the end.
+                if isOutOfRange && !held { settle(t, afterDrag: false) }
             }
         case .decelerating(let g):
             let (o, done) = g.offset(at: t)
@@ -383,6 +386,8 @@ public final class CarouselEngine {
         case .scrollBy(let items, let duration):
             scrollBy(items: items, duration: duration, now)
         }
+        // Never left resting past an end.
+        if motion == .idle, !held, isOutOfRange { settle(now, afterDrag: false) }
     }
 
     private func beginDrag(_ now: Double) {
@@ -480,7 +485,7 @@ public final class CarouselEngine {
         }
         let centred = abs(hit.slotOffset) < 0.5
         if centred {
-            if options.scrollToItemBoundary, abs(hit.slotOffset) > ICarouselPhysics.epsilon {
+            if options.scrollToItemBoundary || isOutOfRange, abs(hit.slotOffset) > ICarouselPhysics.epsilon {
                 scroll(by: hit.slotOffset, duration: scrollDuration, afterDrag: false, now)
             }
             emit(.selected(index: hit.index), now)
