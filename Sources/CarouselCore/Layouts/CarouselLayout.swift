@@ -128,3 +128,27 @@ extension Double {
     /// The value limited to `lo…hi` (NaN becomes `lo`).
     func clamped(_ lo: Double, _ hi: Double) -> Double { self >= lo ? (self <= hi ? self : hi) : lo }
 }
+
+/// What the circular types (rotary, cylinder, wheel and their inverted forms) share: iCarousel's
+/// slot count, arc, spacing and the angle between neighbours.
+struct Ring {
+    let spacing: Double
+    /// Slots on the ring (`circularCarouselItemCount`).
+    let count: Double
+    let arc: Double
+    /// Radians between neighbours (`arc / count` unless `angle` is set).
+    let angleStep: Double
+    /// Arc length one slot takes, in pixels (`itemWidth · spacing`).
+    let slotWidth: Double
+
+    init(_ env: LayoutEnvironment) {
+        spacing = env.value(env.options.spacing, default: 1)
+        count = env.circularCount(spacing: spacing)
+        arc = env.value(env.options.arc, default: 2 * Double.pi)
+        angleStep = env.value(env.options.angle, default: arc / count)
+        slotWidth = env.itemWidth * spacing
+    }
+
+    /// iCarousel's visible items: the whole ring, or `ceil(count / 2)` for the inverted types.
+    func visibleSlots(inverted: Bool) -> Int { inverted ? Int((count / 2).rounded(.up)) : Int(count) }
+}

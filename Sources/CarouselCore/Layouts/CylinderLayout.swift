@@ -5,24 +5,19 @@ import Foundation
 struct CylinderLayout: CarouselLayout {
     let env: LayoutEnvironment
     let inverted: Bool
-    let count: Double
+    let ring: Ring
     let radius: Double
-    let angleStep: Double
 
     init(_ env: LayoutEnvironment, inverted: Bool) {
         self.env = env
         self.inverted = inverted
-        let spacing = env.value(env.options.spacing, default: 1)
-        count = env.circularCount(spacing: spacing)
-        let arc = env.value(env.options.arc, default: 2 * Double.pi)
+        ring = Ring(env)
         // MAX(0.01, _itemWidth * spacing / 2 / tan(arc / 2 / count))
-        radius = env.value(env.options.radius,
-                           default: max(0.01, (env.itemWidth * spacing / 2 / tan(arc / 2 / count)).finiteOr(0.01)))
-        angleStep = env.value(env.options.angle, default: arc / count)
+        radius = env.value(env.options.radius, default: max(0.01, (ring.slotWidth / 2 / tan(ring.arc / 2 / ring.count)).finiteOr(0.01)))
     }
 
     func transform(offset: Double) -> Transform3D {
-        var r = radius, a = offset * angleStep
+        var r = radius, a = offset * ring.angleStep
         if inverted { r = -r; a = -a }
         let t = env.base.translated(0, 0, -r)
         let turned = env.vertical ? t.rotated(a, -1, 0, 0) : t.rotated(a, 0, 1, 0)
@@ -30,8 +25,7 @@ struct CylinderLayout: CarouselLayout {
     }
 
     func alpha(offset: Double) -> Double { env.fadeAlpha(offset: offset) }
-
-    var computedVisibleSlots: Int { inverted ? Int((count / 2).rounded(.up)) : Int(count) }
+    var computedVisibleSlots: Int { ring.visibleSlots(inverted: inverted) }
     var dragUnit: Double { env.itemWidth }
     var showsBackfaces: Bool { env.options.showBackfaces ?? !inverted }
 }

@@ -4,33 +4,27 @@ import Foundation
 struct RotaryLayout: CarouselLayout {
     let env: LayoutEnvironment
     let inverted: Bool
-    let count: Double
+    let ring: Ring
     let radius: Double
-    let angleStep: Double
 
     init(_ env: LayoutEnvironment, inverted: Bool) {
         self.env = env
         self.inverted = inverted
-        let spacing = env.value(env.options.spacing, default: 1)
-        count = env.circularCount(spacing: spacing)
-        let arc = env.value(env.options.arc, default: 2 * Double.pi)
-        let w = env.itemWidth * spacing
+        ring = Ring(env)
+        let half = ring.slotWidth / 2
         // MAX(_itemWidth * spacing / 2, _itemWidth * spacing / 2 / tan(arc / 2 / count))
-        radius = env.value(env.options.radius, default: max(w / 2, (w / 2 / tan(arc / 2 / count)).finiteOr(w / 2)))
-        angleStep = env.value(env.options.angle, default: arc / count)
+        radius = env.value(env.options.radius, default: max(half, (half / tan(ring.arc / 2 / ring.count)).finiteOr(half)))
     }
 
     func transform(offset: Double) -> Transform3D {
-        var r = radius, a = offset * angleStep
+        var r = radius, a = offset * ring.angleStep
         if inverted { r = -r; a = -a }
         return env.vertical ? env.base.translated(0, r * sin(a), r * cos(a) - r)
                             : env.base.translated(r * sin(a), 0, r * cos(a) - r)
     }
 
     func alpha(offset: Double) -> Double { env.fadeAlpha(offset: offset) }
-
-    /// Rotary: `count`; inverted: `ceil(count / 2)`.
-    var computedVisibleSlots: Int { inverted ? Int((count / 2).rounded(.up)) : Int(count) }
+    var computedVisibleSlots: Int { ring.visibleSlots(inverted: inverted) }
     var dragUnit: Double { env.itemWidth }
     var showsBackfaces: Bool { env.options.showBackfaces ?? true }
 }
