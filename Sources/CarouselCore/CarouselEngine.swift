@@ -217,7 +217,7 @@ public final class CarouselEngine {
         switch motion {
         case .scrolling(let a):
             let (o, done) = a.offset(at: t)
-            scrollOffset = o
+            scrollOffset = done ? Self.snapped(o) : o
             didScroll(t)
             if done {
                 motion = .idle
@@ -227,7 +227,7 @@ public final class CarouselEngine {
             }
         case .decelerating(let g):
             let (o, done) = g.offset(at: t)
-            scrollOffset = o
+            scrollOffset = done ? Self.snapped(o) : o
             didScroll(t)
             if done {
                 motion = .idle
@@ -274,12 +274,19 @@ public final class CarouselEngine {
         if case .decelerating = motion { stopMotion(now) }
         if duration <= 0 || abs(target - scrollOffset) < ICarouselPhysics.epsilon {
             if wasScrolling { motion = .idle; emit(.scrollAnimationEnded, now) }
-            scrollOffset = target
+            scrollOffset = Self.snapped(target)
             didScroll(now)
             return
         }
         motion = .scrolling(ScrollAnimation(from: scrollOffset, to: target, start: now, duration: duration, afterDrag: afterDrag))
         if !wasScrolling { emit(.scrollAnimationBegan, now) }
+    }
+
+    /// `x`, or the whole number it is within rounding error of (targets computed as
+    /// `offset + (index − offset)` land exactly on the item).
+    static func snapped(_ x: Double) -> Double {
+        let r = x.rounded()
+        return abs(x - r) < 1e-9 ? r : x
     }
 
     /// How far a running scroll animation still has to go, in items.
@@ -485,7 +492,7 @@ public final class CarouselEngine {
         }
         let centred = abs(hit.slotOffset) < 0.5
         if centred {
-            if options.scrollToItemBoundary || isOutOfRange, abs(hit.slotOffset) > ICarouselPhysics.epsilon {
+            if options.scrollToItemBoundary || isOutOfRange {
                 scroll(by: hit.slotOffset, duration: scrollDuration, afterDrag: false, now)
             }
             emit(.selected(index: hit.index), now)
