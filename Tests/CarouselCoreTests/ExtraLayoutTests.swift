@@ -55,8 +55,9 @@ final class ExtraLayoutTests: XCTestCase {
 
     // MARK: scaling pager
 
-    /// View 1280, inset 40: page = 1200; card 400×300 → fill = min(1200/400, 720/300) = 2.4.
-    /// Offset 0: scale 2.4, alpha 1. Offset 0.5: closeness 0.5 → scale 2.4·0.95, alpha 0.925, x = 600.
+    /// View 1280, inset 40: room 1200; card 400×300 → fill = min(1200/400, 720/300) = 2.4, pages
+    /// side by side 2.4·400 = 960 apart. Offset 0: scale 2.4, alpha 1. Offset 0.5: closeness 0.5 →
+    /// scale 2.4·0.95, alpha 0.925, x = 480.
     /// Offset ≥ 1: scale 2.4·0.9, alpha 0.85 (ScalingCarousel's minimum), never growing again.
     func testScalingPager() {
         let o = options(.scaling, itemSize: Size2(400, 300)) { $0.inset = 40 }
@@ -64,7 +65,7 @@ final class ExtraLayoutTests: XCTestCase {
         let p = -1.0 / 500
         assertMatrix(fam.transform(offset: 0), [2.4, 0, 0, 0, 0, 2.4, 0, 0, 0, 0, 1, p, 0, 0, 0, 1])
         let half = 2.4 * 0.95
-        assertMatrix(fam.transform(offset: 0.5), [half, 0, 0, 0, 0, half, 0, 0, 0, 0, 1, p, 600, 0, 0, 1])
+        assertMatrix(fam.transform(offset: 0.5), [half, 0, 0, 0, 0, half, 0, 0, 0, 0, 1, p, 480, 0, 0, 1])
         XCTAssertEqual(fam.alpha(offset: 0), 1)
         XCTAssertEqual(fam.alpha(offset: 0.5), 0.925, accuracy: 1e-12)
         var previous = (scale: Double.infinity, alpha: Double.infinity)
@@ -75,7 +76,11 @@ final class ExtraLayoutTests: XCTestCase {
             previous = (s, a)
         }
         XCTAssertEqual(fam.alpha(offset: 3), 0.85, accuracy: 1e-12)
-        XCTAssertEqual(fam.dragUnit, 1200)
+        XCTAssertEqual(fam.dragUnit, 960)
+        // A card narrow enough for the width: pages are exactly the room apart, peeking in by the inset.
+        let wide = layoutFamily(options(.scaling, itemSize: Size2(400, 100)) { $0.inset = 40 })
+        XCTAssertEqual(wide.dragUnit, 1200)
+        XCTAssertEqual(wide.transform(offset: 0).m11, 3)
     }
 
     /// The pager passes its corner radius on to the poses.

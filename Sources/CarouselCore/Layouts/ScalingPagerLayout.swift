@@ -1,5 +1,6 @@
-/// `scaling`: the ScalingCarousel pager. One page per item, `extent − 2·inset` apart, the card
-/// scaled to fill the page's width (or the view's height if that is smaller). Neighbours shrink
+/// `scaling`: the ScalingCarousel pager. One page per item: the card scaled to fill
+/// `extent − 2·inset` (or the view's height, if that is smaller), pages side by side, so the
+/// neighbours peek in at least `inset` at the sides. Neighbours shrink
 /// to 90 % and fade to 85 %. ScalingCarousel computes `pct = |W − |x − inset|| / W`, which leaves
 /// the centred page at 95 % opacity and grows again past the neighbours; here
 /// `pct = max(0, 1 − |offset|)`, so the centred page is fully opaque and both scale and alpha
@@ -17,14 +18,15 @@ struct ScalingPagerLayout: CarouselLayout {
     init(_ env: LayoutEnvironment) {
         self.env = env
         let inset = env.options.inset.finiteOr(0)
-        page = max(1, env.extent - 2 * inset)
+        let room = max(1, env.extent - 2 * inset)
         let card = env.options.itemSize
         let along = env.vertical ? card.height : card.width
         let across = env.vertical ? card.width : card.height
         let crossExtent = env.vertical ? env.viewSize.width : env.viewSize.height
-        var k = along > 0 ? page / along : 1
+        var k = along > 0 ? room / along : 1
         if across > 0, crossExtent > 0 { k = min(k, crossExtent / across) }
         fill = k.isFinite && k > 0 ? k : 1
+        page = along > 0 ? max(1, (fill * along).finiteOr(room)) : room
     }
 
     /// 1 at the focus, falling linearly to 0 one page away.
