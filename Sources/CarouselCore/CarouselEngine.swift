@@ -358,7 +358,7 @@ public final class CarouselEngine {
             held = false
             if motion == .idle { settle(now, afterDrag: false) }
         case .dragBegan:
-            beginDrag(now)
+            beginDrag(now, dial: false)
         case .dragMoved(let pixels):
             guard motion == .dragging, pixels.isFinite else { return }
             moveDrag(by: -pixels * bounceFactor * offsetMultiplier / dragUnit, now)
@@ -368,7 +368,7 @@ public final class CarouselEngine {
             endDrag(itemsPerSecond: -v * bounceFactor * options.scrollSpeed.finiteOr(1) / dragUnit, now)
         case .dialMoved(let items):
             guard items.isFinite else { return }
-            if motion != .dragging { beginDrag(now) }
+            if motion != .dragging { beginDrag(now, dial: true) }
             guard motion == .dragging else { return }
             moveDrag(by: items * bounceFactor, now)
         case .dialEnded(let itemsPerSecond):
@@ -397,8 +397,10 @@ public final class CarouselEngine {
         if motion == .idle, !held, isOutOfRange { settle(now, afterDrag: false) }
     }
 
-    private func beginDrag(_ now: Double) {
-        guard options.scrollEnabled else { return }
+    /// Starts a drag; `scroll_enabled = false` refuses pans but not the on-screen dial, which is
+    /// a control of its own like the knob.
+    private func beginDrag(_ now: Double, dial: Bool) {
+        guard options.scrollEnabled || dial else { return }
         stopMotion(now)
         held = false
         motion = .dragging
