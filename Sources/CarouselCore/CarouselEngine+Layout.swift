@@ -42,9 +42,10 @@ extension CarouselEngine {
     /// (with the focus-point shift), back-face culling, corners; sorted back to front.
     func placedItems() -> [PlacedItem] {
         guard itemCount > 0, viewSize.width.isFinite, viewSize.height.isFinite else { return [] }
-        let env = LayoutEnvironment(options: options, itemCount: itemCount, viewSize: viewSize, toggle: toggle)
-        let layout = env.makeLayout()
         let now = clock.time
+        let env = LayoutEnvironment(options: options, itemCount: itemCount, viewSize: viewSize, toggle: toggle,
+                                    ringItemCount: transitions.easedItemCount(itemCount, at: now))
+        let layout = env.makeLayout()
         let focus = options.focusPoint
         let shift = Transform3D.translation(((focus.x.finiteOr(0.5)) - 0.5) * env.viewSize.width,
                                             ((focus.y.finiteOr(0.5)) - 0.5) * env.viewSize.height, 0)
@@ -55,8 +56,9 @@ extension CarouselEngine {
         for k in visibleSlots(layout) {
             let index = clampedIndex(k)
             let slotOffset = Double(k) - scrollOffset
-            let offset = slotOffset + transitions.displacement(of: index, at: now)
-            let alpha = layout.alpha(offset: offset) * transitions.alpha(of: index, at: now)
+            let change = transitions.effect(on: index, at: now)
+            let offset = slotOffset + change.displacement
+            let alpha = layout.alpha(offset: offset) * change.alpha
             guard alpha > 0, alpha.isFinite else { continue }
             let itemTransform = layout.transform(offset: offset)
             // iCarousel hides an item whose back faces the viewer unless show_backfaces.

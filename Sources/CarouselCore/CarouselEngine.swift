@@ -537,34 +537,32 @@ public final class CarouselEngine {
         if motion == .idle, !held { settle(now, afterDrag: false) }
     }
 
-    /// Inserts an item at `index` (0…itemCount): the centred item stays centred, the items on one
-    /// side slide over and the new one fades in (iCarousel's `insertItemAtIndex:animated:`).
+    /// Inserts an item at `index` (0…itemCount): the centred item stays centred, the others slide
+    /// to their new places and the new one fades in (iCarousel's `insertItemAtIndex:animated:`).
     public func insertItem(at index: Int, now: Double) {
         tick(now: now)
         let i = min(max(0, index), itemCount)
+        let before = (offset: scrollOffset, count: itemCount)
         itemCount += 1
-        guard itemCount > 1 else {
+        if itemCount == 1 {
             scrollOffset = 0; currentIndex = 0
-            transitions.inserted(at: 0, shift: nil, fadeFrom: now)
-            return
-        }
-        let shift: ItemTransitions.Shift
-        if i <= currentIndex {
+        } else if i <= currentIndex {
+            // The centred item moves up one index; the offset follows it.
             shiftTargets(by: 1)
             scrollOffset += 1
-            shift = .init(lower: 0, upper: i - 1, amount: 1, start: now)
-        } else {
-            shift = .init(lower: i + 1, upper: itemCount - 1, amount: -1, start: now)
         }
-        transitions.inserted(at: i, shift: shift, fadeFrom: now)
+        transitions.record(.init(kind: .inserted, index: i, offsetBefore: before.offset, countBefore: before.count,
+                                 offsetAfter: scrollOffset, countAfter: itemCount, wraps: wraps, start: now))
         didScroll(now)
     }
 
-    /// Removes the item at `index`: the gap closes by sliding (iCarousel's `removeItemAtIndex:animated:`).
+    /// Removes the item at `index`: the neighbours slide into the gap; removing the centred item
+    /// brings its successor (the predecessor for the last item) (iCarousel's `removeItemAtIndex:animated:`).
     public func removeItem(at index: Int, now: Double) {
         tick(now: now)
         guard itemCount > 0, index >= 0, index < itemCount else { return }
         let wasLast = index == itemCount - 1
+        let before = (offset: scrollOffset, count: itemCount, index: currentIndex)
         itemCount -= 1
         if itemCount == 0 {
             stopMotion(now)
@@ -572,20 +570,15 @@ public final class CarouselEngine {
             scrollOffset = 0; currentIndex = 0
             return
         }
-        let shift: ItemTransitions.Shift
-        let before = currentIndex
-        if index < before || (index == before && wasLast) {
-            // The items before the gap slide one slot towards it; the offset follows the centred item.
+        if index < before.index || (index == before.index && wasLast) {
+            // The offset follows the centred item (or, for the last one, its predecessor).
             shiftTargets(by: -1)
             scrollOffset -= 1
-            shift = .init(lower: 0, upper: index - 1, amount: -1, start: now)
-        } else {
-            // The items after the gap slide one slot back into it.
-            shift = .init(lower: index, upper: itemCount - 1, amount: 1, start: now)
         }
-        transitions.removed(at: index, shift: shift)
+        transitions.record(.init(kind: .removed, index: index, offsetBefore: before.offset, countBefore: before.count,
+                                 offsetAfter: scrollOffset, countAfter: itemCount, wraps: wraps, start: now))
         didScroll(now)
-        if index == before, !wasLast, currentIndex == before {
+        if index == before.index, !wasLast, currentIndex == before.index {
             // The centred item was replaced by its successor at the same index: say so.
             emit(.currentIndexChanged(index: currentIndex), now)
         }

@@ -1,81 +1,83 @@
 /// Insertions and removals animate instead of jumping: the item that was centred stays centred,
-/// the items on one side slide one slot over `INSERT_DURATION` (0.4 s, eased), and an inserted
-/// item fades in. Kept per index range, so the cost per frame does not depend on the item count.
+/// every other item slides from where it was to where it now belongs over `INSERT_DURATION`
+/// (0.4 s, eased), and an inserted item fades in. Each change remembers the offset and item count
+/// before and after it, so an item's slide is worked out from its own index in O(changes) — the
+/// cost per frame does not depend on the item count — and on a wrapping ring an item is followed
+/// round the ring the short way (an item that crosses the seam at the back moves at once).
 struct ItemTransitions {
-    /// Items `lower…upper` (indices after the change) start `amount` slots from their place.
-    struct Shift: Equatable {
-        var lower: Int
-        var upper: Int
-        var amount: Double
-        var start: Double
-    }
-    /// Item `index` fades in from `start`.
-    struct FadeIn: Equatable {
+    struct Change: Equatable {
+        enum Kind: Equatable { case inserted, removed }
+        var kind: Kind
+        /// The index inserted at, or removed.
         var index: Int
+        var offsetBefore: Double
+        var countBefore: Int
+        var offsetAfter: Double
+        var countAfter: Int
+        var wraps: Bool
         var start: Double
+
+        /// How far (slots) an item that was at index `old` and is now at `new` moved because of
+        /// this change: its old offset minus its new one; 0 for a jump across a wrapping ring's seam.
+        func shift(from old: Int, to new: Int) -> Double {
+            var after = Double(new) - offsetAfter
+            var before = Double(old) - offsetBefore
+            if wraps, countAfter > 0, countBefore > 0 {
+                let na = Double(countAfter), nb = Double(countBefore)
+                after -= (after / na).rounded() * na
+                before -= ((before - after) / nb).rounded() * nb
+            }
+            let d = before - after
+            return abs(d) <= 1.5 ? d : 0
+        }
     }
 
     static let maxActive = 16
-    private(set) var shifts: [Shift] = []
-    private(set) var fades: [FadeIn] = []
+    private(set) var changes: [Change] = []
 
-    var isEmpty: Bool { shifts.isEmpty && fades.isEmpty }
+    var isEmpty: Bool { changes.isEmpty }
 
     private static func progress(_ start: Double, _ now: Double) -> Double {
         ICarouselPhysics.easeInOut((now - start) / ICarouselPhysics.insertDuration)
     }
 
-    /// Slots item `index` is still displaced by at `now`.
-    func displacement(of index: Int, at now: Double) -> Double {
-        var d = 0.0
-        for s in shifts where index >= s.lower && index <= s.upper {
-            d += s.amount * (1 - Self.progress(s.start, now))
+    /// Slots item `index` (current numbering) is still displaced by at `now`, and its opacity factor.
+    func effect(on index: Int, at now: Double) -> (displacement: Double, alpha: Double) {
+        var j = index, displacement = 0.0
+        for c in changes.reversed() {
+            let remaining = 1 - Self.progress(c.start, now)
+            let old: Int
+            switch c.kind {
+            case .inserted:
+                // The inserted item fades in; earlier changes never knew it.
+                if j == c.index { return (displacement, 1 - remaining) }
+                old = j < c.index ? j : j - 1
+            case .removed:
+                old = j < c.index ? j : j + 1
+            }
+            displacement += c.shift(from: old, to: j) * remaining
+            j = old
         }
-        return d
+        return (displacement, 1)
     }
 
-    /// Opacity factor of item `index` at `now`.
-    func alpha(of index: Int, at now: Double) -> Double {
-        var a = 1.0
-        for f in fades where f.index == index { a *= Self.progress(f.start, now) }
-        return a
+    /// The item count as it eases from before the running changes to now, for sizing rings.
+    func easedItemCount(_ itemCount: Int, at now: Double) -> Double {
+        var n = Double(itemCount)
+        for c in changes { n -= Double(c.countAfter - c.countBefore) * (1 - Self.progress(c.start, now)) }
+        return n
     }
 
-    /// Drops finished transitions.
+    /// Drops finished changes.
     mutating func prune(at now: Double) {
-        shifts.removeAll { now - $0.start >= ICarouselPhysics.insertDuration }
-        fades.removeAll { now - $0.start >= ICarouselPhysics.insertDuration }
+        changes.removeAll { now - $0.start >= ICarouselPhysics.insertDuration }
     }
 
-    mutating func removeAll() { shifts.removeAll(); fades.removeAll() }
+    mutating func removeAll() { changes.removeAll() }
 
-    /// Item `index` was inserted; `shift` describes which items slide and from where.
-    mutating func inserted(at index: Int, shift: Shift?, fadeFrom now: Double) {
-        for i in shifts.indices {
-            if shifts[i].lower >= index { shifts[i].lower += 1 }
-            if shifts[i].upper >= index { shifts[i].upper += 1 }
-        }
-        for i in fades.indices where fades[i].index >= index { fades[i].index += 1 }
-        if let s = shift, s.lower <= s.upper { shifts.append(s) }
-        fades.append(FadeIn(index: index, start: now))
-        trim()
-    }
-
-    /// Item `index` was removed; `shift` describes which items slide and from where.
-    mutating func removed(at index: Int, shift: Shift?) {
-        fades.removeAll { $0.index == index }
-        for i in fades.indices where fades[i].index > index { fades[i].index -= 1 }
-        for i in shifts.indices {
-            if shifts[i].lower > index { shifts[i].lower -= 1 }
-            if shifts[i].upper >= index { shifts[i].upper -= 1 }
-        }
-        shifts.removeAll { $0.upper < $0.lower }
-        if let s = shift, s.lower <= s.upper { shifts.append(s) }
-        trim()
-    }
-
-    private mutating func trim() {
-        if shifts.count > Self.maxActive { shifts.removeFirst(shifts.count - Self.maxActive) }
-        if fades.count > Self.maxActive { fades.removeFirst(fades.count - Self.maxActive) }
+    /// Records a change; the oldest are dropped (finished at once) beyond `maxActive`.
+    mutating func record(_ change: Change) {
+        changes.append(change)
+        if changes.count > Self.maxActive { changes.removeFirst(changes.count - Self.maxActive) }
     }
 }

@@ -312,6 +312,30 @@ final class EnginePhysicsTests: XCTestCase {
         XCTAssertFalse(e.isMoving)
     }
 
+    /// On a wrapping ring the items are followed round the ring: inserting at 2 while 8 of 10 is
+    /// centred moves nothing at that moment (items 9, 0, 1 ahead and 7…3 behind keep their places;
+    /// old 2…7 are renumbered 3…8), and afterwards only the items ahead of the new one move on.
+    func testInsertOnWrappingRingWithoutJump() {
+        let e = engine(.rotary, count: 10, at: 8)
+        let before = Dictionary(uniqueKeysWithValues: e.layout(viewSize: view).map { ($0.index, $0.corners) })
+        e.insertItem(at: 2, now: 1)
+        XCTAssertEqual(e.currentIndex, 9)
+        for pose in e.layout(viewSize: view) where pose.index != 2 {
+            let old = pose.index < 2 ? pose.index : pose.index - 1
+            guard let c = before[old] else { continue }
+            for (a, b) in zip(pose.corners, c) {
+                XCTAssertEqual(a.x, b.x, accuracy: 1e-6, "item \(old)")
+                XCTAssertEqual(a.y, b.y, accuracy: 1e-6, "item \(old)")
+            }
+        }
+        tickAt120Hz(e, from: 1, to: 1.5)
+        let settled = e.layout(viewSize: view)
+        XCTAssertEqual(settled.first { $0.index == 0 }!.offset, 2, accuracy: 1e-12)   // 9 is centred: 10, 0, 1 ahead
+        XCTAssertEqual(settled.first { $0.index == 3 }!.offset, 5, accuracy: 1e-12)   // old 2 moved one slot on
+        XCTAssertEqual(settled.first { $0.index == 8 }!.offset, -1, accuracy: 1e-12)  // old 7 stayed behind
+        XCTAssertFalse(e.isMoving)
+    }
+
     /// Removing the centred item: its successor slides into the gap.
     func testRemoveWithoutJump() {
         let e = engine(count: 5, at: 2)

@@ -47,9 +47,14 @@ struct LayoutEnvironment {
     /// iCarousel's base transform: perspective in m34, then translated by −viewpoint_offset.
     let base: Transform3D
 
-    init(options: CarouselOptions, itemCount: Int, viewSize: Size2, toggle: Double) {
+    /// The item count the circular types size their ring by: `itemCount`, except while an
+    /// insertion or removal settles, when it moves smoothly from the old count to the new one.
+    let ringItemCount: Double
+
+    init(options: CarouselOptions, itemCount: Int, viewSize: Size2, toggle: Double, ringItemCount: Double? = nil) {
         self.options = options
         self.itemCount = max(0, itemCount)
+        self.ringItemCount = (ringItemCount ?? Double(itemCount)).finiteOr(Double(itemCount))
         self.viewSize = Size2(viewSize.width.finiteOr(0), viewSize.height.finiteOr(0))
         self.toggle = toggle.finiteOr(0).clamped(-1, 1)
         let w = options.effectiveItemWidth
@@ -81,19 +86,20 @@ struct LayoutEnvironment {
         return 1 - min(factor, fadeRange) / fadeRange * (1 - fadeMinAlpha)
     }
 
-    /// iCarousel's `circularCarouselItemCount`: slots on a ring, a whole number ≥ 1.
+    /// iCarousel's `circularCarouselItemCount`: slots on a ring, a whole number ≥ 1 (between two
+    /// whole numbers only while an insertion or removal settles).
     func circularCount(spacing: Double) -> Double {
         let ratio = extent / (spacing * itemWidth)
-        var count: Int
+        var count: Double
         if ratio.isFinite {
             // NSInteger count = MIN(MAX_VISIBLE_ITEMS, MAX(12, ceil(width / (spacing * _itemWidth)) * M_PI));
-            count = Int(min(Double(Self.maxVisibleItems), max(12, ratio.rounded(.up) * Double.pi)))
+            count = min(Double(Self.maxVisibleItems), max(12, ratio.rounded(.up) * Double.pi)).rounded(.towardZero)
         } else {
-            count = Self.maxVisibleItems
+            count = Double(Self.maxVisibleItems)
         }
-        count = min(itemCount, count)
-        if let c = options.count, c.isFinite { count = Int(c.clamped(-1e6, 1e6)) }
-        return Double(max(1, count))
+        count = min(ringItemCount, count)
+        if let c = options.count, c.isFinite { count = c.clamped(-1e6, 1e6).rounded(.towardZero) }
+        return max(1, count)
     }
 
     /// `ceil(x) + 2`-style slot counts, safe against infinities.
@@ -150,5 +156,5 @@ struct Ring {
     }
 
     /// iCarousel's visible items: the whole ring, or `ceil(count / 2)` for the inverted types.
-    func visibleSlots(inverted: Bool) -> Int { inverted ? Int((count / 2).rounded(.up)) : Int(count) }
+    func visibleSlots(inverted: Bool) -> Int { inverted ? Int((count / 2).rounded(.up)) : Int(count.rounded(.up)) }
 }

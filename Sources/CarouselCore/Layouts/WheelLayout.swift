@@ -27,7 +27,7 @@ struct WheelLayout: CarouselLayout {
 
     /// The whole wheel when its rim fits in the view, else `ceil(count / 2) + 1`.
     var computedVisibleSlots: Int {
-        if radius - env.itemWidth / 2 < min(env.viewSize.width, env.viewSize.height) / 2 { return Int(ring.count) }
+        if radius - env.itemWidth / 2 < min(env.viewSize.width, env.viewSize.height) / 2 { return Int(ring.count.rounded(.up)) }
         return Int((ring.count / 2).rounded(.up)) + 1
     }
 
