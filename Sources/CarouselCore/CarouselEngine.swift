@@ -45,6 +45,8 @@ public final class CarouselEngine {
     private var toggleTime = 0.0
     var transitions = ItemTransitions()
 
+    /// A carousel of `itemCount` items resting on item 0, shown in a view of `viewSize` pixels
+    /// (used to hit test taps and scale conveyor/pager drags until `layout(viewSize:)` is called).
     public init(options: CarouselOptions, itemCount: Int, viewSize: Size2 = Size2(1280, 720)) {
         self.options = options
         self.itemCount = max(0, itemCount)
@@ -72,8 +74,11 @@ public final class CarouselEngine {
         return options.type == .coverflow2 && !toggleFollowsOffset && toggleStart != 0
     }
 
+    /// A finger (or the dial) is dragging the carousel.
     public var isDragging: Bool { motion == .dragging }
+    /// A fling is gliding to rest.
     public var isDecelerating: Bool { if case .decelerating = motion { return true }; return false }
+    /// An eased scroll (scroll_to, scroll_by, keys, knob, a tap, a snap to an item) is running.
     public var isScrolling: Bool { if case .scrolling = motion { return true }; return false }
 
     /// The layout family for the current options and view.
