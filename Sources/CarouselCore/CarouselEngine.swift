@@ -513,7 +513,9 @@ public final class CarouselEngine {
 
     // MARK: - Direct control
 
-    /// Jumps to `offset` (iCarousel's `setScrollOffset:`), stopping any motion.
+    /// Jumps to `offset` (iCarousel's `setScrollOffset:`), stopping any motion. The offset is kept
+    /// in range as every offset is (wrapped round a ring, at most `bounce_distance` past an end) but
+    /// not settled: `kiosk-carousel layout` shows exactly the offset asked for.
     public func setScrollOffset(_ offset: Double, now: Double) {
         tick(now: now)
         guard offset.isFinite else { return }
@@ -538,6 +540,11 @@ public final class CarouselEngine {
         itemCount = n
         if n == 0 { scrollOffset = 0; currentIndex = 0; motion = .idle; return }
         didScroll(now)
+        if motion == .dragging {
+            // The wrap mode or the bounds may have changed under the finger: carry on from here.
+            dragPosition = scrollOffset
+            dragAnchor = scrollOffset.rounded()
+        }
         updateToggle(now)
         if motion == .idle, !held { settle(now, afterDrag: false) }
     }
