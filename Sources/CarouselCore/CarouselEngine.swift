@@ -1,226 +1,608 @@
 import Foundation
 
-/// The carousel's state (scroll offset in item units, velocity, running animation, current
-/// index) and its physics. It never reads a clock: time comes in through `apply(_:now:)` and
-/// `tick(now:)`, so the same inputs always give the same states.
+/// The carousel's state (scroll offset in item units, running motion, current index) and its
+/// physics, after iCarousel 1.8.3 (`didPan:`, `startDecelerating`, `step`, `didScroll`,
+/// `scrollByOffset:duration:`, `didTap:`), with its known gaps closed (docs/physics.md).
+///
+/// It never reads a clock: time comes in through `apply(_:now:)` and `tick(now:)`, and the
+/// physics advance only in fixed steps of `1 / tick_hz` seconds, so the same inputs always give
+/// the same states and the same events.
 public final class CarouselEngine {
-    private enum Motion: Equatable {
+    enum Motion: Equatable {
         case idle
         case dragging
-        /// Gliding from `from` to `to` between `start` and `start + duration`, easing out.
-        case decelerating(from: Double, to: Double, start: Double, duration: Double)
-        /// An explicit scroll (scroll_to, keys), easing in and out.
-        case animating(from: Double, to: Double, start: Double, duration: Double)
+        case decelerating(Glide)
+        case scrolling(ScrollAnimation)
     }
 
     public private(set) var options: CarouselOptions
     public private(set) var itemCount: Int
-    /// Position of the focus in item units: item `i` sits at offset `i - scrollOffset`.
+    /// The view the carousel is drawn in, in pixels. `layout(viewSize:)` records it; taps are hit
+    /// tested and conveyor/pager drags are scaled against it. Set it before the first tap when
+    /// nothing has been drawn yet.
+    public var viewSize: Size2
+    /// Position of the focus in item units: item `i` sits at offset `i - scrollOffset`. In
+    /// `0..<itemCount` when the carousel wraps; within the bounce range otherwise.
     public private(set) var scrollOffset: Double = 0
+    /// The item nearest the focus (0 when there are no items).
     public private(set) var currentIndex: Int = 0
-    private var motion = Motion.idle
-    private var events: [TimedCarouselEvent] = []
-    private var lastTime = 0.0
+    /// coverflow2's toggle in −1…1 (iCarousel's `toggle`).
+    public private(set) var toggle: Double = 0
 
-    public init(options: CarouselOptions, itemCount: Int) {
+    var motion = Motion.idle
+    var clock: FixedStepClock
+    private var events: [TimedCarouselEvent] = []
+    /// A finger is down (not yet a pan): motion holds, autoscroll pauses.
+    private(set) var held = false
+    /// iCarousel's `startVelocity`, items per second.
+    private var startVelocity = 0.0
+    /// Unwrapped position during a drag, and the item the drag started on (for paging).
+    private var dragPosition = 0.0
+    private var dragAnchor = 0.0
+    private var dragVelocity = VelocityTracker(window: 0.1)
+    /// coverflow2: the toggle's value when its animation (re)started, and when.
+    private var toggleStart = 0.0
+    private var toggleTime = 0.0
+    var transitions = ItemTransitions()
+
+    /// A carousel of `itemCount` items resting on item 0, shown in a view of `viewSize` pixels
+    /// (used to hit test taps and scale conveyor/pager drags until `layout(viewSize:)` is called).
+    public init(options: CarouselOptions, itemCount: Int, viewSize: Size2 = Size2(1280, 720)) {
         self.options = options
         self.itemCount = max(0, itemCount)
+        self.viewSize = viewSize
+        clock = FixedStepClock(hz: options.tickHz)
     }
 
-    /// True while the engine needs ticks (a drag, a glide, an animation or autoscroll).
-    public var isMoving: Bool { motion != .idle || options.autoscroll != 0 }
+    // MARK: - Derived values
 
-    /// Whether the ring wraps around (explicit option, else the type's default).
-    public var wraps: Bool {
-        if let w = options.wrap { return w }
-        switch options.type {
-        case .rotary, .invertedRotary, .cylinder, .invertedCylinder, .wheel, .invertedWheel: return true
-        default: return false
-        }
+    /// Whether the ring wraps around (`wrap`, else the type's default).
+    public var wraps: Bool { options.wraps }
+
+    /// Slot spacing in pixels (iCarousel's `itemWidth`).
+    public var itemWidth: Double { LayoutEnvironment(options: options, itemCount: itemCount, viewSize: viewSize, toggle: 0).itemWidth }
+
+    /// `offset_multiplier` or the type's default.
+    public var offsetMultiplier: Double { options.effectiveOffsetMultiplier.finiteOr(1) }
+
+    /// True while the engine needs ticks: a drag, a glide, an animation, autoscroll, coverflow2's
+    /// toggle or an insertion/removal still settling.
+    public var isMoving: Bool {
+        if motion != .idle || !transitions.isEmpty { return true }
+        if autoscrollRuns { return true }
+        // coverflow2's toggle animates on its own only when it does not simply follow the offset.
+        return options.type == .coverflow2 && !toggleFollowsOffset && toggleStart != 0
     }
 
-    /// Slot spacing in pixels.
-    public var itemWidth: Double {
-        options.itemWidth ?? (options.vertical ? options.itemSize.height : options.itemSize.width)
+    /// A finger (or the dial) is dragging the carousel.
+    public var isDragging: Bool { motion == .dragging }
+    /// A fling is gliding to rest.
+    public var isDecelerating: Bool { if case .decelerating = motion { return true }; return false }
+    /// An eased scroll (scroll_to, scroll_by, keys, knob, a tap, a snap to an item) is running.
+    public var isScrolling: Bool { if case .scrolling = motion { return true }; return false }
+
+    /// The layout family for the current options and view.
+    func makeLayout() -> CarouselLayout {
+        LayoutEnvironment(options: options, itemCount: itemCount, viewSize: viewSize, toggle: toggle).makeLayout()
     }
 
-    private var offsetMultiplier: Double {
-        options.offsetMultiplier ?? ((options.type == .coverflow || options.type == .coverflow2) ? 2 : 1)
+    private var decelerationRate: Double { options.decelerationRate.finiteOr(0.95).clamped(0, 0.999) }
+    private var bounceDistance: Double { max(0, options.bounceDistance.finiteOr(1)) }
+    private var scrollDuration: Double { max(0, options.scrollDuration.finiteOr(0.4)) }
+    private var autoscrollSpeed: Double { options.autoscroll.finiteOr(0) }
+
+    private var autoscrollRuns: Bool {
+        guard autoscrollSpeed != 0, itemCount > 1, motion == .idle, !held else { return false }
+        if wraps { return true }
+        return autoscrollSpeed > 0 ? scrollOffset < Double(itemCount - 1) : scrollOffset > 0
     }
+
+    // MARK: - Events
 
     /// Events since the last call, oldest first.
     public func takeEvents() -> [TimedCarouselEvent] {
-        defer { events.removeAll() }
+        defer { events.removeAll(keepingCapacity: true) }
         return events
     }
 
     private func emit(_ e: CarouselEvent, _ now: Double) { events.append(TimedCarouselEvent(time: now, event: e)) }
 
-    private func clampedOffset(_ o: Double) -> Double {
+    // MARK: - Offsets and indices (iCarousel's clampedIndex, clampedOffset, minScrollDistance)
+
+    func clampedIndex(_ i: Int) -> Int {
         guard itemCount > 0 else { return 0 }
-        if wraps { return o }
-        return min(max(o, 0), Double(itemCount - 1))
+        if wraps { return ((i % itemCount) + itemCount) % itemCount }
+        return min(max(0, i), itemCount - 1)
     }
 
-    private func wrappedIndex(_ i: Int) -> Int {
+    func clampedOffset(_ o: Double) -> Double {
         guard itemCount > 0 else { return 0 }
-        return ((i % itemCount) + itemCount) % itemCount
+        let n = Double(itemCount)
+        if wraps {
+            let w = o - (o / n).rounded(.down) * n
+            return w >= n ? 0 : w
+        }
+        return min(max(0, o), n - 1)
     }
 
-    private func updateCurrentIndex(_ now: Double) {
-        let i = wrappedIndex(Int((scrollOffset).rounded()))
-        if i != currentIndex, itemCount > 0 {
-            currentIndex = i
-            emit(.currentIndexChanged(index: i), now)
+    private func index(nearest o: Double) -> Int {
+        let r = o.rounded()
+        return clampedIndex(Int(r.clamped(-4e15, 4e15)))
+    }
+
+    /// Shortest signed distance from offset `from` to offset `to` (round the ring when wrapping).
+    func minScrollDistance(from: Double, to: Double) -> Double {
+        let direct = to - from
+        guard wraps, itemCount > 0 else { return direct }
+        var wrapped = min(to, from) + Double(itemCount) - max(to, from)
+        if from < to { wrapped = -wrapped }
+        return abs(direct) <= abs(wrapped) ? direct : wrapped
+    }
+
+    private var isOutOfRange: Bool {
+        guard !wraps, itemCount > 0 else { return false }
+        return abs(scrollOffset - clampedOffset(scrollOffset)) > ICarouselPhysics.epsilon
+    }
+
+    /// iCarousel's rubber band: drags and flings lose strength past the ends.
+    private var bounceFactor: Double {
+        guard !wraps, options.bounces, bounceDistance > 0 else { return 1 }
+        return 1 - min(abs(scrollOffset - clampedOffset(scrollOffset)), bounceDistance) / bounceDistance
+    }
+
+    /// Pixels of finger travel per item.
+    private var dragUnit: Double {
+        let u = makeLayout().dragUnit
+        return u.isFinite && u > 0 ? u : 1
+    }
+
+    // MARK: - didScroll
+
+    /// Keeps the offset in range and reports a new current index (iCarousel's `didScroll`).
+    private func didScroll(_ now: Double) {
+        guard itemCount > 0 else { scrollOffset = 0; return }
+        if !scrollOffset.isFinite { scrollOffset = Double(currentIndex) }
+        if wraps || !options.bounces {
+            scrollOffset = clampedOffset(scrollOffset)
+        } else {
+            let lo = -bounceDistance, hi = Double(itemCount - 1) + bounceDistance
+            if scrollOffset < lo { scrollOffset = lo; startVelocity = 0 }
+            else if scrollOffset > hi { scrollOffset = hi; startVelocity = 0 }
+        }
+        let newIndex = index(nearest: scrollOffset)
+        if newIndex != currentIndex {
+            let previous = currentIndex
+            currentIndex = newIndex
+            if !toggleFollowsOffset {
+                let difference = minScrollDistance(from: Double(newIndex), to: Double(previous))
+                toggleStart = difference.clamped(-1, 1)
+                toggleTime = now
+                toggle = toggleStart
+            }
+            emit(.currentIndexChanged(index: newIndex), now)
         }
     }
 
-    private func endMotion(_ now: Double) {
+    // MARK: - coverflow2's toggle
+
+    /// When the toggle simply follows the fractional offset (coverflow2 then looks like coverflow):
+    /// gliding, animating (not the snap after a drag), autoscrolling, or past an end.
+    private var toggleFollowsOffset: Bool {
         switch motion {
-        case .decelerating: emit(.decelerationEnded, now)
-        case .animating: emit(.scrollAnimationEnded, now)
+        case .decelerating: return true
+        case .scrolling(let a): if !a.afterDrag { return true }
+        case .dragging: break
+        case .idle: if autoscrollSpeed != 0 && !held { return true }
+        }
+        return !wraps && (scrollOffset < 0 || scrollOffset >= Double(itemCount - 1))
+    }
+
+    private func updateToggle(_ now: Double) {
+        if toggleFollowsOffset {
+            toggle = scrollOffset - scrollOffset.rounded()
+            toggleStart = toggle
+            toggleTime = now
+            return
+        }
+        guard toggleStart != 0 else { toggle = 0; return }
+        let duration = ICarouselPhysics.toggleDuration(velocity: startVelocity)
+        let p = (now - toggleTime) / duration
+        if p >= 1 { toggleStart = 0; toggle = 0; return }
+        toggle = toggleStart * (1 - ICarouselPhysics.easeInOut(p))
+    }
+
+    // MARK: - Time
+
+    /// Advances the physics to `now` in fixed steps of `1 / tick_hz`.
+    public func tick(now: Double) {
+        clock.advance(to: now) { t, dt in step(at: t, dt: dt) }
+    }
+
+    private func step(at t: Double, dt: Double) {
+        switch motion {
+        case .scrolling(let a):
+            let (o, done) = a.offset(at: t)
+            scrollOffset = done ? Self.snapped(o) : o
+            didScroll(t)
+            if done {
+                motion = .idle
+                emit(.scrollAnimationEnded, t)
+                // An item removed under a running animation can leave its target past the end.
+                if isOutOfRange && !held { settle(t, afterDrag: false) }
+            }
+        case .decelerating(let g):
+            let (o, done) = g.offset(at: t)
+            scrollOffset = done ? Self.snapped(o) : o
+            didScroll(t)
+            if done {
+                motion = .idle
+                emit(.decelerationEnded, t)
+                settle(t, afterDrag: false)
+            }
+        case .dragging:
+            break
+        case .idle:
+            if autoscrollRuns {
+                let next = scrollOffset + autoscrollSpeed * dt
+                scrollOffset = wraps ? next : min(max(next, 0), Double(itemCount - 1))
+                didScroll(t)
+            }
+        }
+        updateToggle(t)
+        transitions.prune(at: t)
+    }
+
+    // MARK: - Motions
+
+    /// Ends whatever moves, reporting its end.
+    private func stopMotion(_ now: Double) {
+        switch motion {
+        case .idle: return
         case .dragging: emit(.dragEnded, now)
-        case .idle: break
+        case .decelerating: emit(.decelerationEnded, now)
+        case .scrolling: emit(.scrollAnimationEnded, now)
         }
         motion = .idle
     }
 
-    private func animate(to target: Double, duration: Double?, _ now: Double) {
-        endMotion(now)
-        let d = max(0, duration ?? options.scrollDuration)
-        if d == 0 || target == scrollOffset {
-            scrollOffset = target
-            updateCurrentIndex(now)
+    /// Starts (or retargets) an eased scroll by `distance` items (iCarousel's `scrollByOffset:duration:`).
+    private func scroll(by distance: Double, duration: Double, afterDrag: Bool, _ now: Double) {
+        guard itemCount > 0, distance.isFinite else { return }
+        var target = scrollOffset + distance
+        if !wraps { target = clampedOffset(target) }
+        let wasScrolling = isScrolling
+        if wasScrolling, abs(pendingScroll - (target - scrollOffset)) < ICarouselPhysics.epsilon,
+           abs(target - scrollOffset) >= ICarouselPhysics.epsilon {
+            return // already heading there: keep the running animation's timing
+        }
+        if case .dragging = motion { stopMotion(now) }
+        if case .decelerating = motion { stopMotion(now) }
+        if duration <= 0 || abs(target - scrollOffset) < ICarouselPhysics.epsilon {
+            if wasScrolling { motion = .idle; emit(.scrollAnimationEnded, now) }
+            scrollOffset = Self.snapped(target)
+            didScroll(now)
             return
         }
-        motion = .animating(from: scrollOffset, to: target, start: now, duration: d)
-        emit(.scrollAnimationBegan, now)
+        motion = .scrolling(ScrollAnimation(from: scrollOffset, to: target, start: now, duration: duration, afterDrag: afterDrag))
+        if !wasScrolling { emit(.scrollAnimationBegan, now) }
     }
 
-    /// The offset to scroll by to reach `index` (the shortest way round when wrapping).
-    private func distance(toIndex index: Int) -> Double {
-        let target = Double(index)
-        guard wraps, itemCount > 0 else { return target - scrollOffset }
-        var d = (target - scrollOffset).truncatingRemainder(dividingBy: Double(itemCount))
-        if d > Double(itemCount) / 2 { d -= Double(itemCount) }
-        if d < -Double(itemCount) / 2 { d += Double(itemCount) }
-        return d
+    /// `x`, or the whole number it is within rounding error of (targets computed as
+    /// `offset + (index − offset)` land exactly on the item).
+    static func snapped(_ x: Double) -> Double {
+        let r = x.rounded()
+        return abs(x - r) < 1e-9 ? r : x
     }
 
-    /// Feeds one intent at time `now` (seconds).
+    /// How far a running scroll animation still has to go, in items.
+    private var pendingScroll: Double {
+        if case .scrolling(let a) = motion { return a.to - a.offset(at: clock.time).offset }
+        return 0
+    }
+
+    /// The index the carousel is heading for: the running animation's target, else the current one.
+    public var targetIndex: Int {
+        if case .scrolling(let a) = motion { return index(nearest: a.to) }
+        if case .decelerating(let g) = motion { return index(nearest: g.from + g.distance) }
+        return currentIndex
+    }
+
+    /// iCarousel's `startDecelerating` from the unwrapped position `position`. Returns false when
+    /// there is nothing to glide.
+    private func startDecelerating(from position: Double, _ now: Double) -> Bool {
+        let rate = decelerationRate
+        let distance = ICarouselPhysics.decelerationDistance(velocity: startVelocity, rate: rate)
+        var end = position + distance
+        if options.paging {
+            end = distance > 0 ? position.rounded(.up) : position.rounded(.down)
+            end = end.clamped(dragAnchor - 1, dragAnchor + 1)
+        } else if options.stopAtItemBoundary {
+            end = distance > 0 ? end.rounded(.up) : end.rounded(.down)
+        }
+        if !wraps {
+            if options.bounces {
+                end = end.clamped(-bounceDistance, Double(itemCount - 1) + bounceDistance)
+            } else {
+                end = clampedOffset(end)
+            }
+        }
+        let d = end - position
+        guard d != 0, d.isFinite, startVelocity != 0 else { return false }
+        let glide = Glide(from: scrollOffset, distance: d, speed: startVelocity, start: now)
+        guard glide.duration.isFinite, glide.duration > 0 else { return false }
+        motion = .decelerating(glide)
+        return true
+    }
+
+    /// After a drag or a glide: snap to an item boundary when `scroll_to_item_boundary` asks, and
+    /// always back into range past an end.
+    private func settle(_ now: Double, afterDrag: Bool) {
+        guard itemCount > 0, motion == .idle else { return }
+        let outOfRange = isOutOfRange
+        guard outOfRange || (options.scrollToItemBoundary && autoscrollSpeed == 0) else { return }
+        let d = minScrollDistance(from: scrollOffset, to: Double(currentIndex))
+        if abs(d) < ICarouselPhysics.epsilon {
+            scrollOffset = Double(currentIndex)
+            return
+        }
+        scroll(by: d, duration: scrollDuration, afterDrag: afterDrag, now)
+    }
+
+    // MARK: - Intents
+
+    /// Feeds one intent at time `now` (seconds). The physics first advance to `now`.
     public func apply(_ intent: Intent, now: Double) {
-        lastTime = now
+        tick(now: now)
         guard itemCount > 0 else { return }
         switch intent {
+        case .fingerDown:
+            held = true
+            if case .dragging = motion { return }
+            if options.scrollEnabled { stopMotion(now) }
+        case .fingerUp:
+            held = false
+            if motion == .idle { settle(now, afterDrag: false) }
         case .dragBegan:
-            guard options.scrollEnabled else { return }
-            endMotion(now)
-            motion = .dragging
-            emit(.dragBegan, now)
+            beginDrag(now, dial: false)
         case .dragMoved(let pixels):
-            guard motion == .dragging else { return }
-            scrollOffset -= pixels * offsetMultiplier * options.scrollSpeed / itemWidth
-            if !wraps { scrollOffset = min(max(scrollOffset, -options.bounceDistance), Double(itemCount - 1) + options.bounceDistance) }
-            updateCurrentIndex(now)
+            guard motion == .dragging, pixels.isFinite else { return }
+            moveDrag(by: -pixels * bounceFactor * offsetMultiplier / dragUnit, now)
         case .dragEnded(let velocity):
             guard motion == .dragging else { return }
-            motion = .idle
-            emit(.dragEnded, now)
-            glide(itemsPerSecond: -velocity * options.scrollSpeed / itemWidth, now)
+            let v = velocity.isFinite ? velocity : 0
+            endDrag(itemsPerSecond: -v * bounceFactor * options.scrollSpeed.finiteOr(1) / dragUnit, now)
         case .dialMoved(let items):
-            scrollOffset = clampedOffset(scrollOffset + items)
-            updateCurrentIndex(now)
-        case .dialEnded(let v):
-            glide(itemsPerSecond: v, now)
-        case .tap:
-            break
+            guard items.isFinite else { return }
+            if motion != .dragging { beginDrag(now, dial: true) }
+            guard motion == .dragging else { return }
+            moveDrag(by: items * bounceFactor, now)
+        case .dialEnded(let itemsPerSecond):
+            guard motion == .dragging else { held = false; settle(now, afterDrag: false); return }
+            let v = itemsPerSecond.isFinite ? itemsPerSecond : 0
+            endDrag(itemsPerSecond: v * bounceFactor * options.scrollSpeed.finiteOr(1), now)
+        case .tap(let point):
+            held = false
+            tap(at: point, now)
         case .step(let n):
-            animate(to: clampedOffset(scrollOffset.rounded() + Double(n)), duration: nil, now)
+            step(byItems: n, now)
         case .select:
-            emit(.selected(index: currentIndex), now)
+            emit(.selected(index: targetIndex), now)
         case .home:
-            animate(to: scrollOffset + distance(toIndex: 0), duration: nil, now)
+            scrollTo(index: 0, duration: nil, now)
         case .cancel:
-            animate(to: clampedOffset(scrollOffset.rounded()), duration: nil, now)
+            held = false
+            stopMotion(now)
+            settle(now, afterDrag: false)
         case .scrollTo(let index, let duration):
-            animate(to: scrollOffset + distance(toIndex: index), duration: duration, now)
+            scrollTo(index: index, duration: duration, now)
         case .scrollBy(let items, let duration):
-            animate(to: clampedOffset(scrollOffset + items), duration: duration, now)
+            scrollBy(items: items, duration: duration, now)
         }
+        // Never left resting past an end.
+        if motion == .idle, !held, isOutOfRange { settle(now, afterDrag: false) }
     }
 
-    private func glide(itemsPerSecond v: Double, _ now: Double) {
-        let rate = min(max(options.decelerationRate, 0), 0.999)
-        var distance = v / (60 * (1 - rate))
-        var target = scrollOffset + distance
-        if options.stopAtItemBoundary { target = target.rounded() }
-        target = clampedOffset(target)
-        distance = target - scrollOffset
-        if distance == 0 { return }
-        let duration = min(2.0, max(0.15, abs(distance) * 2 / max(abs(v), 1e-6)))
-        motion = .decelerating(from: scrollOffset, to: target, start: now, duration: duration)
-        emit(.decelerationBegan, now)
+    /// Starts a drag; `scroll_enabled = false` refuses pans but not the on-screen dial, which is
+    /// a control of its own like the knob.
+    private func beginDrag(_ now: Double, dial: Bool) {
+        guard options.scrollEnabled || dial else { return }
+        stopMotion(now)
+        held = false
+        motion = .dragging
+        dragPosition = scrollOffset
+        dragAnchor = scrollOffset.rounded()
+        dragVelocity = VelocityTracker(window: 0.1)
+        dragVelocity.add(time: now, position: dragPosition)
+        startVelocity = 0
+        emit(.dragBegan, now)
     }
 
-    /// Advances the physics to `now`.
-    public func tick(now: Double) {
-        let dt = max(0, now - lastTime)
-        lastTime = now
-        switch motion {
-        case .idle:
-            if options.autoscroll != 0, itemCount > 0 {
-                scrollOffset = clampedOffset(scrollOffset + options.autoscroll * dt)
+    private func moveDrag(by items: Double, _ now: Double) {
+        dragPosition += items
+        if options.paging { dragPosition = dragPosition.clamped(dragAnchor - 1, dragAnchor + 1) }
+        scrollOffset = wraps ? clampedOffset(dragPosition) : dragPosition
+        didScroll(now)
+        if !wraps { dragPosition = scrollOffset }
+        dragVelocity.add(time: now, position: dragPosition)
+        startVelocity = dragVelocity.velocity(at: now)
+        updateToggle(now)
+    }
+
+    /// iCarousel's `didPan:` end: glide, or snap (one item on in the flick's direction when fast).
+    private func endDrag(itemsPerSecond v: Double, _ now: Double) {
+        motion = .idle
+        startVelocity = v
+        emit(.dragEnded, now)
+        if ICarouselPhysics.shouldDecelerate(velocity: v, rate: decelerationRate), startDecelerating(from: dragPosition, now) {
+            emit(.decelerationBegan, now)
+            updateToggle(now)
+            return
+        }
+        let outOfRange = isOutOfRange
+        guard outOfRange || (options.scrollToItemBoundary && autoscrollSpeed == 0) else { updateToggle(now); return }
+        let nearest = dragPosition.rounded()
+        var target = nearest
+        if abs(dragPosition - nearest) > ICarouselPhysics.epsilon, abs(v) > ICarouselPhysics.scrollSpeedThreshold,
+           abs(dragPosition - nearest) > ICarouselPhysics.scrollDistanceThreshold {
+            target = nearest + (v > 0 ? 1 : -1)
+        }
+        if options.paging { target = target.clamped(dragAnchor - 1, dragAnchor + 1) }
+        if !wraps { target = clampedOffset(target) }
+        let d = target - dragPosition
+        if abs(d) < ICarouselPhysics.epsilon {
+            scrollOffset = clampedOffset(target)
+            didScroll(now)
+        } else {
+            scroll(by: d, duration: scrollDuration, afterDrag: true, now)
+        }
+        updateToggle(now)
+    }
+
+    /// Knob detents and keys: whole items from where the carousel is heading, so that quick
+    /// steps add up instead of restarting from the current item.
+    private func step(byItems n: Int, _ now: Double) {
+        guard n != 0 else { return }
+        let heading = scrollOffset + pendingScroll
+        let base = n > 0 ? (heading + 1e-9).rounded(.down) : (heading - 1e-9).rounded(.up)
+        scroll(by: base + Double(n) - scrollOffset, duration: scrollDuration, afterDrag: false, now)
+    }
+
+    /// iCarousel's `scrollToItemAtIndex:duration:` (shortest way round when wrapping).
+    private func scrollTo(index: Int, duration: Double?, _ now: Double) {
+        let i = clampedIndex(index)
+        let d = minScrollDistance(from: scrollOffset, to: Double(i))
+        scroll(by: d, duration: duration.map { max(0, $0.finiteOr(0)) } ?? scrollDuration, afterDrag: false, now)
+    }
+
+    /// iCarousel's `scrollByNumberOfItems:` for whole numbers (lands on a boundary), else `scrollByOffset:`.
+    private func scrollBy(items: Double, duration: Double?, _ now: Double) {
+        guard items.isFinite else { return }
+        let d = duration.map { max(0, $0.finiteOr(0)) } ?? scrollDuration
+        let distance: Double
+        if items.rounded() == items {
+            if items > 0 { distance = scrollOffset.rounded(.down) + items - scrollOffset }
+            else if items < 0 { distance = scrollOffset.rounded(.up) + items - scrollOffset }
+            else { distance = scrollOffset.rounded() - scrollOffset }
+        } else {
+            distance = items
+        }
+        scroll(by: distance, duration: d, afterDrag: false, now)
+    }
+
+    /// iCarousel's `didTap:` with the rule: a side item comes to the centre, the centred
+    /// item is selected; a tap on nothing settles.
+    private func tap(at point: Point2, _ now: Double) {
+        stopMotion(now)
+        guard let hit = hitTest(point) else {
+            settle(now, afterDrag: false)
+            return
+        }
+        let centred = abs(hit.slotOffset) < 0.5
+        if centred {
+            if options.scrollToItemBoundary || isOutOfRange {
+                scroll(by: hit.slotOffset, duration: scrollDuration, afterDrag: false, now)
             }
-        case .dragging:
-            break
-        case .decelerating(let from, let to, let start, let duration):
-            let p = min(1, (now - start) / duration)
-            scrollOffset = from + (to - from) * (1 - (1 - p) * (1 - p))
-            if p >= 1 { scrollOffset = to; endMotion(now) }
-        case .animating(let from, let to, let start, let duration):
-            let p = min(1, (now - start) / duration)
-            let e = p < 0.5 ? 2 * p * p : 1 - pow(-2 * p + 2, 2) / 2
-            scrollOffset = from + (to - from) * e
-            if p >= 1 { scrollOffset = to; endMotion(now) }
+            emit(.selected(index: hit.index), now)
+        } else if options.centerItemWhenSelected {
+            scroll(by: hit.slotOffset, duration: scrollDuration, afterDrag: false, now)
+        } else {
+            emit(.selected(index: hit.index), now)
+            settle(now, afterDrag: false)
         }
-        updateCurrentIndex(now)
     }
 
-    /// Items to draw for a view of `viewSize`, back to front.
-    public func layout(viewSize: Size2) -> [ItemPose] {
-        guard itemCount > 0 else { return [] }
-        let half = Int((viewSize.width / itemWidth / 2).rounded(.up)) + 1
-        let centre = Int(scrollOffset.rounded())
-        var poses: [ItemPose] = []
-        for slot in (centre - half)...(centre + half) {
-            if !wraps && (slot < 0 || slot >= itemCount) { continue }
-            let offset = Double(slot) - scrollOffset
-            var t = Transform3D.identity
-            t.m34 = options.perspective
-            t = t.translated(-options.viewpointOffset.x, -options.viewpointOffset.y, 0)
-            t = options.vertical ? t.translated(0, offset * itemWidth, 0) : t.translated(offset * itemWidth, 0, 0)
-            poses.append(pose(index: wrappedIndex(slot), offset: offset, transform: t, alpha: 1, viewSize: viewSize))
-        }
-        return poses.sorted { $0.depth < $1.depth }
+    // MARK: - Direct control
+
+    /// Jumps to `offset` (iCarousel's `setScrollOffset:`), stopping any motion. The offset is kept
+    /// in range as every offset is (wrapped round a ring, at most `bounce_distance` past an end) but
+    /// not settled: `kiosk-carousel layout` shows exactly the offset asked for.
+    public func setScrollOffset(_ offset: Double, now: Double) {
+        tick(now: now)
+        guard offset.isFinite else { return }
+        stopMotion(now)
+        scrollOffset = offset
+        didScroll(now)
+        updateToggle(now)
     }
 
-    private func pose(index: Int, offset: Double, transform t: Transform3D, alpha: Double, viewSize: Size2) -> ItemPose {
-        let w = options.itemSize.width / 2, h = options.itemSize.height / 2
-        let cx = viewSize.width / 2 + options.contentOffset.x
-        let cy = viewSize.height / 2 + options.contentOffset.y
-        let corners = [(-w, -h), (w, -h), (w, h), (-w, h)].map { (x, y) -> Point2 in
-            let p = t.projectHomogeneous(x: x, y: y)
-            return Point2(cx + p.x / p.w, cy + p.y / p.w)
+    /// Replaces options and item count (config reload), keeping the current item where it still exists.
+    public func update(options newOptions: CarouselOptions, itemCount newCount: Int, now: Double) {
+        tick(now: now)
+        let countChanged = max(0, newCount) != itemCount
+        options = newOptions
+        clock.setRate(newOptions.tickHz)
+        let n = max(0, newCount)
+        if countChanged {
+            stopMotion(now)
+            transitions.removeAll()
+            if n > 0, currentIndex >= n { scrollOffset = Double(n - 1) }
         }
-        return ItemPose(index: index, offset: offset, transform: t, corners: corners, alpha: alpha,
-                        depth: t.depth(x: 0, y: 0) - abs(offset) * 1e-6)
+        itemCount = n
+        if n == 0 { scrollOffset = 0; currentIndex = 0; motion = .idle; return }
+        didScroll(now)
+        if motion == .dragging {
+            // The wrap mode or the bounds may have changed under the finger: carry on from here.
+            dragPosition = scrollOffset
+            dragAnchor = scrollOffset.rounded()
+        }
+        updateToggle(now)
+        if motion == .idle, !held { settle(now, afterDrag: false) }
     }
 
-    /// Replaces options and item count (config reload) keeping the current item where possible.
-    public func update(options: CarouselOptions, itemCount: Int, now: Double) {
-        self.options = options
-        self.itemCount = max(0, itemCount)
-        scrollOffset = clampedOffset(scrollOffset)
-        updateCurrentIndex(now)
+    /// Inserts an item at `index` (0…itemCount): the centred item stays centred, the others slide
+    /// to their new places and the new one fades in (iCarousel's `insertItemAtIndex:animated:`).
+    public func insertItem(at index: Int, now: Double) {
+        tick(now: now)
+        let i = min(max(0, index), itemCount)
+        let before = (offset: scrollOffset, count: itemCount)
+        itemCount += 1
+        if itemCount == 1 {
+            scrollOffset = 0; currentIndex = 0
+        } else if i <= currentIndex {
+            // The centred item moves up one index; the offset follows it.
+            shiftTargets(by: 1)
+            scrollOffset += 1
+        }
+        transitions.record(.init(kind: .inserted, index: i, offsetBefore: before.offset, countBefore: before.count,
+                                 offsetAfter: scrollOffset, countAfter: itemCount, wraps: wraps, start: now))
+        didScroll(now)
+    }
+
+    /// Removes the item at `index`: the neighbours slide into the gap; removing the centred item
+    /// brings its successor (the predecessor for the last item) (iCarousel's `removeItemAtIndex:animated:`).
+    public func removeItem(at index: Int, now: Double) {
+        tick(now: now)
+        guard itemCount > 0, index >= 0, index < itemCount else { return }
+        let wasLast = index == itemCount - 1
+        let before = (offset: scrollOffset, count: itemCount, index: currentIndex)
+        itemCount -= 1
+        if itemCount == 0 {
+            stopMotion(now)
+            transitions.removeAll()
+            scrollOffset = 0; currentIndex = 0
+            return
+        }
+        if index < before.index || (index == before.index && wasLast) {
+            // The offset follows the centred item (or, for the last one, its predecessor).
+            shiftTargets(by: -1)
+            scrollOffset -= 1
+        }
+        transitions.record(.init(kind: .removed, index: index, offsetBefore: before.offset, countBefore: before.count,
+                                 offsetAfter: scrollOffset, countAfter: itemCount, wraps: wraps, start: now))
+        didScroll(now)
+        if index == before.index, !wasLast, currentIndex == before.index {
+            // The centred item was replaced by its successor at the same index: say so.
+            emit(.currentIndexChanged(index: currentIndex), now)
+        }
+    }
+
+    /// Moves running motions along with an offset shift of `d` items (insert/remove).
+    private func shiftTargets(by d: Double) {
+        switch motion {
+        case .scrolling(var a): a.from += d; a.to += d; motion = .scrolling(a)
+        case .decelerating(var g): g.from += d; motion = .decelerating(g)
+        case .dragging: dragPosition += d; dragAnchor += d
+        case .idle: break
+        }
     }
 }

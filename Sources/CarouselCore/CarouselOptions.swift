@@ -41,9 +41,15 @@ public struct CarouselOptions: Equatable, Sendable {
     public var viewpointOffset = Point2.zero
     public var contentOffset = Point2.zero
     // iCarousel options (nil: the type's own default).
+    /// Slots on a circular ring (rotary, cylinder, wheel and their inverted forms); iCarousel
+    /// truncates it to a whole number. nil: `min(itemCount, min(30, max(12, ceil(extent / (spacing·item_width))·π)))`.
     public var count: Double?
+    /// Radians of the ring the `count` slots spread over (2π).
     public var arc: Double?
+    /// Ring radius in pixels; nil: the type's formula (see docs/layouts.md).
     public var radius: Double?
+    /// Radians between neighbouring items on a circular ring; nil: `arc / count`. (iCarousel passes
+    /// the whole per-item angle through its delegate; a fixed config value is the step per item.)
     public var angle: Double?
     public var tilt: Double?
     public var spacing: Double?
@@ -81,6 +87,28 @@ public struct CarouselOptions: Equatable, Sendable {
     public var autoscroll = 0.0
     public var centerItemWhenSelected = true
     public init() {}
+
+    /// Whether the ring wraps when `wrap` is not set: iCarousel's default per type (the circular
+    /// types wrap, the others do not).
+    public var wrapsByDefault: Bool {
+        switch type {
+        case .rotary, .invertedRotary, .cylinder, .invertedCylinder, .wheel, .invertedWheel: return true
+        default: return false
+        }
+    }
+
+    /// Whether the ring wraps (`wrap`, else the type's default).
+    public var wraps: Bool { wrap ?? wrapsByDefault }
+
+    /// `offset_multiplier`, else iCarousel's default: 2 for the cover flows, 1 otherwise.
+    public var effectiveOffsetMultiplier: Double {
+        offsetMultiplier ?? ((type == .coverflow || type == .coverflow2) ? 2 : 1)
+    }
+
+    /// Slot spacing in pixels: `item_width`, else the card's width (its height when vertical).
+    public var effectiveItemWidth: Double {
+        itemWidth ?? (vertical ? itemSize.height : itemSize.width)
+    }
 }
 
 /// How raw input becomes intents (slop, tap limits, knob, dial).
@@ -95,15 +123,23 @@ public struct GestureOptions: Equatable, Sendable {
     public var detentsPerItem = 1
     /// Extra items per detent when the knob turns fast (0 is off).
     public var rotaryAcceleration = 0.0
+    /// A detent that comes at most this many seconds after the previous one counts as "fast".
+    public var rotaryFastInterval = 0.05
+    /// Seconds of finger samples the release velocity is fitted over (least squares).
+    public var velocityWindow = 0.1
     public var dial: DialOptions?
     public init() {}
 }
 
 /// An on-screen ring that turns the carousel by the angle a finger sweeps around its centre.
 public struct DialOptions: Equatable, Sendable {
+    /// Centre of the ring in screen pixels.
     public var center: Point2
+    /// Touches closer to the centre than this (pixels) are not on the dial.
     public var innerRadius: Double
+    /// Touches farther from the centre than this (pixels) are not on the dial.
     public var outerRadius: Double
+    /// Items per full clockwise turn (negative: counter-clockwise moves forward).
     public var itemsPerTurn: Double
     public init(center: Point2, innerRadius: Double, outerRadius: Double, itemsPerTurn: Double) {
         self.center = center; self.innerRadius = innerRadius

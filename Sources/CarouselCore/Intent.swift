@@ -10,7 +10,13 @@ public enum Intent: Equatable, Sendable {
     case dialMoved(items: Double)
     /// The dial was released, turning at `itemsPerSecond`.
     case dialEnded(itemsPerSecond: Double)
-    /// A tap at a screen point.
+    /// A finger (or the pointer button) went down at a screen point: whatever moves stops, as in
+    /// every flick list, and autoscroll pauses until the finger lifts.
+    case fingerDown(Point2)
+    /// The finger lifted without becoming a pan, a dial turn or a tap (a long press, a rejected
+    /// perpendicular swipe): the carousel settles.
+    case fingerUp
+    /// A tap at a screen point: a side item scrolls to the centre, the centred item is selected.
     case tap(Point2)
     /// Step by whole items (keys, knob detents).
     case step(Int)
@@ -20,7 +26,9 @@ public enum Intent: Equatable, Sendable {
     case home
     /// Stop whatever moves and settle.
     case cancel
+    /// Scroll to `index` the shortest way round (`duration` nil: `scroll_duration`).
     case scrollTo(index: Int, duration: Double?)
+    /// Scroll by `items` (whole numbers land on item boundaries, as iCarousel's `scrollByNumberOfItems`).
     case scrollBy(items: Double, duration: Double?)
 }
 
@@ -38,8 +46,11 @@ public struct ItemPose: Equatable, Sendable {
     public var alpha: Double
     /// Larger is nearer; the list is sorted by it, back to front.
     public var depth: Double
-    public init(index: Int, offset: Double, transform: Transform3D, corners: [Point2], alpha: Double, depth: Double) {
+    /// Corner radius in card pixels the layout asks for (the scaling pager's `corner_radius`), 0: square.
+    public var cornerRadius: Double
+    public init(index: Int, offset: Double, transform: Transform3D, corners: [Point2], alpha: Double, depth: Double,
+                cornerRadius: Double = 0) {
         self.index = index; self.offset = offset; self.transform = transform
-        self.corners = corners; self.alpha = alpha; self.depth = depth
+        self.corners = corners; self.alpha = alpha; self.depth = depth; self.cornerRadius = cornerRadius
     }
 }
