@@ -23,7 +23,8 @@ public final class CarouselSession {
 
     public init(config: KioskConfiguration, width: Int, height: Int, synchronousCards: Bool = true) {
         self.config = config
-        engine = CarouselEngine(options: config.carousel, itemCount: config.items.count)
+        engine = CarouselEngine(options: config.carousel, itemCount: config.items.count,
+                                viewSize: Size2(Double(width), Double(height)))
         gestures = GestureRecognizer(options: config.gestures, vertical: config.carousel.vertical)
         scene = SceneRenderer(width: width, height: height, theme: config.theme)
         let size = CarouselSession.cardSize(config)
@@ -59,8 +60,11 @@ public final class CarouselSession {
     /// Advances the engine to `now`; returns its events.
     public func tick(now: Double) -> [TimedCarouselEvent] {
         let before = engine.scrollOffset
+        // A moving engine can change the picture without moving the offset (coverflow2's
+        // toggle, insert/remove slides), so a frame is due on every tick that moves.
+        let moving = engine.isMoving
         engine.tick(now: now)
-        if engine.scrollOffset != before { needsFrame = true }
+        if moving || engine.scrollOffset != before { needsFrame = true }
         return engine.takeEvents()
     }
 
@@ -93,6 +97,7 @@ public final class CarouselSession {
     public func resize(width: Int, height: Int) {
         scene = SceneRenderer(width: width, height: height, theme: config.theme)
         overlays = OverlayRenderer(style: OverlayStyle(theme: config.theme), screenWidth: width, screenHeight: height)
+        engine.viewSize = Size2(Double(width), Double(height))
         needsFrame = true
     }
 

@@ -18,8 +18,6 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var itemsDirectory = ItemsDirectorySettings()
     /// `[carousel]` keys that `CarouselOptions` does not hold (yet).
     public var carouselExtras = CarouselExtras()
-    /// Gesture keys that `GestureOptions` does not hold (yet).
-    public var gestureExtras = GestureExtras()
     /// Every item: the `[[item]]` tables in file order, then the `[items] directory` files.
     public var items: [ItemConfig] = []
     public init() {}
@@ -30,16 +28,6 @@ public struct CarouselExtras: Equatable, Sendable {
     /// iCarousel's placeholders: empty slots drawn on each side when there are too few items
     /// to fill the row (never when wrapping).
     public var placeholders = 0
-    public init() {}
-}
-
-/// Gesture keys beyond `GestureOptions` (in main); defaults match the engine's.
-public struct GestureExtras: Equatable, Sendable {
-    /// `[carousel] velocity_window`: seconds of finger samples the release velocity is fitted over.
-    public var velocityWindow = 0.1
-    /// `[input.rotary] fast_interval`: a detent at most this many seconds after the previous one
-    /// counts as fast (for `acceleration`).
-    public var rotaryFastInterval = 0.05
     public init() {}
 }
 

@@ -102,7 +102,7 @@ final class ConfigSectionTests: XCTestCase {
         var g = GestureOptions()
         g.panSlop = 4; g.ignorePerpendicularSwipes = false; g.tapMaxMovement = 20; g.tapMaxDuration = 0.5
         XCTAssertEqual(c.gestures, g)
-        XCTAssertEqual(c.gestureExtras.velocityWindow, 0.05)
+        XCTAssertEqual(c.gestures.velocityWindow, 0.05)
     }
 
     func testCustomPathKeyframesAreSortedByOffset() throws {
@@ -165,7 +165,7 @@ final class ConfigSectionTests: XCTestCase {
         XCTAssertEqual(c.input.rotary, r)
         XCTAssertEqual(c.gestures.detentsPerItem, 2)
         XCTAssertEqual(c.gestures.rotaryAcceleration, 0.5)
-        XCTAssertEqual(c.gestureExtras.rotaryFastInterval, 0.03)
+        XCTAssertEqual(c.gestures.rotaryFastInterval, 0.03)
         XCTAssertEqual(c.gestures.dial, DialOptions(center: Point2(1600, 540), innerRadius: 100, outerRadius: 250, itemsPerTurn: 12))
         XCTAssertEqual(c.input.keymap, ["KEY_PAGEDOWN": .right, "BTN_LEFT": .enter])
         // Absent tables stay absent.

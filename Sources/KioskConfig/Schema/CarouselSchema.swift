@@ -100,7 +100,7 @@ enum CarouselSchema {
               "Ignore swipes across the scroll axis (they do not start a drag).", example: "true"),
         .number("tap_max_movement", \.gestures.tapMaxMovement, .closed(0, 1000), "A tap moves at most this many pixels.", example: "16"),
         .number("tap_max_duration", \.gestures.tapMaxDuration, .aboveUpTo(0, 10), "A tap lasts at most this many seconds.", example: "0.3"),
-        .number("velocity_window", \.gestureExtras.velocityWindow, .aboveUpTo(0, 1),
+        .number("velocity_window", \.gestures.velocityWindow, .aboveUpTo(0, 1),
                 "Seconds of finger movement the release speed is fitted over (least squares, not the last sample alone).", example: "0.08"),
     ]
 

@@ -40,7 +40,7 @@ enum InputSchema {
                 .bool("invert", \.input.rotaryOrDefault.invert, "Reverse the direction.", example: "true"),
                 .number("acceleration", \.gestures.rotaryAcceleration, .closed(0, 10),
                         "Extra items per detent when the knob turns fast; 0 is off.", example: "0.5"),
-                .number("fast_interval", \.gestureExtras.rotaryFastInterval, .aboveUpTo(0, 1),
+                .number("fast_interval", \.gestures.rotaryFastInterval, .aboveUpTo(0, 1),
                         "A detent at most this many seconds after the previous one counts as fast.", example: "0.04"),
                 Key(name: "select_key", type: .keyCode, doc: "The key code the knob's push button sends; it selects the centred item.",
                     defaultOf: { ValueFormat.quoted($0.input.rotaryOrDefault.selectKey) }, example: "\"KEY_ENTER\"",
