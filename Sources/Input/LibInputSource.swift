@@ -161,10 +161,11 @@ public final class LibInputSource: InputSource {
             } else {
                 log.info("input: \(name): calibration \(c) (replaces the device default)")
             }
-        } else if libinput_device_config_calibration_get_default_matrix(dev, nil) != 0 {
+        } else {
             var m = [Float](repeating: 0, count: 6)
-            _ = libinput_device_config_calibration_get_default_matrix(dev, &m)
-            log.info("input: \(name): calibration from udev LIBINPUT_CALIBRATION_MATRIX \(m)")
+            if libinput_device_config_calibration_get_default_matrix(dev, &m) != 0 {
+                log.info("input: \(name): calibration from udev LIBINPUT_CALIBRATION_MATRIX \(m)")
+            }
         }
     }
 
@@ -274,7 +275,6 @@ private let libinputLogHandler: libinput_log_handler = { _, priority, format, ar
     let text = "libinput: " + String(cString: buffer).trimmingCharacters(in: .whitespacesAndNewlines)
     switch priority {
     case LIBINPUT_LOG_PRIORITY_ERROR: log.error("\(text)")
-    case LIBINPUT_LOG_PRIORITY_INFO: log.info("\(text)")
     default: log.debug("\(text)")
     }
 }

@@ -33,6 +33,7 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "Rotary encoder device name (replaces [input.rotary]).") var rotaryName: String?
     @Option(help: "Rotary encoder axis: REL_DIAL, REL_WHEEL, REL_HWHEEL, REL_X or ABS_X.") var rotaryAxis: String?
     @Flag(help: "Reverse the rotary encoder's direction.") var rotaryInvert = false
+    @Option(help: "The rotary encoder's push button: a key code name (KEY_ENTER) or number.") var rotarySelectKey: String?
 
     func validate() throws {
         if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds must be a positive number") }
@@ -85,11 +86,12 @@ struct RecordCommand: ParsableCommand {
         var settings = cfg.input
         if !devices.isEmpty { settings.devices = devices }
         if let c = try parsedCalibration() { settings.calibration = c }
-        if rotaryDevice != nil || rotaryName != nil || rotaryAxis != nil || rotaryInvert {
+        if rotaryDevice != nil || rotaryName != nil || rotaryAxis != nil || rotaryInvert || rotarySelectKey != nil {
             var r = settings.rotary ?? RotarySettings()
             if rotaryDevice != nil || rotaryName != nil { r.device = rotaryDevice; r.name = rotaryName }
             if let a = rotaryAxis, let axis = RotarySettings.Axis(rawValue: a.uppercased()) { r.axis = axis }
             if rotaryInvert { r.invert = true }
+            if let k = rotarySelectKey { r.selectKey = k }
             settings.rotary = r
         }
         let (w, h) = try panelSize(cfg)
