@@ -29,6 +29,9 @@ One command per line (# starts a comment). DEV is the name given when the device
   sleep SECONDS
   wait FILE                     until FILE exists (60 s at most, then exit 3); a relative
                                 FILE is in the script's folder
+  waitlog FILE COUNT TEXT       until FILE (relative: in the script's folder) holds TEXT at
+                                least COUNT times (60 s at most, then exit 3): e.g. until the
+                                program under test logged that it opened a device
   say TEXT                      print TEXT to stdout (flushed)
 
 Each command that touches a device ends with SYN_REPORT. Prints "created DEV /dev/input/eventN"
@@ -186,6 +189,21 @@ def run(lines):
                         print('uinput-play: %s did not appear in 60 s' % args[0], file=sys.stderr)
                         sys.exit(3)
                     time.sleep(0.02)
+            elif op == 'waitlog':
+                end = time.time() + 60
+                path, count, text = os.path.join(base_dir, args[0]), int(args[1]), ' '.join(args[2:])
+                while True:
+                    try:
+                        with open(path, errors='replace') as f:
+                            if f.read().count(text) >= count:
+                                break
+                    except OSError:
+                        pass
+                    if time.time() > end:
+                        print('uinput-play: %r did not appear %d times in %s in 60 s' % (text, count, path),
+                              file=sys.stderr)
+                        sys.exit(3)
+                    time.sleep(0.05)
             elif op == 'say':
                 print(' '.join(args), flush=True)
             else:
