@@ -25,6 +25,11 @@ public final class InputDevices: InputSource {
         return []
     }
 
+    /// The screen changed size (hotplug, a new mode); the panel size is before rotation.
+    public func displayChanged(panelWidth: Int, panelHeight: Int) {
+        libinput.displayChanged(panelWidth: panelWidth, panelHeight: panelHeight)
+    }
+
     public func suspend() { sources.forEach { $0.suspend() } }
     public func resume() { sources.forEach { $0.resume() } }
     public func close() { sources.forEach { $0.close() } }

@@ -20,6 +20,12 @@ public struct InputOptions: Equatable, Sendable {
 
     public init() {}
 
+    /// Sets the panel size from the screen size the scene is laid out in (what
+    /// `DisplayBackend.size` reports: already swapped for 90° and 270°).
+    public mutating func setScreenSize(width: Int, height: Int) {
+        (panelWidth, panelHeight) = rotation.swapsAxes ? (height, width) : (width, height)
+    }
+
     /// The screen size events are reported in: the panel size, swapped for 90° and 270°.
     public var screenSize: (width: Int, height: Int) {
         rotation.swapsAxes ? (panelHeight, panelWidth) : (panelWidth, panelHeight)

@@ -13,7 +13,7 @@ private let log = Logger(label: "kiosk.input")
 /// it). Touch positions come from `libinput_event_touch_get_x/y_transformed` at the panel size
 /// (after libinput applied the calibration matrix), then the display rotation.
 public final class LibInputSource: InputSource {
-    private let options: InputOptions
+    private var options: InputOptions
     private var translator: DeviceEventTranslator
     private let group: PollGroup
     private var li: OpaquePointer?
@@ -115,6 +115,13 @@ public final class LibInputSource: InputSource {
         for path in options.devices where pathDevices[path] == nil { addPathDevice(path) }
         group.wake()
         log.info("input: libinput resumed")
+    }
+
+    /// The screen changed (hotplug, a new mode): map positions to the new panel size.
+    public func displayChanged(panelWidth: Int, panelHeight: Int) {
+        options.panelWidth = panelWidth
+        options.panelHeight = panelHeight
+        translator.mapping = ScreenMapping(panelWidth: panelWidth, panelHeight: panelHeight, rotation: options.rotation)
     }
 
     public func close() {

@@ -1,5 +1,6 @@
 import Input
 import KioskConfig
+import Logging
 
 extension InputOptions {
     /// The input sources' options from `[input]`, `[input.rotary]` and `[display] rotation`,
@@ -29,6 +30,26 @@ extension InputOptions {
                 selectKey = code
             }
             rotary = RotaryOptions(device: r.device, name: r.name, axis: axis, invert: r.invert, selectKeyCode: selectKey)
+        }
+    }
+}
+
+/// Opens the kiosk's real input devices as the config asks.
+public enum InputFactory {
+    /// libinput on `[input] seat` (or the listed devices) and the `[input.rotary]` knob, mapped to
+    /// a screen of `screenWidth`×`screenHeight` (the display's size, already rotated). When the
+    /// devices cannot be opened at all (no udev, a bad key map) the kiosk still runs: the reason
+    /// is logged and no source is returned.
+    public static func open(_ config: KioskConfiguration, screenWidth: Int, screenHeight: Int,
+                            logger: Logger) -> [InputSource] {
+        do {
+            var options = try InputOptions(settings: config.input, rotation: config.display.rotation,
+                                           panelWidth: screenWidth, panelHeight: screenHeight)
+            options.setScreenSize(width: screenWidth, height: screenHeight)
+            return [try InputDevices(options: options)]
+        } catch {
+            logger.error("input: \(config.file.isEmpty ? "" : config.file + ": ")\(error); running without input devices")
+            return []
         }
     }
 }
