@@ -97,22 +97,32 @@ public final class LibInputSource: InputSource {
         return out
     }
 
-    /// Releases every device (libinput_suspend); fingers down are cancelled and held keys
-    /// released, delivered by the next read (the descriptor becomes readable at once).
+    /// Releases every device; fingers down are cancelled and held keys released, delivered by
+    /// the next read (the descriptor becomes readable at once). The udev backend uses
+    /// `libinput_suspend`; the path backend removes its devices (`libinput_path_remove_device`)
+    /// and adds them again on `resume()`, because `libinput_resume` of the path backend fails as
+    /// a whole when one listed device went away in between.
     public func suspend() {
         guard let li, !suspended else { return }
         suspended = true
-        libinput_suspend(li)
+        if udev != nil {
+            libinput_suspend(li)
+        } else {
+            for path in pathDevices.keys.sorted() { removePathDevice(path) }
+        }
         group.enqueue(translator.releaseAll().map { TimedInputEvent(time: monotonicNow(), event: $0) })
         log.info("input: libinput suspended")
     }
 
-    /// Opens the devices again (libinput_resume).
+    /// Opens the devices again (`libinput_resume`, or the listed paths that are there).
     public func resume() {
         guard let li, suspended else { return }
         suspended = false
-        if libinput_resume(li) != 0 { log.warning("input: libinput_resume failed") }
-        for path in options.devices where pathDevices[path] == nil { addPathDevice(path) }
+        if udev != nil {
+            if libinput_resume(li) != 0 { log.warning("input: libinput_resume failed") }
+        } else {
+            for path in options.devices where pathDevices[path] == nil { addPathDevice(path) }
+        }
         group.wake()
         log.info("input: libinput resumed")
     }
@@ -128,8 +138,7 @@ public final class LibInputSource: InputSource {
         guard let ctx = li else { return }
         group.remove(libinputFD)
         if let monitor { group.remove(monitor.fd) }
-        for dev in pathDevices.values { libinput_device_unref(dev) }
-        pathDevices.removeAll()
+        for path in pathDevices.keys.sorted() { removePathDevice(path) }
         libinput_unref(ctx)
         li = nil
         if let u = udev { udev_unref(u); udev = nil }
@@ -148,6 +157,12 @@ public final class LibInputSource: InputSource {
             return
         }
         pathDevices[path] = libinput_device_ref(dev)
+    }
+
+    private func removePathDevice(_ path: String) {
+        guard let dev = pathDevices.removeValue(forKey: path) else { return }
+        libinput_path_remove_device(dev)
+        libinput_device_unref(dev)
     }
 
     private func configure(_ dev: OpaquePointer) {
@@ -192,10 +207,9 @@ public final class LibInputSource: InputSource {
             configure(dev)
         case LIBINPUT_EVENT_DEVICE_REMOVED:
             log.info("input: device removed: \(deviceNames.removeValue(forKey: device) ?? "?")")
-            for (path, d) in pathDevices where Self.id(d) == device {
-                libinput_device_unref(d)
-                pathDevices[path] = nil
-            }
+            // A listed device that went away: forget it (also in libinput's own list), so that it
+            // is added afresh when it comes back.
+            for (path, d) in pathDevices where Self.id(d) == device { removePathDevice(path) }
             raw = [.deviceRemoved(device: device)]
         case LIBINPUT_EVENT_TOUCH_DOWN, LIBINPUT_EVENT_TOUCH_MOTION, LIBINPUT_EVENT_TOUCH_UP, LIBINPUT_EVENT_TOUCH_CANCEL:
             let t = libinput_event_get_touch_event(ev)

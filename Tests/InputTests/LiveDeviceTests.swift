@@ -5,13 +5,14 @@ import XCTest
 @testable import Input
 
 /// The device sources on a real kernel with uinput devices: suspend/resume, the knob's grab,
-/// descriptors that stay quiet when nothing happens. They need /dev/uinput and udevd, so they
-/// run inside kiosk-vm (Tests/vm/input-live.sh runs exactly this class there); on a machine
-/// without /dev/uinput they are skipped.
+/// descriptors that stay quiet when nothing happens. They need /dev/uinput and udevd and write a
+/// udev rule, so they run only inside kiosk-vm (Tests/vm/input-live.sh runs exactly this class
+/// there, and checks that none was skipped); anywhere else they are skipped.
 final class LiveDeviceTests: XCTestCase {
     override func setUpWithError() throws {
-        try XCTSkipUnless(access("/dev/uinput", W_OK) == 0 && access("/run/udev/control", F_OK) == 0,
-                          "needs /dev/uinput and udevd: run through Tests/vm/input-live.sh")
+        try XCTSkipUnless(ProcessInfo.processInfo.environment["KIOSK_VM_CTL"] != nil
+                          && access("/dev/uinput", W_OK) == 0 && access("/run/udev/control", F_OK) == 0,
+                          "needs kiosk-vm (/dev/uinput, udevd): run through Tests/vm/input-live.sh")
     }
 
     func testKnobIsGrabbedReleasedOnSuspendAndTakenBackOnResume() throws {
@@ -73,6 +74,42 @@ final class LiveDeviceTests: XCTestCase {
         XCTAssertTrue(source.isOpen, "opened when udev reported it")
         knob.write([(EV_REL, REL_DIAL, 2), (EV_SYN, SYN_REPORT, 0)])
         XCTAssertEqual(try readUntil(source, fd, count: 1), [.rotary(delta: 2)])
+    }
+
+    /// The path backend: a listed device (a udev symlink) unplugged and plugged back works, and
+    /// so does suspend/resume afterwards (libinput's own path resume would fail on the stale
+    /// entry of the first plug).
+    func testPathBackendSurvivesReplugAndSuspend() throws {
+        let rule = "SUBSYSTEM==\"input\", KERNEL==\"event*\", ATTRS{name}==\"live-ptouch\", SYMLINK+=\"input/live-ptouch\"\n"
+        try rule.write(toFile: "/etc/udev/rules.d/99-kiosk-live.rules", atomically: true, encoding: .utf8)
+        XCTAssertEqual(Glibc.system("udevadm control --reload"), 0)
+        var screen: UInputDevice? = try UInputDevice.touchscreen(name: "live-ptouch", max: 999)
+        var options = InputOptions()
+        options.devices = ["/dev/input/live-ptouch"]
+        options.panelWidth = 1000; options.panelHeight = 1000
+        let source = try LibInputSource(options: options)
+        defer { source.close() }
+        let fd = try XCTUnwrap(source.pollDescriptors.first)
+        _ = try readUntil(source, fd, count: 0, settle: 1.0)
+        func tap(_ x: Int32, _ y: Int32) throws -> [InputEvent] {
+            screen?.write(touchDown(x: x, y: y) + [(EV_SYN, SYN_REPORT, 0)])
+            screen?.write([(EV_ABS, ABS_MT_TRACKING_ID, -1), (EV_KEY, BTN_TOUCH, 0), (EV_SYN, SYN_REPORT, 0)])
+            return try readUntil(source, fd, count: 2)
+        }
+        XCTAssertEqual(try tap(100, 200), [.touchDown(slot: 0, x: 100, y: 200), .touchUp(slot: 0)])
+
+        screen = nil                                              // unplugged
+        _ = try readUntil(source, fd, count: 0, settle: 1.0)
+        screen = try UInputDevice.touchscreen(name: "live-ptouch", max: 999)
+        _ = try readUntil(source, fd, count: 0, settle: 1.5)       // added again through udev
+        XCTAssertEqual(try tap(300, 400), [.touchDown(slot: 0, x: 300, y: 400), .touchUp(slot: 0)])
+
+        source.suspend()
+        XCTAssertEqual(try readUntil(source, fd, count: 0, settle: 0.5), [])
+        source.resume()
+        _ = try readUntil(source, fd, count: 0, settle: 1.0)
+        XCTAssertEqual(try tap(700, 800), [.touchDown(slot: 0, x: 700, y: 800), .touchUp(slot: 0)])
+        XCTAssertEqual(source.pollDescriptors, [fd])
     }
 
     // MARK: - Helpers

@@ -2,7 +2,8 @@
 # input-live: runs the XCTest class InputTests.LiveDeviceTests inside kiosk-vm, where
 # /dev/uinput and udevd exist: the knob's grab, suspend()/resume() of the libevdev knob and
 # of libinput (touch cancelled on suspend, devices back on resume), a knob that appears after
-# start, descriptors that stay quiet when nothing happens. Needs `swift build --build-tests`.
+# start, the path backend across unplug/replug and suspend/resume, descriptors that stay quiet
+# when nothing happens. Needs `swift build --build-tests`.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 KIOSK_VM=${KIOSK_VM:-$top/../shared/vm/kiosk-vm}
@@ -12,8 +13,8 @@ bundle=$(dirname "$BIN")/KioskCarouselPackageTests.xctest
 log=$(mktemp /tmp/kiosk-input-live.XXXXXX)
 "$KIOSK_VM" --timeout 110 -- "$bundle" InputTests.LiveDeviceTests 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
-# The class must really have run here (not skipped): three tests, no skips, no failures.
-grep -q "Executed 3 tests, with 0 failures" "$log" && ! grep -q "skipped" "$log"
+# The class must really have run here (not skipped): four tests, no skips, no failures.
+grep -q "Executed 4 tests, with 0 failures" "$log" && ! grep -q "skipped" "$log"
 ok=$?
 rm -f "$log"
 [ "$rc" = 0 ] && [ "$ok" = 0 ]
