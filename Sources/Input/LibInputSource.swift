@@ -225,32 +225,13 @@ public final class LibInputSource: InputSource {
             case LIBINPUT_EVENT_TOUCH_UP: raw = [.touchUp(device: device, slot: slot)]
             default: raw = [.touchCancel(device: device, slot: slot)]
             }
-        case LIBINPUT_EVENT_POINTER_MOTION:
-            let p = libinput_event_get_pointer_event(ev)
-            time = Double(libinput_event_pointer_get_time_usec(p)) / 1e6
-            raw = [.pointerMotion(dx: libinput_event_pointer_get_dx(p), dy: libinput_event_pointer_get_dy(p))]
-        case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
-            let p = libinput_event_get_pointer_event(ev)
-            time = Double(libinput_event_pointer_get_time_usec(p)) / 1e6
-            raw = [.pointerAbsolute(panelX: libinput_event_pointer_get_absolute_x_transformed(p, w),
-                                    panelY: libinput_event_pointer_get_absolute_y_transformed(p, h))]
-        case LIBINPUT_EVENT_POINTER_BUTTON:
-            let p = libinput_event_get_pointer_event(ev)
-            time = Double(libinput_event_pointer_get_time_usec(p)) / 1e6
-            raw = [.pointerButton(code: UInt16(truncatingIfNeeded: libinput_event_pointer_get_button(p)),
-                                  pressed: libinput_event_pointer_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED,
-                                  seatCount: libinput_event_pointer_get_seat_button_count(p))]
-        case LIBINPUT_EVENT_POINTER_SCROLL_WHEEL, LIBINPUT_EVENT_POINTER_SCROLL_FINGER,
+        case LIBINPUT_EVENT_POINTER_MOTION, LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE, LIBINPUT_EVENT_POINTER_BUTTON,
+             LIBINPUT_EVENT_POINTER_SCROLL_WHEEL, LIBINPUT_EVENT_POINTER_SCROLL_FINGER,
              LIBINPUT_EVENT_POINTER_SCROLL_CONTINUOUS:
-            // (The legacy LIBINPUT_EVENT_POINTER_AXIS duplicates these and is ignored.)
+            // (The legacy LIBINPUT_EVENT_POINTER_AXIS duplicates the scroll events and is ignored.)
             let p = libinput_event_get_pointer_event(ev)
             time = Double(libinput_event_pointer_get_time_usec(p)) / 1e6
-            for axis in [LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL, LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL]
-            where libinput_event_pointer_has_axis(p, axis) != 0 {
-                raw.append(type == LIBINPUT_EVENT_POINTER_SCROLL_WHEEL
-                    ? .scrollWheel(v120: libinput_event_pointer_get_scroll_value_v120(p, axis))
-                    : .scrollContinuous(value: libinput_event_pointer_get_scroll_value(p, axis)))
-            }
+            raw = pointerEvents(type, p, width: w, height: h)
         case LIBINPUT_EVENT_KEYBOARD_KEY:
             let k = libinput_event_get_keyboard_event(ev)
             time = Double(libinput_event_keyboard_get_time_usec(k)) / 1e6
@@ -263,6 +244,29 @@ public final class LibInputSource: InputSource {
         if raw.isEmpty { return [] }
         if time == 0 { time = monotonicNow() }
         return raw.flatMap { translator.translate($0) }.map { TimedInputEvent(time: time, event: $0) }
+    }
+
+    private func pointerEvents(_ type: libinput_event_type, _ p: OpaquePointer?, width w: UInt32,
+                               height h: UInt32) -> [RawDeviceEvent] {
+        switch type {
+        case LIBINPUT_EVENT_POINTER_MOTION:
+            return [.pointerMotion(dx: libinput_event_pointer_get_dx(p), dy: libinput_event_pointer_get_dy(p))]
+        case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
+            return [.pointerAbsolute(panelX: libinput_event_pointer_get_absolute_x_transformed(p, w),
+                                     panelY: libinput_event_pointer_get_absolute_y_transformed(p, h))]
+        case LIBINPUT_EVENT_POINTER_BUTTON:
+            return [.pointerButton(code: UInt16(truncatingIfNeeded: libinput_event_pointer_get_button(p)),
+                                   pressed: libinput_event_pointer_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED,
+                                   seatCount: libinput_event_pointer_get_seat_button_count(p))]
+        default:
+            return [LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL, LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL]
+                .filter { libinput_event_pointer_has_axis(p, $0) != 0 }
+                .map { axis in
+                    type == LIBINPUT_EVENT_POINTER_SCROLL_WHEEL
+                        ? .scrollWheel(v120: libinput_event_pointer_get_scroll_value_v120(p, axis))
+                        : .scrollContinuous(value: libinput_event_pointer_get_scroll_value(p, axis))
+                }
+        }
     }
 
     // MARK: - libinput's interface

@@ -8,12 +8,9 @@
 # With the DRM backend (KIOSK_E2E_BACKEND=drm, once `run` drives DRM) it also takes a
 # screenshot of the new centre card and checks the card's colour at the screen centre.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-KIOSK_VM=${KIOSK_VM:-$top/../shared/vm/kiosk-vm}
-BIN=$(realpath "${BIN:-$top/.build/debug/kiosk-carousel}")
+source "$(dirname "$0")/lib/input-host.sh"
 backend=${KIOSK_E2E_BACKEND:-headless}
-out=$(mktemp -d /tmp/kiosk-input-e2e.XXXXXX)
-echo "work folder: $out (backend $backend)"
+work_folder input-e2e
 
 {
     echo '[carousel]'
@@ -55,10 +52,7 @@ sleep 1
 say done
 PLAY
 
-cat > "$out/guest.sh" <<GUEST
-set -u
-BIN='$BIN' OUT='$out' TOP='$top'
-source "\$TOP/Tests/vm/lib/input-guest.sh"
+guest_script <<GUEST
 play play
 wait_for "\$OUT/play.play.out" ready 30 || exit 1
 "\$BIN" run --config "\$OUT/kiosk.toml" --backend $backend --events "\$OUT/events.jsonl" > "\$OUT/run.err" 2>&1 &
@@ -78,16 +72,10 @@ echo \$? > "\$OUT/run.rc"
 wait \$PLAY_PID
 GUEST
 
-"$KIOSK_VM" --size 800x480 --rw "$out" --out "$out" --timeout 150 -- bash "$out/guest.sh"
-rc=$?
-for f in run.err play.play.out events.jsonl; do echo "--- $f"; sed 's/^/    /' "$out/$f"; done
-[ $rc = 0 ] || { echo "kiosk-vm failed (exit $rc)"; exit 1; }
+run_guest "$out" --out "$out" --timeout 150
 
-python3 - "$out" "$top/Tests/vm/lib" "$backend" <<'PY'
-import json, os, sys
-sys.path.insert(0, sys.argv[2])
-from events import check, finish
-d, backend = sys.argv[1], sys.argv[3]
+check_events "$out" "$backend" <<'PY'
+import json, os
 check(open(d + '/run.rc').read().strip() == '0', 'run exited 0 after SIGTERM')
 ev = [json.loads(l) for l in open(d + '/events.jsonl') if l.strip()]
 split = int(open(d + '/swipe-lines').read())
@@ -102,9 +90,8 @@ check(knob_idx == [start + 1, start + 2, start + 3], 'three detents: +1 each fro
 sel = [e for e in knob if e['event'] == 'selected']
 check(len(sel) == 1 and sel[0].get('index') == start + 3,
       'the knob press selected the centre item %d: %s' % (start + 3, sel))
-if backend == 'drm':
+if arg == 'drm':
     check(os.path.exists(d + '/centre.png'), 'a screenshot of the new centre card was taken')
-finish()
 PY
 status=$?
 [ $status = 0 ] && rm -rf "$out"

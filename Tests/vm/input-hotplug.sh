@@ -7,11 +7,8 @@
 #     the touchscreen is added when it appears, unplugged mid-touch (touch_cancel), plugged
 #     back and works again.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-KIOSK_VM=${KIOSK_VM:-$top/../shared/vm/kiosk-vm}
-BIN=$(realpath "${BIN:-$top/.build/debug/kiosk-carousel}")
-out=$(mktemp -d /tmp/kiosk-input-hotplug.XXXXXX)
-echo "work folder: $out"
+source "$(dirname "$0")/lib/input-host.sh"
+work_folder input-hotplug
 
 cat > "$out/pa.play" <<'PLAY'
 wait GO
@@ -50,10 +47,7 @@ sleep 0.3
 say done
 PLAY
 
-cat > "$out/guest.sh" <<GUEST
-set -u
-BIN='$BIN' OUT='$out' TOP='$top'
-source "\$TOP/Tests/vm/lib/input-guest.sh"
+guest_script <<GUEST
 ls /dev/input/ > "\$OUT/devices-at-start.txt"
 phase() {  # phase NAME RECORD-ARGS...  (record first, then the devices appear)
     local n=\$1; shift
@@ -73,17 +67,9 @@ udevadm control --reload
 phase b --device /dev/input/kt-ptouch || exit 1
 GUEST
 
-"$KIOSK_VM" --size 800x480 --rw "$out" --timeout 170 -- bash "$out/guest.sh"
-rc=$?
-for f in "$out"/*.err "$out"/*.play.out; do echo "--- $(basename "$f")"; sed 's/^/    /' "$f"; done
-for f in "$out"/r*.jsonl; do echo "--- $(basename "$f")"; sed 's/^/    /' "$f"; done
-[ $rc = 0 ] || { echo "kiosk-vm failed (exit $rc)"; exit 1; }
+run_guest "$out" --timeout 170
 
-python3 - "$out" "$top/Tests/vm/lib" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[2])
-from events import *
-d = sys.argv[1]
+check_events "$out" <<'PY'
 start = open(d + '/devices-at-start.txt').read()
 check('kt' not in start, 'no test device exists when record starts')
 for n in 'ab':
@@ -107,7 +93,6 @@ gone = touch_sequence(ev, 600, 360)
 check(gone and gone[-1]['type'] == 'touch_cancel', 'unplugged mid-touch: touch_cancel')
 back = touch_sequence(ev, 400, 240)
 check(back and back[-1]['type'] == 'touch_up', 'plugged back: tap at (400, 240)')
-finish()
 PY
 status=$?
 [ $status = 0 ] && rm -rf "$out"

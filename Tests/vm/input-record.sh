@@ -9,11 +9,8 @@
 #  3. rotation 270 + udev's LIBINPUT_CALIBRATION_MATRIX (from a udev rule), and an ABS_X knob
 #     that wraps around its 24 positions, with KEY_SELECT as its select key.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-KIOSK_VM=${KIOSK_VM:-$top/../shared/vm/kiosk-vm}
-BIN=$(realpath "${BIN:-$top/.build/debug/kiosk-carousel}")
-out=$(mktemp -d /tmp/kiosk-input-record.XXXXXX)
-echo "work folder: $out"
+source "$(dirname "$0")/lib/input-host.sh"
+work_folder input-record
 
 cat > "$out/p1.play" <<'PLAY'
 touchscreen kt-touch 4095 4095
@@ -78,10 +75,7 @@ sleep 0.3
 say done
 PLAY
 
-cat > "$out/guest.sh" <<GUEST
-set -u
-BIN='$BIN' OUT='$out' TOP='$top'
-source "\$TOP/Tests/vm/lib/input-guest.sh"
+guest_script <<GUEST
 phase() {  # phase N RECORD-ARGS...
     local n=\$1; shift
     play p\$n
@@ -102,17 +96,9 @@ udevadm control --reload
 phase 3 --rotary-name kt-absknob --rotary-axis ABS_X --rotary-select-key KEY_SELECT --rotation 270 || exit 1
 GUEST
 
-"$KIOSK_VM" --size 800x480 --rw "$out" --timeout 170 -- bash "$out/guest.sh"
-rc=$?
-for f in "$out"/*.err "$out"/*.play.out; do echo "--- $(basename "$f")"; sed 's/^/    /' "$f"; done
-for f in "$out"/r*.jsonl; do echo "--- $(basename "$f")"; sed 's/^/    /' "$f"; done
-[ $rc = 0 ] || { echo "kiosk-vm failed (exit $rc)"; exit 1; }
+run_guest "$out" --timeout 170
 
-python3 - "$out" "$top/Tests/vm/lib" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[2])
-from events import *
-d = sys.argv[1]
+check_events "$out" <<'PY'
 for n in (1, 2, 3):
     check(open('%s/r%d.rc' % (d, n)).read().strip() == '0', 'record %d exited 0' % n)
 
@@ -154,7 +140,6 @@ check(len(tap) >= 2 and tap[-1]['type'] == 'touch_up',
       'tap at raw (1024, 3072) → udev-calibrated (0.75, 0.25) → panel (600, 120) → rotated 270° (360, 600)')
 check([e['delta'] for e in of(ev, 'rotary')] == [1, 1, -1, -1, -1, 1], 'ABS_X wraps: +1 +1 -1 -1 -1 +1')
 check(len(of(ev, 'key_down', key='enter')) == 1, '--rotary-select-key KEY_SELECT: the knob press is key_down enter')
-finish()
 PY
 status=$?
 [ $status = 0 ] && rm -rf "$out"
