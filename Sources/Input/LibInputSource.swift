@@ -82,8 +82,8 @@ public final class LibInputSource: InputSource {
     public func readTimed(fd: Int32) -> [TimedInputEvent] {
         guard fd == group.fd, let li else { return [] }
         var out = group.takeQueued()
-        for member in group.ready() where member == monitor?.fd {
-            for change in monitor!.receive() where change.action == .add && !suspended {
+        if let monitor, group.ready().contains(monitor.fd) {
+            for change in monitor.receive() where change.action == .add && !suspended {
                 for path in options.devices where pathDevices[path] == nil && change.concerns(path: path) {
                     addPathDevice(path)
                 }

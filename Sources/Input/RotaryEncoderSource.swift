@@ -22,17 +22,18 @@ public final class RotaryEncoderSource: InputSource {
     private var deviceNode: String?
     private var suspended = false
     private var closed = false
-    /// Where to look for `name` (tests may point it elsewhere).
-    let inputDirectory: String
+    /// Event nodes that could not be opened for lack of permission in the last name search.
+    private var deniedNodes = 0
+    /// Where `name` is looked for.
+    private let inputDirectory = "/dev/input"
 
     /// Starts watching for the knob and opens it when it is there. Throws only when the
     /// options name no device or udev cannot be watched.
-    public init(options: RotaryOptions, inputDirectory: String = "/dev/input") throws {
+    public init(options: RotaryOptions) throws {
         guard options.device != nil || options.name != nil else {
             throw InputConfigError("[input.rotary] needs device = \"/dev/input/...\" or name = \"...\"")
         }
         self.options = options
-        self.inputDirectory = inputDirectory
         decoder = RotaryDecoder(axis: options.axis, invert: options.invert, selectKeyCode: options.selectKeyCode)
         group = try PollGroup()
         monitor = try UdevMonitor()
@@ -121,8 +122,12 @@ public final class RotaryEncoderSource: InputSource {
             return open(node: node)
         }
         let nodes = (try? FileManager.default.contentsOfDirectory(atPath: inputDirectory)) ?? []
+        deniedNodes = 0
         for n in nodes.filter({ $0.hasPrefix("event") }).sorted(by: { $0.localizedStandardCompare($1) == .orderedAscending }) {
             if open(node: inputDirectory + "/" + n) { return true }
+        }
+        if deniedNodes > 0 {
+            log.warning("input: \(deniedNodes) of \(inputDirectory)/event* could not be opened (permission denied) while looking for the rotary encoder \(describe); run as root or in the \"input\" group")
         }
         return false
     }
@@ -131,8 +136,12 @@ public final class RotaryEncoderSource: InputSource {
     private func open(node: String) -> Bool {
         let fd = Glibc.open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
-            if options.device != nil || errno != EACCES {
-                log.warning("input: cannot open rotary encoder \(node): \(String(cString: strerror(errno)))")
+            let e = errno
+            if options.device == nil, e == EACCES {
+                deniedNodes += 1          // searching by name: one summary line, not one per node
+            } else {
+                let hint = e == EACCES ? " (run as root or in the \"input\" group)" : ""
+                log.warning("input: cannot open rotary encoder \(node): \(String(cString: strerror(e)))\(hint)")
             }
             return false
         }
