@@ -61,7 +61,7 @@ struct RecordCommand: ParsableCommand {
         let options = try inputOptions(cfg)
         let screen = options.screenSize
         let output = try RecordOutput(path: out)
-        output.write("# kiosk-carousel record: screen \(screen.width)x\(screen.height), rotation \(options.rotation.rawValue)")
+        try output.write("# kiosk-carousel record: screen \(screen.width)x\(screen.height), rotation \(options.rotation.rawValue)")
         let input: InputDevices
         do { input = try InputDevices(options: options) } catch {
             FileHandle.standardError.write(Data("record: cannot read input devices: \(error)\n".utf8))
@@ -69,7 +69,7 @@ struct RecordCommand: ParsableCommand {
         }
         defer { input.close() }
         FileHandle.standardError.write(Data("record: writing \(out) (screen \(screen.width)x\(screen.height)); stop with Ctrl-C\n".utf8))
-        let count = try RecordLoop(input: input, seconds: seconds).run { output.write(InputScript.line(for: $0)) }
+        let count = try RecordLoop(input: input, seconds: seconds).run { try output.write(InputScript.line(for: $0)) }
         FileHandle.standardError.write(Data("record: \(count) events\n".utf8))
     }
 
@@ -144,19 +144,20 @@ final class RecordOutput {
 
     deinit { if fd != STDOUT_FILENO { Glibc.close(fd) } }
 
-    func write(_ line: String) {
-        var bytes = Array((line + "\n").utf8)
+    /// Writes one line; throws when the file cannot take it (disk full, closed pipe), which ends
+    /// the recording with a message instead of losing lines silently.
+    func write(_ line: String) throws {
+        let bytes = Array((line + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0, errno == EINTR { continue }
             guard n > 0 else {
                 FileHandle.standardError.write(Data("record: cannot write \(path): \(String(cString: strerror(errno)))\n".utf8))
-                return
+                throw ExitCode(1)
             }
             offset += n
         }
-        bytes.removeAll()
     }
 }
 
@@ -167,7 +168,7 @@ struct RecordLoop {
     var seconds: Double?
 
     /// Calls `emit` with each event (time relative to the start); returns how many there were.
-    func run(_ emit: (TimedInputEvent) -> Void) throws -> Int {
+    func run(_ emit: (TimedInputEvent) throws -> Void) throws -> Int {
         var mask = sigset_t()
         sigemptyset(&mask); sigaddset(&mask, SIGINT); sigaddset(&mask, SIGTERM)
         sigprocmask(SIG_BLOCK, &mask, nil)
@@ -198,7 +199,7 @@ struct RecordLoop {
                 let fd = events[i].data.fd
                 if fd == sfd { return count }
                 for e in input.readTimed(fd: fd) {
-                    emit(TimedInputEvent(time: max(0, e.time - start), event: e.event))
+                    try emit(TimedInputEvent(time: max(0, e.time - start), event: e.event))
                     count += 1
                 }
             }
