@@ -5,7 +5,8 @@
 #  1. rotation 0: a swipe mapped to the panel size, a resting second finger with its own slot,
 #     three detents, the knob's press (once: the grab keeps libinput from doubling it), mapped
 #     keys only, a palm cancelling its touch, the touchscreen unplugged mid-touch → touch_cancel;
-#  2. rotation 90 + --calibration (libinput's matrix) and an inverted REL_X knob;
+#  2. from a config file: [display] rotation 90, [input] calibration (libinput's matrix), an
+#     inverted REL_X knob ([input.rotary]), [input.keymap] KEY_A = "left";
 #  3. rotation 270 + udev's LIBINPUT_CALIBRATION_MATRIX (from a udev rule), and an ABS_X knob
 #     that wraps around its 24 positions, with KEY_SELECT as its select key.
 set -u
@@ -45,15 +46,35 @@ PLAY
 cat > "$out/p2.play" <<'PLAY'
 touchscreen kt-touch2 4095 4095
 knob kt-knob2 REL_X
+keyboard kt-keys2 KEY_A KEY_B
 settle
 say ready
 wait GO
 down kt-touch2 0 3072 2048
 up kt-touch2 0
 turn kt-knob2 1 2
+press kt-keys2 KEY_A
+press kt-keys2 KEY_B
 sleep 0.3
 say done
 PLAY
+
+# Phase 2 takes everything from a config file, as the kiosk does.
+cat > "$out/p2.toml" <<'TOML'
+[display]
+rotation = 90
+
+[input]
+calibration = [-1, 0, 1, 0, 1, 0]
+
+[input.rotary]
+name = "kt-knob2"
+axis = "REL_X"
+invert = true
+
+[input.keymap]
+KEY_A = "left"
+TOML
 
 cat > "$out/p3.play" <<'PLAY'
 touchscreen kt-touch3 4095 4095
@@ -88,7 +109,7 @@ phase() {  # phase N RECORD-ARGS...
     rm -f "\$OUT/GO"
 }
 phase 1 --rotary-name kt-knob || exit 1
-phase 2 --rotary-name kt-knob2 --rotary-axis REL_X --rotary-invert --rotation 90 --calibration=-1,0,1,0,1,0 || exit 1
+phase 2 --config "\$OUT/p2.toml" || exit 1
 cat > /etc/udev/rules.d/99-kiosk-test.rules <<'RULE'
 ENV{ID_INPUT_TOUCHSCREEN}=="1", ATTRS{name}=="kt-touch3", ENV{LIBINPUT_CALIBRATION_MATRIX}="0 1 0 1 0 0"
 RULE
@@ -126,12 +147,13 @@ downs = len(of(ev, 'touch_down')); ends = len(of(ev, 'touch_up')) + len(of(ev, '
 check(downs == ends == 4, 'every touch_down has its end (4 and %d/%d)' % (downs, ends))
 check(all(ev[i]['t'] <= ev[i + 1]['t'] for i in range(len(ev) - 1)), 'times never go back')
 
-print('phase 2: rotation 90, calibration [-1 0 1 0 1 0], REL_X knob inverted')
+print('phase 2, from a config file: rotation 90, calibration [-1 0 1 0 1 0], REL_X knob inverted, KEY_A = "left"')
 ev = load(d + '/r2.jsonl')
 tap = touch_sequence(ev, 240, 600)
 check(len(tap) >= 2 and tap[-1]['type'] == 'touch_up',
       'tap at raw (3072, 2048) → calibrated (0.25, 0.5) → panel (200, 240) → rotated 90° (240, 600)')
 check([e['delta'] for e in of(ev, 'rotary')] == [-1, -1], 'inverted REL_X: two detents of -1')
+check([e['key'] for e in of(ev, 'key_down')] == ['left'], '[input.keymap] KEY_A = "left"; KEY_B unmapped')
 
 print('phase 3: rotation 270, udev LIBINPUT_CALIBRATION_MATRIX "0 1 0 1 0 0", ABS_X knob')
 ev = load(d + '/r3.jsonl')
