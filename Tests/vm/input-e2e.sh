@@ -6,7 +6,8 @@
 # (The events file is split where the swipe has settled: the guest notes its line count before
 # the knob turns.)
 # With the DRM backend (KIOSK_E2E_BACKEND=drm, once `run` drives DRM) it also takes a
-# screenshot of the new centre card and checks the card's colour at the screen centre.
+# screenshot of the new centre card and checks the card's colour (each item has its own) at
+# the screen centre.
 set -u
 source "$(dirname "$0")/lib/input-host.sh"
 backend=${KIOSK_E2E_BACKEND:-headless}
@@ -21,7 +22,8 @@ work_folder input-e2e
     echo '[input.rotary]'
     echo 'name = "e2e-knob"'
     for i in $(seq 0 15); do
-        printf '\n[[item]]\nid = "item%02d"\ntitle = "Item %d"\n' "$i" "$i"
+        colour=$(python3 -c "import sys; sys.path.insert(0, '$lib'); from events import item_colour; print('#%02x%02x%02x' % item_colour($i))")
+        printf '\n[[item]]\nid = "item%02d"\ntitle = ""\nbackground = "%s"\nbackground_bottom = "%s"\n' "$i" "$colour" "$colour"
     done
 } > "$out/kiosk.toml"
 
@@ -37,7 +39,7 @@ waitlog run.err 1 rotary encoder opened: e2e-knob
 swipe e2e-touch 0 3500 2048 1000 2048 12
 waitlog events.jsonl 1 drag_ended
 sleep 3
-say knob
+say swipe-settled
 wait KNOB
 turn e2e-knob 1 1
 sleep 1.5
@@ -59,7 +61,7 @@ wait_for "\$OUT/play.play.out" ready 30 || exit 1
 RUN=\$!
 wait_for "\$OUT/run.err" "running:" 60 || exit 1
 touch "\$OUT/GO"
-wait_for "\$OUT/play.play.out" knob 60 || exit 1
+wait_for "\$OUT/play.play.out" swipe-settled 60 || exit 1
 wc -l < "\$OUT/events.jsonl" > "\$OUT/swipe-lines"
 touch "\$OUT/KNOB"
 wait_for "\$OUT/play.play.out" shoot 60 || exit 1
@@ -91,7 +93,14 @@ sel = [e for e in knob if e['event'] == 'selected']
 check(len(sel) == 1 and sel[0].get('index') == start + 3,
       'the knob press selected the centre item %d: %s' % (start + 3, sel))
 if arg == 'drm':
-    check(os.path.exists(d + '/centre.png'), 'a screenshot of the new centre card was taken')
+    shot = d + '/centre.png'
+    check(os.path.exists(shot), 'a screenshot of the new centre card was taken')
+    if os.path.exists(shot):
+        # The 120x90 centre card covers the middle of the 800x480 screen; sample off its centre
+        # (clear of any title text) and compare with the colour of item start + 3.
+        got, want = png_pixel(shot, 400 - 30, 240 - 22), item_colour(start + 3)
+        check(all(abs(g - w) <= 8 for g, w in zip(got, want)),
+              'the screenshot shows item %d at the centre: pixel %s, its colour %s' % (start + 3, got, want))
 PY
 status=$?
 [ $status = 0 ] && rm -rf "$out"

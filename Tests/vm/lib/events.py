@@ -54,3 +54,49 @@ def finish():
         print('%d check(s) failed' % len(failures))
         sys.exit(1)
     print('all checks passed')
+
+
+def png_pixel(path, x, y):
+    """(r, g, b) of pixel (x, y) of an 8-bit RGB/RGBA non-interlaced PNG (what QEMU writes)."""
+    import struct
+    import zlib
+    data = open(path, 'rb').read()
+    assert data[:8] == b'\x89PNG\r\n\x1a\n', path + ' is not a PNG'
+    pos, idat = 8, b''
+    while pos < len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+        if kind == b'IHDR':
+            width, height, depth, colour, _, _, interlace = struct.unpack('>IIBBBBB', body)
+        elif kind == b'IDAT':
+            idat += body
+    assert depth == 8 and colour in (2, 6) and interlace == 0, path + ': unsupported PNG'
+    bpp = 3 if colour == 2 else 4
+    stride = width * bpp
+    raw = zlib.decompress(idat)
+    prev = bytearray(stride)
+    for row in range(y + 1):
+        f = raw[row * (stride + 1)]
+        line = bytearray(raw[row * (stride + 1) + 1:(row + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        prev = line
+    return tuple(prev[x * bpp:x * bpp + 3])
+
+
+def item_colour(i):
+    """The card colour the e2e test gives item i (distinct for 0…15)."""
+    return ((40 + i * 13) % 256, (200 - i * 9) % 256, (i * 57) % 256)
