@@ -15,6 +15,7 @@ One command per line (# starts a comment). DEV is the name given when the device
                                 REL_X) and an optional push button KEY (KEY_ENTER, …)
   absknob DEV STEPS [KEY]       rotary encoder reporting ABS_X in 0..STEPS-1 (wraps)
   keyboard DEV KEY...           a keyboard with these keys
+  mouse DEV                     a mouse: REL_X, REL_Y, REL_WHEEL, BTN_LEFT, BTN_RIGHT
   down DEV SLOT X Y             finger SLOT touches (new tracking id)
   move DEV SLOT X Y             finger SLOT moves
   up DEV SLOT                   finger SLOT lifts
@@ -22,6 +23,8 @@ One command per line (# starts a comment). DEV is the name given when the device
   swipe DEV SLOT X0 Y0 X1 Y1 N  down, N moves 20 ms apart, up
   turn DEV DELTA [COUNT]        COUNT frames of DELTA on the knob's axis (20 ms apart)
   abs DEV VALUE                 ABS_X = VALUE on an absknob
+  rel DEV DX DY                 mouse motion
+  wheel DEV CLICKS              mouse wheel (REL_WHEEL; negative: towards the user)
   key DEV KEY 1|0               key press (1) or release (0)
   press DEV KEY                 press and release
   destroy DEV                   remove the device (mid-touch is allowed: that is a test)
@@ -122,6 +125,20 @@ def run(lines):
                              product=0x7004, version=1, bustype=e.BUS_USB)
                 devices[args[0]] = dev
                 print('created %s %s' % (args[0], dev.device.path), flush=True)
+            elif op == 'mouse':
+                dev = UInput({e.EV_REL: [e.REL_X, e.REL_Y, e.REL_WHEEL], e.EV_KEY: [e.BTN_LEFT, e.BTN_RIGHT]},
+                             name=args[0], vendor=0x1234, product=0x7005, version=1, bustype=e.BUS_USB)
+                devices[args[0]] = dev
+                print('created %s %s' % (args[0], dev.device.path), flush=True)
+            elif op == 'rel':
+                dev = devices[args[0]]
+                dev.write(e.EV_REL, e.REL_X, int(args[1]))
+                dev.write(e.EV_REL, e.REL_Y, int(args[2]))
+                syn(dev)
+            elif op == 'wheel':
+                dev = devices[args[0]]
+                dev.write(e.EV_REL, e.REL_WHEEL, int(args[1]))
+                syn(dev)
             elif op == 'down':
                 dev, slot, x, y = devices[args[0]], int(args[1]), int(args[2]), int(args[3])
                 dev.write(e.EV_ABS, e.ABS_MT_SLOT, slot)

@@ -4,7 +4,7 @@
 # a REL_DIAL knob with a KEY_ENTER button, a keyboard. Checks the recorded script:
 #  1. rotation 0: a swipe mapped to the panel size, a resting second finger with its own slot,
 #     three detents, the knob's press (once: the grab keeps libinput from doubling it), mapped
-#     keys only, a palm cancelling its touch, the touchscreen unplugged mid-touch → touch_cancel;
+#     keys only, a mouse (motion clamped to the screen, left button, wheel), a palm cancelling its touch, the touchscreen unplugged mid-touch → touch_cancel;
 #  2. from a config file: [display] rotation 90, [input] calibration (libinput's matrix), an
 #     inverted REL_X knob ([input.rotary]), [input.keymap] KEY_A = "left";
 #  3. rotation 270 + udev's LIBINPUT_CALIBRATION_MATRIX (from a udev rule), and an ABS_X knob
@@ -17,6 +17,7 @@ cat > "$out/p1.play" <<'PLAY'
 touchscreen kt-touch 4095 4095
 knob kt-knob REL_DIAL KEY_ENTER
 keyboard kt-keys KEY_LEFT KEY_RIGHT KEY_ENTER KEY_ESC KEY_HOME KEY_A
+mouse kt-mouse
 settle
 say ready
 wait GO
@@ -29,6 +30,13 @@ press kt-knob KEY_ENTER
 press kt-keys KEY_RIGHT
 press kt-keys KEY_HOME
 press kt-keys KEY_A
+# the mouse: far right (clamped to the screen), far up-left (clamped), a click, two wheel clicks
+rel kt-mouse 5000 0
+rel kt-mouse -20000 -20000
+press kt-mouse BTN_LEFT
+press kt-mouse BTN_RIGHT
+wheel kt-mouse -1
+wheel kt-mouse 1
 # a palm: libinput cancels the touch
 down kt-touch 0 1000 1000
 move kt-touch 0 1100 1000
@@ -138,7 +146,12 @@ check([e['delta'] for e in of(ev, 'rotary')] == [1, 1, 1], 'three rotary detents
 check(len(of(ev, 'key_down', key='enter')) == 1 and len(of(ev, 'key_up', key='enter')) == 1,
       'the knob press: one key_down/key_up enter (grabbed: libinput does not repeat it)')
 check([e['key'] for e in of(ev, 'key_down')] == ['enter', 'right', 'home'], 'keys: enter (knob), right, home; KEY_A unmapped')
-check(not of(ev, 'pointer_axis'), 'no pointer_axis: the knob is not also read by libinput')
+check([e['delta'] for e in of(ev, 'pointer_axis')] == [1, -1],
+      'wheel: one notch down, one up; nothing from the knob (it is not also read by libinput)')
+motion = of(ev, 'pointer_motion')
+check(len(motion) == 2 and motion[0]['x'] == 799 and motion[0]['y'] == 240 and motion[1]['x'] == 0 and motion[1]['y'] == 0,
+      'the pointer starts at the centre and is clamped to the screen: %s' % [(m['x'], m['y']) for m in motion])
+check([e['pressed'] for e in of(ev, 'pointer_button')] == [True, False], 'left button down and up; the right one ignored')
 palm = touch_sequence(ev, 1000 / 4096 * 800, 1000 / 4096 * 480)
 check(palm and palm[-1]['type'] == 'touch_cancel', 'a palm cancels its touch (touch_cancel)')
 gone = touch_sequence(ev, 400, 120)
