@@ -3,8 +3,9 @@
 # (kiosk-vm). `kiosk-carousel record` starts with no touchscreen and no knob:
 #  A. udev backend: a touchscreen and a REL_DIAL knob are plugged in later and work; the knob
 #     is unplugged and plugged back and works again (found by name each time);
-#  B. path backend (--device /dev/input/kt-ptouch, a udev symlink that does not exist yet):
-#     the touchscreen is added when it appears, unplugged mid-touch (touch_cancel), plugged
+#  B. path backend (--device /dev/input/kt-ptouch, a udev symlink that does not exist yet) and a
+#     REL_WHEEL knob by path (--rotary-device, also a later symlink): both are added when they
+#     appear, unplugged mid-touch (touch_cancel), plugged
 #     back and works again.
 set -u
 source "$(dirname "$0")/lib/input-host.sh"
@@ -31,7 +32,10 @@ PLAY
 cat > "$out/pb.play" <<'PLAY'
 wait GO
 touchscreen kt-ptouch 4095 4095
+knob kt-pknob REL_WHEEL
 waitlog rb.err 1 device added: kt-ptouch
+waitlog rb.err 1 rotary encoder opened: kt-pknob
+turn kt-pknob -1 2
 down kt-ptouch 0 1024 1024
 up kt-ptouch 0
 down kt-ptouch 0 3072 3072
@@ -62,9 +66,10 @@ phase() {  # phase NAME RECORD-ARGS...  (record first, then the devices appear)
 phase a --rotary-name kt-knob || exit 1
 cat > /etc/udev/rules.d/99-kiosk-test.rules <<'RULE'
 SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="kt-ptouch", SYMLINK+="input/kt-ptouch"
+SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="kt-pknob", SYMLINK+="input/kt-pknob"
 RULE
 udevadm control --reload
-phase b --device /dev/input/kt-ptouch || exit 1
+phase b --device /dev/input/kt-ptouch --rotary-device /dev/input/kt-pknob --rotary-axis REL_WHEEL || exit 1
 GUEST
 
 run_guest "$out" --timeout 170
@@ -85,8 +90,9 @@ check(len(of(ev, 'key_down', key='enter')) == 1, 'the re-added knob\'s press sel
 err = open(d + '/ra.err').read()
 check(err.count('rotary encoder opened') == 2, 'the knob was opened twice (plugged, re-plugged)')
 
-print('B: path backend, --device /dev/input/kt-ptouch (a udev symlink made later)')
+print('B: path backend, --device /dev/input/kt-ptouch and --rotary-device /dev/input/kt-pknob (udev symlinks made later)')
 ev = load(d + '/rb.jsonl')
+check([e['delta'] for e in of(ev, 'rotary')] == [-1, -1], 'the knob found by a symlink that appears later: REL_WHEEL -1 -1')
 check(touch_sequence(ev, 200, 120)[-1:] and touch_sequence(ev, 200, 120)[-1]['type'] == 'touch_up',
       'the listed device appears after start and works: tap at (200, 120)')
 gone = touch_sequence(ev, 600, 360)
