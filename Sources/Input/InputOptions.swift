@@ -9,7 +9,7 @@ public struct InputOptions: Equatable, Sendable {
     public var panelWidth = 1280
     public var panelHeight = 720
     /// Clockwise turn of the picture on the panel: 0, 90, 180 or 270 (`[display] rotation`).
-    public var rotation = DisplayRotation.none
+    public var rotation = InputRotation.none
     /// libinput's 2×3 calibration matrix `[a, b, c, d, e, f]` in the touchscreen's own normalized
     /// coordinates; nil keeps the device's default (udev's `LIBINPUT_CALIBRATION_MATRIX`).
     public var calibration: [Double]?

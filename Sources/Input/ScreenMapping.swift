@@ -1,6 +1,7 @@
 /// How the picture is turned on the panel: the clockwise angle, as `[display] rotation` says.
-/// With 90°, the picture's top edge runs down the panel's right edge.
-public enum DisplayRotation: Int, CaseIterable, Sendable {
+/// With 90°, the picture's top edge runs down the panel's right edge. The same convention as
+/// the display's `Display.DisplayRotation` (Input does not import Display; convert by raw value).
+public enum InputRotation: Int, CaseIterable, Sendable {
     case none = 0, quarter = 90, half = 180, threeQuarters = 270
 
     /// 90° and 270° swap the screen's width and height.
@@ -13,9 +14,9 @@ public enum DisplayRotation: Int, CaseIterable, Sendable {
 public struct ScreenMapping: Equatable, Sendable {
     public var panelWidth: Double
     public var panelHeight: Double
-    public var rotation: DisplayRotation
+    public var rotation: InputRotation
 
-    public init(panelWidth: Int, panelHeight: Int, rotation: DisplayRotation) {
+    public init(panelWidth: Int, panelHeight: Int, rotation: InputRotation) {
         self.panelWidth = Double(panelWidth); self.panelHeight = Double(panelHeight); self.rotation = rotation
     }
 

@@ -12,7 +12,7 @@ extension InputOptions {
         devices = settings.devices
         self.panelWidth = panelWidth
         self.panelHeight = panelHeight
-        guard let r = DisplayRotation(rawValue: rotation) else {
+        guard let r = InputRotation(rawValue: rotation) else {
             throw InputConfigError("rotation must be 0, 90, 180 or 270, not \(rotation)")
         }
         self.rotation = r

@@ -38,7 +38,7 @@ struct RecordCommand: ParsableCommand {
     func validate() throws {
         if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds must be a positive number") }
         if let size { _ = try parseSize(size) }
-        if let rotation, DisplayRotation(rawValue: rotation) == nil {
+        if let rotation, InputRotation(rawValue: rotation) == nil {
             throw ValidationError("--rotation must be 0, 90, 180 or 270, not \(rotation)")
         }
         if let rotaryAxis, RotaryOptions.Axis(rawValue: rotaryAxis.uppercased()) == nil {

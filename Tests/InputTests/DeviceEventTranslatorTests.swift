@@ -3,7 +3,7 @@ import XCTest
 @testable import Input
 
 final class DeviceEventTranslatorTests: XCTestCase {
-    private func translator(_ r: DisplayRotation = .none) -> DeviceEventTranslator {
+    private func translator(_ r: InputRotation = .none) -> DeviceEventTranslator {
         DeviceEventTranslator(mapping: ScreenMapping(panelWidth: 800, panelHeight: 480, rotation: r), keyMap: .standard)
     }
 

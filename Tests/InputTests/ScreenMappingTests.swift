@@ -4,7 +4,7 @@ import XCTest
 /// Touch position path: calibration (libinput's matrix, normalized device space), panel size,
 /// display rotation — for all four rotations.
 final class ScreenMappingTests: XCTestCase {
-    private func mapping(_ r: DisplayRotation) -> ScreenMapping {
+    private func mapping(_ r: InputRotation) -> ScreenMapping {
         ScreenMapping(panelWidth: 800, panelHeight: 480, rotation: r)
     }
 
@@ -17,7 +17,7 @@ final class ScreenMappingTests: XCTestCase {
 
     /// The panel's top-left corner (and a point near it) land where a clockwise turn puts them.
     func testCornersOfEachRotation() {
-        func p(_ r: DisplayRotation, _ x: Double, _ y: Double) -> [Double] {
+        func p(_ r: InputRotation, _ x: Double, _ y: Double) -> [Double] {
             let s = mapping(r).screenPoint(panelX: x, panelY: y); return [s.x, s.y]
         }
         // 0°: unchanged.
@@ -36,7 +36,7 @@ final class ScreenMappingTests: XCTestCase {
     }
 
     func testPanelPointInvertsScreenPointForAllRotations() {
-        for r in DisplayRotation.allCases {
+        for r in InputRotation.allCases {
             let m = mapping(r)
             for (x, y) in [(0.0, 0.0), (123.5, 77.25), (799.0, 479.0), (400, 240)] {
                 let s = m.screenPoint(panelX: x, panelY: y)
@@ -60,11 +60,11 @@ final class ScreenMappingTests: XCTestCase {
     func testCalibrationForAllFourRotations() throws {
         // A touchscreen whose glass is offset and scaled: x' = 0.9x + 0.05, y' = 0.8y + 0.1.
         let m = try CalibrationMatrix([0.9, 0, 0.05, 0, 0.8, 0.1])
-        let expected: [DisplayRotation: (Double, Double)] = [
+        let expected: [InputRotation: (Double, Double)] = [
             // normalized (0.5, 0.25) → calibrated (0.5, 0.3) → panel (400, 144)
             .none: (400, 144), .quarter: (144, 400), .half: (400, 336), .threeQuarters: (336, 400),
         ]
-        for r in DisplayRotation.allCases {
+        for r in InputRotation.allCases {
             let s = m.screenPoint(normalizedX: 0.5, normalizedY: 0.25, mapping: mapping(r))
             XCTAssertEqual(s.x, expected[r]!.0, accuracy: 1e-9, "\(r)")
             XCTAssertEqual(s.y, expected[r]!.1, accuracy: 1e-9, "\(r)")

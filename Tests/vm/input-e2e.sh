@@ -5,12 +5,12 @@
 # the current index forward, each detent moves it by one, `selected` names the final index.
 # (The events file is split where the swipe has settled: the guest notes its line count before
 # the knob turns.)
-# With the DRM backend (KIOSK_E2E_BACKEND=drm, once `run` drives DRM) it also takes a
-# screenshot of the new centre card and checks the card's colour (each item has its own) at
-# the screen centre.
+# Then a screenshot of the new centre card: the pixel off the screen's centre must have the
+# selected item's colour (each item has its own). Uses the DRM backend (the display branch);
+# KIOSK_E2E_BACKEND=headless checks the events only.
 set -u
 source "$(dirname "$0")/lib/input-host.sh"
-backend=${KIOSK_E2E_BACKEND:-headless}
+backend=${KIOSK_E2E_BACKEND:-drm}
 work_folder input-e2e
 
 {
