@@ -43,8 +43,9 @@ public enum InputFactory {
     public static func open(_ config: KioskConfiguration, screenWidth: Int, screenHeight: Int,
                             logger: Logger) -> [InputSource] {
         do {
+            // The display reports the rotated (screen) size; the options want the panel's.
             var options = try InputOptions(settings: config.input, rotation: config.display.rotation,
-                                           panelWidth: screenWidth, panelHeight: screenHeight)
+                                           panelWidth: 0, panelHeight: 0)
             options.setScreenSize(width: screenWidth, height: screenHeight)
             return [try InputDevices(options: options)]
         } catch {
