@@ -25,9 +25,8 @@ public final class InputDevices: InputSource {
         return []
     }
 
-    /// The screen changed size (hotplug, a new mode); the panel size is before rotation.
-    public func displayChanged(panelWidth: Int, panelHeight: Int) {
-        libinput.displayChanged(panelWidth: panelWidth, panelHeight: panelHeight)
+    public func screenChanged(width: Int, height: Int) {
+        sources.forEach { $0.screenChanged(width: width, height: height) }
     }
 
     public func suspend() { sources.forEach { $0.suspend() } }

@@ -15,11 +15,17 @@ public protocol InputSource: AnyObject {
     func suspend()
     /// Starts reading again after `suspend()`.
     func resume()
+    /// The screen the carousel is laid out in changed size (display hotplug, a new mode); the
+    /// size is the rotated one, as `DisplayBackend.size` reports it.
+    func screenChanged(width: Int, height: Int)
     /// Closes every device.
     func close()
 }
 
 extension InputSource {
+    /// For sources without positions: nothing to do.
+    public func screenChanged(width: Int, height: Int) {}
+
     /// For sources without their own timestamps: stamped with the monotonic clock now.
     public func readTimed(fd: Int32) -> [TimedInputEvent] {
         let now = monotonicNow()

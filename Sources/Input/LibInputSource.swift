@@ -127,11 +127,11 @@ public final class LibInputSource: InputSource {
         log.info("input: libinput resumed")
     }
 
-    /// The screen changed (hotplug, a new mode): map positions to the new panel size.
-    public func displayChanged(panelWidth: Int, panelHeight: Int) {
-        options.panelWidth = panelWidth
-        options.panelHeight = panelHeight
-        translator.mapping = ScreenMapping(panelWidth: panelWidth, panelHeight: panelHeight, rotation: options.rotation)
+    /// The screen changed (hotplug, a new mode): positions map to the new size from now on.
+    public func screenChanged(width: Int, height: Int) {
+        options.setScreenSize(width: width, height: height)
+        translator.mapping = ScreenMapping(panelWidth: options.panelWidth, panelHeight: options.panelHeight,
+                                           rotation: options.rotation)
     }
 
     public func close() {
