@@ -74,7 +74,7 @@ echo \$? > "\$OUT/run.rc"
 wait \$PLAY_PID
 GUEST
 
-run_guest "$out" --out "$out" --timeout 150
+run_guest "$out" --out "$out" --timeout 300
 
 check_events "$out" "$backend" <<'PY'
 import json, os

@@ -72,7 +72,7 @@ udevadm control --reload
 phase b --device /dev/input/kt-ptouch --rotary-device /dev/input/kt-pknob --rotary-axis REL_WHEEL || exit 1
 GUEST
 
-run_guest "$out" --timeout 170
+run_guest "$out" --timeout 300
 
 check_events "$out" <<'PY'
 start = open(d + '/devices-at-start.txt').read()

@@ -11,7 +11,7 @@ BIN=$(realpath "${BIN:-$top/.build/debug/kiosk-carousel}")
 bundle=$(dirname "$BIN")/KioskCarouselPackageTests.xctest
 [ -x "$bundle" ] || { echo "input-live: $bundle not built (swift build --build-tests)"; exit 1; }
 log=$(mktemp /tmp/kiosk-input-live.XXXXXX)
-"$KIOSK_VM" --timeout 110 -- "$bundle" InputTests.LiveDeviceTests 2>&1 | tee "$log"
+"$KIOSK_VM" --timeout 240 -- "$bundle" InputTests.LiveDeviceTests 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 # The class must really have run here (not skipped): four tests, no skips, no failures.
 grep -q "Executed 4 tests, with 0 failures" "$log" && ! grep -q "skipped" "$log"

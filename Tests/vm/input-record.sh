@@ -125,7 +125,7 @@ udevadm control --reload
 phase 3 --rotary-name kt-absknob --rotary-axis ABS_X --rotary-select-key KEY_SELECT --rotation 270 || exit 1
 GUEST
 
-run_guest "$out" --timeout 170
+run_guest "$out" --timeout 300
 
 check_events "$out" <<'PY'
 for n in (1, 2, 3):
