@@ -139,20 +139,14 @@ def run(lines):
                 dev = devices[args[0]]
                 dev.write(e.EV_REL, e.REL_WHEEL, int(args[1]))
                 syn(dev)
-            elif op == 'down':
+            elif op in ('down', 'move'):
                 dev, slot, x, y = devices[args[0]], int(args[1]), int(args[2]), int(args[3])
                 dev.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
-                dev.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, tracking[0])
-                tracking[0] += 1
-                dev.write(e.EV_ABS, e.ABS_MT_TOOL_TYPE, MT_TOOL_FINGER)
-                dev.write(e.EV_ABS, e.ABS_MT_POSITION_X, x)
-                dev.write(e.EV_ABS, e.ABS_MT_POSITION_Y, y)
-                dev.kiosk_slots[slot] = True
-                single_touch(dev, x, y)
-                syn(dev)
-            elif op == 'move':
-                dev, slot, x, y = devices[args[0]], int(args[1]), int(args[2]), int(args[3])
-                dev.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
+                if op == 'down':
+                    dev.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, tracking[0])
+                    tracking[0] += 1
+                    dev.write(e.EV_ABS, e.ABS_MT_TOOL_TYPE, MT_TOOL_FINGER)
+                    dev.kiosk_slots[slot] = True
                 dev.write(e.EV_ABS, e.ABS_MT_POSITION_X, x)
                 dev.write(e.EV_ABS, e.ABS_MT_POSITION_Y, y)
                 single_touch(dev, x, y)

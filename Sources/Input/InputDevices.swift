@@ -1,6 +1,5 @@
 import CarouselCore
 
-
 /// Every real input device of the kiosk behind one `InputSource`: libinput (touch, pointer,
 /// keys) and, when configured, the rotary encoder through libevdev. Its descriptors are
 /// constant; add them to the main loop's epoll once.
