@@ -41,7 +41,7 @@ let package = Package(
                                               .product(name: "Logging", package: "swift-log")]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CUdev", "CZlib",
                                                 .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Input", dependencies: ["CarouselCore", "CLibInput", "CEvdev", "CUdev",
+        .target(name: "Input", dependencies: ["CarouselCore", "CLibInput", "CEvdev", "CUdev", "CLinux",
                                               .product(name: "Logging", package: "swift-log")]),
         .target(name: "Kiosk", dependencies: [
             "CarouselCore", "KioskConfig", "Raster", "Cards", "Display", "Input", "CLinux",

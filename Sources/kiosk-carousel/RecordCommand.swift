@@ -1,7 +1,215 @@
 import ArgumentParser
+import CLinux
+import CarouselCore
+import Foundation
+import Glibc
+import Input
+import Kiosk
+import KioskConfig
 
-/// `record`: Write real device input as a simulate script.
+/// `record`: writes real device input as a `simulate` script (docs/input-script.md), one
+/// flushed line per event, so what happened on a kiosk can be replayed exactly.
 struct RecordCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "record", abstract: "Write real device input as a simulate script.")
-    func run() throws { throw ValidationError("'record' is not built yet") }
+    static let configuration = CommandConfiguration(commandName: "record",
+        abstract: "Write real device input (touch, pointer, keys, rotary knob) as a simulate script.",
+        discussion: """
+        Reads the devices the kiosk would read ([input] and [input.rotary] of the config, or the
+        options below, which take precedence) until --seconds pass or SIGINT/SIGTERM, and writes
+        each event as one JSON line, flushed at once. Times are seconds since the start.
+        Replay with: kiosk-carousel simulate --input FILE.jsonl
+        """)
+
+    @Option(help: "The script to write (- for standard output).") var out: String
+    @Option(help: "The config file ([input], [input.rotary], [display] mode and rotation).") var config: String?
+    @Option(help: "Stop after this many seconds (default: until SIGINT or SIGTERM).") var seconds: Double?
+    @Option(help: "Panel size WIDTHxHEIGHT before rotation (default: [display] mode, else the connected screen's preferred mode).")
+    var size: String?
+    @Option(help: "Display rotation 0, 90, 180 or 270 (default: [display] rotation).") var rotation: Int?
+    @Option(name: .customLong("device"), help: "A device for libinput's path backend instead of udev (repeatable).")
+    var devices: [String] = []
+    @Option(help: "Calibration matrix a,b,c,d,e,f (libinput's, in the touchscreen's normalized coordinates).")
+    var calibration: String?
+    @Option(help: "Rotary encoder device path (replaces [input.rotary]).") var rotaryDevice: String?
+    @Option(help: "Rotary encoder device name (replaces [input.rotary]).") var rotaryName: String?
+    @Option(help: "Rotary encoder axis: REL_DIAL, REL_WHEEL, REL_HWHEEL, REL_X or ABS_X.") var rotaryAxis: String?
+    @Flag(help: "Reverse the rotary encoder's direction.") var rotaryInvert = false
+    @Option(help: "The rotary encoder's push button: a key code name (KEY_ENTER) or number.") var rotarySelectKey: String?
+
+    func validate() throws {
+        if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds must be a positive number") }
+        if let size { _ = try parseSize(size) }
+        if let rotation, InputRotation(rawValue: rotation) == nil {
+            throw ValidationError("--rotation must be 0, 90, 180 or 270, not \(rotation)")
+        }
+        if let rotaryAxis, RotaryOptions.Axis(rawValue: rotaryAxis.uppercased()) == nil {
+            throw ValidationError("--rotary-axis must be one of \(RotaryOptions.Axis.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        _ = try parsedCalibration()
+    }
+
+    private func parsedCalibration() throws -> [Double]? {
+        guard let calibration else { return nil }
+        let numbers = calibration.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == 6, numbers.allSatisfy({ $0?.isFinite == true }) else {
+            throw ValidationError("--calibration must be six numbers a,b,c,d,e,f, e.g. 1,0,0,0,1,0")
+        }
+        return numbers.map { $0! }
+    }
+
+    func run() throws {
+        let cfg = try loadConfig()
+        let options = try inputOptions(cfg)
+        let screen = options.screenSize
+        let output = try RecordOutput(path: out)
+        try output.write("# kiosk-carousel record: screen \(screen.width)x\(screen.height), rotation \(options.rotation.rawValue)")
+        let input: InputDevices
+        do { input = try InputDevices(options: options) } catch {
+            FileHandle.standardError.write(Data("record: cannot read input devices: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        defer { input.close() }
+        FileHandle.standardError.write(Data("record: writing \(out) (screen \(screen.width)x\(screen.height)); stop with Ctrl-C\n".utf8))
+        let count = try RecordLoop(input: input, seconds: seconds).run { try output.write(InputScript.line(for: $0)) }
+        FileHandle.standardError.write(Data("record: \(count) events\n".utf8))
+    }
+
+    private func loadConfig() throws -> KioskConfiguration {
+        let path = ConfigLoader.resolvePath(explicit: config)
+        if config == nil, !FileManager.default.fileExists(atPath: path) { return KioskConfiguration() }
+        do { return try ConfigLoader.load(path: path) } catch let e as ConfigErrors {
+            FileHandle.standardError.write(Data((e.description + "\n").utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    private func inputOptions(_ cfg: KioskConfiguration) throws -> InputOptions {
+        var settings = cfg.input
+        if !devices.isEmpty { settings.devices = devices }
+        if let c = try parsedCalibration() { settings.calibration = c }
+        if rotaryDevice != nil || rotaryName != nil || rotaryAxis != nil || rotaryInvert || rotarySelectKey != nil {
+            var r = settings.rotary ?? RotarySettings()
+            if rotaryDevice != nil || rotaryName != nil { r.device = rotaryDevice; r.name = rotaryName }
+            if let a = rotaryAxis, let axis = RotarySettings.Axis(rawValue: a.uppercased()) { r.axis = axis }
+            if rotaryInvert { r.invert = true }
+            if let k = rotarySelectKey { r.selectKey = k }
+            settings.rotary = r
+        }
+        let (w, h) = try panelSize(cfg)
+        do {
+            return try InputOptions(settings: settings, rotation: rotation ?? cfg.display.rotation, panelWidth: w, panelHeight: h)
+        } catch let e as InputConfigError {
+            throw ValidationError("\(cfg.file.isEmpty ? "input" : cfg.file): \(e.description)")
+        }
+    }
+
+    /// `--size`, else `[display] mode`, else the first connected screen's preferred mode.
+    private func panelSize(_ cfg: KioskConfiguration) throws -> (Int, Int) {
+        if let size { return try parseSize(size) }
+        if let mode = cfg.display.mode, let s = try? parseSize(String(mode.split(separator: "@")[0])) { return s }
+        if let s = ConnectedScreen.preferredSize() { return s }
+        FileHandle.standardError.write(Data("record: no connected screen found; assuming 1280x720 (use --size)\n".utf8))
+        return (1280, 720)
+    }
+}
+
+/// The first connected DRM connector's preferred mode, read from sysfs (no DRM master needed).
+enum ConnectedScreen {
+    static func preferredSize(sysfs: String = "/sys/class/drm") -> (Int, Int)? {
+        let entries = ((try? FileManager.default.contentsOfDirectory(atPath: sysfs)) ?? []).sorted()
+        for e in entries where e.hasPrefix("card") && e.contains("-") {
+            let dir = sysfs + "/" + e
+            guard let status = try? String(contentsOfFile: dir + "/status", encoding: .utf8),
+                  status.trimmingCharacters(in: .whitespacesAndNewlines) == "connected",
+                  let modes = try? String(contentsOfFile: dir + "/modes", encoding: .utf8),
+                  let first = modes.split(separator: "\n").first,
+                  let s = try? parseSize(String(first.split(separator: "@")[0])) else { continue }
+            return s
+        }
+        return nil
+    }
+}
+
+/// Where recorded lines go: a file (created or truncated) or standard output; every line is
+/// written with one `write(2)`, so nothing is lost when the recorder is killed.
+final class RecordOutput {
+    private let fd: Int32
+    private let path: String
+
+    init(path: String) throws {
+        self.path = path
+        if path == "-" { fd = STDOUT_FILENO; return }
+        fd = kiosk_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ValidationError("cannot write \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    deinit { if fd != STDOUT_FILENO { Glibc.close(fd) } }
+
+    /// Writes one line; throws when the file cannot take it (disk full, closed pipe), which ends
+    /// the recording with a message instead of losing lines silently.
+    func write(_ line: String) throws {
+        let bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                FileHandle.standardError.write(Data("record: cannot write \(path): \(String(cString: strerror(errno)))\n".utf8))
+                throw ExitCode(1)
+            }
+            offset += n
+        }
+    }
+}
+
+/// Waits on the input sources' descriptors and a signalfd (SIGINT, SIGTERM) with one epoll,
+/// with the deadline as the only timeout: no polling.
+struct RecordLoop {
+    var input: InputSource
+    var seconds: Double?
+
+    /// Calls `emit` with each event (time relative to the start); returns how many there were.
+    func run(_ emit: (TimedInputEvent) throws -> Void) throws -> Int {
+        var mask = sigset_t()
+        sigemptyset(&mask); sigaddset(&mask, SIGINT); sigaddset(&mask, SIGTERM)
+        sigprocmask(SIG_BLOCK, &mask, nil)
+        let sfd = signalfd(-1, &mask, Int32(SFD_CLOEXEC))
+        let ep = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard sfd >= 0, ep >= 0 else { throw ValidationError("record: cannot set up epoll/signalfd") }
+        defer { Glibc.close(sfd); Glibc.close(ep) }
+        for fd in input.pollDescriptors + [sfd] {
+            var ev = epoll_event()
+            ev.events = EPOLLIN.rawValue
+            ev.data.fd = fd
+            epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev)
+        }
+        let start = Self.now()
+        let end = seconds.map { start + $0 }
+        var count = 0
+        var events = [epoll_event](repeating: epoll_event(), count: 8)
+        while true {
+            var timeout: Int32 = -1
+            if let end {
+                let left = end - Self.now()
+                if left <= 0 { break }
+                timeout = Int32(min((left * 1000).rounded(.up), 1e9))
+            }
+            let n = epoll_wait(ep, &events, Int32(events.count), timeout)
+            if n < 0 { if errno == EINTR { continue }; throw ValidationError("record: epoll_wait failed") }
+            for i in 0..<Int(n) {
+                let fd = events[i].data.fd
+                if fd == sfd { return count }
+                for e in input.readTimed(fd: fd) {
+                    try emit(TimedInputEvent(time: max(0, e.time - start), event: e.event))
+                    count += 1
+                }
+            }
+        }
+        return count
+    }
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
 }

@@ -28,7 +28,9 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let display = try DisplayFactory.open(cfg.display, backend: backend ?? cfg.display.backend, logger: logger)
-        let app = try KioskApp(configPath: path, config: cfg, display: display, inputs: [],
+        let inputs = InputFactory.open(cfg, screenWidth: display.size.width, screenHeight: display.size.height,
+                                       logger: logger)
+        let app = try KioskApp(configPath: path, config: cfg, display: display, inputs: inputs,
                                log: try EventLog(path: events), logger: logger, exitAfter: exitAfter)
         let code = try app.run()
         if code != 0 { throw ExitCode(code) }

@@ -1,0 +1,34 @@
+import CarouselCore
+
+/// Every real input device of the kiosk behind one `InputSource`: libinput (touch, pointer,
+/// keys) and, when configured, the rotary encoder through libevdev. Its descriptors are
+/// constant; add them to the main loop's epoll once.
+public final class InputDevices: InputSource {
+    public let libinput: LibInputSource
+    public let rotary: RotaryEncoderSource?
+
+    /// Starts libinput and the knob watcher. Booting without any device is fine.
+    public init(options: InputOptions) throws {
+        libinput = try LibInputSource(options: options)
+        rotary = try options.rotary.map { try RotaryEncoderSource(options: $0) }
+    }
+
+    private var sources: [InputSource] { [libinput] + (rotary.map { [$0] } ?? []) }
+
+    public var pollDescriptors: [Int32] { sources.flatMap(\.pollDescriptors) }
+
+    public func read(fd: Int32) -> [InputEvent] { readTimed(fd: fd).map(\.event) }
+
+    public func readTimed(fd: Int32) -> [TimedInputEvent] {
+        for s in sources where s.pollDescriptors.contains(fd) { return s.readTimed(fd: fd) }
+        return []
+    }
+
+    public func screenChanged(width: Int, height: Int) {
+        sources.forEach { $0.screenChanged(width: width, height: height) }
+    }
+
+    public func suspend() { sources.forEach { $0.suspend() } }
+    public func resume() { sources.forEach { $0.resume() } }
+    public func close() { sources.forEach { $0.close() } }
+}

@@ -1,0 +1,74 @@
+import CEvdev
+import Foundation
+import CarouselCore
+
+/// Linux key code names (`KEY_ENTER`, `BTN_LEFT`, …) and numbers, through libevdev's tables,
+/// so every name the kernel headers know is accepted.
+public enum KeyCodeNames {
+    /// The code of a `KEY_*`/`BTN_*` name or a decimal key code (`"28"`); nil when unknown.
+    public static func code(of name: String) -> UInt16? {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        if let n = UInt16(trimmed) { return n <= UInt16(KEY_MAX) ? n : nil }
+        let upper = trimmed.uppercased()
+        guard upper.hasPrefix("KEY_") || upper.hasPrefix("BTN_") else { return nil }
+        let code = libevdev_event_code_from_name(UInt32(EV_KEY), upper)
+        return code >= 0 ? UInt16(code) : nil
+    }
+
+    /// The kernel's name of a key code (`KEY_ENTER`), or its number when it has none.
+    public static func name(of code: UInt16) -> String {
+        guard let p = libevdev_event_code_get_name(UInt32(EV_KEY), UInt32(code)) else { return String(code) }
+        return String(cString: p)
+    }
+}
+
+/// Which Linux key code drives which kiosk key. Codes not in the map are ignored.
+public struct KeyMap: Equatable, Sendable {
+    public private(set) var bindings: [UInt16: KeyName]
+
+    public init(bindings: [UInt16: KeyName]) { self.bindings = bindings }
+
+    /// The defaults: arrows step, Enter/keypad Enter/Space/Select/OK select, Escape/Back cancel,
+    /// Home goes home; a remote control's keys and a keyboard's work out of the box.
+    public static let standard = KeyMap(bindings: [
+        UInt16(KEY_LEFT): .left, UInt16(KEY_RIGHT): .right, UInt16(KEY_UP): .up, UInt16(KEY_DOWN): .down,
+        UInt16(KEY_ENTER): .enter, UInt16(KEY_KPENTER): .enter, UInt16(KEY_SPACE): .enter,
+        UInt16(KEY_SELECT): .enter, UInt16(KEY_OK): .enter,
+        UInt16(KEY_ESC): .escape, UInt16(KEY_BACK): .escape,
+        UInt16(KEY_HOME): .home,
+    ])
+
+    /// The kiosk key of a code.
+    public func key(for code: UInt16) -> KeyName? { bindings[code] }
+
+    /// The standard map with `[input] keymap` entries (`"KEY_A" = "left"`) added or replacing
+    /// defaults. Throws one error naming every unknown key code name.
+    public static func standard(adding entries: [String: KeyName]) throws -> KeyMap {
+        var map = standard
+        var unknown: [String] = []
+        for (name, key) in entries.sorted(by: { $0.key < $1.key }) {
+            guard let code = KeyCodeNames.code(of: name) else { unknown.append(name); continue }
+            map.bindings[code] = key
+        }
+        if !unknown.isEmpty {
+            throw InputConfigError("unknown key code name\(unknown.count == 1 ? "" : "s") "
+                + unknown.map { "\"\($0)\"" }.joined(separator: ", ")
+                + " in the key map (use names such as KEY_A, KEY_PAGEDOWN, BTN_LEFT or a decimal code)")
+        }
+        return map
+    }
+
+    /// Parses key map entries given as strings on both sides (`"KEY_A" = "left"`).
+    public static func standard(addingNames entries: [String: String]) throws -> KeyMap {
+        var typed: [String: KeyName] = [:]
+        var bad: [String] = []
+        for (code, key) in entries {
+            if let k = KeyName(rawValue: key) { typed[code] = k } else { bad.append("\(code) = \"\(key)\"") }
+        }
+        if !bad.isEmpty {
+            throw InputConfigError("key map: \(bad.sorted().joined(separator: ", ")): the kiosk key must be one of "
+                + KeyName.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return try standard(adding: typed)
+    }
+}
