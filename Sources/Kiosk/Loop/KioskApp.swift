@@ -325,18 +325,23 @@ public final class KioskApp {
     private func displayChanged() {
         let s = display.size
         logger.notice("display is now \(s.width)x\(s.height)")
-        if s.width > 0 && s.height > 0 { session.resize(width: s.width, height: s.height) }
+        if s.width > 0 && s.height > 0 {
+            session.resize(width: s.width, height: s.height)
+            inputs.forEach { $0.screenChanged(width: s.width, height: s.height) }
+        }
     }
 }
 
 extension KioskApp: ActionRunnerDelegate {
     public func actionRunnerWillStartForeground(_ runner: ActionRunner) throws {
         applyIdle(idle.suspend(now: now), now: now)
+        inputs.forEach { $0.suspend() }
         display.release()
     }
 
     public func actionRunnerDidEndForeground(_ runner: ActionRunner) {
         display.reacquire()
+        inputs.forEach { $0.resume() }
         idle.resume(now: now)
         session.resize(width: session.size.width, height: session.size.height)
     }
