@@ -1,0 +1,227 @@
+import CRasterSupport
+
+typealias Float8 = SIMD8<Float>
+typealias UInt8x8 = SIMD8<UInt32>
+typealias Int8x8 = SIMD8<Int32>
+
+/// The inner loops: one run of pixels of one row of one quad, 8 pixels at a time.
+///
+/// Filtered kinds (projective, affine, axis-aligned) map each pixel centre through the inverse
+/// homography (one 8-wide divide for projective quads: exact perspective, no subdivision),
+/// clamp to the texture (edges are anti-aliased by coverage, not by transparent texels), fetch
+/// the 2×2 texels, interpolate in `Float`, scale by alpha × coverage and blend source-over with
+/// a single rounding at the end. Texel rows a few screen rows ahead are prefetched: the loop is
+/// bound by texture cache misses, not arithmetic.
+///
+/// Written against the portable standard-library SIMD types with only operations that lower to
+/// single packed instructions (see docs/compositor.md): no float→int conversion initialisers,
+/// no `pointwiseMin/Max`, no `addingProduct`.
+enum SpanShader {
+    static let lanes = Float8(0, 1, 2, 3, 4, 5, 6, 7)
+    /// Screen rows ahead whose texels are prefetched.
+    static let prefetchRows = 4.0
+
+    /// Shades pixels `x0..<x1` of row `y` (`row` points at the row's pixel 0).
+    /// `coverage`: multiply by the edge coverage (false inside the quad's full-coverage span).
+    /// Each case below is its own copy of the loop with the flags folded in.
+    static func shade(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int, coverage: Bool) {
+        switch (s.kind, coverage) {
+        case (.projective, true): filtered(s, row, y, x0, x1, projective: true, axis: false, coverage: true)
+        case (.projective, false): filtered(s, row, y, x0, x1, projective: true, axis: false, coverage: false)
+        case (.affine, true): filtered(s, row, y, x0, x1, projective: false, axis: false, coverage: true)
+        case (.affine, false): filtered(s, row, y, x0, x1, projective: false, axis: false, coverage: false)
+        case (.axisAligned, true): filtered(s, row, y, x0, x1, projective: false, axis: true, coverage: true)
+        case (.axisAligned, false): filtered(s, row, y, x0, x1, projective: false, axis: true, coverage: false)
+        case (.blit, _): blit(s, row: row, y: y, x0: x0, x1: x1)
+        }
+    }
+
+    /// `floor(v)` and `v − floor(v)` for 0 ≤ v < 2²²: adding 2²³ rounds to an integer held in
+    /// the low mantissa bits; one compare corrects round-up to floor.
+    @inline(__always)
+    static func floorSplit(_ v: Float8) -> (Int8x8, Float8) {
+        let magic = Float8(repeating: 8_388_608)
+        let t = v + magic
+        var i = unsafeBitCast(t, to: Int8x8.self) &- 0x4B00_0000
+        var f = t - magic
+        let over = f .> v
+        i.replace(with: i &- 1, where: over)
+        f.replace(with: f - 1, where: over)
+        return (i, v - f)
+    }
+
+    /// Byte `shift/8` of each lane as a float (2²³ + b has b in its low mantissa bits).
+    @inline(__always)
+    static func channel(_ p: UInt8x8, _ shift: UInt32) -> Float8 {
+        unsafeBitCast(((p &>> shift) & 0xFF) | 0x4B00_0000, to: Float8.self) - Float8(repeating: 8_388_608)
+    }
+
+    /// Rounds 0…255.49 to the nearest integer (ties to even) as UInt32 lanes.
+    @inline(__always)
+    static func toByte(_ v: Float8) -> UInt8x8 {
+        unsafeBitCast(v + Float8(repeating: 8_388_608), to: UInt8x8.self) & 0xFF
+    }
+
+    @inline(__always)
+    static func clamp(_ v: Float8, _ hi: Float) -> Float8 {
+        var r = v
+        r.replace(with: 0, where: r .< 0)
+        r.replace(with: hi, where: r .> hi)
+        return r
+    }
+
+    @inline(always)
+    static func filtered(_ s: QuadSampler, _ row: UnsafeMutablePointer<UInt32>, _ y: Int, _ x0: Int, _ x1: Int,
+                         projective: Bool, axis: Bool, coverage useCoverage: Bool) {
+        let px = Double(x0) + 0.5, py = Double(y) + 0.5
+        let u0 = Float(s.um.0 * px + s.um.1 * py + s.um.2), du = Float(s.um.0)
+        let v0 = Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), dv = Float(s.vm.0)
+        let w0 = Float(s.wm.0 * px + s.wm.1 * py + s.wm.2), dw = Float(s.wm.0)
+        // The same row `prefetchRows` below.
+        let pu0 = u0 + Float(s.um.1 * prefetchRows), pv0 = v0 + Float(s.vm.1 * prefetchRows)
+        let pw0 = w0 + Float(s.wm.1 * prefetchRows)
+        let texels = s.texels, stride = s.stride, stepX = s.stepX, stepY = s.stepY
+        let maxU = s.maxU, maxV = s.maxV
+        let scaled = useCoverage || s.alpha < 1
+        let alpha = Float8(repeating: s.alpha)
+        let e0 = s.edges.0, e1 = s.edges.1, e2 = s.edges.2, e3 = s.edges.3
+        let c0 = Float(e0.a * Double(x0) + e0.b * Double(y) + e0.c), a0 = Float(e0.a)
+        let c1 = Float(e1.a * Double(x0) + e1.b * Double(y) + e1.c), a1 = Float(e1.a)
+        let c2 = Float(e2.a * Double(x0) + e2.b * Double(y) + e2.c), a2 = Float(e2.a)
+        let c3 = Float(e3.a * Double(x0) + e3.b * Double(y) + e3.c), a3 = Float(e3.a)
+        // Axis-aligned: one texture row pair and one vertical weight for the whole run.
+        let rowV = min(max(v0, 0), maxV)
+        let rowI = Int(rowV)
+        let rowF = Float8(repeating: rowV - Float(rowI))
+        let rowBase = texels + rowI * stride
+        let count = x1 - x0
+        let out = row + x0
+        var k = 0
+        while k < count {
+            let kf = Float(k)
+            let ks = lanes + Float8(repeating: kf)
+            var u = Float8(repeating: u0) + Float8(repeating: du) * ks
+            var v = Float8()
+            if !axis { v = Float8(repeating: v0) + Float8(repeating: dv) * ks }
+            if projective {
+                let r = 1 / (Float8(repeating: w0) + Float8(repeating: dw) * ks)
+                u *= r
+                v *= r
+            }
+            if !axis {
+                // Prefetch the texel rows the pixels `prefetchRows` below will need (both ends
+                // of the 8-pixel run, which can be far apart on a minified card).
+                var kk = kf
+                for _ in 0..<2 {
+                    let iw: Float = projective ? 1 / (pw0 + dw * kk) : 1
+                    let pu = min(max((pu0 + du * kk) * iw, 0), maxU), pv = min(max((pv0 + dv * kk) * iw, 0), maxV)
+                    let p = texels + (Int(pv) &* stride &+ Int(pu))
+                    raster_prefetch(p)
+                    raster_prefetch(p + stepY)
+                    kk += 7
+                }
+            }
+            u = clamp(u, maxU)
+            let (iu, fu) = floorSplit(u)
+            let p00: UInt8x8, p01: UInt8x8, p10: UInt8x8, p11: UInt8x8, fv: Float8
+            if axis {
+                fv = rowF
+                let r0 = rowBase, r1 = rowBase + stepY
+                let i0 = Int(iu[0]), i1 = Int(iu[1]), i2 = Int(iu[2]), i3 = Int(iu[3])
+                let i4 = Int(iu[4]), i5 = Int(iu[5]), i6 = Int(iu[6]), i7 = Int(iu[7])
+                p00 = UInt8x8(r0[i0], r0[i1], r0[i2], r0[i3], r0[i4], r0[i5], r0[i6], r0[i7])
+                p10 = UInt8x8(r1[i0], r1[i1], r1[i2], r1[i3], r1[i4], r1[i5], r1[i6], r1[i7])
+                let q0 = r0 + stepX, q1 = r1 + stepX
+                p01 = UInt8x8(q0[i0], q0[i1], q0[i2], q0[i3], q0[i4], q0[i5], q0[i6], q0[i7])
+                p11 = UInt8x8(q1[i0], q1[i1], q1[i2], q1[i3], q1[i4], q1[i5], q1[i6], q1[i7])
+            } else {
+                v = clamp(v, maxV)
+                let (iv, fvv) = floorSplit(v)
+                fv = fvv
+                let idx = iv &* Int32(truncatingIfNeeded: stride) &+ iu
+                let i0 = Int(idx[0]), i1 = Int(idx[1]), i2 = Int(idx[2]), i3 = Int(idx[3])
+                let i4 = Int(idx[4]), i5 = Int(idx[5]), i6 = Int(idx[6]), i7 = Int(idx[7])
+                let t = texels, b = texels + stepY
+                p00 = UInt8x8(t[i0], t[i1], t[i2], t[i3], t[i4], t[i5], t[i6], t[i7])
+                p10 = UInt8x8(b[i0], b[i1], b[i2], b[i3], b[i4], b[i5], b[i6], b[i7])
+                let tx = t + stepX, bx = b + stepX
+                p01 = UInt8x8(tx[i0], tx[i1], tx[i2], tx[i3], tx[i4], tx[i5], tx[i6], tx[i7])
+                p11 = UInt8x8(bx[i0], bx[i1], bx[i2], bx[i3], bx[i4], bx[i5], bx[i6], bx[i7])
+            }
+            @inline(__always) func lerp2(_ shift: UInt32) -> Float8 {
+                let a = channel(p00, shift), b = channel(p01, shift), c = channel(p10, shift), d = channel(p11, shift)
+                let top = a + (b - a) * fu, bottom = c + (d - c) * fu
+                return top + (bottom - top) * fv
+            }
+            var sa = lerp2(24), sr = lerp2(16), sg = lerp2(8), sb = lerp2(0)
+            if scaled {
+                var f = alpha
+                if useCoverage {
+                    f *= clamp(Float8(repeating: c0) + Float8(repeating: a0) * ks, 1)
+                        * clamp(Float8(repeating: c1) + Float8(repeating: a1) * ks, 1)
+                        * clamp(Float8(repeating: c2) + Float8(repeating: a2) * ks, 1)
+                        * clamp(Float8(repeating: c3) + Float8(repeating: a3) * ks, 1)
+                }
+                sa *= f; sr *= f; sg *= f; sb *= f
+            }
+            let n = min(8, count - k)
+            let dstPtr = out + k
+            var d: UInt8x8
+            if n == 8 {
+                d = UnsafeRawPointer(dstPtr).loadUnaligned(as: UInt8x8.self)
+            } else {
+                d = UInt8x8()
+                for l in 0..<n { d[l] = dstPtr[l] }
+            }
+            let keep = 1 - sa * (1.0 / 255)
+            let r = toByte(sr + channel(d, 16) * keep)
+            let g = toByte(sg + channel(d, 8) * keep)
+            let b = toByte(sb + channel(d, 0) * keep)
+            let o = (r &<< 16) | (g &<< 8) | b | 0xFF00_0000
+            if n == 8 {
+                UnsafeMutableRawPointer(dstPtr).storeBytes(of: o, as: UInt8x8.self)
+            } else {
+                for l in 0..<n { dstPtr[l] = o[l] }
+            }
+            k += 8
+        }
+    }
+
+    /// 1:1 at an integer offset: opaque rows are copied, others blended in integer arithmetic.
+    @inline(__always)
+    static func blit(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int) {
+        let src = s.texels + (y + s.blitOffsetY) * s.stride + (x0 + s.blitOffsetX)
+        let dst = row + x0
+        let count = x1 - x0
+        let a256 = UInt32((s.alpha * 256).rounded())
+        var k = 0
+        while k < count {
+            let n = min(8, count - k)
+            var p: UInt8x8, d: UInt8x8
+            if n == 8 {
+                p = UnsafeRawPointer(src + k).loadUnaligned(as: UInt8x8.self)
+                d = UnsafeRawPointer(dst + k).loadUnaligned(as: UInt8x8.self)
+            } else {
+                p = UInt8x8(); d = UInt8x8()
+                for l in 0..<n { p[l] = src[k + l]; d[l] = dst[k + l] }
+            }
+            if a256 < 256 {
+                let rb = ((p & 0x00FF_00FF) &* a256 &+ 0x0080_0080) &>> 8
+                let ag = (((p &>> 8) & 0x00FF_00FF) &* a256 &+ 0x0080_0080) &>> 8
+                p = (rb & 0x00FF_00FF) | ((ag & 0x00FF_00FF) &<< 8)
+            }
+            let ia = 255 &- (p &>> 24)
+            var rb = (d & 0x00FF_00FF) &* ia &+ 0x0080_0080
+            rb = ((rb &+ ((rb &>> 8) & 0x00FF_00FF)) &>> 8) & 0x00FF_00FF
+            var ag = ((d &>> 8) & 0x00FF_00FF) &* ia &+ 0x0080_0080
+            ag = ((ag &+ ((ag &>> 8) & 0x00FF_00FF)) &>> 8) & 0x00FF_00FF
+            let o = (p &+ (rb | (ag &<< 8))) | 0xFF00_0000
+            if n == 8 {
+                UnsafeMutableRawPointer(dst + k).storeBytes(of: o, as: UInt8x8.self)
+            } else {
+                for l in 0..<n { dst[k + l] = o[l] }
+            }
+            k += 8
+        }
+    }
+}
