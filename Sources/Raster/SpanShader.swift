@@ -3,23 +3,23 @@ import CRasterSupport
 typealias Float8 = SIMD8<Float>
 typealias UInt8x8 = SIMD8<UInt32>
 typealias Int8x8 = SIMD8<Int32>
+typealias U16x16 = SIMD16<UInt16>
 
 /// The inner loops: one run of pixels of one row of one quad, 8 pixels at a time.
 ///
 /// Filtered kinds (projective, affine, axis-aligned) map each pixel centre through the inverse
 /// homography (one 8-wide divide for projective quads: exact perspective, no subdivision),
 /// clamp to the texture (edges are anti-aliased by coverage, not by transparent texels), fetch
-/// the 2×2 texels, interpolate in `Float`, scale by alpha × coverage and blend source-over with
-/// a single rounding at the end. Texel rows a few screen rows ahead are prefetched: the loop is
+/// the 2×2 texels, interpolate in 16-bit fixed point (value·256, so precision is kept until the
+/// end), scale by alpha × coverage and blend source-over with a single rounding at the end. Texel rows a few screen rows ahead are prefetched: the loop is
 /// bound by texture cache misses, not arithmetic.
 ///
 /// Written against the portable standard-library SIMD types with only operations that lower to
 /// single packed instructions (see docs/compositor.md): no float→int conversion initialisers,
 /// no `pointwiseMin/Max`, no `addingProduct`.
 enum SpanShader {
-    static let lanes = Float8(0, 1, 2, 3, 4, 5, 6, 7)
     /// Screen rows ahead whose texels are prefetched.
-    static let prefetchRows = 4.0
+    static var prefetchRows: Double { 4 }
 
     /// Shades pixels `x0..<x1` of row `y` (`row` points at the row's pixel 0).
     /// `coverage`: multiply by the edge coverage (false inside the quad's full-coverage span).
@@ -50,6 +50,40 @@ enum SpanShader {
         return (i, v - f)
     }
 
+    /// `round(f · scale)` as UInt32 lanes for 0 ≤ f ≤ 1, scale < 2²².
+    @inline(__always)
+    static func weight(_ f: Float8, scale: Float) -> UInt8x8 {
+        unsafeBitCast(f * Float8(repeating: scale) + Float8(repeating: 8_388_608), to: UInt8x8.self) & 0x7F_FFFF
+    }
+
+    /// Each lane's low 16 bits in both halves, as 16-bit lanes.
+    @inline(__always)
+    static func pairs(_ w: UInt8x8) -> U16x16 {
+        unsafeBitCast(w | (w &<< 16), to: U16x16.self)
+    }
+
+    /// Blue and red bytes as 16-bit lanes.
+    @inline(__always)
+    static func rb(_ p: UInt8x8) -> U16x16 { unsafeBitCast(p & 0x00FF_00FF, to: U16x16.self) }
+
+    /// Green and alpha bytes as 16-bit lanes.
+    @inline(__always)
+    static func ag(_ p: UInt8x8) -> U16x16 { unsafeBitCast((p &>> 8) & 0x00FF_00FF, to: U16x16.self) }
+
+    /// Source-over of a premultiplied source held as value·256 channel pairs onto opaque
+    /// destination pixels, rounded once; the result's X byte is 0xFF.
+    @inline(__always)
+    static func over(_ srb: U16x16, _ sag: U16x16, _ d: UInt8x8) -> UInt8x8 {
+        let a = unsafeBitCast(sag, to: UInt8x8.self) &>> 16               // source alpha · 256
+        let a16 = unsafeBitCast(a | (a &<< 16), to: U16x16.self)
+        let keep = U16x16(repeating: 65535) &- a16 &- (a16 &>> 8)          // (1 − α) · 65535
+        let drb = rb(d) &<< 8, dag = ag(d) &<< 8
+        let half = U16x16(repeating: 128)
+        let orb = (srb &+ raster_mulhi(drb, keep) &+ half) &>> 8
+        let oag = (sag &+ raster_mulhi(dag, keep) &+ half) &>> 8
+        return unsafeBitCast(orb, to: UInt8x8.self) | (unsafeBitCast(oag, to: UInt8x8.self) &<< 8) | 0xFF00_0000
+    }
+
     /// Byte `shift/8` of each lane as a float (2²³ + b has b in its low mantissa bits).
     @inline(__always)
     static func channel(_ p: UInt8x8, _ shift: UInt32) -> Float8 {
@@ -60,6 +94,12 @@ enum SpanShader {
     @inline(__always)
     static func toByte(_ v: Float8) -> UInt8x8 {
         unsafeBitCast(v + Float8(repeating: 8_388_608), to: UInt8x8.self) & 0xFF
+    }
+
+    /// `v` limited to 0…hi (NaN becomes 0), without the library's out-of-line `min`/`max`.
+    @inline(__always)
+    static func clamp(_ v: Float, _ hi: Float) -> Float {
+        v > hi ? hi : (v > 0 ? v : 0)
     }
 
     @inline(__always)
@@ -73,6 +113,7 @@ enum SpanShader {
     @inline(always)
     static func filtered(_ s: QuadSampler, _ row: UnsafeMutablePointer<UInt32>, _ y: Int, _ x0: Int, _ x1: Int,
                          projective: Bool, axis: Bool, coverage useCoverage: Bool) {
+        let lanes = Float8(0, 1, 2, 3, 4, 5, 6, 7)
         let px = Double(x0) + 0.5, py = Double(y) + 0.5
         let u0 = Float(s.um.0 * px + s.um.1 * py + s.um.2), du = Float(s.um.0)
         let v0 = Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), dv = Float(s.vm.0)
@@ -90,7 +131,7 @@ enum SpanShader {
         let c2 = Float(e2.a * Double(x0) + e2.b * Double(y) + e2.c), a2 = Float(e2.a)
         let c3 = Float(e3.a * Double(x0) + e3.b * Double(y) + e3.c), a3 = Float(e3.a)
         // Axis-aligned: one texture row pair and one vertical weight for the whole run.
-        let rowV = min(max(v0, 0), maxV)
+        let rowV = clamp(v0, maxV)
         let rowI = Int(rowV)
         let rowF = Float8(repeating: rowV - Float(rowI))
         let rowBase = texels + rowI * stride
@@ -114,7 +155,7 @@ enum SpanShader {
                 var kk = kf
                 for _ in 0..<2 {
                     let iw: Float = projective ? 1 / (pw0 + dw * kk) : 1
-                    let pu = min(max((pu0 + du * kk) * iw, 0), maxU), pv = min(max((pv0 + dv * kk) * iw, 0), maxV)
+                    let pu = clamp((pu0 + du * kk) * iw, maxU), pv = clamp((pv0 + dv * kk) * iw, maxV)
                     let p = texels + (Int(pv) &* stride &+ Int(pu))
                     raster_prefetch(p)
                     raster_prefetch(p + stepY)
@@ -148,12 +189,15 @@ enum SpanShader {
                 p01 = UInt8x8(tx[i0], tx[i1], tx[i2], tx[i3], tx[i4], tx[i5], tx[i6], tx[i7])
                 p11 = UInt8x8(bx[i0], bx[i1], bx[i2], bx[i3], bx[i4], bx[i5], bx[i6], bx[i7])
             }
-            @inline(__always) func lerp2(_ shift: UInt32) -> Float8 {
-                let a = channel(p00, shift), b = channel(p01, shift), c = channel(p10, shift), d = channel(p11, shift)
-                let top = a + (b - a) * fu, bottom = c + (d - c) * fu
-                return top + (bottom - top) * fv
-            }
-            var sa = lerp2(24), sr = lerp2(16), sg = lerp2(8), sb = lerp2(0)
+            // Bilinear in 16-bit fixed point on channel pairs ([B R] and [G A] per pixel):
+            // horizontal exactly (value·256), vertical and alpha·coverage through the high half
+            // of 16×16-bit products, then one rounding after source-over.
+            let wx = weight(fu, scale: 256), wy = weight(fv, scale: 65535)
+            let wx16 = pairs(wx), iwx16 = pairs(256 &- wx), wy16 = pairs(wy), iwy16 = pairs(65535 &- wy)
+            let top0 = rb(p00) &* iwx16 &+ rb(p01) &* wx16, top1 = ag(p00) &* iwx16 &+ ag(p01) &* wx16
+            let bot0 = rb(p10) &* iwx16 &+ rb(p11) &* wx16, bot1 = ag(p10) &* iwx16 &+ ag(p11) &* wx16
+            var srb = raster_mulhi(top0, iwy16) &+ raster_mulhi(bot0, wy16)
+            var sag = raster_mulhi(top1, iwy16) &+ raster_mulhi(bot1, wy16)
             if scaled {
                 var f = alpha
                 if useCoverage {
@@ -162,9 +206,11 @@ enum SpanShader {
                         * clamp(Float8(repeating: c2) + Float8(repeating: a2) * ks, 1)
                         * clamp(Float8(repeating: c3) + Float8(repeating: a3) * ks, 1)
                 }
-                sa *= f; sr *= f; sg *= f; sb *= f
+                let f16 = pairs(weight(f, scale: 65535))
+                srb = raster_mulhi(srb, f16)
+                sag = raster_mulhi(sag, f16)
             }
-            let n = min(8, count - k)
+            let n = count - k < 8 ? count - k : 8
             let dstPtr = out + k
             var d: UInt8x8
             if n == 8 {
@@ -173,11 +219,7 @@ enum SpanShader {
                 d = UInt8x8()
                 for l in 0..<n { d[l] = dstPtr[l] }
             }
-            let keep = 1 - sa * (1.0 / 255)
-            let r = toByte(sr + channel(d, 16) * keep)
-            let g = toByte(sg + channel(d, 8) * keep)
-            let b = toByte(sb + channel(d, 0) * keep)
-            let o = (r &<< 16) | (g &<< 8) | b | 0xFF00_0000
+            let o = over(srb, sag, d)
             if n == 8 {
                 UnsafeMutableRawPointer(dstPtr).storeBytes(of: o, as: UInt8x8.self)
             } else {
@@ -196,7 +238,7 @@ enum SpanShader {
         let a256 = UInt32((s.alpha * 256).rounded())
         var k = 0
         while k < count {
-            let n = min(8, count - k)
+            let n = count - k < 8 ? count - k : 8
             var p: UInt8x8, d: UInt8x8
             if n == 8 {
                 p = UnsafeRawPointer(src + k).loadUnaligned(as: UInt8x8.self)
