@@ -1,5 +1,6 @@
 import CarouselCore
 import Dispatch
+import CRasterSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -88,6 +89,7 @@ struct SpanRecord {
 /// to front to shade it.
 final class BandWorker {
     private let occlusion = RowOcclusion()
+    private let columnTable = ColumnTable()
     private var spans: [SpanRecord] = []
     private var ranges: [Range<Int>] = []
     private(set) var shadedPixels = 0
@@ -119,8 +121,13 @@ final class BandWorker {
         }
         var shaded = 0
         spans.withUnsafeBufferPointer { all in
-            for qi in quads.indices {
-                let s = quads[qi].sampler
+            for qi in quads.indices where !ranges[qi].isEmpty {
+                var s = quads[qi].sampler
+                if s.kind == .axisAligned {
+                    var lo = Int.max, hi = Int.min
+                    for i in ranges[qi] { lo = min(lo, Int(all[i].lo)); hi = max(hi, Int(all[i].hi)) }
+                    columnTable.fill(&s, columns: lo..<hi)
+                }
                 for i in ranges[qi] {
                     let sp = all[i]
                     let y = Int(sp.y), lo = Int(sp.lo), hi = Int(sp.hi)
@@ -143,7 +150,7 @@ final class BandWorker {
         if s.kind == .blit && s.alpha >= 1 {
             let ty = y + s.blitOffsetY, tx = x0 + s.blitOffsetX
             for region in quad.opaqueRegions where region.contains(row: ty, tx..<(tx + x1 - x0)) {
-                (row + x0).update(from: s.texels + ty * s.stride + tx, count: x1 - x0)
+                raster_copy32(row + x0, s.texels + ty * s.stride + tx, x1 - x0)
                 return
             }
         }

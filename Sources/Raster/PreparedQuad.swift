@@ -46,6 +46,9 @@ struct QuadSampler {
     var edges: (EdgeFunction, EdgeFunction, EdgeFunction, EdgeFunction)
     /// Blit: texel = pixel + offset.
     var blitOffsetX: Int, blitOffsetY: Int
+    /// Axis-aligned: per pixel column x, the left texel column `columnTexel[x]` and the
+    /// weight of its right neighbour `columnWeight[x]` (0…256); filled by `ColumnTable`.
+    var columnTexel: UnsafePointer<Int32>, columnWeight: UnsafePointer<UInt32>
 }
 
 /// Everything the compositor needs about one quad, built once per quad per frame.
@@ -178,7 +181,8 @@ struct PreparedQuad {
             alpha: Float(alpha),
             edges: (edge(0), edge(1), edge(2), edge(3)),
             blitOffsetX: kind == .blit ? -Int(p[0].x.rounded()) : 0,
-            blitOffsetY: kind == .blit ? -Int(p[0].y.rounded()) : 0)
+            blitOffsetY: kind == .blit ? -Int(p[0].y.rounded()) : 0,
+            columnTexel: ColumnTable.unset.texel, columnWeight: ColumnTable.unset.weight)
         opaqueRegions = kind == .blit && alpha >= 1 ? base.opaqueRegions : []
 
         // Occluder: the opaque texel rectangles, shrunk by the filter's reach, mapped to screen.

@@ -135,13 +135,15 @@ enum SpanShader {
         let rowI = Int(rowV)
         let rowF = Float8(repeating: rowV - Float(rowI))
         let rowBase = texels + rowI * stride
+        let columnTexel = s.columnTexel, columnWeight = s.columnWeight
         let count = x1 - x0
         let out = row + x0
         var k = 0
         while k < count {
             let kf = Float(k)
             let ks = lanes + Float8(repeating: kf)
-            var u = Float8(repeating: u0) + Float8(repeating: du) * ks
+            var u = Float8()
+            if !axis { u = Float8(repeating: u0) + Float8(repeating: du) * ks }
             var v = Float8()
             if !axis { v = Float8(repeating: v0) + Float8(repeating: dv) * ks }
             if projective {
@@ -162,20 +164,23 @@ enum SpanShader {
                     kk += 7
                 }
             }
-            u = clamp(u, maxU)
-            let (iu, fu) = floorSplit(u)
-            let p00: UInt8x8, p01: UInt8x8, p10: UInt8x8, p11: UInt8x8, fv: Float8
+            let p00: UInt8x8, p01: UInt8x8, p10: UInt8x8, p11: UInt8x8, fv: Float8, wx: UInt8x8
             if axis {
+                // Texel column and weight per pixel column come from the quad's table.
                 fv = rowF
+                let ci = columnTexel + (x0 + k)
+                wx = UnsafeRawPointer(columnWeight + (x0 + k)).loadUnaligned(as: UInt8x8.self)
                 let r0 = rowBase, r1 = rowBase + stepY
-                let i0 = Int(iu[0]), i1 = Int(iu[1]), i2 = Int(iu[2]), i3 = Int(iu[3])
-                let i4 = Int(iu[4]), i5 = Int(iu[5]), i6 = Int(iu[6]), i7 = Int(iu[7])
+                let i0 = Int(ci[0]), i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3])
+                let i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6]), i7 = Int(ci[7])
                 p00 = UInt8x8(r0[i0], r0[i1], r0[i2], r0[i3], r0[i4], r0[i5], r0[i6], r0[i7])
                 p10 = UInt8x8(r1[i0], r1[i1], r1[i2], r1[i3], r1[i4], r1[i5], r1[i6], r1[i7])
                 let q0 = r0 + stepX, q1 = r1 + stepX
                 p01 = UInt8x8(q0[i0], q0[i1], q0[i2], q0[i3], q0[i4], q0[i5], q0[i6], q0[i7])
                 p11 = UInt8x8(q1[i0], q1[i1], q1[i2], q1[i3], q1[i4], q1[i5], q1[i6], q1[i7])
             } else {
+                let (iu, fu) = floorSplit(clamp(u, maxU))
+                wx = weight(fu, scale: 256)
                 v = clamp(v, maxV)
                 let (iv, fvv) = floorSplit(v)
                 fv = fvv
@@ -192,7 +197,7 @@ enum SpanShader {
             // Bilinear in 16-bit fixed point on channel pairs ([B R] and [G A] per pixel):
             // horizontal exactly (value·256), vertical and alpha·coverage through the high half
             // of 16×16-bit products, then one rounding after source-over.
-            let wx = weight(fu, scale: 256), wy = weight(fv, scale: 65535)
+            let wy = weight(fv, scale: 65535)
             let wx16 = pairs(wx), iwx16 = pairs(256 &- wx), wy16 = pairs(wy), iwy16 = pairs(65535 &- wy)
             let top0 = rb(p00) &* iwx16 &+ rb(p01) &* wx16, top1 = ag(p00) &* iwx16 &+ ag(p01) &* wx16
             let bot0 = rb(p10) &* iwx16 &+ rb(p11) &* wx16, bot1 = ag(p10) &* iwx16 &+ ag(p11) &* wx16
