@@ -46,6 +46,9 @@ struct QuadSampler {
     var edges: (EdgeFunction, EdgeFunction, EdgeFunction, EdgeFunction)
     /// Blit: texel = pixel + offset.
     var blitOffsetX: Int, blitOffsetY: Int
+    /// The column texture coordinates are stepped from: the quad's leftmost column (or 0), the
+    /// same whatever the clip, so partial redraws match full ones bit for bit.
+    var originX: Int
     /// Axis-aligned: per pixel column x, the left texel column `columnTexel[x]` and the
     /// weight of its right neighbour `columnWeight[x]` (0…256); filled by `ColumnTable`.
     var columnTexel: UnsafePointer<Int32>, columnWeight: UnsafePointer<UInt32>
@@ -182,6 +185,7 @@ struct PreparedQuad {
             edges: (edge(0), edge(1), edge(2), edge(3)),
             blitOffsetX: kind == .blit ? -Int(p[0].x.rounded()) : 0,
             blitOffsetY: kind == .blit ? -Int(p[0].y.rounded()) : 0,
+            originX: max(0, PixelRect.covering(p, margin: 1).x),
             columnTexel: ColumnTable.unset.texel, columnWeight: ColumnTable.unset.weight)
         opaqueRegions = kind == .blit && alpha >= 1 ? base.opaqueRegions : []
 
@@ -190,7 +194,9 @@ struct PreparedQuad {
         if alpha >= 1, let region = base.opaqueRegions.max(by: { a, b in
             (a.x1 - a.x0) * (a.y1 - a.y0) < (b.x1 - b.x0) * (b.y1 - b.y0)
         }) {
-            let reach = level == 0 ? 0.5 : Double(2 << level)
+            // Texels a sample can reach beyond its own (bilinear footprint; a mip texel spans
+            // 2^level base texels), plus slack for the Float coordinates of the inner loop.
+            let reach = level == 0 ? 1.0 : Double(2 << level) + 1
             let u0 = region.x0 == 0 ? 0 : Double(region.x0) + reach
             let u1 = region.x1 == base.width ? tw : Double(region.x1) - reach
             let v0 = region.y0 == 0 ? 0 : Double(region.y0) + reach

@@ -74,9 +74,12 @@ enum SpanShader {
     /// destination pixels, rounded once; the result's X byte is 0xFF.
     @inline(__always)
     static func over(_ srb: U16x16, _ sag: U16x16, _ d: UInt8x8) -> UInt8x8 {
-        let a = unsafeBitCast(sag, to: UInt8x8.self) &>> 16               // source alpha · 256
-        let a16 = unsafeBitCast(a | (a &<< 16), to: U16x16.self)
-        let keep = U16x16(repeating: 65535) &- a16 &- (a16 &>> 8)          // (1 − α) · 65535
+        // Source alpha rounded to 8 bits first, so that an opaque sample replaces the
+        // destination exactly (what lies behind it can then be skipped without changing a bit).
+        let a = ((unsafeBitCast(sag, to: UInt8x8.self) &>> 16) &+ 128) &>> 8
+        let t = 255 &- a
+        let k = (t &<< 8) | t                                              // (1 − α) · 65535
+        let keep = unsafeBitCast(k | (k &<< 16), to: U16x16.self)
         let drb = rb(d) &<< 8, dag = ag(d) &<< 8
         let half = U16x16(repeating: 128)
         let orb = (srb &+ raster_mulhi(drb, keep) &+ half) &>> 8
@@ -113,8 +116,11 @@ enum SpanShader {
     @inline(always)
     static func filtered(_ s: QuadSampler, _ row: UnsafeMutablePointer<UInt32>, _ y: Int, _ x0: Int, _ x1: Int,
                          projective: Bool, axis: Bool, coverage useCoverage: Bool) {
+        // Coordinates step from the quad's first column, not from this run's, so a pixel gets
+        // bit-identical results however its row is split into runs (occlusion, bands, clips).
         let lanes = Float8(0, 1, 2, 3, 4, 5, 6, 7)
-        let px = Double(x0) + 0.5, py = Double(y) + 0.5
+        let origin = s.originX
+        let px = Double(origin) + 0.5, py = Double(y) + 0.5
         let u0 = Float(s.um.0 * px + s.um.1 * py + s.um.2), du = Float(s.um.0)
         let v0 = Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), dv = Float(s.vm.0)
         let w0 = Float(s.wm.0 * px + s.wm.1 * py + s.wm.2), dw = Float(s.wm.0)
@@ -126,10 +132,10 @@ enum SpanShader {
         let scaled = useCoverage || s.alpha < 1
         let alpha = Float8(repeating: s.alpha)
         let e0 = s.edges.0, e1 = s.edges.1, e2 = s.edges.2, e3 = s.edges.3
-        let c0 = Float(e0.a * Double(x0) + e0.b * Double(y) + e0.c), a0 = Float(e0.a)
-        let c1 = Float(e1.a * Double(x0) + e1.b * Double(y) + e1.c), a1 = Float(e1.a)
-        let c2 = Float(e2.a * Double(x0) + e2.b * Double(y) + e2.c), a2 = Float(e2.a)
-        let c3 = Float(e3.a * Double(x0) + e3.b * Double(y) + e3.c), a3 = Float(e3.a)
+        let c0 = Float(e0.a * Double(origin) + e0.b * Double(y) + e0.c), a0 = Float(e0.a)
+        let c1 = Float(e1.a * Double(origin) + e1.b * Double(y) + e1.c), a1 = Float(e1.a)
+        let c2 = Float(e2.a * Double(origin) + e2.b * Double(y) + e2.c), a2 = Float(e2.a)
+        let c3 = Float(e3.a * Double(origin) + e3.b * Double(y) + e3.c), a3 = Float(e3.a)
         // Axis-aligned: one texture row pair and one vertical weight for the whole run.
         let rowV = clamp(v0, maxV)
         let rowI = Int(rowV)
@@ -138,9 +144,10 @@ enum SpanShader {
         let columnTexel = s.columnTexel, columnWeight = s.columnWeight
         let count = x1 - x0
         let out = row + x0
+        let skip = x0 - origin
         var k = 0
         while k < count {
-            let kf = Float(k)
+            let kf = Float(skip + k)
             let ks = lanes + Float8(repeating: kf)
             var u = Float8()
             if !axis { u = Float8(repeating: u0) + Float8(repeating: du) * ks }
