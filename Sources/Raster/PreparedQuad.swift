@@ -69,6 +69,9 @@ struct PreparedQuad {
     /// The mip level sampled (0 = the texture itself).
     var level: Int
 
+    /// The steepest edge ramp: 1 / (narrowest ramp in pixels).
+    static let steepestEdge = 4.0 / 3
+
     /// Prepares `quad` for drawing inside `clip`, or nil when nothing of it can show (culled,
     /// transparent, degenerate, off-clip).
     init?(_ quad: Quad, clip: PixelRect, filter: TextureFilter) {
@@ -153,9 +156,9 @@ struct PreparedQuad {
         let tex = level == 0 ? base : base.mipLevels[level - 1]
         let ls = Double(tex.width) / tw, lt = Double(tex.height) / th
 
-        // Coverage edges. Across each edge the fade is one pixel wide (coverage), or one texel
-        // wide where a texel is larger than a pixel, so a magnified card's edge looks like its
-        // filtered texels (the reference's transparent-border semantics) instead of a hard cut.
+        // Coverage edges. Across each edge the fade is one texel wide, as if the texture had a
+        // transparent border and were filtered (the reference's semantics), but never narrower
+        // than ¾ pixel, so minified edges stay anti-aliased instead of stair-stepping.
         func edge(_ i: Int) -> EdgeFunction {
             let a = p[i], b = p[(i + 1) % 4]
             let len = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
@@ -167,7 +170,9 @@ struct PreparedQuad {
             let dudn = ((inv.0 - u * inv.6) * nx + (inv.1 - u * inv.7) * ny) / w
             let dvdn = ((inv.3 - v * inv.6) * nx + (inv.4 - v * inv.7) * ny) / w
             let texelsPerPixel = (i % 2 == 0) ? abs(dvdn) : abs(dudn)  // top/bottom: v, sides: u
-            let soft = min(1, max(1e-3, texelsPerPixel))
+            // Ramp width in pixels = 1 texel, kept between ¾ px (minified: still anti-aliased)
+            // and the texel's size on screen (magnified: soft like a filtered texel).
+            let soft = min(PreparedQuad.steepestEdge, max(1e-3, texelsPerPixel))
             // value at pixel centre (x + ½, y + ½)
             let c0 = -(nx * a.x + ny * a.y)
             return EdgeFunction(a: nx * soft, b: ny * soft, c: (c0 + 0.5 * nx + 0.5 * ny) * soft + 0.5)
