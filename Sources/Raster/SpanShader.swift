@@ -36,18 +36,16 @@ enum SpanShader {
         }
     }
 
-    /// `floor(v)` and `v − floor(v)` for 0 ≤ v < 2²²: adding 2²³ rounds to an integer held in
-    /// the low mantissa bits; one compare corrects round-up to floor.
+    /// `floor(v)` and `v − floor(v)` for 0 ≤ v < 2²¹: adding 1.5·2²³ rounds to an integer held
+    /// in the low mantissa bits (also for the −½ below); rounding `v − ½` gives the floor, except
+    /// that an exact integer may come out one lower with fraction 1, which weights the same two
+    /// texels identically.
     @inline(__always)
     static func floorSplit(_ v: Float8) -> (Int8x8, Float8) {
-        let magic = Float8(repeating: 8_388_608)
-        let t = v + magic
-        var i = unsafeBitCast(t, to: Int8x8.self) &- 0x4B00_0000
-        var f = t - magic
-        let over = f .> v
-        i.replace(with: i &- 1, where: over)
-        f.replace(with: f - 1, where: over)
-        return (i, v - f)
+        let magic = Float8(repeating: 12_582_912)
+        let t = (v - Float8(repeating: 0.5)) + magic
+        let i = unsafeBitCast(t, to: Int8x8.self) &- 0x4B40_0000
+        return (i, v - (t - magic))
     }
 
     /// `round(f · scale)` as UInt32 lanes for 0 ≤ f ≤ 1, scale < 2²².
