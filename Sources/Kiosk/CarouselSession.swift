@@ -19,7 +19,7 @@ public final class CarouselSession {
         self.config = config
         engine = CarouselEngine(options: config.carousel, itemCount: config.items.count)
         gestures = GestureRecognizer(options: config.gestures, vertical: config.carousel.vertical)
-        scene = SceneRenderer(width: width, height: height, theme: config.theme)
+        scene = SceneRenderer(width: width, height: height, config: config)
         renderCards()
     }
 
@@ -67,7 +67,7 @@ public final class CarouselSession {
 
     /// Lays the scene out for a new screen size (hotplug, new mode); the next frame is full.
     public func resize(width: Int, height: Int) {
-        scene = SceneRenderer(width: width, height: height, theme: config.theme)
+        scene = SceneRenderer(width: width, height: height, config: config)
         needsFrame = true
     }
 
@@ -79,7 +79,10 @@ public final class CarouselSession {
         engine.update(options: new.carousel, itemCount: new.items.count, now: now)
         gestures.options = new.gestures
         gestures.vertical = new.carousel.vertical
-        if old.theme != new.theme { scene = SceneRenderer(width: scene.width, height: scene.height, theme: new.theme) }
+        if old.theme != new.theme || old.display.renderThreads != new.display.renderThreads
+            || old.display.buffers != new.display.buffers {
+            scene = SceneRenderer(width: scene.width, height: scene.height, config: new)
+        }
         if old.items != new.items || old.carousel.itemSize != new.carousel.itemSize { renderCards() }
         if let id = currentID, let i = new.items.firstIndex(where: { $0.id == id }), i != engine.currentIndex {
             engine.apply(.scrollTo(index: i, duration: 0), now: now)

@@ -27,6 +27,14 @@ public final class SceneRenderer {
                                  bufferCount: bufferCount)
     }
 
+    /// A renderer for `config`: its theme, `[display] render_threads` (default: the number of
+    /// cores, at most 4) and `[display] buffers`.
+    public convenience init(width: Int, height: Int, config: KioskConfiguration) {
+        self.init(width: width, height: height, theme: config.theme,
+                  threads: config.display.renderThreads ?? Compositor.defaultThreadCount,
+                  bufferCount: config.display.buffers)
+    }
+
     /// Draws `quads` and returns the rectangles that changed since the previous frame (the
     /// bounds of changed quads, old and new; nothing when nothing moved; the whole frame on the
     /// first call or when `full`).

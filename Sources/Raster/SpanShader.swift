@@ -85,18 +85,6 @@ enum SpanShader {
         return unsafeBitCast(orb, to: UInt8x8.self) | (unsafeBitCast(oag, to: UInt8x8.self) &<< 8) | 0xFF00_0000
     }
 
-    /// Byte `shift/8` of each lane as a float (2²³ + b has b in its low mantissa bits).
-    @inline(__always)
-    static func channel(_ p: UInt8x8, _ shift: UInt32) -> Float8 {
-        unsafeBitCast(((p &>> shift) & 0xFF) | 0x4B00_0000, to: Float8.self) - Float8(repeating: 8_388_608)
-    }
-
-    /// Rounds 0…255.49 to the nearest integer (ties to even) as UInt32 lanes.
-    @inline(__always)
-    static func toByte(_ v: Float8) -> UInt8x8 {
-        unsafeBitCast(v + Float8(repeating: 8_388_608), to: UInt8x8.self) & 0xFF
-    }
-
     /// `v` limited to 0…hi (NaN becomes 0), without the library's out-of-line `min`/`max`.
     @inline(__always)
     static func clamp(_ v: Float, _ hi: Float) -> Float {
