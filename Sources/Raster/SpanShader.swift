@@ -85,6 +85,14 @@ enum SpanShader {
         return unsafeBitCast(orb, to: UInt8x8.self) | (unsafeBitCast(oag, to: UInt8x8.self) &<< 8) | 0xFF00_0000
     }
 
+    /// `Int(v)` for 0 ≤ v < 2²¹ without the conversion's range check (magic-number rounding of
+    /// v − ½, as in `floorSplit`; an exact integer may come out one lower, which is harmless for
+    /// a prefetch address).
+    @inline(__always)
+    static func truncate(_ v: Float) -> Int {
+        Int(Int32(bitPattern: ((v - 0.5) + 12_582_912).bitPattern) &- 0x4B40_0000)
+    }
+
     /// `v` limited to 0…hi (NaN becomes 0), without the library's out-of-line `min`/`max`.
     @inline(__always)
     static func clamp(_ v: Float, _ hi: Float) -> Float {
@@ -124,16 +132,16 @@ enum SpanShader {
         let c3 = Float(e3.a * Double(origin) + e3.b * Double(y) + e3.c), a3 = Float(e3.a)
         // Axis-aligned: one texture row pair and one vertical weight for the whole run.
         let rowV = clamp(v0, maxV)
-        let rowI = Int(rowV)
+        let rowI = Int(Int32(rowV))
         let rowF = Float8(repeating: rowV - Float(rowI))
-        let rowBase = texels + rowI * stride
+        let rowBase = texels + rowI &* stride
         let columnTexel = s.columnTexel, columnWeight = s.columnWeight
         let count = x1 - x0
         let out = row + x0
-        let skip = x0 - origin
+        let skip = x0 &- origin
         var k = 0
         while k < count {
-            let kf = Float(skip + k)
+            let kf = Float(skip &+ k)
             let ks = lanes + Float8(repeating: kf)
             var u = Float8()
             if !axis { u = Float8(repeating: u0) + Float8(repeating: du) * ks }
@@ -151,7 +159,7 @@ enum SpanShader {
                 for _ in 0..<2 {
                     let iw: Float = projective ? 1 / (pw0 + dw * kk) : 1
                     let pu = clamp((pu0 + du * kk) * iw, maxU), pv = clamp((pv0 + dv * kk) * iw, maxV)
-                    let p = texels + (Int(pv) &* stride &+ Int(pu))
+                    let p = texels + (truncate(pv) &* stride &+ truncate(pu))
                     raster_prefetch(p)
                     raster_prefetch(p + stepY)
                     kk += 7
@@ -161,8 +169,8 @@ enum SpanShader {
             if axis {
                 // Texel column and weight per pixel column come from the quad's table.
                 fv = rowF
-                let ci = columnTexel + (x0 + k)
-                wx = UnsafeRawPointer(columnWeight + (x0 + k)).loadUnaligned(as: UInt8x8.self)
+                let ci = columnTexel + (x0 &+ k)
+                wx = UnsafeRawPointer(columnWeight + (x0 &+ k)).loadUnaligned(as: UInt8x8.self)
                 let r0 = rowBase, r1 = rowBase + stepY
                 let i0 = Int(ci[0]), i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3])
                 let i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6]), i7 = Int(ci[7])
@@ -208,7 +216,7 @@ enum SpanShader {
                 srb = raster_mulhi(srb, f16)
                 sag = raster_mulhi(sag, f16)
             }
-            let n = count - k < 8 ? count - k : 8
+            let n = count &- k < 8 ? count &- k : 8
             let dstPtr = out + k
             var d: UInt8x8
             if n == 8 {
@@ -223,7 +231,7 @@ enum SpanShader {
             } else {
                 for l in 0..<n { dstPtr[l] = o[l] }
             }
-            k += 8
+            k &+= 8
         }
     }
 
@@ -261,7 +269,7 @@ enum SpanShader {
             } else {
                 for l in 0..<n { dst[k + l] = o[l] }
             }
-            k += 8
+            k &+= 8
         }
     }
 }
