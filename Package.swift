@@ -36,7 +36,9 @@ let package = Package(
         .target(name: "KioskConfig", dependencies: [
             "CarouselCore", .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
-        .target(name: "Raster", dependencies: ["CarouselCore"]),
+        // Header-only helpers for Raster's hot loops (prefetch); no library behind it.
+        .target(name: "CRasterSupport", path: "Sources/C/CRasterSupport"),
+        .target(name: "Raster", dependencies: ["CarouselCore", "CRasterSupport"]),
         .target(name: "Cards", dependencies: ["Raster", "KioskConfig", "CCardLibs",
                                               .product(name: "Logging", package: "swift-log")]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CUdev", "CZlib",

@@ -26,7 +26,7 @@ public final class CarouselSession {
         engine = CarouselEngine(options: config.carousel, itemCount: config.items.count,
                                 viewSize: Size2(Double(width), Double(height)))
         gestures = GestureRecognizer(options: config.gestures, vertical: config.carousel.vertical)
-        scene = SceneRenderer(width: width, height: height, theme: config.theme)
+        scene = SceneRenderer(width: width, height: height, config: config)
         let size = CarouselSession.cardSize(config)
         cards = CardPipeline(items: config.items, cardWidth: size.width, cardHeight: size.height,
                              options: CardPipeline.Options(settings: config.cards, wraps: engine.wraps,
@@ -95,7 +95,7 @@ public final class CarouselSession {
 
     /// Lays the scene out for a new screen size (hotplug, new mode); the next frame is full.
     public func resize(width: Int, height: Int) {
-        scene = SceneRenderer(width: width, height: height, theme: config.theme)
+        scene = SceneRenderer(width: width, height: height, config: config)
         overlays = OverlayRenderer(style: OverlayStyle(theme: config.theme), screenWidth: width, screenHeight: height)
         engine.viewSize = Size2(Double(width), Double(height))
         needsFrame = true
@@ -109,8 +109,9 @@ public final class CarouselSession {
         engine.update(options: new.carousel, itemCount: new.items.count, now: now)
         gestures.options = new.gestures
         gestures.vertical = new.carousel.vertical
-        if old.theme != new.theme {
-            scene = SceneRenderer(width: scene.width, height: scene.height, theme: new.theme)
+        if old.theme != new.theme || old.display.renderThreads != new.display.renderThreads
+            || old.display.buffers != new.display.buffers {
+            scene = SceneRenderer(width: scene.width, height: scene.height, config: new)
             overlays = OverlayRenderer(style: OverlayStyle(theme: new.theme), screenWidth: scene.width, screenHeight: scene.height)
         }
         // Only the cards whose look changed are drawn again.

@@ -4,40 +4,43 @@ import KioskConfig
 import Raster
 
 /// Turns item poses into a frame: the themed background, then each visible card's texture
-/// through its quad, back to front. Keeps one cached-memory frame and reports what changed.
+/// through its quad, back to front. Damage tracking (per frame and per display buffer) lives in
+/// Raster's `FrameComposer`; this type adds the theme.
 public final class SceneRenderer {
     public let width: Int
     public let height: Int
+    /// Draws into cached memory and knows what each display buffer is missing.
+    public let composer: FrameComposer
     /// The frame drawn last (cached memory; the display copies damaged parts out of it).
-    public let frame: Canvas
-    private let background: Canvas
-    private var compositor: Compositor
-    private var previousBounds: [PixelRect] = []
-    private var hasRendered = false
+    public var frame: Canvas { composer.frame }
 
-    public init(width: Int, height: Int, theme: Theme, filter: TextureFilter = .mipmap) {
+    /// - Parameters:
+    ///   - threads: horizontal bands drawn in parallel (`[display] render_threads`).
+    ///   - bufferCount: display buffers whose contents `composer` tracks.
+    public init(width: Int, height: Int, theme: Theme, filter: TextureFilter = .mipmap, threads: Int = 1,
+                bufferCount: Int = 3) {
         self.width = width
         self.height = height
-        frame = Canvas(width: width, height: height)
-        background = Canvas(width: width, height: height)
-        compositor = Compositor(filter: filter)
+        let background = Canvas(width: width, height: height)
         SceneRenderer.paintBackground(background, theme: theme)
-        frame.copy(from: background, x: 0, y: 0, width: width, height: height)
+        composer = FrameComposer(background: background, compositor: Compositor(filter: filter, threads: threads),
+                                 bufferCount: bufferCount)
     }
 
-    /// Draws `quads` and returns the damaged rectangles (the union of this frame's and the
-    /// previous frame's quad bounds; the whole frame on the first call).
+    /// A renderer for `config`: its theme, `[display] render_threads` (default: the number of
+    /// cores, at most 4) and `[display] buffers`.
+    public convenience init(width: Int, height: Int, config: KioskConfiguration) {
+        self.init(width: width, height: height, theme: config.theme,
+                  threads: config.display.renderThreads ?? Compositor.defaultThreadCount,
+                  bufferCount: config.display.buffers)
+    }
+
+    /// Draws `quads` and returns the rectangles that changed since the previous frame (the
+    /// bounds of changed quads, old and new; nothing when nothing moved; the whole frame on the
+    /// first call or when `full`).
     @discardableResult
     public func render(_ quads: [Quad], full: Bool = false) -> [PixelRect] {
-        let bounds = quads.map { $0.bounds.intersection(frame.bounds) }.filter { !$0.isEmpty }
-        var damage = (bounds + previousBounds).reduce(PixelRect.empty) { $0.union($1) }
-        if full || !hasRendered { damage = frame.bounds }
-        previousBounds = bounds
-        hasRendered = true
-        guard !damage.isEmpty else { return [] }
-        frame.copy(from: background, x: damage.x, y: damage.y, width: damage.width, height: damage.height)
-        compositor.draw(quads, into: frame, clip: damage)
-        return [damage]
+        composer.render(quads, full: full)
     }
 
     static func paintBackground(_ c: Canvas, theme: Theme) {

@@ -1,4 +1,5 @@
 import CarouselCore
+import CRasterSupport
 
 /// A view over 32-bit pixel memory (premultiplied ARGB8888, or XRGB8888 for frames): a frame we
 /// draw into, or a mapped display buffer. `stride` is in pixels. A canvas that allocated its
@@ -48,9 +49,7 @@ public final class Canvas {
         let x0 = max(0, x), y0 = max(0, y)
         let x1 = min(width, x + (w ?? width)), y1 = min(height, y + (h ?? height))
         guard x1 > x0, y1 > y0 else { return }
-        for row in y0..<y1 {
-            (pixels + row * stride + x0).update(repeating: value, count: x1 - x0)
-        }
+        for row in y0..<y1 { raster_fill32(pixels + row * stride + x0, value, x1 - x0) }
     }
 
     /// Copies a rectangle of `source` into the same place of this canvas (sizes may differ; the
@@ -58,10 +57,11 @@ public final class Canvas {
     public func copy(from source: Canvas, x: Int, y: Int, width w: Int, height h: Int) {
         let x0 = max(0, x), y0 = max(0, y)
         let x1 = min(min(width, source.width), x + w), y1 = min(min(height, source.height), y + h)
-        guard x1 > x0, y1 > y0 else { return }
+        guard x1 > x0, y1 > y0, source !== self else { return }
         for row in y0..<y1 {
-            (pixels + row * stride + x0).update(from: source.pixels + row * source.stride + x0, count: x1 - x0)
+            raster_copy32(pixels + row * stride + x0, source.pixels + row * source.stride + x0, x1 - x0)
         }
     }
 }
+
 

@@ -7,8 +7,12 @@ public struct Quad {
     public var corners: [Point2]
     /// 0…1, multiplies the texture's premultiplied pixels.
     public var alpha: Double
-    public init(texture: Texture, corners: [Point2], alpha: Double = 1) {
-        self.texture = texture; self.corners = corners; self.alpha = alpha
+    /// When true, the quad is skipped if its corners wind the other way round on screen (the
+    /// card shows its back, as on the far side of a rotary ring). When false, a mirrored quad is
+    /// drawn mirrored.
+    public var cullsBackFace: Bool
+    public init(texture: Texture, corners: [Point2], alpha: Double = 1, cullsBackFace: Bool = false) {
+        self.texture = texture; self.corners = corners; self.alpha = alpha; self.cullsBackFace = cullsBackFace
     }
 
     /// The pixel rectangle the quad can touch (its corners' bounding box, grown by one pixel for

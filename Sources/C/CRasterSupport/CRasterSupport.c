@@ -1,0 +1,2 @@
+/* The helpers are header-only (static inline); SwiftPM needs one source file per C target. */
+#include "CRasterSupport.h"

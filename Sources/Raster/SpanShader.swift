@@ -1,0 +1,275 @@
+import CRasterSupport
+
+typealias Float8 = SIMD8<Float>
+typealias UInt8x8 = SIMD8<UInt32>
+typealias Int8x8 = SIMD8<Int32>
+typealias U16x16 = SIMD16<UInt16>
+
+/// The inner loops: one run of pixels of one row of one quad, 8 pixels at a time.
+///
+/// Filtered kinds (projective, affine, axis-aligned) map each pixel centre through the inverse
+/// homography (one 8-wide divide for projective quads: exact perspective, no subdivision),
+/// clamp to the texture (edges are anti-aliased by coverage, not by transparent texels), fetch
+/// the 2×2 texels, interpolate in 16-bit fixed point (value·256, so precision is kept until the
+/// end), scale by alpha × coverage and blend source-over with a single rounding at the end. Texel rows a few screen rows ahead are prefetched: the loop is
+/// bound by texture cache misses, not arithmetic.
+///
+/// Written against the portable standard-library SIMD types with only operations that lower to
+/// single packed instructions (see docs/compositor.md): no float→int conversion initialisers,
+/// no `pointwiseMin/Max`, no `addingProduct`.
+enum SpanShader {
+    /// Screen rows ahead whose texels are prefetched.
+    static var prefetchRows: Double { 4 }
+
+    /// Shades pixels `x0..<x1` of row `y` (`row` points at the row's pixel 0).
+    /// `coverage`: multiply by the edge coverage (false inside the quad's full-coverage span).
+    /// Each case below is its own copy of the loop with the flags folded in.
+    static func shade(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int, coverage: Bool) {
+        switch (s.kind, coverage) {
+        case (.projective, true): filtered(s, row, y, x0, x1, projective: true, axis: false, coverage: true)
+        case (.projective, false): filtered(s, row, y, x0, x1, projective: true, axis: false, coverage: false)
+        case (.affine, true): filtered(s, row, y, x0, x1, projective: false, axis: false, coverage: true)
+        case (.affine, false): filtered(s, row, y, x0, x1, projective: false, axis: false, coverage: false)
+        case (.axisAligned, true): filtered(s, row, y, x0, x1, projective: false, axis: true, coverage: true)
+        case (.axisAligned, false): filtered(s, row, y, x0, x1, projective: false, axis: true, coverage: false)
+        case (.blit, _): blit(s, row: row, y: y, x0: x0, x1: x1)
+        }
+    }
+
+    /// `floor(v)` and `v − floor(v)` for 0 ≤ v < 2²¹: adding 1.5·2²³ rounds to an integer held
+    /// in the low mantissa bits (also for the −½ below); rounding `v − ½` gives the floor, except
+    /// that an exact integer may come out one lower with fraction 1, which weights the same two
+    /// texels identically.
+    @inline(__always)
+    static func floorSplit(_ v: Float8) -> (Int8x8, Float8) {
+        let magic = Float8(repeating: 12_582_912)
+        let t = (v - Float8(repeating: 0.5)) + magic
+        let i = unsafeBitCast(t, to: Int8x8.self) &- 0x4B40_0000
+        return (i, v - (t - magic))
+    }
+
+    /// `round(f · scale)` as UInt32 lanes for 0 ≤ f ≤ 1, scale < 2²².
+    @inline(__always)
+    static func weight(_ f: Float8, scale: Float) -> UInt8x8 {
+        unsafeBitCast(f * Float8(repeating: scale) + Float8(repeating: 8_388_608), to: UInt8x8.self) & 0x7F_FFFF
+    }
+
+    /// Each lane's low 16 bits in both halves, as 16-bit lanes.
+    @inline(__always)
+    static func pairs(_ w: UInt8x8) -> U16x16 {
+        unsafeBitCast(w | (w &<< 16), to: U16x16.self)
+    }
+
+    /// Blue and red bytes as 16-bit lanes.
+    @inline(__always)
+    static func rb(_ p: UInt8x8) -> U16x16 { unsafeBitCast(p & 0x00FF_00FF, to: U16x16.self) }
+
+    /// Green and alpha bytes as 16-bit lanes.
+    @inline(__always)
+    static func ag(_ p: UInt8x8) -> U16x16 { unsafeBitCast((p &>> 8) & 0x00FF_00FF, to: U16x16.self) }
+
+    /// Source-over of a premultiplied source held as value·256 channel pairs onto opaque
+    /// destination pixels, rounded once; the result's X byte is 0xFF.
+    @inline(__always)
+    static func over(_ srb: U16x16, _ sag: U16x16, _ d: UInt8x8) -> UInt8x8 {
+        // Source alpha rounded to 8 bits first, so that an opaque sample replaces the
+        // destination exactly (what lies behind it can then be skipped without changing a bit).
+        let a = ((unsafeBitCast(sag, to: UInt8x8.self) &>> 16) &+ 128) &>> 8
+        let t = 255 &- a
+        let k = (t &<< 8) | t                                              // (1 − α) · 65535
+        let keep = unsafeBitCast(k | (k &<< 16), to: U16x16.self)
+        let drb = rb(d) &<< 8, dag = ag(d) &<< 8
+        let half = U16x16(repeating: 128)
+        let orb = (srb &+ raster_mulhi(drb, keep) &+ half) &>> 8
+        let oag = (sag &+ raster_mulhi(dag, keep) &+ half) &>> 8
+        return unsafeBitCast(orb, to: UInt8x8.self) | (unsafeBitCast(oag, to: UInt8x8.self) &<< 8) | 0xFF00_0000
+    }
+
+    /// `Int(v)` for 0 ≤ v < 2²¹ without the conversion's range check (magic-number rounding of
+    /// v − ½, as in `floorSplit`; an exact integer may come out one lower, which is harmless for
+    /// a prefetch address).
+    @inline(__always)
+    static func truncate(_ v: Float) -> Int {
+        Int(Int32(bitPattern: ((v - 0.5) + 12_582_912).bitPattern) &- 0x4B40_0000)
+    }
+
+    /// `v` limited to 0…hi (NaN becomes 0), without the library's out-of-line `min`/`max`.
+    @inline(__always)
+    static func clamp(_ v: Float, _ hi: Float) -> Float {
+        v > hi ? hi : (v > 0 ? v : 0)
+    }
+
+    @inline(__always)
+    static func clamp(_ v: Float8, _ hi: Float) -> Float8 {
+        var r = v
+        r.replace(with: 0, where: r .< 0)
+        r.replace(with: hi, where: r .> hi)
+        return r
+    }
+
+    @inline(always)
+    static func filtered(_ s: QuadSampler, _ row: UnsafeMutablePointer<UInt32>, _ y: Int, _ x0: Int, _ x1: Int,
+                         projective: Bool, axis: Bool, coverage useCoverage: Bool) {
+        // Coordinates step from the quad's first column, not from this run's, so a pixel gets
+        // bit-identical results however its row is split into runs (occlusion, bands, clips).
+        let lanes = Float8(0, 1, 2, 3, 4, 5, 6, 7)
+        let origin = s.originX
+        let px = Double(origin) + 0.5, py = Double(y) + 0.5
+        let u0 = Float(s.um.0 * px + s.um.1 * py + s.um.2), du = Float(s.um.0)
+        let v0 = Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), dv = Float(s.vm.0)
+        let w0 = Float(s.wm.0 * px + s.wm.1 * py + s.wm.2), dw = Float(s.wm.0)
+        // The same row `prefetchRows` below.
+        let pu0 = u0 + Float(s.um.1 * prefetchRows), pv0 = v0 + Float(s.vm.1 * prefetchRows)
+        let pw0 = w0 + Float(s.wm.1 * prefetchRows)
+        let texels = s.texels, stride = s.stride, stepX = s.stepX, stepY = s.stepY
+        let maxU = s.maxU, maxV = s.maxV
+        let scaled = useCoverage || s.alpha < 1
+        let alpha = Float8(repeating: s.alpha)
+        let e0 = s.edges.0, e1 = s.edges.1, e2 = s.edges.2, e3 = s.edges.3
+        let c0 = Float(e0.a * Double(origin) + e0.b * Double(y) + e0.c), a0 = Float(e0.a)
+        let c1 = Float(e1.a * Double(origin) + e1.b * Double(y) + e1.c), a1 = Float(e1.a)
+        let c2 = Float(e2.a * Double(origin) + e2.b * Double(y) + e2.c), a2 = Float(e2.a)
+        let c3 = Float(e3.a * Double(origin) + e3.b * Double(y) + e3.c), a3 = Float(e3.a)
+        // Axis-aligned: one texture row pair and one vertical weight for the whole run.
+        let rowV = clamp(v0, maxV)
+        let rowI = Int(Int32(rowV))
+        let rowF = Float8(repeating: rowV - Float(rowI))
+        let rowBase = texels + rowI &* stride
+        let columnTexel = s.columnTexel, columnWeight = s.columnWeight
+        let count = x1 - x0
+        let out = row + x0
+        let skip = x0 &- origin
+        var k = 0
+        while k < count {
+            let kf = Float(skip &+ k)
+            let ks = lanes + Float8(repeating: kf)
+            var u = Float8()
+            if !axis { u = Float8(repeating: u0) + Float8(repeating: du) * ks }
+            var v = Float8()
+            if !axis { v = Float8(repeating: v0) + Float8(repeating: dv) * ks }
+            if projective {
+                let r = 1 / (Float8(repeating: w0) + Float8(repeating: dw) * ks)
+                u *= r
+                v *= r
+            }
+            if !axis {
+                // Prefetch the texel rows the pixels `prefetchRows` below will need (both ends
+                // of the 8-pixel run, which can be far apart on a minified card).
+                var kk = kf
+                for _ in 0..<2 {
+                    let iw: Float = projective ? 1 / (pw0 + dw * kk) : 1
+                    let pu = clamp((pu0 + du * kk) * iw, maxU), pv = clamp((pv0 + dv * kk) * iw, maxV)
+                    let p = texels + (truncate(pv) &* stride &+ truncate(pu))
+                    raster_prefetch(p)
+                    raster_prefetch(p + stepY)
+                    kk += 7
+                }
+            }
+            let p00: UInt8x8, p01: UInt8x8, p10: UInt8x8, p11: UInt8x8, fv: Float8, wx: UInt8x8
+            if axis {
+                // Texel column and weight per pixel column come from the quad's table.
+                fv = rowF
+                let ci = columnTexel + (x0 &+ k)
+                wx = UnsafeRawPointer(columnWeight + (x0 &+ k)).loadUnaligned(as: UInt8x8.self)
+                let r0 = rowBase, r1 = rowBase + stepY
+                let i0 = Int(ci[0]), i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3])
+                let i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6]), i7 = Int(ci[7])
+                p00 = UInt8x8(r0[i0], r0[i1], r0[i2], r0[i3], r0[i4], r0[i5], r0[i6], r0[i7])
+                p10 = UInt8x8(r1[i0], r1[i1], r1[i2], r1[i3], r1[i4], r1[i5], r1[i6], r1[i7])
+                let q0 = r0 + stepX, q1 = r1 + stepX
+                p01 = UInt8x8(q0[i0], q0[i1], q0[i2], q0[i3], q0[i4], q0[i5], q0[i6], q0[i7])
+                p11 = UInt8x8(q1[i0], q1[i1], q1[i2], q1[i3], q1[i4], q1[i5], q1[i6], q1[i7])
+            } else {
+                let (iu, fu) = floorSplit(clamp(u, maxU))
+                wx = weight(fu, scale: 256)
+                v = clamp(v, maxV)
+                let (iv, fvv) = floorSplit(v)
+                fv = fvv
+                let idx = iv &* Int32(truncatingIfNeeded: stride) &+ iu
+                let i0 = Int(idx[0]), i1 = Int(idx[1]), i2 = Int(idx[2]), i3 = Int(idx[3])
+                let i4 = Int(idx[4]), i5 = Int(idx[5]), i6 = Int(idx[6]), i7 = Int(idx[7])
+                let t = texels, b = texels + stepY
+                p00 = UInt8x8(t[i0], t[i1], t[i2], t[i3], t[i4], t[i5], t[i6], t[i7])
+                p10 = UInt8x8(b[i0], b[i1], b[i2], b[i3], b[i4], b[i5], b[i6], b[i7])
+                let tx = t + stepX, bx = b + stepX
+                p01 = UInt8x8(tx[i0], tx[i1], tx[i2], tx[i3], tx[i4], tx[i5], tx[i6], tx[i7])
+                p11 = UInt8x8(bx[i0], bx[i1], bx[i2], bx[i3], bx[i4], bx[i5], bx[i6], bx[i7])
+            }
+            // Bilinear in 16-bit fixed point on channel pairs ([B R] and [G A] per pixel):
+            // horizontal exactly (value·256), vertical and alpha·coverage through the high half
+            // of 16×16-bit products, then one rounding after source-over.
+            let wy = weight(fv, scale: 65535)
+            let wx16 = pairs(wx), iwx16 = pairs(256 &- wx), wy16 = pairs(wy), iwy16 = pairs(65535 &- wy)
+            let top0 = rb(p00) &* iwx16 &+ rb(p01) &* wx16, top1 = ag(p00) &* iwx16 &+ ag(p01) &* wx16
+            let bot0 = rb(p10) &* iwx16 &+ rb(p11) &* wx16, bot1 = ag(p10) &* iwx16 &+ ag(p11) &* wx16
+            var srb = raster_mulhi(top0, iwy16) &+ raster_mulhi(bot0, wy16)
+            var sag = raster_mulhi(top1, iwy16) &+ raster_mulhi(bot1, wy16)
+            if scaled {
+                var f = alpha
+                if useCoverage {
+                    f *= clamp(Float8(repeating: c0) + Float8(repeating: a0) * ks, 1)
+                        * clamp(Float8(repeating: c1) + Float8(repeating: a1) * ks, 1)
+                        * clamp(Float8(repeating: c2) + Float8(repeating: a2) * ks, 1)
+                        * clamp(Float8(repeating: c3) + Float8(repeating: a3) * ks, 1)
+                }
+                let f16 = pairs(weight(f, scale: 65535))
+                srb = raster_mulhi(srb, f16)
+                sag = raster_mulhi(sag, f16)
+            }
+            let n = count &- k < 8 ? count &- k : 8
+            let dstPtr = out + k
+            var d: UInt8x8
+            if n == 8 {
+                d = UnsafeRawPointer(dstPtr).loadUnaligned(as: UInt8x8.self)
+            } else {
+                d = UInt8x8()
+                for l in 0..<n { d[l] = dstPtr[l] }
+            }
+            let o = over(srb, sag, d)
+            if n == 8 {
+                UnsafeMutableRawPointer(dstPtr).storeBytes(of: o, as: UInt8x8.self)
+            } else {
+                for l in 0..<n { dstPtr[l] = o[l] }
+            }
+            k &+= 8
+        }
+    }
+
+    /// 1:1 at an integer offset: opaque rows are copied, others blended in integer arithmetic.
+    @inline(__always)
+    static func blit(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int) {
+        let src = s.texels + (y + s.blitOffsetY) * s.stride + (x0 + s.blitOffsetX)
+        let dst = row + x0
+        let count = x1 - x0
+        let a256 = UInt32((s.alpha * 256).rounded())
+        var k = 0
+        while k < count {
+            let n = count - k < 8 ? count - k : 8
+            var p: UInt8x8, d: UInt8x8
+            if n == 8 {
+                p = UnsafeRawPointer(src + k).loadUnaligned(as: UInt8x8.self)
+                d = UnsafeRawPointer(dst + k).loadUnaligned(as: UInt8x8.self)
+            } else {
+                p = UInt8x8(); d = UInt8x8()
+                for l in 0..<n { p[l] = src[k + l]; d[l] = dst[k + l] }
+            }
+            if a256 < 256 {
+                let rb = ((p & 0x00FF_00FF) &* a256 &+ 0x0080_0080) &>> 8
+                let ag = (((p &>> 8) & 0x00FF_00FF) &* a256 &+ 0x0080_0080) &>> 8
+                p = (rb & 0x00FF_00FF) | ((ag & 0x00FF_00FF) &<< 8)
+            }
+            let ia = 255 &- (p &>> 24)
+            var rb = (d & 0x00FF_00FF) &* ia &+ 0x0080_0080
+            rb = ((rb &+ ((rb &>> 8) & 0x00FF_00FF)) &>> 8) & 0x00FF_00FF
+            var ag = ((d &>> 8) & 0x00FF_00FF) &* ia &+ 0x0080_0080
+            ag = ((ag &+ ((ag &>> 8) & 0x00FF_00FF)) &>> 8) & 0x00FF_00FF
+            let o = (p &+ (rb | (ag &<< 8))) | 0xFF00_0000
+            if n == 8 {
+                UnsafeMutableRawPointer(dst + k).storeBytes(of: o, as: UInt8x8.self)
+            } else {
+                for l in 0..<n { dst[k + l] = o[l] }
+            }
+            k &+= 8
+        }
+    }
+}

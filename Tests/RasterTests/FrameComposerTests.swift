@@ -1,0 +1,102 @@
+import CarouselCore
+import XCTest
+@testable import Raster
+
+final class FrameComposerTests: XCTestCase {
+    private func composer(buffers: Int = 2) -> FrameComposer {
+        FrameComposer(background: RT.canvas(160, 90), compositor: Compositor(filter: .bilinear), bufferCount: buffers)
+    }
+
+    private func moved(_ quads: [Quad], by dx: Double) -> [Quad] {
+        quads.map { q in var m = q; m.corners = q.corners.map { Point2($0.x + dx, $0.y) }; return m }
+    }
+
+    private func fullRender(_ quads: [Quad]) -> Canvas {
+        let c = RT.canvas(160, 90)
+        Compositor(filter: .bilinear).draw(quads, into: c)
+        return c
+    }
+
+    private func assertSame(_ a: Canvas, _ b: Canvas, _ message: String, line: UInt = #line) {
+        let bad = (0..<(a.width * a.height)).filter { a.pixels[$0] != b.pixels[$0] }
+        XCTAssertTrue(bad.isEmpty, "\(message): \(bad.count) pixels differ, first at \(bad.first.map { ($0 % a.width, $0 / a.width) }.debugDescription)", line: line)
+    }
+
+    func testFirstFrameIsFullAndAnIdleFrameTouchesNothing() {
+        let f = composer(), quads = RT.overlappingCards()
+        XCTAssertEqual(f.render(quads), [PixelRect(x: 0, y: 0, width: 160, height: 90)])
+        XCTAssertEqual(f.render(quads), [])
+        XCTAssertEqual(f.lastDamage.area, 0)
+        assertSame(f.frame, fullRender(quads), "idle frame")
+    }
+
+    func testMovingQuadsDamageOldAndNewPlacesAndMatchAFullRedraw() {
+        let f = composer(), quads = RT.overlappingCards()
+        f.render(quads)
+        for step in 1...6 {
+            let now = moved(quads, by: Double(step) * 3.7)
+            let damage = DamageRegion(f.render(now))
+            for q in now + moved(quads, by: Double(step - 1) * 3.7) {
+                let b = q.bounds.intersection(f.frame.bounds)
+                XCTAssertTrue(damage.rects.contains { $0.intersection(b) == b }, "bounds \(b) inside the damage")
+            }
+            assertSame(f.frame, fullRender(now), "step \(step)")
+        }
+    }
+
+    func testOnlyChangedQuadsAreDamaged() {
+        let f = composer(), quads = RT.overlappingCards()
+        f.render(quads)
+        var changed = quads
+        changed[4].alpha = 0.5
+        let damage = DamageRegion(f.render(changed))
+        XCTAssertEqual(damage.area, changed[4].bounds.intersection(f.frame.bounds).area)
+        assertSame(f.frame, fullRender(changed), "alpha change")
+    }
+
+    func testEachDisplayBufferReceivesWhatItMisses() {
+        let f = composer(buffers: 2), quads = RT.overlappingCards()
+        let buffers = [Canvas(width: 160, height: 90), Canvas(width: 160, height: 90)]
+        var copied: [Int] = []
+        for step in 0..<8 {
+            let now = step < 5 ? moved(quads, by: Double(step) * 2.5) : moved(quads, by: 10)  // then idle
+            f.render(now)
+            copied.append(f.copyDamage(into: buffers[step % 2], bufferIndex: step % 2))
+            assertSame(buffers[step % 2], f.frame, "buffer \(step % 2) after frame \(step)")
+        }
+        XCTAssertEqual(copied[0], 160 * 90)
+        XCTAssertEqual(copied[1], 160 * 90, "the second buffer has never held a frame")
+        // Frame 4 is the last move. Buffer 1 last held frame 3, so at frame 5 it still misses it;
+        // buffer 0 received frame 4 itself, so after that nothing is left to copy.
+        XCTAssertGreaterThan(copied[5], 0)
+        XCTAssertLessThan(copied[5], 160 * 90)
+        XCTAssertEqual(copied[6], 0)
+        XCTAssertEqual(copied[7], 0)
+    }
+
+    func testInvalidatedBuffersGetWholeFrames() {
+        let f = composer(), quads = RT.overlappingCards()
+        let buffer = Canvas(width: 160, height: 90)
+        f.render(quads)
+        f.copyDamage(into: buffer, bufferIndex: 0)
+        f.render(quads)
+        XCTAssertEqual(f.damage(forBuffer: 0).area, 0)
+        f.invalidateBuffers()
+        XCTAssertEqual(f.damage(forBuffer: 0).area, 160 * 90)
+    }
+
+    func testDamageRegionMergesOverlapsAndKeepsDisjointRects() {
+        var r = DamageRegion()
+        r.add(PixelRect(x: 0, y: 0, width: 10, height: 10))
+        r.add(PixelRect(x: 50, y: 50, width: 10, height: 10))
+        XCTAssertEqual(r.rects.count, 2)
+        XCTAssertEqual(r.area, 200)
+        r.add(PixelRect(x: 5, y: 5, width: 10, height: 10))
+        XCTAssertEqual(r.rects.count, 2)
+        XCTAssertTrue(r.rects.contains(PixelRect(x: 0, y: 0, width: 15, height: 15)))
+        r.add(PixelRect(x: 14, y: 14, width: 40, height: 40))  // bridges both
+        XCTAssertEqual(r.rects, [PixelRect(x: 0, y: 0, width: 60, height: 60)])
+        r.add(.empty)
+        XCTAssertEqual(r.rects.count, 1)
+    }
+}
