@@ -105,7 +105,9 @@ final class BandWorker {
         for qi in quads.indices.reversed() {
             let q = quads[qi]
             let start = spans.count
-            let ys = max(q.rows.lowerBound, rows.lowerBound)..<min(q.rows.upperBound, rows.upperBound)
+            // A quad outside this band has an empty overlap (lower bound past the upper one).
+            let top = max(q.rows.lowerBound, rows.lowerBound)
+            let ys = top..<max(top, min(q.rows.upperBound, rows.upperBound))
             for y in ys {
                 guard let sp = q.span(row: y) else { continue }
                 let r = y - rows.lowerBound

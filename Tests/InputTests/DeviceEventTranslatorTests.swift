@@ -69,7 +69,8 @@ final class DeviceEventTranslatorTests: XCTestCase {
         for (i, r) in raw.enumerated() {
             for e in t.translate(r) { intents += g.handle(e, now: Double(i) * 0.016) }
         }
-        XCTAssertEqual(intents.first, .dragBegan)
+        XCTAssertEqual(intents.first, .fingerDown(Point2(600, 240)), "a landing finger stops what moves")
+        XCTAssertEqual(intents.dropFirst().first, .dragBegan)
         XCTAssertEqual(intents.last, .dragEnded(velocity: 0), "a removed device ends the drag without a fling")
     }
 

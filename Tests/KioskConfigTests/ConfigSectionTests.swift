@@ -101,6 +101,7 @@ final class ConfigSectionTests: XCTestCase {
         XCTAssertEqual(c.carouselExtras.placeholders, 2)
         var g = GestureOptions()
         g.panSlop = 4; g.ignorePerpendicularSwipes = false; g.tapMaxMovement = 20; g.tapMaxDuration = 0.5
+        g.velocityWindow = 0.05
         XCTAssertEqual(c.gestures, g)
         XCTAssertEqual(c.gestures.velocityWindow, 0.05)
     }
