@@ -129,3 +129,11 @@ public final class CarouselSession {
         (max(1, Int(config.carousel.itemSize.width)), max(1, Int(config.carousel.itemSize.height)))
     }
 }
+
+extension CarouselSession {
+    /// Redraws the cards showing any of `paths` (images changed on disk).
+    public func invalidateCards(paths: [String]) {
+        cards.invalidate(paths: paths)
+        needsFrame = true
+    }
+}

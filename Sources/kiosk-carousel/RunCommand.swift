@@ -1,4 +1,5 @@
 import ArgumentParser
+import Cards
 import Display
 import Foundation
 import Kiosk
@@ -19,6 +20,9 @@ struct RunCommand: ParsableCommand {
     var logLevel: Logger.Level = .info
 
     func run() throws {
+        // Before any thread starts (card workers, render bands, libdispatch): see SignalWatcher.
+        try SignalWatcher.blockWatchedSignals()
+        HeapTuning.returnLargeBuffersToSystem()
         KioskLogging.bootstrap(level: logLevel)
         let logger = Logger(label: "kiosk-carousel")
         let path = ConfigLoader.resolvePath(explicit: config)

@@ -9,15 +9,28 @@ public final class SignalWatcher {
     public static let watchedSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGCHLD]
 
     public init() throws {
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        for s in Self.watchedSignals { sigaddset(&mask, s) }
-        guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else { throw SystemError("pthread_sigmask", errno) }
+        try Self.blockWatchedSignals()
+        var mask = Self.mask
         fd = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
         guard fd >= 0 else { throw SystemError("signalfd", errno) }
     }
 
     deinit { Glibc.close(fd) }
+
+    private static var mask: sigset_t {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for s in watchedSignals { sigaddset(&mask, s) }
+        return mask
+    }
+
+    /// Blocks the watched signals on the calling thread. Call it first thing on the main
+    /// thread, before any other thread exists: threads inherit the mask, and a signal delivered
+    /// to a thread that does not block it would kill the process without restoring the screen.
+    public static func blockWatchedSignals() throws {
+        var m = mask
+        guard pthread_sigmask(SIG_BLOCK, &m, nil) == 0 else { throw SystemError("pthread_sigmask", errno) }
+    }
 
     /// The signals that arrived since the last call (in arrival order).
     public func drain() -> [Int32] {
