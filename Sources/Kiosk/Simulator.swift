@@ -2,6 +2,7 @@ import CarouselCore
 import Display
 import Foundation
 import KioskConfig
+import Logging
 import Raster
 
 /// What `simulate` is asked to do.
@@ -14,6 +15,9 @@ public struct SimulationPlan {
     public var until: Double = 5
     /// Screenshots: virtual time → PNG path.
     public var shots: [(time: Double, path: String)] = []
+    /// Config reloads: virtual time → the file to load then (as SIGHUP would; a bad file is
+    /// reported and the running configuration kept).
+    public var reloads: [(time: Double, path: String)] = []
     /// Turn the carousel on its own (one item every `demoInterval` seconds), as `make run` does.
     public var demoInterval: Double?
     public init(config: KioskConfiguration, width: Int, height: Int) {
@@ -21,19 +25,22 @@ public struct SimulationPlan {
     }
 }
 
-/// Runs the whole program (gestures, engine, scene, compositor, headless display) on a virtual
-/// clock stepping at the engine's tick rate. Deterministic: the same plan always writes the
-/// same bytes.
+/// Runs the whole program (idle stages, actions, gestures, engine, cards, compositor, headless
+/// display) on a virtual clock stepping at the engine's tick rate. Deterministic: the same plan
+/// always writes the same bytes. Programs of `exec` actions are reported (`action_skipped`),
+/// not started.
 public final class Simulator {
     public let plan: SimulationPlan
     public let session: CarouselSession
+    public let behavior: KioskBehavior
     private let display: HeadlessDisplay
-    private let log: EventLog
+    private let logger: Logger
 
-    public init(plan: SimulationPlan, log: EventLog) {
+    public init(plan: SimulationPlan, log: EventLog, logger: Logger = Logger(label: "kiosk.simulate")) {
         self.plan = plan
-        self.log = log
+        self.logger = logger
         session = CarouselSession(config: plan.config, width: plan.width, height: plan.height)
+        behavior = KioskBehavior(session: session, log: log, now: 0, performAction: KioskBehavior.simulatedAction)
         display = HeadlessDisplay(width: plan.width, height: plan.height)
     }
 
@@ -43,29 +50,46 @@ public final class Simulator {
         let dt = 1 / max(1, plan.config.carousel.tickHz)
         var pending = plan.script[...]
         var shots = plan.shots.sorted { $0.time < $1.time }[...]
+        var reloads = plan.reloads.sorted { $0.time < $1.time }[...]
         var written: [String] = []
         var nextDemo = plan.demoInterval
         var step = 0
         while true {
             let now = Double(step) * dt
             if now > plan.until + 1e-9 { break }
+            while let r = reloads.first, r.time <= now + 1e-9 {
+                reloads = reloads.dropFirst()
+                behavior.reload(path: r.path, reason: "--reload", now: now, logger: logger)
+            }
             while let e = pending.first, e.time <= now + 1e-9 {
                 pending = pending.dropFirst()
-                session.handle(e.event, now: now)
+                behavior.input(e.event, now: now)
             }
+            if let due = behavior.idle.nextDeadline, due <= now + 1e-9 { behavior.updateIdle(now: now) }
             if let d = nextDemo, now >= d - 1e-9 {
-                session.apply(.scrollBy(items: 1, duration: nil), now: now)
+                behavior.apply(.scrollBy(items: 1, duration: nil), now: now)
                 nextDemo = d + (plan.demoInterval ?? 1)
             }
-            for e in session.tick(now: now) { log.write(e, items: session.config.items) }
+            behavior.tick(now: now)
             while let s = shots.first, s.time <= now + 1e-9 {
                 shots = shots.dropFirst()
-                try display.present(session.scene.frame, damage: session.renderFrame())
-                try display.writePNG(to: s.path)
+                try shoot(to: s.path, now: now)
                 written.append(s.path)
             }
             step += 1
         }
         return written
+    }
+
+    private func shoot(to path: String, now: Double) throws {
+        if behavior.blanked {
+            let black = Canvas(width: plan.width, height: plan.height)
+            black.fill(0xFF00_0000)
+            try display.present(black, damage: [black.bounds])
+        } else {
+            let frame = session.scene.frame
+            try display.present(frame, damage: session.renderFrame(full: true, now: now))
+        }
+        try display.writePNG(to: path)
     }
 }

@@ -49,6 +49,8 @@ public struct ActionEvent: Equatable, Sendable {
         case leftovers(pgid: Int32, signal: Int32)
         /// `emitted`: an `emit` action's string.
         case emitted(value: String)
+        /// `action_skipped`: `simulate` does not start programs; it reports what it would run.
+        case skipped(argv: [String], mode: String)
     }
 
     /// When it happened (the `now` given to the runner).
@@ -71,6 +73,7 @@ public struct ActionEvent: Equatable, Sendable {
         case .timeout: return "action_timeout"
         case .leftovers: return "action_leftovers"
         case .emitted: return "emitted"
+        case .skipped: return "action_skipped"
         }
     }
 
@@ -95,6 +98,8 @@ public struct ActionEvent: Equatable, Sendable {
             f += [("pgid", String(pgid)), ("signal", EventLog.quote(Termination.signalName(signal)))]
         case .emitted(let value):
             f.append(("value", EventLog.quote(value)))
+        case .skipped(let argv, let mode):
+            f += [("argv", "[" + argv.map(EventLog.quote).joined(separator: ",") + "]"), ("mode", EventLog.quote(mode))]
         }
         return f
     }

@@ -2,7 +2,7 @@
 /// kiosk takes them back when it exits.
 extension KioskApp: ActionRunnerDelegate {
     public func actionRunnerWillStartForeground(_ runner: ActionRunner) throws {
-        applyIdle(idle.suspend(now: now), now: now)
+        behavior.suspend(now: now)
         inputs.forEach { $0.suspend() }
         display.release()
     }
@@ -10,7 +10,7 @@ extension KioskApp: ActionRunnerDelegate {
     public func actionRunnerDidEndForeground(_ runner: ActionRunner) {
         display.reacquire()
         inputs.forEach { $0.resume() }
-        idle.resume(now: now)
+        behavior.resume(now: now)
         session.resize(width: session.size.width, height: session.size.height)
     }
 }

@@ -33,7 +33,7 @@ extension KioskApp {
             case .state:
                 control.reply(to: request, .state(ControlState(index: session.engine.currentIndex, offset: session.engine.scrollOffset,
                     itemCount: session.engine.itemCount, width: display.size.width, height: display.size.height,
-                    fps: fps, foreground: actions.isForegroundActive, blanked: blanked)))
+                    fps: fps, foreground: actions.isForegroundActive, blanked: behavior.blanked)))
             case .screenshot(let path):
                 do {
                     try ScreenshotWriter.write(session.scene.frame, to: path)
@@ -43,7 +43,7 @@ extension KioskApp {
                 }
             }
         }
-        writeEvents(session.takeEvents())
+        behavior.flushEvents()
     }
 
 

@@ -6,26 +6,13 @@ import KioskConfig
 extension KioskApp {
     /// Parses and validates the config again; on any error keeps the running one.
     public func reload(reason: String) {
-        do {
-            let new = try ConfigLoader.load(path: configPath)
-            session.reload(new, now: now)
-            actions.update(settings: new.actions)
-            applyIdle(idle.reconfigure(IdlePolicy(new.idle), now: now), now: now)
-            if new.control.socket != control?.path {
-                logger.warning("[control] socket changed: takes effect at the next start")
-            }
-            watchFiles()
-            logger.notice("reloaded \(configPath) (\(reason)): \(new.items.count) items")
-            log.write(time: now, name: "reloaded", fields: [("ok", "true")])
-        } catch let e as ConfigErrors {
-            for d in e.diagnostics { logger.error("\(d.description)") }
-            logger.error("kept the running configuration: \(configPath) has \(e.diagnostics.count) problem(s)")
-            log.write(time: now, name: "reloaded", fields: [("ok", "false"), ("problems", String(e.diagnostics.count))])
-        } catch {
-            logger.error("reload of \(configPath) failed: \(error); kept the running configuration")
+        guard let new = behavior.reload(path: configPath, reason: reason, now: now, logger: logger) else { return }
+        actions.update(settings: new.actions)
+        if new.control.socket != control?.path {
+            logger.warning("[control] socket changed: takes effect at the next start")
         }
+        watchFiles()
     }
-
 
     /// Watches the config file, every item image and the items folder (their folders, so that
     /// editors' atomic renames are seen).

@@ -18,9 +18,10 @@ import Cards
 public final class KioskApp {
     public let configPath: String
     public let session: CarouselSession
+    /// Idle stages, selection actions and the event stream (shared with `simulate`).
+    public let behavior: KioskBehavior
     let display: DisplayBackend
     var inputs: [InputSource]
-    let log: EventLog
     let logger: Logger
     let loop: EventLoop
     let tick: TickTimer
@@ -36,11 +37,9 @@ public final class KioskApp {
     public internal(set) var framesPresented = 0
     let notifier = SystemdNotifier()
     let actions: ActionRunner
-    let idle: IdleController
     var control: ControlServer?
     /// Armed once for the next idle stage or action timeout.
     let serviceTimer: TickTimer
-    var blanked = false
     /// When recent frames were presented (monotonic seconds), for `state`'s fps.
     var presentTimes: [Double] = []
 
@@ -51,7 +50,6 @@ public final class KioskApp {
         self.configPath = configPath
         self.display = display
         self.inputs = inputs
-        self.log = log
         self.logger = logger
         self.exitAfter = exitAfter
         // Signals first: the card workers and render threads started below inherit the mask.
@@ -63,9 +61,14 @@ public final class KioskApp {
         session = CarouselSession(config: config, width: display.size.width, height: display.size.height,
                                   synchronousCards: false)
         actions = ActionRunner(settings: config.actions, logger: Logger(label: "kiosk.actions"))
-        idle = IdleController(policy: IdlePolicy(config.idle), now: 0)
+        behavior = KioskBehavior(session: session, log: log, now: 0, performAction: { _, _, _, _ in [] })
         serviceTimer = try TickTimer()
         if let path = config.control.socket { control = try ControlServer(path: path) }
+        behavior.performAction = { [unowned self] action, index, id, t in
+            self.actions.perform(action, index: index, id: id, now: t)
+        }
+        behavior.onEventLine = { [unowned self] line in self.control?.broadcast(line) }
+        behavior.onBlank = { [unowned self] in self.presentBlack() }
     }
 
     /// Seconds since start: the engine's clock.
@@ -78,8 +81,8 @@ public final class KioskApp {
         try loop.watch(serviceTimer.fd) { [unowned self] in
             _ = self.serviceTimer.acknowledge()
             let t = self.now
-            self.emit(self.actions.update(now: t))
-            self.applyIdle(self.idle.update(now: t), now: t)
+            self.behavior.record(self.actions.update(now: t))
+            self.behavior.updateIdle(now: t)
         }
         if let control {
             try loop.watch(control.fileDescriptor) { [unowned self] in self.handleControl() }
@@ -113,7 +116,7 @@ public final class KioskApp {
             return timeout
         }
         try? notifier?.stopping()
-        emit(actions.killAllAndWait(now: now))
+        behavior.record(actions.killAllAndWait(now: now))
         control?.close()
         logger.notice("stopping after \(String(format: "%.1f", now)) s: \(framesPresented) frames presented")
         display.close()
@@ -131,53 +134,32 @@ public final class KioskApp {
     func readInput(_ fd: Int32) {
         let t = now
         for source in inputs where source.pollDescriptors.contains(fd) {
-            for event in source.read(fd: fd) {
-                let verdict = idle.handle(event, now: t)
-                applyIdle(verdict.actions, now: t)
-                if verdict.deliver { session.handle(event, now: t) }
-            }
+            for event in source.read(fd: fd) { behavior.input(event, now: t) }
         }
-        writeEvents(session.takeEvents())
         try? syncInputs()
     }
 
     /// One engine tick.
     func step() {
-        writeEvents(session.tick(now: now))
-    }
-
-    func writeEvents(_ events: [TimedCarouselEvent]) {
-        let items = session.config.items
-        for e in events {
-            log.write(e, items: items)
-            if let line = log.lines.last { control?.broadcast(line) }
-            if case .selected(let i) = e.event, items.indices.contains(i) {
-                emit(actions.perform(items[i].action, index: i, id: items[i].id, now: e.time))
-            }
-        }
+        behavior.tick(now: now)
     }
 
 
-    func emit(_ events: [ActionEvent]) {
-        for e in events {
-            log.write(time: e.time, name: e.name, fields: e.fields)
-            if let line = log.lines.last { control?.broadcast(line) }
-        }
-    }
+
 
 
     /// Runs before each sleep: keeps the tick timer armed exactly while something moves and
     /// draws a frame when the state changed and the display can take one. Returns the epoll
     /// timeout in milliseconds (-1: sleep until something happens).
     func beforeWait() -> Int32 {
-        let due = [idle.nextDeadline, actions.nextDeadline].compactMap { $0 }.min()
+        let due = [behavior.idle.nextDeadline, actions.nextDeadline].compactMap { $0 }.min()
         if let due { serviceTimer.armOnce(after: max(0.001, due - now)) } else if serviceTimer.isArmed { serviceTimer.disarm() }
         if session.isMoving {
             if !tick.isArmed { tick.armRepeating(interval: 1 / max(1, session.config.carousel.tickHz)) }
         } else if tick.isArmed {
             tick.disarm()
         }
-        guard !blanked, !actions.isForegroundActive, session.needsFrame, display.canPresent, display.size.width > 0 else { return -1 }
+        guard !behavior.blanked, !actions.isForegroundActive, session.needsFrame, display.canPresent, display.size.width > 0 else { return -1 }
         let t = monotonicNow()
         let minInterval = 1 / max(1, display.refreshRate)
         let wait = lastPresent + minInterval - t
@@ -206,7 +188,7 @@ public final class KioskApp {
             case SIGHUP:
                 reload(reason: "SIGHUP")
             case SIGCHLD:
-                emit(actions.reapChildren(now: now))
+                behavior.record(actions.reapChildren(now: now))
             default:
                 break
             }
@@ -223,4 +205,11 @@ public final class KioskApp {
         }
     }
 
+
+    /// A black frame where the display cannot switch itself off (DPMS belongs to the backend).
+    func presentBlack() {
+        guard display.canPresent, display.size.width > 0 else { return }
+        let black = Canvas(width: display.size.width, height: display.size.height)
+        do { try display.present(black, damage: [black.bounds]) } catch { logger.error("display: \(error)") }
+    }
 }

@@ -1,0 +1,160 @@
+import CarouselCore
+import KioskConfig
+import Logging
+
+/// What the kiosk does with people's input and with time, apart from devices: the idle stages
+/// (attract, home, blank, wake), selection actions and the event stream. `KioskApp` (real
+/// clock, real programs) and `Simulator` (virtual clock, actions reported but not started)
+/// share it, so `simulate` shows exactly what a kiosk does.
+public final class KioskBehavior {
+    public let session: CarouselSession
+    public let idle: IdleController
+    public let log: EventLog
+    /// Runs a selected item's action and returns what happened at once.
+    public var performAction: (_ action: ItemAction, _ index: Int, _ id: String, _ now: Double) -> [ActionEvent]
+    /// Called with every event line written (the control socket broadcasts them).
+    public var onEventLine: ((String) -> Void)?
+    /// The screen should go black (blank) or show the carousel again (wake).
+    public var onBlank: (() -> Void)?
+    public var onWake: (() -> Void)?
+    /// True while the screen is blanked.
+    public private(set) var blanked = false
+
+    public init(session: CarouselSession, log: EventLog, now: Double,
+                performAction: @escaping (ItemAction, Int, String, Double) -> [ActionEvent]) {
+        self.session = session
+        self.log = log
+        self.performAction = performAction
+        idle = IdleController(policy: IdlePolicy(session.config.idle), now: now)
+    }
+
+    /// An action performer for `simulate`: `emit` as in a kiosk, programs reported, not started.
+    public static func simulatedAction(_ action: ItemAction, index: Int, id: String, now: Double) -> [ActionEvent] {
+        switch action {
+        case .none: return []
+        case .emit(let value): return [ActionEvent(time: now, index: index, id: id, kind: .emitted(value: value))]
+        case .exec(let argv, let mode, _, _):
+            return [ActionEvent(time: now, index: index, id: id, kind: .skipped(argv: argv, mode: mode.rawValue))]
+        }
+    }
+
+    /// One input event: the idle state machine sees it first (the first touch after blanking
+    /// only wakes), then the gestures.
+    public func input(_ event: InputEvent, now: Double) {
+        let verdict = idle.handle(event, now: now)
+        applyIdle(verdict.actions, now: now)
+        if verdict.deliver { session.handle(event, now: now) }
+        flushEvents()
+    }
+
+    /// An intent from outside the gestures (control commands, the demo), counted as activity.
+    public func apply(_ intent: Intent, now: Double) {
+        session.apply(intent, now: now)
+        flushEvents()
+    }
+
+    /// One engine tick.
+    public func tick(now: Double) {
+        write(session.tick(now: now))
+    }
+
+    /// Carries out the idle stages due at `now` (call when `idle.nextDeadline` has passed).
+    public func updateIdle(now: Double) {
+        applyIdle(idle.update(now: now), now: now)
+    }
+
+    /// A foreground program took the screen: idle stages pause.
+    public func suspend(now: Double) { applyIdle(idle.suspend(now: now), now: now) }
+
+    /// The kiosk has the screen again: idle stages count from now.
+    public func resume(now: Double) { idle.resume(now: now) }
+
+    /// Parses and validates `path` again and applies it; on any problem keeps the running
+    /// configuration and logs every `FILE:LINE:COLUMN` problem. Writes a `reloaded` event
+    /// (`ok`, and `problems` on failure). Returns the new configuration, or nil when kept.
+    @discardableResult
+    public func reload(path: String, reason: String, now: Double, logger: Logger) -> KioskConfiguration? {
+        do {
+            let new = try ConfigLoader.load(path: path)
+            session.reload(new, now: now)
+            applyIdle(idle.reconfigure(IdlePolicy(new.idle), now: now), now: now)
+            logger.notice("reloaded \(path) (\(reason)): \(new.items.count) items")
+            line(time: now, name: "reloaded", fields: [("ok", "true")])
+            return new
+        } catch let e as ConfigErrors {
+            for d in e.diagnostics { logger.error("\(d.description)") }
+            logger.error("kept the running configuration: \(path) has \(e.diagnostics.count) problem(s)")
+            line(time: now, name: "reloaded", fields: [("ok", "false"), ("problems", String(e.diagnostics.count))])
+        } catch {
+            logger.error("reload of \(path) failed: \(error); kept the running configuration")
+            line(time: now, name: "reloaded", fields: [("ok", "false"), ("problems", "1")])
+        }
+        return nil
+    }
+
+    /// Writes what the engine reported since the last tick (selections start their actions).
+    public func flushEvents() { write(session.takeEvents()) }
+
+    /// Writes action events (started, exited, timeouts…).
+    public func record(_ events: [ActionEvent]) {
+        for e in events { line(time: e.time, name: e.name, fields: e.fields) }
+    }
+
+    /// Writes one event line and hands it to `onEventLine`.
+    public func line(time: Double, name: String, fields: [(String, String)] = []) {
+        log.write(time: time, name: name, fields: fields)
+        if let last = log.lines.last { onEventLine?(last) }
+    }
+
+    private func write(_ events: [TimedCarouselEvent]) {
+        let items = session.config.items
+        for e in events {
+            log.write(e, items: items)
+            if let last = log.lines.last { onEventLine?(last) }
+            if case .selected(let i) = e.event, items.indices.contains(i) {
+                record(performAction(items[i].action, i, items[i].id, e.time))
+            }
+        }
+    }
+
+    private func applyIdle(_ list: [IdleAction], now t: Double) {
+        for a in list {
+            line(time: t, name: a.eventName, fields: a.eventFields)
+            switch a {
+            case .attractBegan(let speed):
+                if let speed { setAutoscroll(speed, now: t) }
+            case .attractEnded:
+                if session.engine.options.autoscroll != session.config.carousel.autoscroll {
+                    setAutoscroll(session.config.carousel.autoscroll, now: t)
+                    // Settle on the nearest item rather than stopping between two.
+                    session.apply(.scrollTo(index: session.engine.currentIndex, duration: nil), now: t)
+                }
+            case .advance:
+                let last = session.engine.itemCount - 1
+                if session.engine.currentIndex >= last && !session.engine.wraps {
+                    session.apply(.scrollTo(index: 0, duration: nil), now: t)
+                } else {
+                    session.apply(.step(1), now: t)
+                }
+            case .goHome(let index):
+                session.apply(.scrollTo(index: index, duration: nil), now: t)
+            case .blank:
+                blanked = true
+                onBlank?()
+            case .wake:
+                blanked = false
+                session.resize(width: session.size.width, height: session.size.height)
+                onWake?()
+            }
+        }
+        write(session.takeEvents())
+    }
+
+    /// The engine's autoscroll speed (attract mode's, or the configured one afterwards).
+    private func setAutoscroll(_ speed: Double, now t: Double) {
+        var options = session.engine.options
+        guard options.autoscroll != speed else { return }
+        options.autoscroll = speed
+        session.engine.update(options: options, itemCount: session.engine.itemCount, now: t)
+    }
+}

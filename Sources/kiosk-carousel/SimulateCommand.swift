@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import Input
+import Kiosk
+import KioskConfig
+
+/// `simulate`.
+struct SimulateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "simulate",
+        abstract: "Run the whole program on a virtual clock with scripted input; write PNG shots and JSON-line events.")
+    @Option(help: "The config file.") var config: String?
+    @Option(help: "Screen size as WIDTHxHEIGHT.") var size: String = "1280x720"
+    @Option(help: "Input script (JSON lines, docs/input-script.md).") var input: String?
+    @Option(help: "Virtual seconds to run.") var until: Double = 5
+    @Option(name: .customLong("shot"), help: "SECONDS=FILE.png: write the screen at that virtual time (repeatable).")
+    var shots: [String] = []
+    @Option(help: "Write events as JSON lines to FILE (- for standard output).") var events: String?
+    @Option(name: .customLong("reload"), help: "SECONDS=FILE.toml: reload the config from FILE at that virtual time, as SIGHUP would (repeatable).")
+    var reloads: [String] = []
+    @Flag(help: "Turn the carousel by itself, one item per second (what `make run` shows).") var demo = false
+
+    func run() throws {
+        let (w, h) = try parseSize(size)
+        let path = ConfigLoader.resolvePath(explicit: config)
+        let cfg: KioskConfiguration
+        do { cfg = try ConfigLoader.load(path: path) } catch let e as ConfigErrors {
+            FileHandle.standardError.write(Data((e.description + "\n").utf8))
+            throw ExitCode(1)
+        }
+        var plan = SimulationPlan(config: cfg, width: w, height: h)
+        plan.until = until
+        if demo { plan.demoInterval = 1 }
+        if let input { plan.script = try InputScript.load(path: input) }
+        plan.shots = try shots.map { try timedPath($0, option: "--shot", example: "1.5=out/frame.png") }
+        plan.reloads = try reloads.map { try timedPath($0, option: "--reload", example: "2=other.toml") }
+        let log = try EventLog(path: events)
+        let written = try Simulator(plan: plan, log: log).run()
+        for p in written { print(p) }
+    }
+}
+
+/// Parses `SECONDS=PATH`.
+func timedPath(_ spec: String, option: String, example: String) throws -> (Double, String) {
+    guard let eq = spec.firstIndex(of: "="), let t = Double(spec[..<eq]), t >= 0, t.isFinite,
+          spec.index(after: eq) < spec.endIndex else {
+        throw ValidationError("\(option) must look like \(example), not '\(spec)'")
+    }
+    return (t, String(spec[spec.index(after: eq)...]))
+}
