@@ -4,7 +4,7 @@ BIN_DEBUG := .build/debug/kiosk-carousel
 BIN_RELEASE := .build/release/kiosk-carousel
 CONFIG ?= config/example.toml
 
-.PHONY: all deps build release run test unit vm-test bench reliability install clean
+.PHONY: all deps build release run test unit vm-test bench reliability install docs clean
 
 all: build
 
@@ -37,6 +37,15 @@ bench: release
 	$(BIN_RELEASE) bench engine
 	$(BIN_RELEASE) bench cards
 	../shared/bench/tools/compare.sh -- $(BIN_RELEASE) bench composite
+
+## make install: binary, systemd unit, /etc/kiosk-carousel/config.toml if absent (docs/systemd.md).
+install: release
+	BIN=$(BIN_RELEASE) scripts/install.sh
+
+## make docs: regenerate the pictures and the configuration reference from the program itself.
+docs: build
+	scripts/make-doc-images.sh $(BIN_DEBUG)
+	scripts/update-readme-reference.sh $(BIN_DEBUG)
 
 clean:
 	rm -rf .build out
