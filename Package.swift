@@ -28,6 +28,8 @@ let package = Package(
         systemLibrary("CEvdev", pkgConfig: "libevdev", apt: "libevdev-dev"),
         // cairo, pango, librsvg, libjpeg-turbo, libpng, libwebp in one module (cairo.h seen once).
         systemLibrary("CCardLibs", pkgConfig: "pangocairo", apt: "libpango1.0-dev"),
+        // Non-variadic wrappers for ioctl (fbdev requests, drmHandleEvent) that Swift cannot call.
+        .target(name: "CKioskSys", dependencies: ["CDRM"], path: "Sources/C/CKioskSys"),
 
         .target(name: "CLinux", path: "Sources/C/CLinux"),
 
@@ -41,7 +43,7 @@ let package = Package(
         .target(name: "Raster", dependencies: ["CarouselCore", "CRasterSupport"]),
         .target(name: "Cards", dependencies: ["Raster", "KioskConfig", "CCardLibs",
                                               .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Display", dependencies: ["Raster", "CDRM", "CUdev", "CZlib",
+        .target(name: "Display", dependencies: ["Raster", "CDRM", "CUdev", "CZlib", "CKioskSys",
                                                 .product(name: "Logging", package: "swift-log")]),
         .target(name: "Input", dependencies: ["CarouselCore", "CLibInput", "CEvdev", "CUdev", "CLinux",
                                               .product(name: "Logging", package: "swift-log")]),

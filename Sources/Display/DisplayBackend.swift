@@ -7,6 +7,12 @@ import Raster
 /// `present(_:damage:)`; the backend copies the damaged rectangles (rotated if configured) into
 /// its buffer and shows it. Backends that complete asynchronously (page flips) report
 /// readiness through `pollDescriptors` and `handleReadable()`.
+///
+/// The loop's contract, in order of a wake-up:
+/// 1. an fd of `pollDescriptors` is readable → `handleReadable(fd)`; `true` means the size
+///    changed (hotplug, new mode): lay the scene out again in the new `size` and draw in full;
+/// 2. the time `nextWakeTime` has come → `handleWake()` (frame-rate cap over, master retry);
+/// 3. the scene changed, or `wantsFrame` → draw and `present` if `canPresent`, else wait.
 public protocol DisplayBackend: AnyObject {
     /// The size the scene is laid out in (already swapped for 90°/270° rotation); zero when no
     /// screen is connected.
@@ -15,23 +21,62 @@ public protocol DisplayBackend: AnyObject {
     var refreshRate: Double { get }
     /// File descriptors the main loop waits on for this backend.
     var pollDescriptors: [Int32] { get }
-    /// True when a frame can be presented now (no flip in flight, the display is ours).
+    /// True when a frame can be presented now (no flip in flight, the frame-rate cap allows it,
+    /// the display is ours and a screen is connected).
     var canPresent: Bool { get }
-    /// Shows `frame`; only `damage` changed since the frame that was last presented.
+    /// True when the backend needs a `present` although the scene did not change (after taking
+    /// the display back, a new mode, new buffers). The frame passed must hold the whole current
+    /// scene, as the loop's cached frame always does.
+    var wantsFrame: Bool { get }
+    /// A monotonic time (seconds, `CLOCK_MONOTONIC`) at which the loop should call `handleWake()`
+    /// even if no descriptor is readable: the end of the frame-rate cap, the next attempt to take
+    /// the display back. nil: nothing is due.
+    var nextWakeTime: Double? { get }
+    /// Shows `frame`; only `damage` changed since the frame that was last presented. A frame that
+    /// cannot be shown now (display lost, no screen) is remembered as damage, never an error.
     func present(_ frame: Canvas, damage: [PixelRect]) throws
     /// Handles readiness of one of `pollDescriptors` (flip completions, hotplug).
     /// Returns true when the size changed and the scene must be laid out again.
     func handleReadable(_ fd: Int32) -> Bool
+    /// Called when `nextWakeTime` has passed. Returns true when the size changed.
+    func handleWake() -> Bool
     /// Gives the screen to another program (drops DRM master) until `reacquire()`.
     func release()
-    /// Takes the screen back after `release()`; the next frame must be drawn in full.
+    /// Takes the screen back after `release()`; then `wantsFrame` asks for a frame.
     func reacquire()
-    /// Restores what the screen showed before we started, and frees everything.
+    /// Restores what the screen showed before we started, and frees everything. Safe to call
+    /// more than once; call it on normal exit, from the loop's SIGTERM/SIGINT (signalfd)
+    /// handling and before exiting on a fatal error (not from inside an async signal handler).
     func close()
+}
+
+extension DisplayBackend {
+    public var wantsFrame: Bool { false }
+    public var nextWakeTime: Double? { nil }
+    public func handleWake() -> Bool { false }
 }
 
 /// A display error with the fix in its message.
 public struct DisplayError: Error, CustomStringConvertible {
+    /// What went wrong, for callers that react differently (fall back to another backend).
+    public enum Kind: Sendable {
+        /// No device node of the backend's kind.
+        case noDevice
+        /// The device exists but may not be opened.
+        case permissionDenied
+        /// Another program owns the display (DRM master).
+        case busy
+        /// No screen connected, or the named connector is missing.
+        case noConnector
+        /// The configured mode is not offered.
+        case unavailableMode
+        /// The device cannot be used this way (format, no dumb buffers, no KMS).
+        case unsupported
+        /// Anything else.
+        case failed
+    }
+    public var kind: Kind
     public var description: String
-    public init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.init(.failed, description) }
+    public init(_ kind: Kind, _ description: String) { self.kind = kind; self.description = description }
 }

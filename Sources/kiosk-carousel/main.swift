@@ -10,7 +10,7 @@ struct KioskCarouselCommand: ParsableCommand {
         commandName: "kiosk-carousel",
         abstract: "A full-screen carousel for Linux kiosks, drawn on the CPU and shown through DRM/KMS.",
         version: KioskVersion.string,
-        subcommands: [RunCommand.self, CheckConfigCommand.self, SimulateCommand.self, LayoutCommand.self,
+        subcommands: [RunCommand.self, CheckConfigCommand.self, SimulateCommand.self, LayoutCommand.self, DisplayTestCommand.self,
                       RecordCommand.self, BenchCommand.self, ConfigReferenceCommand.self])
 }
 

@@ -1,0 +1,165 @@
+import ArgumentParser
+import Cards
+import CarouselCore
+import Display
+import Foundation
+import Input
+import Kiosk
+import KioskConfig
+import Raster
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `display-test`: drives a real display backend with the carousel frames `simulate` draws, on the
+/// same virtual clock, and prints what it measured. Used by `Tests/vm/display-*.sh` to prove the
+/// backends on a real kernel until `run` drives them.
+struct DisplayTestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "display-test",
+        abstract: "Show the carousel through a real display backend for a few seconds and print figures.",
+        discussion: """
+        Frames are those `simulate` draws for the same config, script and virtual time; `--shot T=NAME` \
+        holds the clock at T, shows that frame and asks kiosk-vm for a screenshot (`kiosk-vm-shot NAME`). \
+        SIGTERM/SIGINT close the display (restoring the console) and print the figures.
+        """)
+    @Option(help: "The config file.") var config: String?
+    @Option(help: "drm or fbdev (auto: DRM, else fbdev).") var backend: String = "drm"
+    @Option(help: "Device (/dev/dri/cardN or /dev/fbN); default: from the config, else the first usable.") var device: String?
+    @Option(help: "Connector name such as HDMI-A-1.") var connector: String?
+    @Option(help: "Mode WIDTHxHEIGHT[@HZ].") var mode: String?
+    @Option(help: "Scan-out buffers (2 or 3).") var buffers: Int?
+    @Option(help: "Rotation in degrees clockwise: 0, 90, 180, 270.") var rotation: Int?
+    @Option(help: "Seconds to run (real time, not counting held shots).") var seconds: Double = 5
+    @Option(help: "Input script (JSON lines, as simulate).") var input: String?
+    @Option(name: .customLong("shot"), help: "SECONDS=NAME: hold the clock at that virtual time and take a kiosk-vm screenshot (repeatable).")
+    var shots: [String] = []
+    @Flag(help: "Read the CRTCs before start and after close through a second open file and fail unless they match.")
+    var verifyRestore = false
+
+    func validate() throws {
+        if let r = rotation, DisplayRotation(degrees: r) == nil { throw ValidationError("--rotation must be 0, 90, 180 or 270, not \(r)") }
+        if let b = buffers, !(2...3).contains(b) { throw ValidationError("--buffers must be 2 or 3, not \(b)") }
+        guard DisplayBackendKind(rawValue: backend) != nil else { throw ValidationError("--backend must be auto, drm or fbdev, not '\(backend)'") }
+        guard seconds > 0, seconds < 3600 else { throw ValidationError("--seconds must be between 0 and 3600") }
+    }
+
+    func run() throws {
+        let path = ConfigLoader.resolvePath(explicit: config)
+        let cfg: KioskConfiguration
+        do { cfg = try ConfigLoader.load(path: path) } catch let e as ConfigErrors {
+            FileHandle.standardError.write(Data((e.description + "\n").utf8))
+            throw ExitCode(1)
+        }
+        var options = DisplayOptions(device: device ?? cfg.display.device, connector: connector ?? cfg.display.connector,
+                                     mode: mode ?? cfg.display.mode, buffers: buffers ?? cfg.display.buffers,
+                                     rotation: DisplayRotation(degrees: rotation ?? cfg.display.rotation) ?? .none)
+        if options.buffers < 2 || options.buffers > 3 { options.buffers = 2 }
+        let shotPlan = try shots.map { spec -> (Double, String) in
+            guard let eq = spec.firstIndex(of: "="), let t = Double(spec[..<eq]), t >= 0 else {
+                throw ValidationError("--shot must look like 1.5=name, not '\(spec)'")
+            }
+            return (t, String(spec[spec.index(after: eq)...]))
+        }.sorted { $0.0 < $1.0 }
+        let script = try input.map { try InputScript.load(path: $0) } ?? []
+
+        let signals = try SignalDescriptor([SIGTERM, SIGINT])
+        let kind = DisplayBackendKind(rawValue: backend)!
+        var probe: DRMStateProbe?
+        var before: [String] = []
+        if verifyRestore && kind != .fbdev {
+            let card = options.device ?? "/dev/dri/card0"
+            probe = try DRMStateProbe(path: card)
+            before = probe!.crtcStates()
+            print("before: \(before.joined(separator: "; "))")
+        }
+        let display: DisplayBackend
+        do { display = try DisplayOpener.open(kind, options: options) } catch let e as DisplayError {
+            FileHandle.standardError.write(Data("kiosk-carousel: \(e.description)\n".utf8))
+            throw ExitCode(2)
+        }
+        let driver = CarouselDriver(config: cfg, script: script)
+        var scene = driver.makeScene(size: display.size)
+        let clock = MonotonicClock()
+        var frozen = 0.0
+        var pendingShots = shotPlan[...]
+        var stats = DisplayTestStats(startMonotonic: clock.start)
+        var sceneDirty = true
+        var stopSignal: Int32?
+
+        func virtualNow() -> Double { clock.now() - frozen }
+        /// Waits for fds or `timeout`; handles display readiness and wake-ups; rebuilds the scene
+        /// when the display's size changed.
+        func wait(_ timeout: Double) throws {
+            let r = try waitForEvents(display: display, signals: signals, timeout: timeout)
+            var resized = r.resized
+            if let sig = r.signal { stopSignal = sig }
+            if let w = display.nextWakeTime, clock.now() >= w { resized = display.handleWake() || resized }
+            if resized {
+                scene = driver.makeScene(size: display.size)
+                sceneDirty = true
+                stats.resizes += 1
+            }
+        }
+        /// Presents the current frame in full and waits until it is on screen.
+        func showFully() throws {
+            let deadline = clock.now() + 2
+            while !display.canPresent && clock.now() < deadline && stopSignal == nil { try wait(0.02) }
+            guard let s = scene else { return }
+            s.render(driver.quads(size: display.size), full: true)
+            try display.present(s.frame, damage: [s.frame.bounds])
+            stats.framePresented(idle: false)
+            let end = clock.now() + 2
+            while !display.canPresent && clock.now() < end && stopSignal == nil { try wait(0.02) }
+        }
+
+        while stopSignal == nil {
+            let now = virtualNow()
+            if now >= seconds { break }
+            let shot = pendingShots.first.flatMap { $0.0 <= now ? $0 : nil }
+            let changed = driver.advance(to: shot?.0 ?? now)
+            if changed { sceneDirty = true }
+            stats.motion(driver.isActive, at: clock.now(), flips: flipCount(display))
+            if let (t, name) = shot {
+                pendingShots = pendingShots.dropFirst()
+                let held = clock.now()
+                try showFully()
+                takeShot(name: name, virtualTime: t)
+                // The clock resumes at t: the time spent holding does not count.
+                frozen += (clock.now() - held) + (now - t)
+                sceneDirty = false
+                continue
+            }
+            if (sceneDirty || display.wantsFrame), display.canPresent, let s = scene {
+                let damage = s.render(driver.quads(size: display.size))
+                try display.present(s.frame, damage: damage)
+                stats.framePresented(idle: !changed && !driver.isActive)
+                sceneDirty = false
+            }
+            // Sleep until the next engine tick (only while something moves), the next shot, the
+            // display's wake time, or an fd.
+            var until = seconds
+            if driver.isActive { until = min(until, driver.nextStepTime) }
+            if let s = pendingShots.first { until = min(until, s.0) }
+            var timeout = until - virtualNow()
+            if let w = display.nextWakeTime { timeout = min(timeout, w - clock.now()) }
+            try wait(max(0, timeout))
+        }
+        stats.motion(false, at: clock.now(), flips: flipCount(display))
+        stats.finish(display: display)
+        display.close()
+        stats.restore = restoreSummary(display)
+        print(stats.report(signal: stopSignal))
+        if let probe {
+            let after = probe.crtcStates()
+            print("after: \(after.joined(separator: "; "))")
+            if after != before {
+                FileHandle.standardError.write(Data("kiosk-carousel: the CRTCs after close differ from before start\n".utf8))
+                throw ExitCode(3)
+            }
+            print("restore verified: CRTCs match the state before start")
+            if let hold = ProcessInfo.processInfo.environment["KIOSK_DISPLAY_TEST_SHOT_AFTER_CLOSE"] {
+                takeShot(name: hold, virtualTime: -1)
+            }
+        }
+    }
+}

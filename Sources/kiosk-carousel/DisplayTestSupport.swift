@@ -1,0 +1,256 @@
+import Cards
+import CarouselCore
+import Display
+import Foundation
+import Kiosk
+import KioskConfig
+import Raster
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The carousel state `simulate` computes, stepped on the same fixed tick from the same script,
+/// so a frame at virtual time T is the frame `simulate --shot T=...` writes.
+final class CarouselDriver {
+    let config: KioskConfiguration
+    let engine: CarouselEngine
+    private let gestures: GestureRecognizer
+    private let cards: [Texture]
+    private var pending: ArraySlice<TimedInputEvent>
+    private let dt: Double
+    private var step = 0
+
+    init(config: KioskConfiguration, script: [TimedInputEvent]) {
+        self.config = config
+        engine = CarouselEngine(options: config.carousel, itemCount: config.items.count)
+        gestures = GestureRecognizer(options: config.gestures, vertical: config.carousel.vertical)
+        let renderer = PlainCardRenderer()
+        let w = Int(config.carousel.itemSize.width), h = Int(config.carousel.itemSize.height)
+        cards = config.items.map { renderer.render($0, width: w, height: h) }
+        cards.forEach { $0.buildMipLevels() }
+        pending = script[...]
+        dt = 1 / max(1, config.carousel.tickHz)
+    }
+
+    /// Virtual time of the next engine step.
+    var nextStepTime: Double { Double(step) * dt }
+    /// The engine moves or scripted input is still to come.
+    var isActive: Bool { engine.isMoving || !pending.isEmpty }
+
+    /// Steps the engine (as `Simulator.run` does) through every tick up to `t`. Returns true when
+    /// the picture may have changed.
+    func advance(to t: Double) -> Bool {
+        var changed = false
+        while Double(step) * dt <= t + 1e-9 {
+            let now = Double(step) * dt
+            while let e = pending.first, e.time <= now + 1e-9 {
+                pending = pending.dropFirst()
+                for intent in gestures.handle(e.event, now: now) { engine.apply(intent, now: now); changed = true }
+            }
+            let moving = engine.isMoving
+            engine.tick(now: now)
+            _ = engine.takeEvents()
+            changed = changed || moving || engine.isMoving
+            step += 1
+        }
+        return changed
+    }
+
+    /// The visible cards as quads for a view of `size` (as `Simulator` builds them).
+    func quads(size: (width: Int, height: Int)) -> [Quad] {
+        engine.layout(viewSize: Size2(Double(size.width), Double(size.height))).compactMap { pose in
+            cards.indices.contains(pose.index) ? Quad(texture: cards[pose.index], corners: pose.corners, alpha: pose.alpha) : nil
+        }
+    }
+
+    /// A scene for the display's size, or nil while no screen is connected.
+    func makeScene(size: (width: Int, height: Int)) -> SceneRenderer? {
+        size.width > 0 && size.height > 0 ? SceneRenderer(width: size.width, height: size.height, theme: config.theme) : nil
+    }
+}
+
+/// CLOCK_MONOTONIC seconds, from an origin taken at creation.
+struct MonotonicClock {
+    let start: Double
+    init() { start = Self.raw() }
+    func now() -> Double { Self.raw() }
+    static func raw() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+    static func wall() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_REALTIME, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}
+
+/// The write end of the signal pipe (the handler may only make async-signal-safe calls).
+private var signalPipeWriteEnd: Int32 = -1
+
+/// SIGTERM/SIGINT as a readable descriptor: the handler writes the signal number into a pipe
+/// (the self-pipe trick), the loop reads it and shuts down in order.
+final class SignalDescriptor {
+    let fd: Int32
+    init(_ signals: [Int32]) throws {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw DisplayError("pipe failed: \(String(cString: strerror(errno)))") }
+        for e in ends {
+            _ = fcntl(e, F_SETFL, fcntl(e, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(e, F_SETFD, FD_CLOEXEC)
+        }
+        fd = ends[0]
+        signalPipeWriteEnd = ends[1]
+        for s in signals {
+            signal(s) { sig in
+                var b = UInt8(truncatingIfNeeded: sig)
+                _ = write(signalPipeWriteEnd, &b, 1)
+            }
+        }
+    }
+    /// The signal read, if one is pending.
+    func read() -> Int32? {
+        var b: UInt8 = 0
+        return Glibc.read(fd, &b, 1) == 1 ? Int32(b) : nil
+    }
+}
+
+/// One `poll` over the display's descriptors and the signal descriptor.
+func waitForEvents(display: DisplayBackend, signals: SignalDescriptor, timeout: Double) throws -> (signal: Int32?, resized: Bool) {
+    let fds = display.pollDescriptors
+    var pfds = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } + [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0)]
+    let ms = Int32(min(60_000, max(0, (timeout * 1000).rounded(.up))))
+    let n = poll(&pfds, nfds_t(pfds.count), ms)
+    if n < 0 && errno != EINTR { throw DisplayError("poll failed: \(String(cString: strerror(errno)))") }
+    var resized = false
+    var signal: Int32?
+    for p in pfds where p.revents != 0 {
+        if p.fd == signals.fd { signal = signals.read() } else { resized = display.handleReadable(p.fd) || resized }
+    }
+    return (signal, resized)
+}
+
+/// Page flips completed so far (DRM), or frames shown (fbdev).
+func flipCount(_ d: DisplayBackend) -> Int {
+    if let drm = d as? DRMDisplay { return drm.flipsCompleted }
+    if let fb = d as? FBDevDisplay { return fb.framesPresented }
+    return 0
+}
+
+func restoreSummary(_ d: DisplayBackend) -> String {
+    (d as? DRMDisplay)?.restoreSummary ?? (d as? FBDevDisplay)?.restoreSummary ?? "-"
+}
+
+/// Asks kiosk-vm for a screenshot (`kiosk-vm-shot NAME`, only inside a kiosk-vm guest).
+func takeShot(name: String, virtualTime: Double) {
+    let helper = "/run/kiosk-vm/bin/kiosk-vm-shot"
+    guard FileManager.default.isExecutableFile(atPath: helper) else {
+        FileHandle.standardError.write(Data("display-test: not in kiosk-vm; no screenshot \(name)\n".utf8))
+        return
+    }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: helper)
+    p.arguments = [name]
+    let out = Pipe()
+    p.standardOutput = out
+    do { try p.run() } catch {
+        FileHandle.standardError.write(Data("display-test: \(helper): \(error)\n".utf8))
+        return
+    }
+    p.waitUntilExit()
+    let path = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+    print(String(format: "shot %@ t=%.3f %@", name, virtualTime, path))
+    fflush(stdout)
+}
+
+/// What `display-test` measures.
+struct DisplayTestStats {
+    let startMonotonic: Double
+    var framesPresented = 0
+    var idleFrames = 0
+    var resizes = 0
+    private var moving = false
+    private var motionStart = 0.0
+    private var motionFlipsStart = 0
+    var motionSeconds = 0.0
+    var motionFlips = 0
+    private var idleStart: Double?
+    private var idleCPUStart = 0.0
+    var idleSeconds = 0.0
+    var idleCPUSeconds = 0.0
+    var firstFrameMs: Double?
+    var firstFrameWall: Double?
+    var flips = 0
+    var pixelsCopied = 0
+    var refreshRate = 0.0
+    var size = (0, 0)
+    var restore = "-"
+
+    init(startMonotonic: Double) {
+        self.startMonotonic = startMonotonic
+        idleStart = startMonotonic
+        idleCPUStart = Self.cpuSeconds()
+    }
+
+    mutating func framePresented(idle: Bool) {
+        framesPresented += 1
+        if idle { idleFrames += 1 }
+    }
+
+    /// Tracks motion intervals (flips per second while scrolling) and idle time (CPU, frames).
+    mutating func motion(_ active: Bool, at now: Double, flips: Int) {
+        if active && !moving {
+            moving = true
+            motionStart = now
+            motionFlipsStart = flips
+            if let s = idleStart { idleSeconds += now - s; idleCPUSeconds += Self.cpuSeconds() - idleCPUStart }
+            idleStart = nil
+        } else if !active && moving {
+            moving = false
+            motionSeconds += now - motionStart
+            motionFlips += flips - motionFlipsStart
+            idleStart = now
+            idleCPUStart = Self.cpuSeconds()
+        }
+    }
+
+    mutating func finish(display: DisplayBackend) {
+        let now = MonotonicClock.raw()
+        if let s = idleStart { idleSeconds += now - s; idleCPUSeconds += Self.cpuSeconds() - idleCPUStart; idleStart = nil }
+        let first = (display as? DRMDisplay)?.firstFrameTime ?? (display as? FBDevDisplay)?.firstFrameTime
+        if let first {
+            firstFrameMs = (first - startMonotonic) * 1000
+            firstFrameWall = MonotonicClock.wall() - (now - first)
+        }
+        flips = flipCount(display)
+        pixelsCopied = (display as? DRMDisplay)?.pixelsCopied ?? (display as? FBDevDisplay)?.pixelsCopied ?? 0
+        refreshRate = display.refreshRate
+        size = display.size
+    }
+
+    /// Process CPU time (user + system) in seconds.
+    static func cpuSeconds() -> Double {
+        var u = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &u)
+        return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
+    }
+
+    /// One `key=value` line the VM tests parse.
+    func report(signal: Int32?) -> String {
+        let fps = motionSeconds > 0 ? Double(motionFlips) / motionSeconds : 0
+        var parts = [
+            "stats", "size=\(size.0)x\(size.1)", String(format: "refresh=%.2f", refreshRate),
+            "frames=\(framesPresented)", "flips=\(flips)",
+            String(format: "scroll_seconds=%.3f", motionSeconds), "scroll_flips=\(motionFlips)", String(format: "scroll_fps=%.1f", fps),
+            String(format: "idle_seconds=%.3f", idleSeconds), "idle_frames=\(idleFrames)",
+            String(format: "idle_cpu_ms=%.1f", idleCPUSeconds * 1000),
+            "pixels_copied=\(pixelsCopied)", "resizes=\(resizes)",
+        ]
+        if let f = firstFrameMs { parts.append(String(format: "first_frame_ms=%.1f", f)) }
+        if let w = firstFrameWall { parts.append(String(format: "first_frame_wall=%.6f", w)) }
+        if let signal { parts.append("signal=\(signal)") }
+        return parts.joined(separator: " ") + "\nrestore: \(restore)"
+    }
+}
