@@ -86,7 +86,7 @@ struct DisplayTestCommand: ParsableCommand {
         var sceneDirty = true
         var stopSignal: Int32?
 
-        func virtualNow() -> Double { clock.now() - frozen }
+        func virtualNow() -> Double { clock.now() - clock.start - frozen }
         /// Waits for fds or `timeout`; handles display readiness and wake-ups; rebuilds the scene
         /// when the display's size changed.
         func wait(_ timeout: Double) throws {
@@ -118,12 +118,13 @@ struct DisplayTestCommand: ParsableCommand {
             let shot = pendingShots.first.flatMap { $0.0 <= now ? $0 : nil }
             let changed = driver.advance(to: shot?.0 ?? now)
             if changed { sceneDirty = true }
-            stats.motion(driver.isActive, at: clock.now(), flips: flipCount(display))
+            stats.motion(driver.engine.isMoving, at: clock.now(), flips: flipCount(display))
             if let (t, name) = shot {
                 pendingShots = pendingShots.dropFirst()
-                let held = clock.now()
+                let held = clock.now(), heldCPU = DisplayTestStats.cpuSeconds()
                 try showFully()
                 takeShot(name: name, virtualTime: t)
+                stats.exclude(seconds: clock.now() - held, cpu: DisplayTestStats.cpuSeconds() - heldCPU)
                 // The clock resumes at t: the time spent holding does not count.
                 frozen += (clock.now() - held) + (now - t)
                 sceneDirty = false
@@ -132,7 +133,7 @@ struct DisplayTestCommand: ParsableCommand {
             if (sceneDirty || display.wantsFrame), display.canPresent, let s = scene {
                 let damage = s.render(driver.quads(size: display.size))
                 try display.present(s.frame, damage: damage)
-                stats.framePresented(idle: !changed && !driver.isActive)
+                stats.framePresented(idle: !sceneDirty && !driver.isActive)
                 sceneDirty = false
             }
             // Sleep until the next engine tick (only while something moves), the next shot, the

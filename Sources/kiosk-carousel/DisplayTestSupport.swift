@@ -188,15 +188,24 @@ struct DisplayTestStats {
     var size = (0, 0)
     var restore = "-"
 
-    init(startMonotonic: Double) {
-        self.startMonotonic = startMonotonic
-        idleStart = startMonotonic
-        idleCPUStart = Self.cpuSeconds()
-    }
+    init(startMonotonic: Double) { self.startMonotonic = startMonotonic }
 
+    /// Counts a frame; `idle`: drawn although the scene did not change and nothing moves.
     mutating func framePresented(idle: Bool) {
         framesPresented += 1
         if idle { idleFrames += 1 }
+        // Idle time is counted from the first frame on (start-up is not idling).
+        if framesPresented == 1 && !moving {
+            idleStart = MonotonicClock.raw()
+            idleCPUStart = Self.cpuSeconds()
+        }
+    }
+
+    /// Leaves time spent holding the clock for a screenshot out of the idle figures.
+    mutating func exclude(seconds: Double, cpu: Double) {
+        guard idleStart != nil else { return }
+        idleSeconds -= seconds
+        idleCPUSeconds -= cpu
     }
 
     /// Tracks motion intervals (flips per second while scrolling) and idle time (CPU, frames).

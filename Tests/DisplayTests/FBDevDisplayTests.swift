@@ -1,0 +1,107 @@
+import CarouselCore
+import Raster
+import XCTest
+@testable import Display
+
+final class FBDevDisplayTests: XCTestCase {
+    var sys: FakeDisplaySystem!
+    override func setUp() { sys = FakeDisplaySystem() }
+
+    func testPanningDoubleBufferAt32bpp() throws {
+        sys.installFramebuffer(width: 64, height: 32, bpp: 32, pages: 2)
+        let d = try FBDevDisplay(options: DisplayOptions(), system: sys)
+        XCTAssertTrue(d.pans)
+        XCTAssertEqual(d.format, .xrgb8888)
+        XCTAssertTrue(sys.consoleGraphics, "the console stops drawing over the picture")
+        let frame = patternFrame(width: 64, height: 32, generation: 1)
+        try d.present(frame, damage: [frame.bounds])
+        XCTAssertEqual(sys.fbVar.yoffset, 32, "the hidden page is shown")
+        let mem = sys.fbMemory!.assumingMemoryBound(to: UInt32.self)
+        XCTAssertEqual(mem[32 * 64 + 5], frame[5, 0])
+        sys.now += 1
+        frame[1, 1] = 0x1234
+        try d.present(frame, damage: [PixelRect(x: 1, y: 1, width: 1, height: 1)])
+        XCTAssertEqual(sys.fbVar.yoffset, 0)
+        // Page 0 got the whole frame (its history started full) plus the new pixel.
+        XCTAssertEqual(mem[1 * 64 + 1], 0x1234)
+        XCTAssertEqual(mem[31 * 64 + 63], frame[63, 31])
+        XCTAssertEqual(sys.callCount("vsync"), 1, "probed once; panning waits for vsync itself")
+    }
+
+    func testAsksForAVirtualHeightOfTwoScreens() throws {
+        sys.installFramebuffer(width: 32, height: 16, bpp: 32, pages: 1, growable: true)
+        let d = try FBDevDisplay(options: DisplayOptions(), system: sys)
+        XCTAssertTrue(d.pans)
+        XCTAssertEqual(sys.callCount("fbput yres_virtual=32"), 1)
+        d.close()
+        XCTAssertEqual(sys.fbVar.yres_virtual, 16, "the original virtual size is put back")
+    }
+
+    func testSingleBufferWaitsForVSyncAndConvertsTo565() throws {
+        sys.installFramebuffer(width: 8, height: 4, bpp: 16, pages: 1, panStep: 0)
+        let d = try FBDevDisplay(options: DisplayOptions(rotation: .upsideDown), system: sys)
+        XCTAssertFalse(d.pans)
+        XCTAssertEqual(d.format, .rgb565)
+        let frame = Canvas(width: 8, height: 4)
+        frame.fill(0xFF00_FF00)
+        frame[0, 0] = 0xFFFF_0000
+        try d.present(frame, damage: [frame.bounds])
+        XCTAssertEqual(sys.callCount("vsync"), 2, "probe, then before writing")
+        let mem = sys.fbMemory!.assumingMemoryBound(to: UInt16.self)
+        XCTAssertEqual(mem[3 * 8 + 7], 0xF800, "rotated 180°: logical top-left at the bottom-right")
+        XCTAssertEqual(mem[0], 0x07E0)
+    }
+
+    func testRefreshCap() throws {
+        sys.installFramebuffer(width: 8, height: 4, bpp: 32, pages: 2)
+        let d = try FBDevDisplay(options: DisplayOptions(), system: sys)
+        XCTAssertEqual(d.refreshRate, 60, "no timings: 60 Hz")
+        let frame = Canvas(width: 8, height: 4)
+        try d.present(frame, damage: [frame.bounds])
+        XCTAssertFalse(d.canPresent)
+        XCTAssertEqual(try XCTUnwrap(d.nextWakeTime), sys.now + 1.0 / 60, accuracy: 1e-9)
+        sys.now += 1.0 / 60
+        XCTAssertTrue(d.canPresent)
+    }
+
+    func testCloseRestoresTheConsolePicture() throws {
+        sys.installFramebuffer(width: 8, height: 4, bpp: 32, pages: 2)
+        let d = try FBDevDisplay(options: DisplayOptions(), system: sys)
+        let frame = Canvas(width: 8, height: 4)
+        frame.fill(0xFF11_2233)
+        try d.present(frame, damage: [frame.bounds])
+        sys.now += 1
+        try d.present(frame, damage: [frame.bounds])
+        d.close()
+        let bytes = sys.fbMemory!.assumingMemoryBound(to: UInt8.self)
+        XCTAssertEqual(bytes[0], 0xAB, "the console's page holds its old picture again")
+        XCTAssertEqual(sys.fbVar.yoffset, 0)
+        XCTAssertFalse(sys.consoleGraphics, "text mode again")
+        XCTAssertEqual(sys.callCount("close 20"), 1)
+    }
+
+    func testUnsupportedDepthAndMissingDevice() {
+        sys.installFramebuffer(width: 8, height: 4, bpp: 32, pages: 1)
+        sys.fbVar.bits_per_pixel = 24
+        XCTAssertThrowsError(try FBDevDisplay(options: DisplayOptions(), system: sys)) { e in
+            XCTAssertTrue((e as! DisplayError).description.contains("fbset -depth 32"))
+        }
+        XCTAssertEqual(sys.callCount("close 20"), 1)
+        XCTAssertThrowsError(try FBDevDisplay(options: DisplayOptions(device: "/dev/fb7"), system: FakeDisplaySystem())) { e in
+            XCTAssertEqual((e as! DisplayError).kind, .noDevice)
+        }
+    }
+
+    func testReleaseStopsDrawingAndReacquireAsksForAFrame() throws {
+        sys.installFramebuffer(width: 8, height: 4, bpp: 32, pages: 2)
+        let d = try FBDevDisplay(options: DisplayOptions(), system: sys)
+        let frame = Canvas(width: 8, height: 4)
+        try d.present(frame, damage: [frame.bounds])
+        d.release()
+        XCTAssertFalse(d.canPresent)
+        XCTAssertFalse(sys.consoleGraphics)
+        d.reacquire()
+        XCTAssertTrue(d.wantsFrame)
+        XCTAssertTrue(sys.consoleGraphics)
+    }
+}
