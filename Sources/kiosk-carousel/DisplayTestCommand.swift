@@ -33,6 +33,8 @@ struct DisplayTestCommand: ParsableCommand {
     @Option(help: "Input script (JSON lines, as simulate).") var input: String?
     @Option(name: .customLong("shot"), help: "SECONDS=NAME: hold the clock at that virtual time and take a kiosk-vm screenshot (repeatable).")
     var shots: [String] = []
+    @Option(help: "carousel (the frames simulate draws), bars (a 64-pixel bar sweeping across: small damage every frame) or full (the whole frame changes every frame).")
+    var scene: String = "carousel"
     @Flag(help: "Read the CRTCs before start and after close through a second open file and fail unless they match.")
     var verifyRestore = false
 
@@ -40,6 +42,7 @@ struct DisplayTestCommand: ParsableCommand {
         if let r = rotation, DisplayRotation(degrees: r) == nil { throw ValidationError("--rotation must be 0, 90, 180 or 270, not \(r)") }
         if let b = buffers, !(2...3).contains(b) { throw ValidationError("--buffers must be 2 or 3, not \(b)") }
         guard DisplayBackendKind(rawValue: backend) != nil else { throw ValidationError("--backend must be auto, drm or fbdev, not '\(backend)'") }
+        guard ["carousel", "bars", "full"].contains(scene) else { throw ValidationError("--scene must be carousel, bars or full, not '\(scene)'") }
         guard seconds > 0, seconds < 3600 else { throw ValidationError("--seconds must be between 0 and 3600") }
     }
 
@@ -60,6 +63,9 @@ struct DisplayTestCommand: ParsableCommand {
             }
             return (t, String(spec[spec.index(after: eq)...]))
         }.sorted { $0.0 < $1.0 }
+        if let late = shotPlan.first(where: { $0.0 >= seconds }) {
+            throw ValidationError("--shot \(late.0)=\(late.1) is not before the end (--seconds \(seconds))")
+        }
         let script = try input.map { try InputScript.load(path: $0) } ?? []
 
         let signals = try SignalDescriptor([SIGTERM, SIGINT])
@@ -76,6 +82,13 @@ struct DisplayTestCommand: ParsableCommand {
         do { display = try DisplayOpener.open(kind, options: options) } catch let e as DisplayError {
             FileHandle.standardError.write(Data("kiosk-carousel: \(e.description)\n".utf8))
             throw ExitCode(2)
+        }
+        if scene != "carousel" {
+            let stats = try runSynthetic(display: display, signals: signals, fullFrames: scene == "full", seconds: seconds)
+            display.close()
+            print(stats)
+            print("restore: \(restoreSummary(display))")
+            return
         }
         let driver = CarouselDriver(config: cfg, script: script)
         var scene = driver.makeScene(size: display.size)
@@ -114,11 +127,12 @@ struct DisplayTestCommand: ParsableCommand {
 
         while stopSignal == nil {
             let now = virtualNow()
-            if now >= seconds { break }
+            // A slow frame may jump past the end: shots still due are taken first.
+            if now >= seconds && pendingShots.isEmpty { break }
             let shot = pendingShots.first.flatMap { $0.0 <= now ? $0 : nil }
             let changed = driver.advance(to: shot?.0 ?? now)
             if changed { sceneDirty = true }
-            stats.motion(driver.engine.isMoving, at: clock.now(), flips: flipCount(display))
+            if driver.engine.isMoving { stats.motion(true, at: clock.now(), flips: flipCount(display)) }
             if let (t, name) = shot {
                 pendingShots = pendingShots.dropFirst()
                 let held = clock.now(), heldCPU = DisplayTestStats.cpuSeconds()
@@ -134,8 +148,15 @@ struct DisplayTestCommand: ParsableCommand {
                 let damage = s.render(driver.quads(size: display.size))
                 try display.present(s.frame, damage: damage)
                 stats.framePresented(idle: !sceneDirty && !driver.isActive)
+                if stats.framesPresented == 1 {
+                    // Tests wait for this line before taking screenshots or sending signals.
+                    print("first frame presented")
+                    fflush(stdout)
+                }
                 sceneDirty = false
             }
+            // Motion ends once its last frame is out (idle time starts after it).
+            if !driver.engine.isMoving && !sceneDirty { stats.motion(false, at: clock.now(), flips: flipCount(display)) }
             // Sleep until the next engine tick (only while something moves), the next shot, the
             // display's wake time, or an fd.
             var until = seconds

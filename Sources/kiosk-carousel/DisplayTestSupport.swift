@@ -203,9 +203,12 @@ struct DisplayTestStats {
 
     /// Leaves time spent holding the clock for a screenshot out of the idle figures.
     mutating func exclude(seconds: Double, cpu: Double) {
-        guard idleStart != nil else { return }
-        idleSeconds -= seconds
-        idleCPUSeconds -= cpu
+        if idleStart != nil {
+            idleSeconds -= seconds
+            idleCPUSeconds -= cpu
+        } else if moving {
+            motionSeconds -= seconds
+        }
     }
 
     /// Tracks motion intervals (flips per second while scrolling) and idle time (CPU, frames).
@@ -262,4 +265,50 @@ struct DisplayTestStats {
         if let signal { parts.append("signal=\(signal)") }
         return parts.joined(separator: " ") + "\nrestore: \(restore)"
     }
+}
+
+/// Measures the display path alone (copy, flip, pacing) with frames that cost nothing to draw:
+/// a bar sweeping across (damage: two 64-pixel columns) or, with `fullFrames`, a whole frame
+/// changing every time. Draws whenever the display can take a frame, for `seconds`.
+func runSynthetic(display: DisplayBackend, signals: SignalDescriptor, fullFrames: Bool, seconds: Double) throws -> String {
+    let start = MonotonicClock.raw()
+    let cpuStart = DisplayTestStats.cpuSeconds()
+    var frame = Canvas(width: max(1, display.size.width), height: max(1, display.size.height))
+    var frames = 0
+    var copiedPixels = 0
+    var oldBar = PixelRect.empty
+    let barWidth = 64
+    while MonotonicClock.raw() - start < seconds {
+        if frame.width != display.size.width || frame.height != display.size.height {
+            frame = Canvas(width: max(1, display.size.width), height: max(1, display.size.height))
+            oldBar = .empty
+        }
+        if display.canPresent {
+            let damage: [PixelRect]
+            if fullFrames {
+                frame.fill(frames % 2 == 0 ? 0xFF20_4060 : 0xFF60_4020)
+                damage = [frame.bounds]
+            } else {
+                let x = (frames * 8) % max(1, frame.width - barWidth)
+                let bar = PixelRect(x: x, y: 0, width: barWidth, height: frame.height)
+                frame.fill(0xFF10_1418, x: oldBar.x, y: 0, width: oldBar.width, height: frame.height)
+                frame.fill(0xFFE0_E0E0, x: bar.x, y: 0, width: bar.width, height: frame.height)
+                damage = [oldBar, bar]
+                oldBar = bar
+            }
+            try display.present(frame, damage: damage)
+            frames += 1
+            copiedPixels += damage.reduce(0) { $0 + $1.area }
+        }
+        var timeout = seconds - (MonotonicClock.raw() - start)
+        if let w = display.nextWakeTime { timeout = min(timeout, w - MonotonicClock.raw()) }
+        let r = try waitForEvents(display: display, signals: signals, timeout: max(0, timeout))
+        if r.signal != nil { break }
+        if let w = display.nextWakeTime, MonotonicClock.raw() >= w { _ = display.handleWake() }
+    }
+    let elapsed = MonotonicClock.raw() - start
+    let cpu = DisplayTestStats.cpuSeconds() - cpuStart
+    return String(format: "synthetic %@ size=%dx%d refresh=%.2f frames=%d flips=%d seconds=%.3f fps=%.1f cpu_percent=%.0f damage_pixels_per_frame=%d",
+                  fullFrames ? "full" : "bars", display.size.width, display.size.height, display.refreshRate, frames,
+                  flipCount(display), elapsed, Double(frames) / elapsed, 100 * cpu / elapsed, frames > 0 ? copiedPixels / frames : 0)
 }
