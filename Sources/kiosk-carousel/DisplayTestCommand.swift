@@ -98,6 +98,7 @@ struct DisplayTestCommand: ParsableCommand {
         var stats = DisplayTestStats(startMonotonic: clock.start)
         var sceneDirty = true
         var stopSignal: Int32?
+        var announceFrame = false
 
         func virtualNow() -> Double { clock.now() - clock.start - frozen }
         /// Waits for fds or `timeout`; handles display readiness and wake-ups; rebuilds the scene
@@ -111,6 +112,7 @@ struct DisplayTestCommand: ParsableCommand {
                 scene = driver.makeScene(size: display.size)
                 sceneDirty = true
                 stats.resizes += 1
+                announceFrame = true
             }
         }
         /// Presents the current frame in full and waits until it is on screen.
@@ -148,10 +150,11 @@ struct DisplayTestCommand: ParsableCommand {
                 let damage = s.render(driver.quads(size: display.size))
                 try display.present(s.frame, damage: damage)
                 stats.framePresented(idle: !sceneDirty && !driver.isActive)
-                if stats.framesPresented == 1 {
-                    // Tests wait for this line before taking screenshots or sending signals.
-                    print("first frame presented")
+                if stats.framesPresented == 1 || announceFrame {
+                    // Tests wait for these lines before taking screenshots or sending signals.
+                    print(stats.framesPresented == 1 ? "first frame presented" : "frame presented after resize to \(s.width)x\(s.height)")
                     fflush(stdout)
+                    announceFrame = false
                 }
                 sceneDirty = false
             }

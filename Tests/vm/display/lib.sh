@@ -3,7 +3,11 @@
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 cd "$top"
-KIOSK_VM=${KIOSK_VM:-$top/../shared/vm/kiosk-vm}
+# The harness lives in ../shared/vm next to the main checkout (one level further up from a worktree).
+if [ -z "${KIOSK_VM:-}" ]; then
+    KIOSK_VM=$top/../shared/vm/kiosk-vm
+    [ -x "$KIOSK_VM" ] || KIOSK_VM=$top/../../shared/vm/kiosk-vm
+fi
 BIN=${BIN:-$top/.build/debug/kiosk-carousel}
 here=Tests/vm/display
 CONFIG=$here/carousel.toml
