@@ -3,6 +3,9 @@
 
     compare.py REFERENCE.png SCREENSHOT.png [--rotate 0|90|180|270] [--max-mean M] [--max-over4 F]
     compare.py A.png B.png --expect-different [--min-mean M]
+    compare.py --bbox R,G,B IMAGE.png
+
+--bbox prints the bounding box of the pixels within 6 levels of the colour (where a card is).
 
 --rotate turns the reference clockwise first (the display's software rotation: a scene laid out
 in the logical size shows rotated on the panel). Prints one line
@@ -66,13 +69,22 @@ def rotate(w, h, px, degrees):
 
 def main():
     args = sys.argv[1:]
-    opts = {'--rotate': '0', '--max-mean': '0.5', '--max-over4': '0.001', '--min-mean': '2'}
+    opts = {'--rotate': '0', '--max-mean': '0.5', '--max-over4': '0.001', '--min-mean': '2', '--bbox': ''}
     files, different = [], False
     while args:
         a = args.pop(0)
         if a == '--expect-different': different = True
         elif a in opts: opts[a] = args.pop(0)
         else: files.append(a)
+    if opts.get('--bbox'):
+        r, g, b = (int(v) for v in opts['--bbox'].split(','))
+        w, h, px = read_png(files[0])
+        pts = [(x, y) for y in range(h) for x in range(w) if max(abs(px[y][x][0] - r), abs(px[y][x][1] - g), abs(px[y][x][2] - b)) <= 6]
+        if not pts:
+            print('BBOX none'); sys.exit(1)
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        print(f'BBOX x={min(xs)}..{max(xs)} y={min(ys)}..{max(ys)}')
+        sys.exit(0)
     if len(files) != 2:
         raise SystemExit(__doc__)
     w1, h1, a = rotate(*read_png(files[0]), int(opts['--rotate']))
