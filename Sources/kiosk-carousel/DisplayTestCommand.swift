@@ -167,6 +167,7 @@ struct DisplayTestCommand: ParsableCommand {
             if let s = pendingShots.first { until = min(until, s.0) }
             var timeout = until - virtualNow()
             if let w = display.nextWakeTime { timeout = min(timeout, w - clock.now()) }
+            if (sceneDirty || display.wantsFrame) && display.canPresent { timeout = 0 }
             try wait(max(0, timeout))
         }
         stats.motion(false, at: clock.now(), flips: flipCount(display))

@@ -269,6 +269,12 @@ public final class DRMDisplay: DisplayBackend {
         isClosed = true
     }
 
+    /// The bookkeeping in one line (for debugging output).
+    public var debugState: String {
+        "master=\(hasMaster) released=\(isReleased) mode=\(mode.map { "\($0)" } ?? "-") buffers=\(buffers.count) "
+            + "flipPending=\(flipPending) capActive=\(capActive) nextSlot=\(nextSlot) modeSet=\(modeSet) front=\(front)"
+    }
+
     // MARK: internals
 
     /// Drawing is possible: ours, not released, a screen connected.
