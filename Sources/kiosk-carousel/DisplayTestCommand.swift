@@ -53,10 +53,12 @@ struct DisplayTestCommand: ParsableCommand {
             FileHandle.standardError.write(Data((e.description + "\n").utf8))
             throw ExitCode(1)
         }
-        var options = DisplayOptions(device: device ?? cfg.display.device, connector: connector ?? cfg.display.connector,
-                                     mode: mode ?? cfg.display.mode, buffers: buffers ?? cfg.display.buffers,
-                                     rotation: DisplayRotation(degrees: rotation ?? cfg.display.rotation) ?? .none)
-        if options.buffers < 2 || options.buffers > 3 { options.buffers = 2 }
+        var options = DisplayFactory.displayOptions(cfg.display)
+        if let device { options.device = device }
+        if let connector { options.connector = connector }
+        if let mode { options.mode = mode }
+        if let buffers { options.buffers = buffers }
+        if let rotation, let r = DisplayRotation(degrees: rotation) { options.rotation = r }
         let shotPlan = try shots.map { spec -> (Double, String) in
             guard let eq = spec.firstIndex(of: "="), let t = Double(spec[..<eq]), t >= 0 else {
                 throw ValidationError("--shot must look like 1.5=name, not '\(spec)'")

@@ -159,7 +159,12 @@ public final class KioskApp {
         } else if tick.isArmed {
             tick.disarm()
         }
-        guard !behavior.blanked, !actions.isForegroundActive, session.needsFrame, display.canPresent, display.size.width > 0 else { return -1 }
+        // The display's own timers: the end of its frame-rate cap, retries to take DRM master back.
+        if let w = display.nextWakeTime, monotonicNow() >= w, display.handleWake() { displayChanged() }
+        guard !behavior.blanked, !actions.isForegroundActive, session.needsFrame || display.wantsFrame, display.canPresent,
+              display.size.width > 0 else {
+            return display.nextWakeTime.map { Int32(max(0, ($0 - monotonicNow()) * 1000).rounded(.up)) } ?? -1
+        }
         let t = monotonicNow()
         let minInterval = 1 / max(1, display.refreshRate)
         let wait = lastPresent + minInterval - t

@@ -23,6 +23,8 @@ check() { local what=$1; shift; if "$@"; then say "ok: $what"; else fail "$what"
 # vm DISPLAY SIZE COMMAND...: runs COMMAND in a guest, screenshots into $OUT, log into $OUT/vm.log.
 vm() {
     local display=$1 size=$2; shift 2
+    # Screenshots of an earlier run must not stand in for missing ones.
+    find "$OUT" -maxdepth 1 -name '*.png' ! -name 'ref*.png' -delete
     "$KIOSK_VM" --display "$display" --size "$size" --out "$OUT" --timeout 110 -- "$@" >"$OUT/vm.log" 2>&1
     local rc=$?
     cat "$OUT/vm.log"
