@@ -33,6 +33,8 @@ struct DisplayTestCommand: ParsableCommand {
     @Option(help: "Input script (JSON lines, as simulate).") var input: String?
     @Option(name: .customLong("shot"), help: "SECONDS=NAME: hold the clock at that virtual time and take a kiosk-vm screenshot (repeatable).")
     var shots: [String] = []
+    @Option(help: "SECONDS=COMMAND: at that virtual time release the display, run COMMAND with /bin/sh (a full-screen program), then take the display back.")
+    var handover: String?
     @Option(help: "carousel (the frames simulate draws), bars (a 64-pixel bar sweeping across: small damage every frame) or full (the whole frame changes every frame).")
     var scene: String = "carousel"
     @Flag(help: "Read the CRTCs before start and after close through a second open file and fail unless they match.")
@@ -69,6 +71,12 @@ struct DisplayTestCommand: ParsableCommand {
             throw ValidationError("--shot \(late.0)=\(late.1) is not before the end (--seconds \(seconds))")
         }
         let script = try input.map { try InputScript.load(path: $0) } ?? []
+        var handoverPlan: (time: Double, command: String)? = try handover.map { spec in
+            guard let eq = spec.firstIndex(of: "="), let t = Double(spec[..<eq]), t >= 0, t < seconds else {
+                throw ValidationError("--handover must look like 2.5=COMMAND with a time before --seconds, not '\(spec)'")
+            }
+            return (t, String(spec[spec.index(after: eq)...]))
+        }
 
         let signals = try SignalDescriptor([SIGTERM, SIGINT])
         let kind = DisplayBackendKind(rawValue: backend)!
@@ -148,13 +156,32 @@ struct DisplayTestCommand: ParsableCommand {
                 sceneDirty = false
                 continue
             }
+            if let h = handoverPlan, h.time <= now {
+                handoverPlan = nil
+                let held = clock.now(), heldCPU = DisplayTestStats.cpuSeconds()
+                display.release()
+                print("display released; running: \(h.command)")
+                fflush(stdout)
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: "/bin/sh")
+                p.arguments = ["-c", h.command]
+                try p.run()
+                p.waitUntilExit()
+                display.reacquire()
+                print("display taken back (the program exited with \(p.terminationStatus)); wants a frame: \(display.wantsFrame)")
+                fflush(stdout)
+                stats.exclude(seconds: clock.now() - held, cpu: DisplayTestStats.cpuSeconds() - heldCPU)
+                frozen += clock.now() - held
+                announceFrame = true
+                continue
+            }
             if (sceneDirty || display.wantsFrame), display.canPresent, let s = scene {
                 let damage = s.render(driver.quads(size: display.size))
                 try display.present(s.frame, damage: damage)
                 stats.framePresented(idle: !sceneDirty && !driver.isActive)
                 if stats.framesPresented == 1 || announceFrame {
                     // Tests wait for these lines before taking screenshots or sending signals.
-                    print(stats.framesPresented == 1 ? "first frame presented" : "frame presented after resize to \(s.width)x\(s.height)")
+                    print(stats.framesPresented == 1 ? "first frame presented" : "frame presented after the display changed (\(s.width)x\(s.height))")
                     fflush(stdout)
                     announceFrame = false
                 }

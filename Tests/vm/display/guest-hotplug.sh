@@ -14,7 +14,7 @@ plug() {
 }
 plug off "running without a screen"
 kiosk-vm-shot unplugged >/dev/null
-plug detect "frame presented after resize"
+plug detect "frame presented after the display changed"
 kiosk-vm-shot replugged >/dev/null
 kill -TERM "$pid"
 wait "$pid"
