@@ -24,6 +24,15 @@ final class DRMDisplayTests: XCTestCase {
         try DRMDisplay(options: options, system: sys, hotplug: hotplug)
     }
 
+    /// Opens the display, shows a first full frame (the mode set) and lets a second pass.
+    func openShowingFirstFrame() throws -> (DRMDisplay, Canvas) {
+        let d = try open()
+        let frame = patternFrame(width: 1024, height: 768, generation: 1)
+        try d.present(frame, damage: [frame.bounds])
+        sys.now += 1
+        return (d, frame)
+    }
+
     /// Completes the flip in flight (if any) through the event path the main loop uses.
     func completeFlip(_ d: DRMDisplay) {
         if let f = sys.pendingFlips.first { sys.now = max(sys.now, f.at) }
@@ -146,10 +155,7 @@ final class DRMDisplayTests: XCTestCase {
     }
 
     func testRefreshCapWhenFlipsCompleteEarlyButNotWithRealVBlank() throws {
-        let d = try open()
-        let frame = patternFrame(width: 1024, height: 768, generation: 1)
-        try d.present(frame, damage: [frame.bounds])
-        sys.now += 1
+        let (d, frame) = try openShowingFirstFrame()
         try d.present(frame, damage: [frame.bounds])
         let submitted = sys.now
         completeFlip(d)  // completes instantly: no vblank
@@ -202,10 +208,7 @@ final class DRMDisplayTests: XCTestCase {
     // MARK: restore
 
     func testCloseWaitsForTheFlipAndRestoresTheSavedCrtc() throws {
-        let d = try open()
-        let frame = patternFrame(width: 1024, height: 768, generation: 1)
-        try d.present(frame, damage: [frame.bounds])
-        sys.now += 1
+        let (d, frame) = try openShowingFirstFrame()
         sys.flipDuration = 0.01
         try d.present(frame, damage: [frame.bounds])
         sys.clearCalls()
@@ -235,10 +238,7 @@ final class DRMDisplayTests: XCTestCase {
     // MARK: master
 
     func testLostMasterStopsDrawingQuietlyAndComesBack() throws {
-        let d = try open()
-        let frame = patternFrame(width: 1024, height: 768, generation: 1)
-        try d.present(frame, damage: [frame.bounds])
-        sys.now += 1
+        let (d, frame) = try openShowingFirstFrame()
         sys.otherMaster = true  // a VT switch, a launched program…
         XCTAssertNoThrow(try d.present(frame, damage: [frame.bounds]))
         XCTAssertFalse(d.canPresent)
@@ -265,10 +265,7 @@ final class DRMDisplayTests: XCTestCase {
     }
 
     func testReleaseAndReacquire() throws {
-        let d = try open()
-        let frame = patternFrame(width: 1024, height: 768, generation: 1)
-        try d.present(frame, damage: [frame.bounds])
-        sys.now += 1
+        let (d, frame) = try openShowingFirstFrame()
         sys.flipDuration = 0.005
         try d.present(frame, damage: [frame.bounds])
         d.release()
@@ -341,10 +338,7 @@ final class DRMDisplayTests: XCTestCase {
     }
 
     func testDriverWithoutPageFlipsFallsBackToModeSets() throws {
-        let d = try open()
-        let frame = patternFrame(width: 1024, height: 768, generation: 1)
-        try d.present(frame, damage: [frame.bounds])
-        sys.now += 1
+        let (d, frame) = try openShowingFirstFrame()
         sys.pageFlipErrno = EINVAL
         try d.present(frame, damage: [PixelRect(x: 0, y: 0, width: 4, height: 4)])
         XCTAssertEqual(sys.callCount("setCrtc"), 2)
@@ -356,10 +350,7 @@ final class DRMDisplayTests: XCTestCase {
     }
 
     func testLostFlipEventIsGivenUpAfterATimeout() throws {
-        let d = try open()
-        let frame = patternFrame(width: 1024, height: 768, generation: 1)
-        try d.present(frame, damage: [frame.bounds])
-        sys.now += 1
+        let (d, frame) = try openShowingFirstFrame()
         sys.flipDuration = 1000  // never arrives
         try d.present(frame, damage: [frame.bounds])
         XCTAssertEqual(try XCTUnwrap(d.nextWakeTime), sys.now + DRMDisplay.flipTimeout, accuracy: 1e-9)
