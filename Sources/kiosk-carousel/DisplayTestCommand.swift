@@ -100,8 +100,8 @@ struct DisplayTestCommand: ParsableCommand {
             print("restore: \(restoreSummary(display))")
             return
         }
-        let driver = CarouselDriver(config: cfg, script: script)
-        var scene = driver.makeScene(size: display.size)
+        let driver = CarouselDriver(config: cfg, script: script, size: display.size)
+        var hasScreen: Bool { display.size.width > 0 && display.size.height > 0 }
         let clock = MonotonicClock()
         var frozen = 0.0
         var pendingShots = shotPlan[...]
@@ -119,7 +119,7 @@ struct DisplayTestCommand: ParsableCommand {
             if let sig = r.signal { stopSignal = sig }
             if let w = display.nextWakeTime, clock.now() >= w { resized = display.handleWake() || resized }
             if resized {
-                scene = driver.makeScene(size: display.size)
+                driver.resize(to: display.size)
                 sceneDirty = true
                 stats.resizes += 1
                 announceFrame = true
@@ -129,9 +129,9 @@ struct DisplayTestCommand: ParsableCommand {
         func showFully() throws {
             let deadline = clock.now() + 2
             while !display.canPresent && clock.now() < deadline && stopSignal == nil { try wait(0.02) }
-            guard let s = scene else { return }
-            s.render(driver.quads(size: display.size), full: true)
-            try display.present(s.frame, damage: [s.frame.bounds])
+            guard hasScreen else { return }
+            let (frame, _) = driver.render(full: true)
+            try display.present(frame, damage: [frame.bounds])
             stats.framePresented(idle: false)
             let end = clock.now() + 2
             while !display.canPresent && clock.now() < end && stopSignal == nil { try wait(0.02) }
@@ -144,7 +144,7 @@ struct DisplayTestCommand: ParsableCommand {
             let shot = pendingShots.first.flatMap { $0.0 <= now ? $0 : nil }
             let changed = driver.advance(to: shot?.0 ?? now)
             if changed { sceneDirty = true }
-            if driver.engine.isMoving { stats.motion(true, at: clock.now(), flips: flipCount(display)) }
+            if driver.isMoving { stats.motion(true, at: clock.now(), flips: flipCount(display)) }
             if let (t, name) = shot {
                 pendingShots = pendingShots.dropFirst()
                 let held = clock.now(), heldCPU = DisplayTestStats.cpuSeconds()
@@ -175,20 +175,20 @@ struct DisplayTestCommand: ParsableCommand {
                 announceFrame = true
                 continue
             }
-            if (sceneDirty || display.wantsFrame), display.canPresent, let s = scene {
-                let damage = s.render(driver.quads(size: display.size))
-                try display.present(s.frame, damage: damage)
+            if (sceneDirty || display.wantsFrame), display.canPresent, hasScreen {
+                let (frame, damage) = driver.render()
+                try display.present(frame, damage: damage)
                 stats.framePresented(idle: !sceneDirty && !driver.isActive)
                 if stats.framesPresented == 1 || announceFrame {
                     // Tests wait for these lines before taking screenshots or sending signals.
-                    print(stats.framesPresented == 1 ? "first frame presented" : "frame presented after the display changed (\(s.width)x\(s.height))")
+                    print(stats.framesPresented == 1 ? "first frame presented" : "frame presented after the display changed (\(frame.width)x\(frame.height))")
                     fflush(stdout)
                     announceFrame = false
                 }
                 sceneDirty = false
             }
             // Motion ends once its last frame is out (idle time starts after it).
-            if !driver.engine.isMoving && !sceneDirty { stats.motion(false, at: clock.now(), flips: flipCount(display)) }
+            if !driver.isMoving && !sceneDirty { stats.motion(false, at: clock.now(), flips: flipCount(display)) }
             // Sleep until the next engine tick (only while something moves), the next shot, the
             // display's wake time, or an fd.
             var until = seconds

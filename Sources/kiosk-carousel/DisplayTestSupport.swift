@@ -9,63 +9,52 @@ import Raster
 import Glibc
 #endif
 
-/// The carousel state `simulate` computes, stepped on the same fixed tick from the same script,
-/// so a frame at virtual time T is the frame `simulate --shot T=...` writes.
+/// The carousel `simulate` shows (the same `CarouselSession`, stepped on the same fixed tick from
+/// the same script, cards drawn synchronously), so a frame at virtual time T is the frame
+/// `simulate --shot T=...` writes.
 final class CarouselDriver {
-    let config: KioskConfiguration
-    let engine: CarouselEngine
-    private let gestures: GestureRecognizer
-    private let cards: [Texture]
+    let session: CarouselSession
     private var pending: ArraySlice<TimedInputEvent>
     private let dt: Double
     private var step = 0
 
-    init(config: KioskConfiguration, script: [TimedInputEvent]) {
-        self.config = config
-        engine = CarouselEngine(options: config.carousel, itemCount: config.items.count)
-        gestures = GestureRecognizer(options: config.gestures, vertical: config.carousel.vertical)
-        let renderer = PlainCardRenderer()
-        let w = Int(config.carousel.itemSize.width), h = Int(config.carousel.itemSize.height)
-        cards = config.items.map { renderer.render($0, width: w, height: h) }
-        cards.forEach { $0.buildMipLevels() }
+    init(config: KioskConfiguration, script: [TimedInputEvent], size: (width: Int, height: Int)) {
+        session = CarouselSession(config: config, width: max(1, size.width), height: max(1, size.height))
         pending = script[...]
         dt = 1 / max(1, config.carousel.tickHz)
     }
 
     /// Virtual time of the next engine step.
     var nextStepTime: Double { Double(step) * dt }
-    /// The engine moves or scripted input is still to come.
-    var isActive: Bool { engine.isMoving || !pending.isEmpty }
+    /// Something moves or scripted input is still to come.
+    var isActive: Bool { session.isMoving || !pending.isEmpty }
+    /// The engine (or a card fade) is moving.
+    var isMoving: Bool { session.isMoving }
 
-    /// Steps the engine (as `Simulator.run` does) through every tick up to `t`. Returns true when
-    /// the picture may have changed.
+    /// Steps the session (as `Simulator.run` does) through every tick up to `t`. Returns true
+    /// when the picture changed.
     func advance(to t: Double) -> Bool {
-        var changed = false
         while Double(step) * dt <= t + 1e-9 {
             let now = Double(step) * dt
             while let e = pending.first, e.time <= now + 1e-9 {
                 pending = pending.dropFirst()
-                for intent in gestures.handle(e.event, now: now) { engine.apply(intent, now: now); changed = true }
+                session.handle(e.event, now: now)
             }
-            let moving = engine.isMoving
-            engine.tick(now: now)
-            _ = engine.takeEvents()
-            changed = changed || moving || engine.isMoving
+            _ = session.tick(now: now)
             step += 1
         }
-        return changed
+        return session.needsFrame
     }
 
-    /// The visible cards as quads for a view of `size` (as `Simulator` builds them).
-    func quads(size: (width: Int, height: Int)) -> [Quad] {
-        engine.layout(viewSize: Size2(Double(size.width), Double(size.height))).compactMap { pose in
-            cards.indices.contains(pose.index) ? Quad(texture: cards[pose.index], corners: pose.corners, alpha: pose.alpha) : nil
-        }
+    /// Draws the current state; returns the frame and its damage.
+    func render(full: Bool = false) -> (frame: Canvas, damage: [PixelRect]) {
+        let damage = session.renderFrame(full: full)
+        return (session.scene.frame, damage)
     }
 
-    /// A scene for the display's size, or nil while no screen is connected.
-    func makeScene(size: (width: Int, height: Int)) -> SceneRenderer? {
-        size.width > 0 && size.height > 0 ? SceneRenderer(width: size.width, height: size.height, theme: config.theme) : nil
+    /// Lays the scene out for the display's new size (nothing while no screen is connected).
+    func resize(to size: (width: Int, height: Int)) {
+        if size.width > 0 && size.height > 0 { session.resize(width: size.width, height: size.height) }
     }
 }
 

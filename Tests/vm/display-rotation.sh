@@ -11,10 +11,11 @@ check "rotation 90: screen = portrait frame turned 90° clockwise" same "$OUT/re
 check "rotation 90: screen != portrait frame turned 270° (the check can fail)" \
     python3 "$here/compare.py" "$OUT/ref-portrait.png" "$OUT/rot90.png" --rotate 270 --expect-different
 check "rotation 270: screen = portrait frame turned 270° clockwise" same "$OUT/ref-portrait.png" "$OUT/rot270.png" --rotate 270
-# Where the cards are on the panel: the focused first card sits at the middle of the portrait
-# scene (x 120..359, y 250..549 of 480x800) with the next card to its right; turned 90° clockwise
-# that is x 250..549 of the panel, from y 120 down to the bottom edge.
-box=$(python3 "$here/compare.py" --bbox 48,58,70 "$OUT/rot90.png" || true)
-say "rotation 90 card pixels: $box"
-check "rotation 90: the first card is where it should be" test "$box" = "BBOX x=250..549 y=120..479"
+# Where the cards are on the panel. In the portrait scene (480x800) the first card is centred
+# (x 120..359, y 250..549) with the next one to its right and nothing to its left or above it;
+# turned 90° clockwise a scene point (x, y) is panel pixel (799 - y, x).
+card=48,58,70
+check "rotation 90: the first card is where it should be (scene 130,260 -> panel 539,130), the next one below it (scene 400,300 -> 499,400), background above and to the left" \
+    python3 "$here/compare.py" "$OUT/rot90.png" --color-at "539,130=$card" --color-at "499,400=$card" \
+        --not-color-at "559,240=$card" --not-color-at "399,110=$card"
 finish

@@ -3,9 +3,10 @@
 
     compare.py REFERENCE.png SCREENSHOT.png [--rotate 0|90|180|270] [--max-mean M] [--max-over4 F]
     compare.py A.png B.png --expect-different [--min-mean M]
-    compare.py --bbox R,G,B IMAGE.png
+    compare.py IMAGE.png --color-at X,Y=R,G,B ... [--not-color-at X,Y=R,G,B ...]
 
---bbox prints the bounding box of the pixels within 6 levels of the colour (where a card is).
+--color-at checks that the pixel is within 8 levels of the colour (where a card must be),
+--not-color-at that it is not (where the background must show); both repeatable.
 
 --rotate turns the reference clockwise first (the display's software rotation: a scene laid out
 in the logical size shows rotated on the panel). Prints one line
@@ -69,22 +70,24 @@ def rotate(w, h, px, degrees):
 
 def main():
     args = sys.argv[1:]
-    opts = {'--rotate': '0', '--max-mean': '0.5', '--max-over4': '0.001', '--min-mean': '2', '--bbox': ''}
-    files, different = [], False
+    opts = {'--rotate': '0', '--max-mean': '0.5', '--max-over4': '0.001', '--min-mean': '2'}
+    files, different, probes = [], False, []
     while args:
         a = args.pop(0)
         if a == '--expect-different': different = True
+        elif a in ('--color-at', '--not-color-at'): probes.append((a == '--color-at', args.pop(0)))
         elif a in opts: opts[a] = args.pop(0)
         else: files.append(a)
-    if opts.get('--bbox'):
-        r, g, b = (int(v) for v in opts['--bbox'].split(','))
+    if probes:
         w, h, px = read_png(files[0])
-        pts = [(x, y) for y in range(h) for x in range(w) if max(abs(px[y][x][0] - r), abs(px[y][x][1] - g), abs(px[y][x][2] - b)) <= 6]
-        if not pts:
-            print('BBOX none'); sys.exit(1)
-        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        print(f'BBOX x={min(xs)}..{max(xs)} y={min(ys)}..{max(ys)}')
-        sys.exit(0)
+        ok = True
+        for want, spec in probes:
+            (x, y), rgb = [int(v) for v in spec.split('=')[0].split(',')], [int(v) for v in spec.split('=')[1].split(',')]
+            got = px[y][x]
+            near = max(abs(a - b) for a, b in zip(got, rgb)) <= 8
+            print(f'PIXEL {x},{y} = {got}: {"" if near else "not "}near {tuple(rgb)} (wanted {"near" if want else "not near"})')
+            ok = ok and near == want
+        sys.exit(0 if ok else 1)
     if len(files) != 2:
         raise SystemExit(__doc__)
     w1, h1, a = rotate(*read_png(files[0]), int(opts['--rotate']))
