@@ -176,7 +176,10 @@ public final class DRMDisplay: DisplayBackend {
             modeSet = true
             front = back
             markDirty(buffers[back].framebuffer)
-            firstFrameTime = firstFrameTime ?? now
+            if firstFrameTime == nil {
+                firstFrameTime = now
+                log.info("\(devicePath): first frame on screen (\(mode))")
+            }
             capActive = true  // no completion event to pace the next frame by
         } else {
             do {

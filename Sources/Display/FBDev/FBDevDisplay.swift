@@ -120,8 +120,9 @@ public final class FBDevDisplay: DisplayBackend {
             throw DisplayError(.failed, "cannot map \(path): \(error)")
         }
         // Save what the console shows (the visible page) to put it back on close.
-        let visible = memory + Int(v.yoffset) * pitch
-        savedPicture = Array(UnsafeRawBufferPointer(start: visible, count: min(pitch * pageRows, mappedLength - Int(v.yoffset) * pitch)))
+        let visibleOffset = min(Int(v.yoffset) * pitch, mappedLength)
+        savedPicture = Array(UnsafeRawBufferPointer(start: memory + visibleOffset,
+                                                    count: max(0, min(pitch * pageRows, mappedLength - visibleOffset))))
         refreshRate = Self.refreshRate(of: v)
         waitsForVSync = (try? system.fbWaitForVSync(dev)) != nil
         size = options.rotation.logicalSize(physicalWidth: physical.width, physicalHeight: physical.height)
@@ -190,7 +191,10 @@ public final class FBDevDisplay: DisplayBackend {
             front = page
         }
         framesPresented += 1
-        firstFrameTime = firstFrameTime ?? now
+        if firstFrameTime == nil {
+            firstFrameTime = now
+            log.info("\(devicePath): first frame on screen")
+        }
         wantsFrame = false
         let period = 1 / max(1, refreshRate)
         nextSlot = (now - nextSlot) < period ? nextSlot + period : now + period
@@ -216,8 +220,8 @@ public final class FBDevDisplay: DisplayBackend {
         guard !isClosed else { return }
         isClosed = true
         // Put the console's page back where it was and its picture into it.
-        let visible = memory + Int(original.yoffset) * pitch
-        savedPicture.withUnsafeBytes { visible.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        let visible = memory + min(Int(original.yoffset) * pitch, mappedLength)
+        savedPicture.withUnsafeBytes { if let base = $0.baseAddress { visible.copyMemory(from: base, byteCount: $0.count) } }
         var v = original
         if (try? system.fbPutVariableInfo(fd, &v)) == nil { try? system.fbPan(fd, original) }
         if consoleGraphics { system.setConsoleGraphicsMode(false) }
