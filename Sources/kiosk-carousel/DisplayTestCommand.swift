@@ -179,6 +179,11 @@ struct DisplayTestCommand: ParsableCommand {
                 let (frame, damage) = driver.render()
                 try display.present(frame, damage: damage)
                 stats.framePresented(idle: !sceneDirty && !driver.isActive)
+                if stats.framesPresented == 1 {
+                    // The first frame draws every visible card: hold the clock while it does, so
+                    // the script starts with the carousel on screen.
+                    frozen += virtualNow() - now
+                }
                 if stats.framesPresented == 1 || announceFrame {
                     // Tests wait for these lines before taking screenshots or sending signals.
                     print(stats.framesPresented == 1 ? "first frame presented" : "frame presented after the display changed (\(frame.width)x\(frame.height))")
