@@ -1,14 +1,16 @@
 # Runs in the guest: `kiosk-carousel run` on the DRM device with a still carousel. Waits for the
-# backend's "first frame on screen" log line, takes a screenshot, lets it sit idle, then SIGTERM;
-# screenshots of the console before and after.
+# backend's "first frame on screen" log line, takes screenshots while the cards arrive, then
+# SIGTERM; screenshots of the console before and after.
 set -u
 BIN=$1 CONFIG=$2
 kiosk-vm-shot console-before >/dev/null
 "$BIN" run --config "$CONFIG" --backend drm >/tmp/run.out 2>&1 &
 pid=$!
 for _ in $(seq 600); do grep -q "first frame on screen" /tmp/run.out && break; sleep 0.1; done
-kiosk-vm-shot on-screen >/dev/null
-sleep 3  # idle: nothing may be drawn
+# Card faces are drawn off the loop and fade in: screenshots for a few seconds, the last one
+# must show the settled carousel.
+for i in 1 2 3 4 5 6; do sleep 1; kiosk-vm-shot "on-screen-$i" >/dev/null; done
+cp "$KIOSK_VM_OUT/on-screen-6.png" "$KIOSK_VM_OUT/on-screen.png"
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
