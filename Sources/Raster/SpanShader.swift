@@ -235,6 +235,71 @@ enum SpanShader {
         }
     }
 
+    /// The first, horizontal pass of the separable axis-aligned path: texture row `texels`
+    /// filtered at screen columns `x0..<x1` (rounded up to whole blocks of 8) into `out`, two
+    /// `U16x16` per block ([B R] then [G A] pairs, value·256), exactly the values `filtered`
+    /// interpolates vertically.
+    @inline(__always)
+    static func filterRow(_ s: QuadSampler, texels: UnsafePointer<UInt32>, x0: Int, x1: Int,
+                          into out: UnsafeMutablePointer<U16x16>) {
+        let r0 = texels, q0 = texels + s.stepX
+        let columnTexel = s.columnTexel, columnWeight = s.columnWeight
+        var k = x0, b = 0
+        while k < x1 {
+            let ci = columnTexel + k
+            let wx = UnsafeRawPointer(columnWeight + k).loadUnaligned(as: UInt8x8.self)
+            let i0 = Int(ci[0]), i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3])
+            let i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6]), i7 = Int(ci[7])
+            let p0 = UInt8x8(r0[i0], r0[i1], r0[i2], r0[i3], r0[i4], r0[i5], r0[i6], r0[i7])
+            let p1 = UInt8x8(q0[i0], q0[i1], q0[i2], q0[i3], q0[i4], q0[i5], q0[i6], q0[i7])
+            let wx16 = pairs(wx), iwx16 = pairs(256 &- wx)
+            out[b] = rb(p0) &* iwx16 &+ rb(p1) &* wx16
+            out[b &+ 1] = ag(p0) &* iwx16 &+ ag(p1) &* wx16
+            k &+= 8
+            b &+= 2
+        }
+    }
+
+    /// Fully covered pixels `x0..<x1` of row `y` of an axis-aligned quad, in two passes: the
+    /// two texture rows filtered horizontally (`RowFilterCache`, shared with the neighbouring
+    /// screen rows), then the vertical step, alpha and source-over on contiguous data.
+    /// Bit-identical to `filtered(axis: true, coverage: false)`.
+    static func separable(_ s: QuadSampler, _ row: UnsafeMutablePointer<UInt32>, _ y: Int, _ x0: Int, _ x1: Int,
+                          cache: RowFilterCache) {
+        let px = Double(s.originX) + 0.5, py = Double(y) + 0.5
+        let rowV = clamp(Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), s.maxV)
+        let rowI = Int(Int32(rowV))
+        let wy = weight(Float8(repeating: rowV - Float(rowI)), scale: 65535)
+        let wy16 = pairs(wy), iwy16 = pairs(65535 &- wy)
+        let scaled = s.alpha < 1
+        let f16 = pairs(weight(Float8(repeating: s.alpha), scale: 65535))
+        let (top, bottom) = cache.rows(s, top: rowI, x0: x0, x1: x1)
+        let count = x1 - x0
+        let out = row + x0
+        var k = 0, b = 0
+        while k < count {
+            var srb = raster_mulhi(top[b], iwy16) &+ raster_mulhi(bottom[b], wy16)
+            var sag = raster_mulhi(top[b &+ 1], iwy16) &+ raster_mulhi(bottom[b &+ 1], wy16)
+            if scaled {
+                srb = raster_mulhi(srb, f16)
+                sag = raster_mulhi(sag, f16)
+            }
+            let n = count &- k < 8 ? count &- k : 8
+            let dstPtr = out + k
+            if n == 8 {
+                let d = UnsafeRawPointer(dstPtr).loadUnaligned(as: UInt8x8.self)
+                UnsafeMutableRawPointer(dstPtr).storeBytes(of: over(srb, sag, d), as: UInt8x8.self)
+            } else {
+                var d = UInt8x8()
+                for l in 0..<n { d[l] = dstPtr[l] }
+                let o = over(srb, sag, d)
+                for l in 0..<n { dstPtr[l] = o[l] }
+            }
+            k &+= 8
+            b &+= 2
+        }
+    }
+
     /// 1:1 at an integer offset: opaque rows are copied, others blended in integer arithmetic.
     @inline(__always)
     static func blit(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int) {
