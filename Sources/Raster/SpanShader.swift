@@ -54,6 +54,19 @@ enum SpanShader {
         unsafeBitCast(f * Float8(repeating: scale) + Float8(repeating: 8_388_608), to: UInt8x8.self) & 0x7F_FFFF
     }
 
+    /// The 16-bit weights of the upper and lower texel rows for vertical fraction `fv`, both
+    /// scaled by `alpha` (one rounding instead of two multiplies when alpha < 1). With
+    /// alpha = 1 they sum to exactly 65535.
+    @inline(__always)
+    static func verticalWeights(_ fv: Float8, alpha: Float) -> (U16x16, U16x16) {
+        if alpha >= 1 {
+            let wy = weight(fv, scale: 65535)
+            return (pairs(65535 &- wy), pairs(wy))
+        }
+        let a = Float8(repeating: alpha)
+        return (pairs(weight((1 - fv) * a, scale: 65535)), pairs(weight(fv * a, scale: 65535)))
+    }
+
     /// Each lane's low 16 bits in both halves, as 16-bit lanes.
     @inline(__always)
     static func pairs(_ w: UInt8x8) -> U16x16 {
@@ -198,13 +211,16 @@ enum SpanShader {
             // Bilinear in 16-bit fixed point on channel pairs ([B R] and [G A] per pixel):
             // horizontal exactly (value·256), vertical and alpha·coverage through the high half
             // of 16×16-bit products, then one rounding after source-over.
-            let wy = weight(fv, scale: 65535)
-            let wx16 = pairs(wx), iwx16 = pairs(256 &- wx), wy16 = pairs(wy), iwy16 = pairs(65535 &- wy)
+            // Axis-aligned runs without coverage fold alpha into the vertical weights, exactly
+            // as `separable` does (the two must agree bit for bit).
+            let foldAlpha = axis && !useCoverage && scaled
+            let (iwy16, wy16) = verticalWeights(fv, alpha: foldAlpha ? s.alpha : 1)
+            let wx16 = pairs(wx), iwx16 = pairs(256 &- wx)
             let top0 = rb(p00) &* iwx16 &+ rb(p01) &* wx16, top1 = ag(p00) &* iwx16 &+ ag(p01) &* wx16
             let bot0 = rb(p10) &* iwx16 &+ rb(p11) &* wx16, bot1 = ag(p10) &* iwx16 &+ ag(p11) &* wx16
             var srb = raster_mulhi(top0, iwy16) &+ raster_mulhi(bot0, wy16)
             var sag = raster_mulhi(top1, iwy16) &+ raster_mulhi(bot1, wy16)
-            if scaled {
+            if scaled && !foldAlpha {
                 var f = alpha
                 if useCoverage {
                     f *= clamp(Float8(repeating: c0) + Float8(repeating: a0) * ks, 1)
@@ -239,9 +255,18 @@ enum SpanShader {
     /// filtered at screen columns `x0..<x1` (rounded up to whole blocks of 8) into `out`, two
     /// `U16x16` per block ([B R] then [G A] pairs, value·256), exactly the values `filtered`
     /// interpolates vertically.
-    @inline(__always)
     static func filterRow(_ s: QuadSampler, texels: UnsafePointer<UInt32>, x0: Int, x1: Int,
                           into out: UnsafeMutablePointer<U16x16>) {
+        if s.stepX == 1 {
+            filterRow(s, texels: texels, x0: x0, x1: x1, into: out, adjacent: true)
+        } else {
+            filterRow(s, texels: texels, x0: x0, x1: x1, into: out, adjacent: false)
+        }
+    }
+
+    @inline(__always)
+    static func filterRow(_ s: QuadSampler, texels: UnsafePointer<UInt32>, x0: Int, x1: Int,
+                          into out: UnsafeMutablePointer<U16x16>, adjacent: Bool) {
         let r0 = texels, q0 = texels + s.stepX
         let columnTexel = s.columnTexel, columnWeight = s.columnWeight
         var k = x0, b = 0
@@ -250,8 +275,25 @@ enum SpanShader {
             let wx = UnsafeRawPointer(columnWeight + k).loadUnaligned(as: UInt8x8.self)
             let i0 = Int(ci[0]), i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3])
             let i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6]), i7 = Int(ci[7])
-            let p0 = UInt8x8(r0[i0], r0[i1], r0[i2], r0[i3], r0[i4], r0[i5], r0[i6], r0[i7])
-            let p1 = UInt8x8(q0[i0], q0[i1], q0[i2], q0[i3], q0[i4], q0[i5], q0[i6], q0[i7])
+            let p0: UInt8x8, p1: UInt8x8
+            if adjacent {
+                // Both texels of a column with one 64-bit load, split into even and odd lanes.
+                let t = UnsafeRawPointer(r0)
+                let both = unsafeBitCast(SIMD8<UInt64>(
+                    t.loadUnaligned(fromByteOffset: i0 &* 4, as: UInt64.self),
+                    t.loadUnaligned(fromByteOffset: i1 &* 4, as: UInt64.self),
+                    t.loadUnaligned(fromByteOffset: i2 &* 4, as: UInt64.self),
+                    t.loadUnaligned(fromByteOffset: i3 &* 4, as: UInt64.self),
+                    t.loadUnaligned(fromByteOffset: i4 &* 4, as: UInt64.self),
+                    t.loadUnaligned(fromByteOffset: i5 &* 4, as: UInt64.self),
+                    t.loadUnaligned(fromByteOffset: i6 &* 4, as: UInt64.self),
+                    t.loadUnaligned(fromByteOffset: i7 &* 4, as: UInt64.self)), to: SIMD16<UInt32>.self)
+                p0 = both.evenHalf
+                p1 = both.oddHalf
+            } else {
+                p0 = UInt8x8(r0[i0], r0[i1], r0[i2], r0[i3], r0[i4], r0[i5], r0[i6], r0[i7])
+                p1 = UInt8x8(q0[i0], q0[i1], q0[i2], q0[i3], q0[i4], q0[i5], q0[i6], q0[i7])
+            }
             let wx16 = pairs(wx), iwx16 = pairs(256 &- wx)
             out[b] = rb(p0) &* iwx16 &+ rb(p1) &* wx16
             out[b &+ 1] = ag(p0) &* iwx16 &+ ag(p1) &* wx16
@@ -269,21 +311,14 @@ enum SpanShader {
         let px = Double(s.originX) + 0.5, py = Double(y) + 0.5
         let rowV = clamp(Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), s.maxV)
         let rowI = Int(Int32(rowV))
-        let wy = weight(Float8(repeating: rowV - Float(rowI)), scale: 65535)
-        let wy16 = pairs(wy), iwy16 = pairs(65535 &- wy)
-        let scaled = s.alpha < 1
-        let f16 = pairs(weight(Float8(repeating: s.alpha), scale: 65535))
+        let (iwy16, wy16) = verticalWeights(Float8(repeating: rowV - Float(rowI)), alpha: s.alpha < 1 ? s.alpha : 1)
         let (top, bottom) = cache.rows(s, top: rowI, x0: x0, x1: x1)
         let count = x1 - x0
         let out = row + x0
         var k = 0, b = 0
         while k < count {
-            var srb = raster_mulhi(top[b], iwy16) &+ raster_mulhi(bottom[b], wy16)
-            var sag = raster_mulhi(top[b &+ 1], iwy16) &+ raster_mulhi(bottom[b &+ 1], wy16)
-            if scaled {
-                srb = raster_mulhi(srb, f16)
-                sag = raster_mulhi(sag, f16)
-            }
+            let srb = raster_mulhi(top[b], iwy16) &+ raster_mulhi(bottom[b], wy16)
+            let sag = raster_mulhi(top[b &+ 1], iwy16) &+ raster_mulhi(bottom[b &+ 1], wy16)
             let n = count &- k < 8 ? count &- k : 8
             let dstPtr = out + k
             if n == 8 {
