@@ -178,12 +178,12 @@ enum SpanShader {
                     kk += 7
                 }
             }
-            let p00: UInt8x8, p01: UInt8x8, p10: UInt8x8, p11: UInt8x8, fv: Float8, wx: UInt8x8
+            let p00: UInt8x8, p01: UInt8x8, p10: UInt8x8, p11: UInt8x8, fv: Float8, wx16: U16x16
             if axis {
                 // Texel column and weight per pixel column come from the quad's table.
                 fv = rowF
                 let ci = columnTexel + (x0 &+ k)
-                wx = UnsafeRawPointer(columnWeight + (x0 &+ k)).loadUnaligned(as: UInt8x8.self)
+                wx16 = UnsafeRawPointer(columnWeight + (x0 &+ k)).loadUnaligned(as: U16x16.self)
                 let r0 = rowBase, r1 = rowBase + stepY
                 let i0 = Int(ci[0]), i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3])
                 let i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6]), i7 = Int(ci[7])
@@ -194,7 +194,7 @@ enum SpanShader {
                 p11 = UInt8x8(q1[i0], q1[i1], q1[i2], q1[i3], q1[i4], q1[i5], q1[i6], q1[i7])
             } else {
                 let (iu, fu) = floorSplit(clamp(u, maxU))
-                wx = weight(fu, scale: 256)
+                wx16 = pairs(weight(fu, scale: 256))
                 v = clamp(v, maxV)
                 let (iv, fvv) = floorSplit(v)
                 fv = fvv
@@ -215,7 +215,7 @@ enum SpanShader {
             // as `separable` does (the two must agree bit for bit).
             let foldAlpha = axis && !useCoverage && scaled
             let (iwy16, wy16) = verticalWeights(fv, alpha: foldAlpha ? s.alpha : 1)
-            let wx16 = pairs(wx), iwx16 = pairs(256 &- wx)
+            let iwx16 = 256 &- wx16
             let top0 = rb(p00) &* iwx16 &+ rb(p01) &* wx16, top1 = ag(p00) &* iwx16 &+ ag(p01) &* wx16
             let bot0 = rb(p10) &* iwx16 &+ rb(p11) &* wx16, bot1 = ag(p10) &* iwx16 &+ ag(p11) &* wx16
             var srb = raster_mulhi(top0, iwy16) &+ raster_mulhi(bot0, wy16)
@@ -272,7 +272,7 @@ enum SpanShader {
         var k = x0, b = 0
         while k < x1 {
             let ci = columnTexel + k
-            let wx = UnsafeRawPointer(columnWeight + k).loadUnaligned(as: UInt8x8.self)
+            let wx16 = UnsafeRawPointer(columnWeight + k).loadUnaligned(as: U16x16.self), iwx16 = 256 &- wx16
             let i0 = Int(ci[0]), i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3])
             let i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6]), i7 = Int(ci[7])
             let p0: UInt8x8, p1: UInt8x8
@@ -294,7 +294,6 @@ enum SpanShader {
                 p0 = UInt8x8(r0[i0], r0[i1], r0[i2], r0[i3], r0[i4], r0[i5], r0[i6], r0[i7])
                 p1 = UInt8x8(q0[i0], q0[i1], q0[i2], q0[i3], q0[i4], q0[i5], q0[i6], q0[i7])
             }
-            let wx16 = pairs(wx), iwx16 = pairs(256 &- wx)
             out[b] = rb(p0) &* iwx16 &+ rb(p1) &* wx16
             out[b &+ 1] = ag(p0) &* iwx16 &+ ag(p1) &* wx16
             k &+= 8
