@@ -98,6 +98,31 @@ enum SpanShader {
         return unsafeBitCast(orb, to: UInt8x8.self) | (unsafeBitCast(oag, to: UInt8x8.self) &<< 8) | 0xFF00_0000
     }
 
+    /// Texels `i0…i7` of `row` and their right neighbours (`stepX` further). With `adjacent`
+    /// (stepX = 1) each pair comes from one 64-bit load and is split into even and odd lanes:
+    /// half the loads and inserts of fetching the texels one by one.
+    @inline(__always)
+    static func texelPairs(_ row: UnsafePointer<UInt32>, stepX: Int, adjacent: Bool,
+                           _ i0: Int, _ i1: Int, _ i2: Int, _ i3: Int,
+                           _ i4: Int, _ i5: Int, _ i6: Int, _ i7: Int) -> (UInt8x8, UInt8x8) {
+        if adjacent {
+            let t = UnsafeRawPointer(row)
+            let both = unsafeBitCast(SIMD8<UInt64>(
+                t.loadUnaligned(fromByteOffset: i0 &* 4, as: UInt64.self),
+                t.loadUnaligned(fromByteOffset: i1 &* 4, as: UInt64.self),
+                t.loadUnaligned(fromByteOffset: i2 &* 4, as: UInt64.self),
+                t.loadUnaligned(fromByteOffset: i3 &* 4, as: UInt64.self),
+                t.loadUnaligned(fromByteOffset: i4 &* 4, as: UInt64.self),
+                t.loadUnaligned(fromByteOffset: i5 &* 4, as: UInt64.self),
+                t.loadUnaligned(fromByteOffset: i6 &* 4, as: UInt64.self),
+                t.loadUnaligned(fromByteOffset: i7 &* 4, as: UInt64.self)), to: SIMD16<UInt32>.self)
+            return (both.evenHalf, both.oddHalf)
+        }
+        let q = row + stepX
+        return (UInt8x8(row[i0], row[i1], row[i2], row[i3], row[i4], row[i5], row[i6], row[i7]),
+                UInt8x8(q[i0], q[i1], q[i2], q[i3], q[i4], q[i5], q[i6], q[i7]))
+    }
+
     /// `Int(v)` for 0 ≤ v < 2²¹ without the conversion's range check (magic-number rounding of
     /// v − ½, as in `floorSplit`; an exact integer may come out one lower, which is harmless for
     /// a prefetch address).
@@ -136,6 +161,8 @@ enum SpanShader {
         let pw0 = w0 + Float(s.wm.1 * prefetchRows)
         let texels = s.texels, stride = s.stride, stepX = s.stepX, stepY = s.stepY
         let maxU = s.maxU, maxV = s.maxV
+        // Pair loads pay off only with table indices (callgrind: none for computed ones).
+        let adjacent = axis && stepX == 1
         let scaled = useCoverage || s.alpha < 1
         let alpha = Float8(repeating: s.alpha)
         let e0 = s.edges.0, e1 = s.edges.1, e2 = s.edges.2, e3 = s.edges.3
@@ -187,11 +214,8 @@ enum SpanShader {
                 let r0 = rowBase, r1 = rowBase + stepY
                 let i0 = Int(ci[0]), i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3])
                 let i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6]), i7 = Int(ci[7])
-                p00 = UInt8x8(r0[i0], r0[i1], r0[i2], r0[i3], r0[i4], r0[i5], r0[i6], r0[i7])
-                p10 = UInt8x8(r1[i0], r1[i1], r1[i2], r1[i3], r1[i4], r1[i5], r1[i6], r1[i7])
-                let q0 = r0 + stepX, q1 = r1 + stepX
-                p01 = UInt8x8(q0[i0], q0[i1], q0[i2], q0[i3], q0[i4], q0[i5], q0[i6], q0[i7])
-                p11 = UInt8x8(q1[i0], q1[i1], q1[i2], q1[i3], q1[i4], q1[i5], q1[i6], q1[i7])
+                (p00, p01) = texelPairs(r0, stepX: stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
+                (p10, p11) = texelPairs(r1, stepX: stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
             } else {
                 let (iu, fu) = floorSplit(clamp(u, maxU))
                 wx16 = pairs(weight(fu, scale: 256))
@@ -202,11 +226,8 @@ enum SpanShader {
                 let i0 = Int(idx[0]), i1 = Int(idx[1]), i2 = Int(idx[2]), i3 = Int(idx[3])
                 let i4 = Int(idx[4]), i5 = Int(idx[5]), i6 = Int(idx[6]), i7 = Int(idx[7])
                 let t = texels, b = texels + stepY
-                p00 = UInt8x8(t[i0], t[i1], t[i2], t[i3], t[i4], t[i5], t[i6], t[i7])
-                p10 = UInt8x8(b[i0], b[i1], b[i2], b[i3], b[i4], b[i5], b[i6], b[i7])
-                let tx = t + stepX, bx = b + stepX
-                p01 = UInt8x8(tx[i0], tx[i1], tx[i2], tx[i3], tx[i4], tx[i5], tx[i6], tx[i7])
-                p11 = UInt8x8(bx[i0], bx[i1], bx[i2], bx[i3], bx[i4], bx[i5], bx[i6], bx[i7])
+                (p00, p01) = texelPairs(t, stepX: stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
+                (p10, p11) = texelPairs(b, stepX: stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
             }
             // Bilinear in 16-bit fixed point on channel pairs ([B R] and [G A] per pixel):
             // horizontal exactly (value·256), vertical and alpha·coverage through the high half
@@ -267,7 +288,6 @@ enum SpanShader {
     @inline(__always)
     static func filterRow(_ s: QuadSampler, texels: UnsafePointer<UInt32>, x0: Int, x1: Int,
                           into out: UnsafeMutablePointer<U16x16>, adjacent: Bool) {
-        let r0 = texels, q0 = texels + s.stepX
         let columnTexel = s.columnTexel, columnWeight = s.columnWeight
         var k = x0, b = 0
         while k < x1 {
@@ -275,25 +295,7 @@ enum SpanShader {
             let wx16 = UnsafeRawPointer(columnWeight + k).loadUnaligned(as: U16x16.self), iwx16 = 256 &- wx16
             let i0 = Int(ci[0]), i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3])
             let i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6]), i7 = Int(ci[7])
-            let p0: UInt8x8, p1: UInt8x8
-            if adjacent {
-                // Both texels of a column with one 64-bit load, split into even and odd lanes.
-                let t = UnsafeRawPointer(r0)
-                let both = unsafeBitCast(SIMD8<UInt64>(
-                    t.loadUnaligned(fromByteOffset: i0 &* 4, as: UInt64.self),
-                    t.loadUnaligned(fromByteOffset: i1 &* 4, as: UInt64.self),
-                    t.loadUnaligned(fromByteOffset: i2 &* 4, as: UInt64.self),
-                    t.loadUnaligned(fromByteOffset: i3 &* 4, as: UInt64.self),
-                    t.loadUnaligned(fromByteOffset: i4 &* 4, as: UInt64.self),
-                    t.loadUnaligned(fromByteOffset: i5 &* 4, as: UInt64.self),
-                    t.loadUnaligned(fromByteOffset: i6 &* 4, as: UInt64.self),
-                    t.loadUnaligned(fromByteOffset: i7 &* 4, as: UInt64.self)), to: SIMD16<UInt32>.self)
-                p0 = both.evenHalf
-                p1 = both.oddHalf
-            } else {
-                p0 = UInt8x8(r0[i0], r0[i1], r0[i2], r0[i3], r0[i4], r0[i5], r0[i6], r0[i7])
-                p1 = UInt8x8(q0[i0], q0[i1], q0[i2], q0[i3], q0[i4], q0[i5], q0[i6], q0[i7])
-            }
+            let (p0, p1) = texelPairs(texels, stepX: s.stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
             out[b] = rb(p0) &* iwx16 &+ rb(p1) &* wx16
             out[b &+ 1] = ag(p0) &* iwx16 &+ ag(p1) &* wx16
             k &+= 8
