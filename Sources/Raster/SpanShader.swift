@@ -193,10 +193,10 @@ enum SpanShader {
                 v *= r
             }
             if !axis {
-                // Prefetch the texel rows the pixels `prefetchRows` below will need (both ends
-                // of the 8-pixel run, which can be far apart on a minified card).
-                var kk = kf
-                for _ in 0..<2 {
+                // Prefetch the texel rows the pixels `prefetchRows` below will need (the middle
+                // of the 8-pixel run).
+                var kk = kf + 3.5
+                for _ in 0..<1 {
                     let iw: Float = projective ? 1 / (pw0 + dw * kk) : 1
                     let pu = clamp((pu0 + du * kk) * iw, maxU), pv = clamp((pv0 + dv * kk) * iw, maxV)
                     let p = texels + (truncate(pv) &* stride &+ truncate(pu))
