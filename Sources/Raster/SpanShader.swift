@@ -48,6 +48,14 @@ enum SpanShader {
         return (i, v - (t - magic))
     }
 
+    /// `floorSplit` with the floor as a Float (an exact integer).
+    @inline(__always)
+    static func floorSplitF(_ v: Float8) -> (Float8, Float8) {
+        let magic = Float8(repeating: 12_582_912)
+        let f = ((v - Float8(repeating: 0.5)) + magic) - magic
+        return (f, v - f)
+    }
+
     /// `round(f · scale)` as UInt32 lanes for 0 ≤ f ≤ 1, scale < 2²².
     @inline(__always)
     static func weight(_ f: Float8, scale: Float) -> UInt8x8 {
@@ -163,6 +171,8 @@ enum SpanShader {
         let maxU = s.maxU, maxV = s.maxV
         // Pair loads pay off only with table indices (callgrind: none for computed ones).
         let adjacent = axis && stepX == 1
+        // Every texel index (and the Float sums forming it) is an exact integer below 2²³.
+        let floatIndex = stride &* s.texHeight < 1 << 23
         let scaled = useCoverage || s.alpha < 1
         let alpha = Float8(repeating: s.alpha)
         let e0 = s.edges.0, e1 = s.edges.1, e2 = s.edges.2, e3 = s.edges.3
@@ -217,12 +227,23 @@ enum SpanShader {
                 (p00, p01) = texelPairs(r0, stepX: stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
                 (p10, p11) = texelPairs(r1, stepX: stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
             } else {
-                let (iu, fu) = floorSplit(clamp(u, maxU))
-                wx16 = pairs(weight(fu, scale: 256))
-                v = clamp(v, maxV)
-                let (iv, fvv) = floorSplit(v)
-                fv = fvv
-                let idx = iv &* Int32(truncatingIfNeeded: stride) &+ iu
+                let idx: Int8x8
+                if floatIndex {
+                    // Texel index = row · stride + column computed exactly in Float (SSE2 has
+                    // no 32-bit vector multiply), read back by adding 2²³.
+                    let (flu, fu) = floorSplitF(clamp(u, maxU))
+                    wx16 = pairs(weight(fu, scale: 256))
+                    let (flv, fvv) = floorSplitF(clamp(v, maxV))
+                    fv = fvv
+                    let sum = flv * Float8(repeating: Float(stride)) + flu + Float8(repeating: 8_388_608)
+                    idx = unsafeBitCast(sum, to: Int8x8.self) & 0x7F_FFFF
+                } else {
+                    let (iu, fu) = floorSplit(clamp(u, maxU))
+                    wx16 = pairs(weight(fu, scale: 256))
+                    let (iv, fvv) = floorSplit(clamp(v, maxV))
+                    fv = fvv
+                    idx = iv &* Int32(truncatingIfNeeded: stride) &+ iu
+                }
                 let i0 = Int(idx[0]), i1 = Int(idx[1]), i2 = Int(idx[2]), i3 = Int(idx[3])
                 let i4 = Int(idx[4]), i5 = Int(idx[5]), i6 = Int(idx[6]), i7 = Int(idx[7])
                 let t = texels, b = texels + stepY
