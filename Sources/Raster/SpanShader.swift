@@ -106,14 +106,18 @@ enum SpanShader {
         return unsafeBitCast(orb, to: UInt8x8.self) | (unsafeBitCast(oag, to: UInt8x8.self) &<< 8) | 0xFF00_0000
     }
 
+    /// The pair loads below rely on little-endian lane order (a constant: folded away).
+    static var littleEndian: Bool { UInt32(1).littleEndian == 1 }
+
     /// Texels `i0…i7` of `row` and their right neighbours (`stepX` further). With `adjacent`
     /// (stepX = 1) each pair comes from one 64-bit load and is split into even and odd lanes:
-    /// half the loads and inserts of fetching the texels one by one.
+    /// half the loads and inserts of fetching the texels one by one. (Texel i is the low half
+    /// of the 64-bit load: little-endian, as on x86-64 and AArch64 Linux; checked below.)
     @inline(__always)
     static func texelPairs(_ row: UnsafePointer<UInt32>, stepX: Int, adjacent: Bool,
                            _ i0: Int, _ i1: Int, _ i2: Int, _ i3: Int,
                            _ i4: Int, _ i5: Int, _ i6: Int, _ i7: Int) -> (UInt8x8, UInt8x8) {
-        if adjacent {
+        if adjacent && littleEndian {
             let t = UnsafeRawPointer(row)
             let both = unsafeBitCast(SIMD8<UInt64>(
                 t.loadUnaligned(fromByteOffset: i0 &* 4, as: UInt64.self),
