@@ -1,6 +1,7 @@
 /// For an axis-aligned quad the texture column depends only on the screen column, so the
 /// left texel and the horizontal filter weight are computed once per column per quad, not
-/// once per pixel. Preallocated scratch, grown when needed; one per band worker.
+/// once per pixel. The weight is stored twice (both 16-bit halves), ready for the channel-pair
+/// arithmetic. Preallocated scratch, grown when needed; one per band worker.
 final class ColumnTable {
     /// Spare entries past the last column, so 8-wide loads of a run's tail stay inside.
     static let padding = 8
@@ -36,7 +37,8 @@ final class ColumnTable {
             u = u > maxU ? maxU : (u > 0 ? u : 0)
             let i = u.rounded(.down)
             texel[x] = Int32(i)
-            weight[x] = UInt32(((u - i) * 256).rounded())
+            let w = UInt32(((u - i) * 256).rounded())
+            weight[x] = w | w << 16
         }
         s.columnTexel = UnsafePointer(texel)
         s.columnWeight = UnsafePointer(weight)

@@ -90,6 +90,7 @@ struct SpanRecord {
 final class BandWorker {
     private let occlusion = RowOcclusion()
     private let columnTable = ColumnTable()
+    private let rowCache = RowFilterCache()
     private var spans: [SpanRecord] = []
     private var ranges: [Range<Int>] = []
     private(set) var shadedPixels = 0
@@ -129,6 +130,7 @@ final class BandWorker {
                     var lo = Int.max, hi = Int.min
                     for i in ranges[qi] { lo = min(lo, Int(all[i].lo)); hi = max(hi, Int(all[i].hi)) }
                     columnTable.fill(&s, columns: lo..<hi)
+                    rowCache.reset()
                 }
                 for i in ranges[qi] {
                     let sp = all[i]
@@ -155,6 +157,10 @@ final class BandWorker {
                 raster_copy32(row + x0, s.texels + ty * s.stride + tx, x1 - x0)
                 return
             }
+        }
+        if s.kind == .axisAligned && x1 - x0 >= RowFilterCache.minimumRun {
+            SpanShader.separable(s, row, y, x0, x1, cache: rowCache)
+            return
         }
         SpanShader.shade(s, row: row, y: y, x0: x0, x1: x1, coverage: false)
     }

@@ -50,7 +50,8 @@ struct QuadSampler {
     /// same whatever the clip, so partial redraws match full ones bit for bit.
     var originX: Int
     /// Axis-aligned: per pixel column x, the left texel column `columnTexel[x]` and the
-    /// weight of its right neighbour `columnWeight[x]` (0…256); filled by `ColumnTable`.
+    /// weight of its right neighbour `columnWeight[x]` (0…256, in both 16-bit halves); filled by
+    /// `ColumnTable`.
     var columnTexel: UnsafePointer<Int32>, columnWeight: UnsafePointer<UInt32>
 }
 

@@ -48,10 +48,31 @@ enum SpanShader {
         return (i, v - (t - magic))
     }
 
+    /// `floorSplit` with the floor as a Float (an exact integer).
+    @inline(__always)
+    static func floorSplitF(_ v: Float8) -> (Float8, Float8) {
+        let magic = Float8(repeating: 12_582_912)
+        let f = ((v - Float8(repeating: 0.5)) + magic) - magic
+        return (f, v - f)
+    }
+
     /// `round(f · scale)` as UInt32 lanes for 0 ≤ f ≤ 1, scale < 2²².
     @inline(__always)
     static func weight(_ f: Float8, scale: Float) -> UInt8x8 {
         unsafeBitCast(f * Float8(repeating: scale) + Float8(repeating: 8_388_608), to: UInt8x8.self) & 0x7F_FFFF
+    }
+
+    /// The 16-bit weights of the upper and lower texel rows for vertical fraction `fv`, both
+    /// scaled by `alpha` (one rounding instead of two multiplies when alpha < 1). With
+    /// alpha = 1 they sum to exactly 65535.
+    @inline(__always)
+    static func verticalWeights(_ fv: Float8, alpha: Float) -> (U16x16, U16x16) {
+        if alpha >= 1 {
+            let wy = weight(fv, scale: 65535)
+            return (pairs(65535 &- wy), pairs(wy))
+        }
+        let a = Float8(repeating: alpha)
+        return (pairs(weight((1 - fv) * a, scale: 65535)), pairs(weight(fv * a, scale: 65535)))
     }
 
     /// Each lane's low 16 bits in both halves, as 16-bit lanes.
@@ -83,6 +104,35 @@ enum SpanShader {
         let orb = (srb &+ raster_mulhi(drb, keep) &+ half) &>> 8
         let oag = (sag &+ raster_mulhi(dag, keep) &+ half) &>> 8
         return unsafeBitCast(orb, to: UInt8x8.self) | (unsafeBitCast(oag, to: UInt8x8.self) &<< 8) | 0xFF00_0000
+    }
+
+    /// The pair loads below rely on little-endian lane order (a constant: folded away).
+    static var littleEndian: Bool { UInt32(1).littleEndian == 1 }
+
+    /// Texels `i0…i7` of `row` and their right neighbours (`stepX` further). With `adjacent`
+    /// (stepX = 1) each pair comes from one 64-bit load and is split into even and odd lanes:
+    /// half the loads and inserts of fetching the texels one by one. (Texel i is the low half
+    /// of the 64-bit load: little-endian, as on x86-64 and AArch64 Linux; checked below.)
+    @inline(__always)
+    static func texelPairs(_ row: UnsafePointer<UInt32>, stepX: Int, adjacent: Bool,
+                           _ i0: Int, _ i1: Int, _ i2: Int, _ i3: Int,
+                           _ i4: Int, _ i5: Int, _ i6: Int, _ i7: Int) -> (UInt8x8, UInt8x8) {
+        if adjacent && littleEndian {
+            let t = UnsafeRawPointer(row)
+            let both = unsafeBitCast(SIMD8<UInt64>(
+                t.loadUnaligned(fromByteOffset: i0 &* 4, as: UInt64.self),
+                t.loadUnaligned(fromByteOffset: i1 &* 4, as: UInt64.self),
+                t.loadUnaligned(fromByteOffset: i2 &* 4, as: UInt64.self),
+                t.loadUnaligned(fromByteOffset: i3 &* 4, as: UInt64.self),
+                t.loadUnaligned(fromByteOffset: i4 &* 4, as: UInt64.self),
+                t.loadUnaligned(fromByteOffset: i5 &* 4, as: UInt64.self),
+                t.loadUnaligned(fromByteOffset: i6 &* 4, as: UInt64.self),
+                t.loadUnaligned(fromByteOffset: i7 &* 4, as: UInt64.self)), to: SIMD16<UInt32>.self)
+            return (both.evenHalf, both.oddHalf)
+        }
+        let q = row + stepX
+        return (UInt8x8(row[i0], row[i1], row[i2], row[i3], row[i4], row[i5], row[i6], row[i7]),
+                UInt8x8(q[i0], q[i1], q[i2], q[i3], q[i4], q[i5], q[i6], q[i7]))
     }
 
     /// `Int(v)` for 0 ≤ v < 2²¹ without the conversion's range check (magic-number rounding of
@@ -123,6 +173,10 @@ enum SpanShader {
         let pw0 = w0 + Float(s.wm.1 * prefetchRows)
         let texels = s.texels, stride = s.stride, stepX = s.stepX, stepY = s.stepY
         let maxU = s.maxU, maxV = s.maxV
+        // Pair loads pay off only with table indices (callgrind: none for computed ones).
+        let adjacent = axis && stepX == 1
+        // Every texel index (and the Float sums forming it) is an exact integer below 2²³.
+        let floatIndex = stride &* s.texHeight < 1 << 23
         let scaled = useCoverage || s.alpha < 1
         let alpha = Float8(repeating: s.alpha)
         let e0 = s.edges.0, e1 = s.edges.1, e2 = s.edges.2, e3 = s.edges.3
@@ -139,6 +193,14 @@ enum SpanShader {
         let count = x1 - x0
         let out = row + x0
         let skip = x0 &- origin
+        // Affine: texel offset from a pixel to the same column `prefetchRows` below.
+        var prefetchOffset = 0
+        if !axis && !projective {
+            let mid = Float(skip &+ count / 2)
+            let cu = clamp(u0 + du * mid, maxU), cv = clamp(v0 + dv * mid, maxV)
+            let pu = clamp(pu0 + du * mid, maxU), pv = clamp(pv0 + dv * mid, maxV)
+            prefetchOffset = (truncate(pv) &- truncate(cv)) &* stride &+ (truncate(pu) &- truncate(cu))
+        }
         var k = 0
         while k < count {
             let kf = Float(skip &+ k)
@@ -152,59 +214,69 @@ enum SpanShader {
                 u *= r
                 v *= r
             }
-            if !axis {
-                // Prefetch the texel rows the pixels `prefetchRows` below will need (both ends
-                // of the 8-pixel run, which can be far apart on a minified card).
-                var kk = kf
-                for _ in 0..<2 {
-                    let iw: Float = projective ? 1 / (pw0 + dw * kk) : 1
-                    let pu = clamp((pu0 + du * kk) * iw, maxU), pv = clamp((pv0 + dv * kk) * iw, maxV)
-                    let p = texels + (truncate(pv) &* stride &+ truncate(pu))
-                    raster_prefetch(p)
-                    raster_prefetch(p + stepY)
-                    kk += 7
-                }
-            }
-            let p00: UInt8x8, p01: UInt8x8, p10: UInt8x8, p11: UInt8x8, fv: Float8, wx: UInt8x8
+            let p00: UInt8x8, p01: UInt8x8, p10: UInt8x8, p11: UInt8x8, fv: Float8, wx16: U16x16
             if axis {
                 // Texel column and weight per pixel column come from the quad's table.
                 fv = rowF
                 let ci = columnTexel + (x0 &+ k)
-                wx = UnsafeRawPointer(columnWeight + (x0 &+ k)).loadUnaligned(as: UInt8x8.self)
+                wx16 = UnsafeRawPointer(columnWeight + (x0 &+ k)).loadUnaligned(as: U16x16.self)
                 let r0 = rowBase, r1 = rowBase + stepY
                 let i0 = Int(ci[0]), i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3])
                 let i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6]), i7 = Int(ci[7])
-                p00 = UInt8x8(r0[i0], r0[i1], r0[i2], r0[i3], r0[i4], r0[i5], r0[i6], r0[i7])
-                p10 = UInt8x8(r1[i0], r1[i1], r1[i2], r1[i3], r1[i4], r1[i5], r1[i6], r1[i7])
-                let q0 = r0 + stepX, q1 = r1 + stepX
-                p01 = UInt8x8(q0[i0], q0[i1], q0[i2], q0[i3], q0[i4], q0[i5], q0[i6], q0[i7])
-                p11 = UInt8x8(q1[i0], q1[i1], q1[i2], q1[i3], q1[i4], q1[i5], q1[i6], q1[i7])
+                (p00, p01) = texelPairs(r0, stepX: stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
+                (p10, p11) = texelPairs(r1, stepX: stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
             } else {
-                let (iu, fu) = floorSplit(clamp(u, maxU))
-                wx = weight(fu, scale: 256)
-                v = clamp(v, maxV)
-                let (iv, fvv) = floorSplit(v)
-                fv = fvv
-                let idx = iv &* Int32(truncatingIfNeeded: stride) &+ iu
+                let idx: Int8x8
+                if floatIndex {
+                    // Texel index = row · stride + column computed exactly in Float (SSE2 has
+                    // no 32-bit vector multiply), read back by adding 2²³.
+                    let (flu, fu) = floorSplitF(clamp(u, maxU))
+                    wx16 = pairs(weight(fu, scale: 256))
+                    let (flv, fvv) = floorSplitF(clamp(v, maxV))
+                    fv = fvv
+                    let sum = flv * Float8(repeating: Float(stride)) + flu + Float8(repeating: 8_388_608)
+                    idx = unsafeBitCast(sum, to: Int8x8.self) & 0x7F_FFFF
+                } else {
+                    let (iu, fu) = floorSplit(clamp(u, maxU))
+                    wx16 = pairs(weight(fu, scale: 256))
+                    let (iv, fvv) = floorSplit(clamp(v, maxV))
+                    fv = fvv
+                    idx = iv &* Int32(truncatingIfNeeded: stride) &+ iu
+                }
                 let i0 = Int(idx[0]), i1 = Int(idx[1]), i2 = Int(idx[2]), i3 = Int(idx[3])
                 let i4 = Int(idx[4]), i5 = Int(idx[5]), i6 = Int(idx[6]), i7 = Int(idx[7])
+                // Prefetch the texel rows the pixels `prefetchRows` below will need. Affine: the
+                // middle texel moved by the row offset, exact but for clamping. Projective: the
+                // offset drifts along the row (measured slower on the cylinder scene's steep
+                // cards), so the position is computed through the homography.
+                let ahead: UnsafePointer<UInt32>
+                if projective {
+                    let kk = kf + 3.5
+                    let iw = 1 / (pw0 + dw * kk)
+                    let pu = clamp((pu0 + du * kk) * iw, maxU), pv = clamp((pv0 + dv * kk) * iw, maxV)
+                    ahead = texels + (truncate(pv) &* stride &+ truncate(pu))
+                } else {
+                    ahead = texels + (i4 &+ prefetchOffset)
+                }
+                raster_prefetch(ahead)
+                raster_prefetch(ahead + stepY)
                 let t = texels, b = texels + stepY
-                p00 = UInt8x8(t[i0], t[i1], t[i2], t[i3], t[i4], t[i5], t[i6], t[i7])
-                p10 = UInt8x8(b[i0], b[i1], b[i2], b[i3], b[i4], b[i5], b[i6], b[i7])
-                let tx = t + stepX, bx = b + stepX
-                p01 = UInt8x8(tx[i0], tx[i1], tx[i2], tx[i3], tx[i4], tx[i5], tx[i6], tx[i7])
-                p11 = UInt8x8(bx[i0], bx[i1], bx[i2], bx[i3], bx[i4], bx[i5], bx[i6], bx[i7])
+                (p00, p01) = texelPairs(t, stepX: stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
+                (p10, p11) = texelPairs(b, stepX: stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
             }
             // Bilinear in 16-bit fixed point on channel pairs ([B R] and [G A] per pixel):
             // horizontal exactly (value·256), vertical and alpha·coverage through the high half
             // of 16×16-bit products, then one rounding after source-over.
-            let wy = weight(fv, scale: 65535)
-            let wx16 = pairs(wx), iwx16 = pairs(256 &- wx), wy16 = pairs(wy), iwy16 = pairs(65535 &- wy)
+            // Axis-aligned runs without coverage fold alpha into the vertical weights, exactly
+            // as `separable` does (the two must agree bit for bit).
+            let foldAlpha = axis && !useCoverage && scaled
+            let (iwy16, wy16) = verticalWeights(fv, alpha: foldAlpha ? s.alpha : 1)
+            let iwx16 = 256 &- wx16
             let top0 = rb(p00) &* iwx16 &+ rb(p01) &* wx16, top1 = ag(p00) &* iwx16 &+ ag(p01) &* wx16
             let bot0 = rb(p10) &* iwx16 &+ rb(p11) &* wx16, bot1 = ag(p10) &* iwx16 &+ ag(p11) &* wx16
             var srb = raster_mulhi(top0, iwy16) &+ raster_mulhi(bot0, wy16)
             var sag = raster_mulhi(top1, iwy16) &+ raster_mulhi(bot1, wy16)
-            if scaled {
+            if scaled && !foldAlpha {
                 var f = alpha
                 if useCoverage {
                     f *= clamp(Float8(repeating: c0) + Float8(repeating: a0) * ks, 1)
@@ -232,6 +304,70 @@ enum SpanShader {
                 for l in 0..<n { dstPtr[l] = o[l] }
             }
             k &+= 8
+        }
+    }
+
+    /// The first, horizontal pass of the separable axis-aligned path: texture row `texels`
+    /// filtered at screen columns `x0..<x1` (rounded up to whole blocks of 8) into `out`, two
+    /// `U16x16` per block ([B R] then [G A] pairs, value·256), exactly the values `filtered`
+    /// interpolates vertically.
+    static func filterRow(_ s: QuadSampler, texels: UnsafePointer<UInt32>, x0: Int, x1: Int,
+                          into out: UnsafeMutablePointer<U16x16>) {
+        if s.stepX == 1 {
+            filterRow(s, texels: texels, x0: x0, x1: x1, into: out, adjacent: true)
+        } else {
+            filterRow(s, texels: texels, x0: x0, x1: x1, into: out, adjacent: false)
+        }
+    }
+
+    @inline(__always)
+    static func filterRow(_ s: QuadSampler, texels: UnsafePointer<UInt32>, x0: Int, x1: Int,
+                          into out: UnsafeMutablePointer<U16x16>, adjacent: Bool) {
+        let columnTexel = s.columnTexel, columnWeight = s.columnWeight
+        var k = x0, b = 0
+        while k < x1 {
+            let ci = columnTexel + k
+            let wx16 = UnsafeRawPointer(columnWeight + k).loadUnaligned(as: U16x16.self), iwx16 = 256 &- wx16
+            let i0 = Int(ci[0]), i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3])
+            let i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6]), i7 = Int(ci[7])
+            let (p0, p1) = texelPairs(texels, stepX: s.stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
+            out[b] = rb(p0) &* iwx16 &+ rb(p1) &* wx16
+            out[b &+ 1] = ag(p0) &* iwx16 &+ ag(p1) &* wx16
+            k &+= 8
+            b &+= 2
+        }
+    }
+
+    /// Fully covered pixels `x0..<x1` of row `y` of an axis-aligned quad, in two passes: the
+    /// two texture rows filtered horizontally (`RowFilterCache`, shared with the neighbouring
+    /// screen rows), then the vertical step, alpha and source-over on contiguous data.
+    /// Bit-identical to `filtered(axis: true, coverage: false)`.
+    static func separable(_ s: QuadSampler, _ row: UnsafeMutablePointer<UInt32>, _ y: Int, _ x0: Int, _ x1: Int,
+                          cache: RowFilterCache) {
+        let px = Double(s.originX) + 0.5, py = Double(y) + 0.5
+        let rowV = clamp(Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), s.maxV)
+        let rowI = Int(Int32(rowV))
+        let (iwy16, wy16) = verticalWeights(Float8(repeating: rowV - Float(rowI)), alpha: s.alpha < 1 ? s.alpha : 1)
+        let (top, bottom) = cache.rows(s, top: rowI, x0: x0, x1: x1)
+        let count = x1 - x0
+        let out = row + x0
+        var k = 0, b = 0
+        while k < count {
+            let srb = raster_mulhi(top[b], iwy16) &+ raster_mulhi(bottom[b], wy16)
+            let sag = raster_mulhi(top[b &+ 1], iwy16) &+ raster_mulhi(bottom[b &+ 1], wy16)
+            let n = count &- k < 8 ? count &- k : 8
+            let dstPtr = out + k
+            if n == 8 {
+                let d = UnsafeRawPointer(dstPtr).loadUnaligned(as: UInt8x8.self)
+                UnsafeMutableRawPointer(dstPtr).storeBytes(of: over(srb, sag, d), as: UInt8x8.self)
+            } else {
+                var d = UInt8x8()
+                for l in 0..<n { d[l] = dstPtr[l] }
+                let o = over(srb, sag, d)
+                for l in 0..<n { dstPtr[l] = o[l] }
+            }
+            k &+= 8
+            b &+= 2
         }
     }
 
