@@ -13,6 +13,9 @@ let package = Package(
     name: "KioskCarousel",
     products: [
         .executable(name: "kiosk-carousel", targets: ["kiosk-carousel"]),
+        // The modules as a library, for the separate fuzzing package in Fuzz/ (docs/reliability.md).
+        .library(name: "KioskCarouselModules", targets: ["CarouselCore", "KioskConfig", "Raster", "Cards",
+                                                        "Display", "Input", "Kiosk"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -64,5 +67,7 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display"]),
         .testTarget(name: "InputTests", dependencies: ["Input"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk"]),
+        // Soak, fault and fuzz-regression tests across modules (docs/reliability.md).
+        .testTarget(name: "ReliabilityTests", dependencies: ["Kiosk", "KioskConfig", "Input", "CarouselCore"]),
     ]
 )

@@ -7,9 +7,14 @@ import KioskConfig
 public final class EventLog {
     private let handle: FileHandle?
     private var buffer: [String] = []
+    /// How many of the latest lines `lines` keeps (a kiosk writes events for months).
+    public let retainedLines: Int
 
     /// Logs to `path` (`-` is standard output); nil logs nowhere but still collects lines.
-    public init(path: String?) throws {
+    /// `lines` keeps the latest `retainedLines` lines only, so memory stays bounded however
+    /// long the program runs.
+    public init(path: String?, retainedLines: Int = 10_000) throws {
+        self.retainedLines = max(0, retainedLines)
         switch path {
         case nil: handle = nil
         case "-"?: handle = FileHandle.standardOutput
@@ -21,8 +26,11 @@ public final class EventLog {
         }
     }
 
-    /// Every line written so far (for tests and the control socket).
-    public private(set) var lines: [String] = []
+    /// The latest lines written, oldest first, at most `retainedLines` (for tests and the
+    /// control socket).
+    public var lines: [String] { Array(retained.suffix(retainedLines)) }
+    /// Trimmed in batches (at twice the limit), so appending stays O(1) amortized.
+    private var retained: [String] = []
 
     /// Formats and writes one engine event; `selected` gets the item's id and title.
     public func write(_ e: TimedCarouselEvent, items: [ItemConfig]) {
@@ -45,7 +53,8 @@ public final class EventLog {
         var s = "{\"t\":\(String(format: "%.4f", time)),\"event\":\(Self.quote(name))"
         for (k, v) in fields { s += ",\(Self.quote(k)):\(v)" }
         s += "}"
-        lines.append(s)
+        retained.append(s)
+        if retained.count > 2 * retainedLines { retained.removeFirst(retained.count - retainedLines) }
         handle?.write(Data((s + "\n").utf8))
     }
 

@@ -1,0 +1,86 @@
+import Foundation
+import Input
+import KioskConfig
+import XCTest
+
+/// Every input the fuzzers (scripts/fuzz.sh) ever crashed, hung or leaked on, replayed through
+/// the same entry points in the normal test suite. The inputs live in `Fuzz/regressions/HARNESS/`
+/// (also fed to libFuzzer as seeds); a new finding is one more file there.
+final class FuzzRegressionTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    private func inputs(_ harness: String) throws -> [(name: String, text: String)] {
+        let folder = Self.root.appendingPathComponent("Fuzz/regressions/\(harness)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        return try names.map { name in
+            (name, String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self))
+        }
+    }
+
+    func testConfigRegressionsGiveLocatedErrorsNotAborts() throws {
+        let cases = try inputs("FuzzConfig")
+        XCTAssertFalse(cases.isEmpty)
+        for c in cases {
+            do {
+                _ = try ConfigLoader.parse(c.text, file: "/fuzz/\(c.name).toml")
+            } catch let e as ConfigErrors {
+                XCTAssertFalse(e.diagnostics.isEmpty, c.name)
+                for d in e.diagnostics { XCTAssertGreaterThan(d.line, 0, "\(c.name): \(d)") }
+            }
+        }
+    }
+
+    func testInputScriptRegressionsParseOrReportLines() throws {
+        for c in try inputs("FuzzInputScript") {
+            let start = Date()
+            do {
+                _ = try InputScript.parse(c.text, file: c.name)
+            } catch let e as InputScriptErrors {
+                XCTAssertFalse(e.errors.isEmpty, c.name)
+            }
+            XCTAssertLessThan(Date().timeIntervalSince(start), 1, "\(c.name) must not hang")
+        }
+    }
+
+    /// `[!a]` made toml++ (inside TOMLKit) fail an assertion and abort the process: check-config,
+    /// start-up and the hot reload of a running kiosk all died with SIGABRT.
+    func testTableHeaderWithAnInvalidFirstCharacterIsAnError() {
+        for (text, line, column) in [("[!a]\n", 1, 2), ("x = 1\n\n[[ =b]]\n", 3, 4), ("\u{FEFF}[>sel\n", 1, 2),
+                                     ("[\u{E9}t\u{E9}]\n", 1, 2), ("[ \n", 1, 3)] {
+            XCTAssertThrowsError(try ConfigLoader.parse(text, file: "c.toml"), text.debugDescription) { error in
+                let d = (error as? ConfigErrors)?.diagnostics.first
+                XCTAssertEqual(d?.line, line, text.debugDescription)
+                XCTAssertEqual(d?.column, column, text.debugDescription)
+                XCTAssertEqual(d?.message.hasPrefix("expected a table name after '['"), true, d?.message ?? "")
+            }
+        }
+    }
+
+    /// The preflight must not reject valid TOML where a `[` starts a line inside a string or a
+    /// multi-line array.
+    func testBracketsInsideStringsAndArraysAreNotHeaders() throws {
+        let text = #"""
+        # [!comment]
+        [carousel]
+        type = "linear"
+        item_size = [
+          200,
+          150,
+        ]
+        [[item]]
+        id = "a"
+        title = """
+        [!not a header]
+        """
+        subtitle = '''
+        [=neither]'''
+        [[item]]
+        id = "b"
+        title = "[!x]"
+        """#
+        let config = try ConfigLoader.parse(text, file: "ok.toml")
+        XCTAssertEqual(config.items.map(\.id), ["a", "b"])
+        XCTAssertEqual(config.items.first?.title, "[!not a header]\n")
+    }
+}

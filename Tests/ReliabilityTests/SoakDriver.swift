@@ -1,0 +1,268 @@
+import CarouselCore
+import Foundation
+import Glibc
+import Kiosk
+import KioskConfig
+
+/// A small, fast, seedable generator (SplitMix64) so that a failing soak replays exactly from
+/// its seed.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Resident set size of this process in bytes, from `/proc/self/statm` (second field, pages).
+func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// What a soak run saw; every violation is one line naming the step and the state.
+struct SoakReport {
+    var events = 0
+    var ticks = 0
+    var frames = 0
+    var reloads = 0
+    var rejectedReloads = 0
+    var commands = 0
+    var virtualSeconds = 0.0
+    var carouselEvents: [String: Int] = [:]
+    var rssAfterWarmup = 0
+    var rssPeak = 0
+    var rssEnd = 0
+    var violations: [String] = []
+    var summary: String {
+        let mb = { (b: Int) in String(format: "%.1f MB", Double(b) / 1_048_576) }
+        let names = carouselEvents.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        return "\(events) input events, \(commands) commands, \(reloads) reloads (\(rejectedReloads) rejected), "
+            + "\(ticks) ticks, \(frames) frames over \(String(format: "%.0f", virtualSeconds)) virtual s; "
+            + "RSS after warm-up \(mb(rssAfterWarmup)), peak \(mb(rssPeak)), end \(mb(rssEnd)); \(names)"
+    }
+}
+
+/// Drives the real `CarouselSession` (gestures → engine → layout → compositor) with random input
+/// for a long stretch of virtual time, the way `KioskApp` does with a real clock: input handled
+/// as it arrives, the fixed-rate tick only while something moves, a frame drawn when the state
+/// changed (at most once per refresh). After every step it checks the invariants a kiosk relies
+/// on. New input kinds (control commands, card cache) plug in as more cases of `Action`.
+final class SoakDriver {
+    /// The configurations reloads switch between; garbage text is reloaded too and must be
+    /// rejected while the running configuration stays.
+    let configs: [KioskConfiguration]
+    let width: Int, height: Int
+    private var rng: SplitMix64
+    private let session: CarouselSession
+    private let log: EventLog
+    private var now = 0.0
+    private var report = SoakReport()
+    private var open: [String: Bool] = ["drag": false, "deceleration": false, "scroll_animation": false]
+    private var fingersDown: Set<Int> = []
+    private var pointerDown = false
+    private var lastFrame = -1.0
+    private var configIndex = 0
+
+    init(seed: UInt64, configs: [KioskConfiguration], width: Int = 320, height: Int = 240) throws {
+        precondition(!configs.isEmpty)
+        self.configs = configs
+        self.width = width
+        self.height = height
+        rng = SplitMix64(seed: seed)
+        session = CarouselSession(config: configs[0], width: width, height: height)
+        log = try EventLog(path: nil)
+    }
+
+    private func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
+    private func coordinate(_ limit: Int) -> Double {
+        // Mostly on screen; sometimes far off it (a calibration gone wrong, a ghost touch).
+        chance(0.02) ? Double.random(in: -5000...5000, using: &rng) : Double.random(in: 0...Double(limit), using: &rng)
+    }
+
+    private func violation(_ what: String) {
+        if report.violations.count < 50 {
+            report.violations.append(String(format: "t=%.3f: ", now) + what
+                + " (offset \(session.engine.scrollOffset), index \(session.engine.currentIndex), items \(session.engine.itemCount))")
+        }
+    }
+
+    /// Runs `events` random input events (plus commands and reloads among them) and returns
+    /// what happened. RSS is sampled after `warmupFraction` of the run and at the end.
+    func run(events: Int, warmupFraction: Double = 0.1) -> SoakReport {
+        let warmupAt = Int(Double(events) * warmupFraction)
+        while report.events < events {
+            if report.events == warmupAt { report.rssAfterWarmup = residentBytes() }
+            // Pauses between bursts: from a few ms (storms) to minutes (an idle kiosk).
+            let pause = chance(0.001) ? Double.random(in: 30...600, using: &rng)
+                : chance(0.05) ? Double.random(in: 0.2...3, using: &rng) : Double.random(in: 0.001...0.03, using: &rng)
+            advance(to: now + pause)
+            step()
+            if report.events % 4096 == 0 { report.rssPeak = max(report.rssPeak, residentBytes()) }
+        }
+        // Lift everything, let it come to rest: every begun motion must have ended.
+        for slot in fingersDown.sorted() { feed(.touchUp(slot: slot)) }
+        if pointerDown { feed(.pointerButton(pressed: false)) }
+        advance(to: now + 10)
+        for (name, isOpen) in open where isOpen { violation("\(name)_began without \(name)_ended at the end") }
+        if session.isMoving && session.config.carousel.autoscroll == 0 { violation("still moving 10 s after the last input") }
+        report.virtualSeconds = now
+        report.rssEnd = residentBytes()
+        report.rssPeak = max(report.rssPeak, report.rssEnd)
+        return report
+    }
+
+    private func step() {
+        switch Int.random(in: 0..<100, using: &rng) {
+        case 0..<45: touchStorm()
+        case 45..<60: feed(.rotary(delta: chance(0.8) ? (chance(0.5) ? 1 : -1) : Int.random(in: -40...40, using: &rng)))
+        case 60..<75:
+            let key = KeyName.allCases.randomElement(using: &rng)!
+            feed(chance(0.5) ? .keyDown(key) : .keyUp(key))
+        case 75..<90: pointer()
+        case 90..<99: command()
+        default: reload()
+        }
+    }
+
+    private func touchStorm() {
+        // Up to ten fingers; the first one drives, the rest must be ignored without harm.
+        let slot = chance(0.7) ? 0 : Int.random(in: 1..<10, using: &rng)
+        if !fingersDown.contains(slot) {
+            fingersDown.insert(slot)
+            feed(.touchDown(slot: slot, x: coordinate(width), y: coordinate(height)))
+        } else if chance(0.85) {
+            feed(.touchMotion(slot: slot, x: coordinate(width), y: coordinate(height)))
+        } else {
+            fingersDown.remove(slot)
+            feed(chance(0.8) ? .touchUp(slot: slot) : .touchCancel(slot: slot))
+        }
+    }
+
+    private func pointer() {
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0: pointerDown.toggle(); feed(.pointerButton(pressed: pointerDown))
+        case 1: feed(.pointerAxis(delta: Double.random(in: -5...5, using: &rng)))
+        default: feed(.pointerMotion(x: coordinate(width), y: coordinate(height)))
+        }
+    }
+
+    /// What the control socket and the idle timers send: intents, some with absurd arguments.
+    private func command() {
+        let count = max(1, session.engine.itemCount)
+        let intent: Intent
+        switch Int.random(in: 0..<5, using: &rng) {
+        case 0: intent = .scrollTo(index: Int.random(in: -3...(count + 3), using: &rng),
+                                   duration: chance(0.2) ? nil : Double.random(in: 0...2, using: &rng))
+        case 1: intent = .scrollBy(items: Double.random(in: -50...50, using: &rng), duration: chance(0.3) ? 0 : nil)
+        case 2: intent = .select
+        case 3: intent = .home
+        default: intent = .cancel
+        }
+        report.commands += 1
+        session.apply(intent, now: now)
+        collect(session.takeEvents())
+        check()
+    }
+
+    private func reload() {
+        if chance(0.3) {
+            // A broken file: must be rejected, the running configuration kept.
+            let garbage = ["[carousel\ntype = ", "[!x]", "item_size = [1,", "\u{0}\u{1}\u{2}", "[[item]]\nid = 3\n[carousel]\ntype = \"nope\""]
+            let text = garbage.randomElement(using: &rng)!
+            if (try? ConfigLoader.parse(text, file: "/soak/broken.toml")) == nil { report.rejectedReloads += 1 }
+            report.reloads += 1
+            return
+        }
+        configIndex = Int.random(in: 0..<configs.count, using: &rng)
+        session.reload(configs[configIndex], now: now)
+        report.reloads += 1
+        collect(session.takeEvents())
+        check()
+    }
+
+    private func feed(_ event: InputEvent) {
+        report.events += 1
+        session.handle(event, now: now)
+        collect(session.takeEvents())
+        check()
+    }
+
+    /// Ticks at the engine's rate while it moves, then jumps (the real loop disarms its timer).
+    private func advance(to target: Double) {
+        let dt = 1 / max(1, session.config.carousel.tickHz)
+        while now < target {
+            if session.isMoving {
+                now = min(target, now + dt)
+                report.ticks += 1
+                collect(session.tick(now: now))
+                check()
+                drawIfDue()
+            } else {
+                now = target
+            }
+        }
+        drawIfDue()
+    }
+
+    private func drawIfDue() {
+        // A frame at most every 1/60 s of virtual time, and only when something changed.
+        guard session.needsFrame, now - lastFrame >= 1.0 / 60 else { return }
+        lastFrame = now
+        report.frames += 1
+        for q in session.quads() where !q.corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) || !(0...1).contains(q.alpha) {
+            violation("quad with non-finite corners or alpha out of range: \(q.corners) \(q.alpha)")
+        }
+        _ = session.renderFrame()
+    }
+
+    private func collect(_ events: [TimedCarouselEvent]) {
+        for e in events {
+            log.write(e, items: session.config.items)
+            report.carouselEvents[e.event.name, default: 0] += 1
+            switch e.event {
+            case .dragBegan: begin("drag")
+            case .dragEnded: end("drag")
+            case .decelerationBegan: begin("deceleration")
+            case .decelerationEnded: end("deceleration")
+            case .scrollAnimationBegan: begin("scroll_animation")
+            case .scrollAnimationEnded: end("scroll_animation")
+            case .currentIndexChanged(let i), .selected(let i):
+                if i < 0 || i >= max(1, session.engine.itemCount) { violation("\(e.event.name) index \(i) out of range") }
+            }
+        }
+    }
+
+    private func begin(_ name: String) {
+        if open[name] == true { violation("\(name)_began twice without \(name)_ended") }
+        open[name] = true
+    }
+
+    private func end(_ name: String) {
+        if open[name] != true { violation("\(name)_ended without \(name)_began") }
+        open[name] = false
+    }
+
+    /// State stays finite and in range.
+    private func check() {
+        let e = session.engine
+        if !e.scrollOffset.isFinite { violation("scroll offset is not finite") }
+        if e.itemCount > 0 {
+            if e.currentIndex < 0 || e.currentIndex >= e.itemCount { violation("current index out of range") }
+            if !e.wraps {
+                let slack = e.options.bounceDistance + 1e-9
+                if e.scrollOffset < -slack || e.scrollOffset > Double(e.itemCount - 1) + slack {
+                    violation("offset outside [−bounce, count−1+bounce] without wrapping")
+                }
+            }
+        }
+        let w = session.size.width, h = session.size.height
+        if w != width || h != height { violation("view size changed to \(w)x\(h)") }
+    }
+}
