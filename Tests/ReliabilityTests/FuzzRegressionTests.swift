@@ -57,6 +57,21 @@ final class FuzzRegressionTests: XCTestCase {
         }
     }
 
+    /// `x = [1, }` failed toml++'s `!is_value_terminator(*cp)` assertion in `parse_value()`.
+    func testArrayElementStartingWithABraceOrLineSeparatorIsAnError() {
+        for (text, line, column) in [("a = [}\n", 1, 6), ("c = [1.0, 0.0, }\n", 1, 16),
+                                     ("x = [\n  1, # one\n  \u{2028}]\n", 3, 3), ("y = [[1], [\u{85}]]\n", 1, 12)] {
+            XCTAssertThrowsError(try ConfigLoader.parse(text, file: "c.toml"), text.debugDescription) { error in
+                let d = (error as? ConfigErrors)?.diagnostics.first
+                XCTAssertEqual(d?.line, line, text.debugDescription)
+                XCTAssertEqual(d?.column, column, text.debugDescription)
+                XCTAssertEqual(d?.message.hasPrefix("expected a value or ']' in the array"), true, d?.message ?? "")
+            }
+        }
+        // Inline tables inside arrays keep their own commas and braces.
+        XCTAssertNoThrow(try ConfigLoader.parse("a = [{ x = 1, y = 2 }, { x = 3 }]\nb = [\n]\n", file: "ok.toml"))
+    }
+
     /// The preflight must not reject valid TOML where a `[` starts a line inside a string or a
     /// multi-line array.
     func testBracketsInsideStringsAndArraysAreNotHeaders() throws {

@@ -37,7 +37,7 @@ final class SoakTests: XCTestCase {
     }
 
     func testRandomInputKeepsTheCarouselSaneAndMemoryFlat() throws {
-        let events = Int(env["KIOSK_SOAK_EVENTS"] ?? "") ?? 40_000
+        let events = Int(env["KIOSK_SOAK_EVENTS"] ?? "") ?? 10_000
         let seed = UInt64(env["KIOSK_SOAK_SEED"] ?? "") ?? 20_261_121
         let report = try soak(events: events, seed: seed)
         XCTAssertEqual(report.violations, [], "replay with KIOSK_SOAK_SEED=\(seed) KIOSK_SOAK_EVENTS=\(events)")
