@@ -59,7 +59,12 @@ public final class MediaWatcher {
                     let name = String(decoding: nameBytes, as: UTF8.self)
                     if let dir = watches[wd], !name.isEmpty {
                         let path = (dir as NSString).appendingPathComponent(name)
-                        if seen.insert(path).inserted { changed.append(path) }
+                        // A file written in place is created empty and filled afterwards: its
+                        // IN_CREATE only says a file came (folderChanged); its contents count
+                        // from IN_CLOSE_WRITE. Reporting it at IN_CREATE made the kiosk reload an
+                        // empty config (a valid one with no items) — Tests/vm/fault-config.sh.
+                        let contentChanged = mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ATTRIB) != 0
+                        if contentChanged, seen.insert(path).inserted { changed.append(path) }
                         if mask & UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM) != 0 { folderChanged = true }
                     }
                     offset = nameStart + len
