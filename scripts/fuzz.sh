@@ -76,7 +76,7 @@ for h in "${harnesses[@]}"; do
     [ -d "Fuzz/corpus/$h" ] && seeds+=("Fuzz/corpus/$h")
     [ -d "Fuzz/regressions/$h" ] && seeds+=("Fuzz/regressions/$h")
     # A timeout on this shared 2-core machine can be a load spike rather than a hang: the
-    # input is then run again alone (3 times, -timeout=1); only if it is slow again does the
+    # input is then run again alone (3 times, -timeout=1; up to 50 times per harness); only if it is slow again does the
     # run fail. Otherwise fuzzing resumes (same corpus) for the runs that are left.
     t0=$(date +%s); executed=0; spikes=0; rc=0; : >"$work/log.txt"
     while [ "$executed" -lt "$runs" ]; do
@@ -90,7 +90,7 @@ for h in "${harnesses[@]}"; do
         [ -n "$n" ] || n=$(grep -o '^#[0-9]*' "$work/run.txt" | tail -n 1 | tr -d '#')
         executed=$((executed + ${n:-0}))
         slow=$(ls "$work"/timeout-* 2>/dev/null | head -n 1)
-        [ "$rc" -ne 0 ] && [ -n "$slow" ] && [ "$spikes" -lt 5 ] || break
+        [ "$rc" -ne 0 ] && [ -n "$slow" ] && [ "$spikes" -lt 50 ] || break
         if "$bin/$h" -timeout=1 -runs=3 "$slow" >>"$work/log.txt" 2>&1; then
             spikes=$((spikes + 1))
             echo "fuzz.sh: $h: $(basename "$slow") ran in under 1 s when run again: load spike, resuming" >>"$work/log.txt"
