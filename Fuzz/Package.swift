@@ -17,5 +17,7 @@ let package = Package(
         .target(name: "FuzzSupport"),
         harness("FuzzConfig"),
         harness("FuzzInputScript"),
+        harness("FuzzControlCommand"),
+        harness("FuzzImage"),
     ]
 )

@@ -3,14 +3,15 @@
 #
 #   scripts/fuzz.sh            1,000,000 runs per harness (make fuzz)
 #   scripts/fuzz.sh --quick    10,000 runs or 20 s per harness, whichever comes first (make test)
-#   scripts/fuzz.sh [--runs N] [--jobs N] [HARNESS...]
+#   scripts/fuzz.sh [--runs N] [--max-time SECONDS] [HARNESS...]
 #
 # Every run: -timeout=1 (an input taking over 1 s is a hang and fails the run), -rss_limit_mb,
 # leak detection (LeakSanitizer, part of the toolchain's ASan runtime; known third-party leaks
 # are listed in Fuzz/lsan.supp), the committed seeds in Fuzz/corpus/HARNESS and the dictionary
 # Fuzz/HARNESS.dict when present. The growing corpus and any crash/leak/timeout input go to
 # out/fuzz/HARNESS/. One summary line per harness, then "N passed, N failed".
-# A new harness is Fuzz/Sources/FuzzNAME/main.swift + one line in Fuzz/Package.swift + seeds.
+# A new harness is Fuzz/Sources/FuzzNAME/main.swift + one line in Fuzz/Package.swift + seeds
+# (optional: Fuzz/FuzzNAME.dict, Fuzz/FuzzNAME.max_len).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -24,6 +25,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --quick) runs=10000; max_time=20 ;;
         --runs) runs=$2; shift ;;
+        --max-time) max_time=$2; shift ;;
         --rss-limit-mb) rss_mb=$2; shift ;;
         -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
@@ -40,8 +42,9 @@ fi
 
 # Sanitizers for Swift (instrumented, libFuzzer linked) and for C/C++ (instrumented only: the
 # C++ TOML parser inside TOMLKit is fuzzed too).
+# -enable-testing lets a harness reach internal decoders with @testable import.
 build=(swift build --package-path Fuzz -c release
-       -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+       -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -enable-testing
        -Xcc -fsanitize=fuzzer-no-link,address -Xcxx -fsanitize=fuzzer-no-link,address)
 start=$(date +%s)
 # SwiftPM caches the build plan of a path dependency and misses files added to it since; drop
@@ -69,7 +72,9 @@ pass=0; fail=0
 for h in "${harnesses[@]}"; do
     work=out/fuzz/$h
     mkdir -p "$work/corpus"
-    args=(-max_total_time="$max_time" -timeout=1 -rss_limit_mb="$rss_mb" -malloc_limit_mb="$rss_mb" -max_len="$max_len"
+    len=$max_len
+    [ -f "Fuzz/$h.max_len" ] && len=$(cat "Fuzz/$h.max_len")
+    args=(-max_total_time="$max_time" -timeout=1 -rss_limit_mb="$rss_mb" -malloc_limit_mb="$rss_mb" -max_len="$len"
           -detect_leaks=1 -print_final_stats=1 -artifact_prefix="$work/")
     [ -f "Fuzz/$h.dict" ] && args+=(-dict="Fuzz/$h.dict")
     seeds=()
