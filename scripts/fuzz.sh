@@ -50,15 +50,16 @@ start=$(date +%s)
 # SwiftPM caches the build plan of a path dependency and misses files added to it since; drop
 # the cached plan so that the harnesses always see the project's current sources.
 rm -f Fuzz/.build/release/description.json
+buildlog=$(mktemp)
 for h in "${harnesses[@]}"; do
-    if ! "${build[@]}" --product "$h" >out-fuzz-build.log 2>&1; then
-        grep -v 'ld.gold: warning' out-fuzz-build.log | tail -n 40 >&2
-        rm -f out-fuzz-build.log
+    if ! "${build[@]}" --product "$h" >"$buildlog" 2>&1; then
+        grep -v 'ld.gold: warning' "$buildlog" | tail -n 40 >&2
+        rm -f "$buildlog"
         echo "fuzz.sh: building $h failed" >&2
         exit 1
     fi
 done
-rm -f out-fuzz-build.log
+rm -f "$buildlog"
 bin=$(swift build --package-path Fuzz -c release --show-bin-path)
 echo "fuzz: built ${#harnesses[@]} harness(es) in $(( $(date +%s) - start )) s"
 

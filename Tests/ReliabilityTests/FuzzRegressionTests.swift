@@ -43,18 +43,24 @@ final class FuzzRegressionTests: XCTestCase {
         }
     }
 
+    /// The first diagnostic of `text` is at `line`:`column` and its message starts with `prefix`.
+    private func assertSyntaxError(_ text: String, line: Int, column: Int, startingWith prefix: String,
+                                   file: StaticString = #filePath, at sourceLine: UInt = #line) {
+        XCTAssertThrowsError(try ConfigLoader.parse(text, file: "c.toml"), text.debugDescription, file: file, line: sourceLine) { error in
+            let d = (error as? ConfigErrors)?.diagnostics.first
+            XCTAssertEqual(d?.line, line, text.debugDescription, file: file, line: sourceLine)
+            XCTAssertEqual(d?.column, column, text.debugDescription, file: file, line: sourceLine)
+            XCTAssertEqual(d?.message.hasPrefix(prefix), true, d?.message ?? "", file: file, line: sourceLine)
+        }
+    }
+
     /// `[!a]` made toml++ (inside TOMLKit) fail an assertion and abort the process: check-config,
     /// start-up and the hot reload of a running kiosk all died with SIGABRT. (Found by FuzzConfig
     /// and, independently, by the config engineer, whose `TOMLPositionIndex.parserHazard` guards it.)
     func testTableHeaderWithAnInvalidFirstCharacterIsAnError() {
         for (text, line, column) in [("[!a]\n", 1, 2), ("x = 1\n\n[[ =b]]\n", 3, 4), ("\u{FEFF}[>sel\n", 1, 2),
                                      ("[\u{E9}t\u{E9}]\n", 1, 2), ("[ \n", 1, 3)] {
-            XCTAssertThrowsError(try ConfigLoader.parse(text, file: "c.toml"), text.debugDescription) { error in
-                let d = (error as? ConfigErrors)?.diagnostics.first
-                XCTAssertEqual(d?.line, line, text.debugDescription)
-                XCTAssertEqual(d?.column, column, text.debugDescription)
-                XCTAssertEqual(d?.message.hasPrefix("TOML syntax error: expected a table name"), true, d?.message ?? "")
-            }
+            assertSyntaxError(text, line: line, column: column, startingWith: "TOML syntax error: expected a table name")
         }
     }
 
@@ -62,12 +68,7 @@ final class FuzzRegressionTests: XCTestCase {
     func testArrayElementStartingWithABraceOrLineSeparatorIsAnError() {
         for (text, line, column) in [("a = [}\n", 1, 6), ("c = [1.0, 0.0, }\n", 1, 16),
                                      ("x = [\n  1, # one\n  \u{2028}]\n", 3, 3), ("y = [[1], [\u{85}]]\n", 1, 12)] {
-            XCTAssertThrowsError(try ConfigLoader.parse(text, file: "c.toml"), text.debugDescription) { error in
-                let d = (error as? ConfigErrors)?.diagnostics.first
-                XCTAssertEqual(d?.line, line, text.debugDescription)
-                XCTAssertEqual(d?.column, column, text.debugDescription)
-                XCTAssertEqual(d?.message.hasPrefix("TOML syntax error: expected a value or ']'"), true, d?.message ?? "")
-            }
+            assertSyntaxError(text, line: line, column: column, startingWith: "TOML syntax error: expected a value or ']'")
         }
         // Inline tables inside arrays keep their own commas and braces.
         // (The keys are unknown to the schema; only syntax errors would be wrong here.)
