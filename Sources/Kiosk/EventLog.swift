@@ -11,8 +11,8 @@ public final class EventLog {
     public let retainedLines: Int
 
     /// Logs to `path` (`-` is standard output); nil logs nowhere but still collects lines.
-    /// `lines` keeps the latest `retainedLines` lines only, so memory stays bounded however
-    /// long the program runs.
+    /// `lines` keeps only the latest lines (see `lines`), so memory stays bounded however long
+    /// the program runs.
     public init(path: String?, retainedLines: Int = 10_000) throws {
         self.retainedLines = max(0, retainedLines)
         switch path {
@@ -26,11 +26,10 @@ public final class EventLog {
         }
     }
 
-    /// The latest lines written, oldest first, at most `retainedLines` (for tests and the
-    /// control socket).
-    public var lines: [String] { Array(retained.suffix(retainedLines)) }
-    /// Trimmed in batches (at twice the limit), so appending stays O(1) amortized.
-    private var retained: [String] = []
+    /// The latest lines written, oldest first (for tests and the control socket): at least the
+    /// last `retainedLines`, at most twice as many — trimmed in batches so that appending stays
+    /// O(1) amortized and `lines.last` costs nothing.
+    public private(set) var lines: [String] = []
 
     /// Formats and writes one engine event; `selected` gets the item's id and title.
     public func write(_ e: TimedCarouselEvent, items: [ItemConfig]) {
@@ -53,8 +52,8 @@ public final class EventLog {
         var s = "{\"t\":\(String(format: "%.4f", time)),\"event\":\(Self.quote(name))"
         for (k, v) in fields { s += ",\(Self.quote(k)):\(v)" }
         s += "}"
-        retained.append(s)
-        if retained.count > 2 * retainedLines { retained.removeFirst(retained.count - retainedLines) }
+        lines.append(s)
+        if lines.count > 2 * max(1, retainedLines) { lines.removeFirst(lines.count - retainedLines) }
         handle?.write(Data((s + "\n").utf8))
     }
 
