@@ -7,7 +7,7 @@
 # action event, and take selections again afterwards.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/fault-lib.bash"
+. "$here/lib/fault.bash"
 sock=$WORK/control.sock
 cfg=$WORK/config.toml
 printf '#!/bin/sh\nexit 0\n' >"$WORK/program"; chmod +x "$WORK/program"

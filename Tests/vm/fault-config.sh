@@ -6,7 +6,7 @@
 # a log line, and record a `reloaded` event; SIGTERM at the end must exit 0.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/fault-lib.bash"
+. "$here/lib/fault.bash"
 cfg=$WORK/config.toml
 write_config "$cfg" 3
 start_kiosk "$cfg"

@@ -5,7 +5,7 @@
 # FAULT_SIGNAL_ROUNDS rounds (default 12; `make reliability` runs 200).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/fault-lib.bash"
+. "$here/lib/fault.bash"
 rounds=${FAULT_SIGNAL_ROUNDS:-12}
 cfg=$WORK/config.toml
 write_config "$cfg" 6

@@ -1,4 +1,4 @@
-# Helpers shared by the Tests/vm/fault-*.sh scripts (sourced, not run: no .sh suffix).
+# Helpers shared by the Tests/vm/fault-*.sh scripts (sourced; run-vm-tests.sh runs only Tests/vm/*.sh).
 # Each fault script starts `kiosk-carousel run --backend headless` ($BIN) on the host (no VM
 # needed for config and signal faults), injects faults and checks the kiosk's reaction.
 
