@@ -39,6 +39,8 @@ extension KioskApp {
                     try ScreenshotWriter.write(session.scene.frame, to: path)
                     control.reply(to: request, .screenshot(path: path))
                 } catch {
+                    // The client gets the reason; the journal too (a full disk is worth knowing).
+                    logger.error("screenshot for the control socket failed: \(error)")
                     control.reply(to: request, .error("\(error)"))
                 }
             }
