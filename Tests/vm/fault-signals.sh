@@ -14,14 +14,17 @@ RANDOM=${FAULT_SEED:-4242}
 died=0; clean=0; hup_ok=0
 for ((r = 1; r <= rounds; r++)); do
     sig=${signals[RANDOM % 3]}
-    # 0–600 ms after exec: covers the dynamic loader, the Swift runtime start, the config load,
-    # the display open and the running loop.
+    # 0–600 ms after the signals are blocked: covers the Swift runtime start, argument parsing,
+    # the config load, the display and input opening and the running loop.
     delay=$(printf '0.%03d' $((RANDOM % 600)))
     start_kiosk "$cfg"
-    # Count from the moment the kernel has exec'd the binary (before that the process is still
-    # this shell's fork, and its signal dispositions are the shell's).
-    for ((w = 0; w < 2000; w++)); do
-        [ "$(readlink "/proc/$KIOSK_PID/exe" 2>/dev/null)" = "$BIN" ] && break
+    # Count from the moment the kiosk's own code has blocked the signals (SigBlk in
+    # /proc/PID/status has SIGTERM, bit 15): before that the dynamic loader is still mapping
+    # some hundred libraries, nothing has been touched, and a signal kills the process outright
+    # (docs/reliability.md measures that window). Early-signals constructor: Sources/C/CLinux.
+    for ((w = 0; w < 3000; w++)); do
+        blk=$(sed -n 's/^SigBlk:\t*//p' "/proc/$KIOSK_PID/status" 2>/dev/null)
+        [ -n "$blk" ] && (( 0x$blk & 0x4000 )) && break
         sleep 0.001
     done
     sleep "$delay"
