@@ -4,7 +4,7 @@ BIN_DEBUG := .build/debug/kiosk-carousel
 BIN_RELEASE := .build/release/kiosk-carousel
 CONFIG ?= config/example.toml
 
-.PHONY: all deps build release run test unit vm-test bench reliability install docs clean
+.PHONY: all deps build release run test unit vm-test bench fuzz soak reliability install docs clean
 
 all: build
 
@@ -25,6 +25,7 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/fuzz.sh --quick
 	scripts/run-vm-tests.sh
 
 unit: deps
@@ -46,6 +47,19 @@ install: release
 docs: build
 	scripts/make-doc-images.sh $(BIN_DEBUG)
 	scripts/update-readme-reference.sh $(BIN_DEBUG)
+
+## make fuzz: libFuzzer, 1,000,000 runs per harness (docs/reliability.md).
+fuzz: deps
+	scripts/fuzz.sh
+
+## make soak: 10^6 random events over hours of virtual time.
+soak: deps
+	scripts/soak.sh
+
+## make reliability: the long fuzz, soak and fault runs.
+reliability: deps
+	$(SWIFT) build --build-tests
+	scripts/reliability.sh
 
 clean:
 	rm -rf .build out

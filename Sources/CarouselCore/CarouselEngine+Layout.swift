@@ -24,17 +24,18 @@ extension CarouselEngine {
 
     /// The slots that may show an item, as iCarousel's `loadUnloadViews` picks them: `visible`
     /// slots starting `visible / 2` before the current one (kept inside `0..<itemCount` when not
-    /// wrapping). A wrapping ring keeps every slot even with fewer items than slots, showing items
+    /// wrapping, widened by `placeholders` slots on each side). A wrapping ring keeps every slot even with fewer items than slots, showing items
     /// again instead of leaving a gap (iCarousel shows each item once and lets them pop).
     func visibleSlots(_ layout: CarouselLayout) -> Range<Int> {
         guard itemCount > 0 else { return 0..<0 }
         var visible = min(layout.maxVisibleSlots, max(0, layout.computedVisibleSlots))
         if let v = options.visibleItems { visible = v }
         visible = min(max(0, visible), LayoutEnvironment.visibleItemsCeiling)
-        if !wraps { visible = min(visible, itemCount) }
+        let placeholders = wraps ? 0 : max(0, options.placeholders)
+        if !wraps { visible = min(visible, itemCount + 2 * placeholders) }
         let centre = wraps ? Int(scrollOffset.rounded()) : currentIndex
         var start = centre - visible / 2
-        if !wraps { start = max(0, min(itemCount - visible, start)) }
+        if !wraps { start = max(-placeholders, min(itemCount + placeholders - visible, start)) }
         return start..<(start + visible)
     }
 
@@ -54,9 +55,10 @@ extension CarouselEngine {
         let hw = options.itemSize.width.finiteOr(0) / 2, hh = options.itemSize.height.finiteOr(0) / 2
         var placed: [PlacedItem] = []
         for k in visibleSlots(layout) {
-            let index = clampedIndex(k)
+            let isPlaceholder = !wraps && (k < 0 || k >= itemCount)
+            let index = isPlaceholder ? k : clampedIndex(k)
             let slotOffset = Double(k) - scrollOffset
-            let change = transitions.effect(on: index, at: now)
+            let change = isPlaceholder ? (displacement: 0.0, alpha: 1.0) : transitions.effect(on: index, at: now)
             let offset = slotOffset + change.displacement
             let alpha = layout.alpha(offset: offset) * change.alpha
             guard alpha > 0, alpha.isFinite else { continue }
@@ -74,7 +76,8 @@ extension CarouselEngine {
             }
             guard inFront, corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }), t.isFinite else { continue }
             let pose = ItemPose(index: index, offset: offset, transform: t, corners: corners,
-                                alpha: min(1, alpha), depth: t.depth(x: 0, y: 0), cornerRadius: layout.cornerRadius)
+                                alpha: min(1, alpha), depth: t.depth(x: 0, y: 0), cornerRadius: layout.cornerRadius,
+                                isPlaceholder: isPlaceholder)
             placed.append(PlacedItem(pose: pose, slot: k, slotOffset: slotOffset))
         }
         // Back to front: by depth, then (as iCarousel's compareViewDepth) farther from the focus first.
@@ -86,9 +89,9 @@ extension CarouselEngine {
         return placed
     }
 
-    /// The front-most drawn item whose projected quad contains `point`.
+    /// The front-most drawn item (never a placeholder) whose projected quad contains `point`.
     func hitTest(_ point: Point2) -> (index: Int, slotOffset: Double)? {
-        for item in placedItems().reversed() where Self.quad(item.pose.corners, contains: point) {
+        for item in placedItems().reversed() where !item.pose.isPlaceholder && Self.quad(item.pose.corners, contains: point) {
             return (item.pose.index, item.slotOffset)
         }
         return nil

@@ -61,6 +61,9 @@ public struct CarouselOptions: Equatable, Sendable {
     public var wrap: Bool?
     public var offsetMultiplier: Double?
     public var visibleItems: Int?
+    /// iCarousel's placeholders: empty slots shown on each side of a non-wrapping carousel, so a
+    /// row with few items does not end abruptly. They are drawn, never selected.
+    public var placeholders = 0
     // Conveyor belt (ShinobiEssentials).
     public var maxItemsOnFront = 5
     public var rollerRadius = 150.0

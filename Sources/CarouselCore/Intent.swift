@@ -48,9 +48,13 @@ public struct ItemPose: Equatable, Sendable {
     public var depth: Double
     /// Corner radius in card pixels the layout asks for (the scaling pager's `corner_radius`), 0: square.
     public var cornerRadius: Double
+    /// A placeholder slot (iCarousel's `placeholders`), not an item: `index` is the slot
+    /// position, below 0 or at/after the item count.
+    public var isPlaceholder: Bool
     public init(index: Int, offset: Double, transform: Transform3D, corners: [Point2], alpha: Double, depth: Double,
-                cornerRadius: Double = 0) {
+                cornerRadius: Double = 0, isPlaceholder: Bool = false) {
         self.index = index; self.offset = offset; self.transform = transform
         self.corners = corners; self.alpha = alpha; self.depth = depth; self.cornerRadius = cornerRadius
+        self.isPlaceholder = isPlaceholder
     }
 }

@@ -75,9 +75,14 @@ public final class CarouselSession {
     /// item's title. Asks the card pipeline for the visible faces (drawn here when synchronous).
     public func quads() -> [Quad] {
         let poses = engine.layout(viewSize: Size2(Double(scene.width), Double(scene.height)))
-            .filter { config.items.indices.contains($0.index) }
-        cards.request(visible: poses.map(\.index), focus: engine.scrollOffset)
-        var quads = poses.flatMap { cards.face(at: $0.index, now: frameTime).quads(corners: $0.corners, alpha: $0.alpha) }
+            .filter { $0.isPlaceholder || config.items.indices.contains($0.index) }
+        cards.request(visible: poses.filter { !$0.isPlaceholder }.map(\.index), focus: engine.scrollOffset)
+        var quads = poses.flatMap { pose -> [Quad] in
+            if pose.isPlaceholder {
+                return [Quad(texture: cards.placeholderFace(style: config.theme.card), corners: pose.corners, alpha: pose.alpha)]
+            }
+            return cards.face(at: pose.index, now: frameTime).quads(corners: pose.corners, alpha: pose.alpha)
+        }
         let items = config.items
         if let dots = overlays.pageIndicator(count: items.count, current: engine.currentIndex) { quads.append(dots.quad) }
         if items.indices.contains(engine.currentIndex), let title = overlays.title(for: items[engine.currentIndex]) {

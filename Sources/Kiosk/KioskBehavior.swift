@@ -70,12 +70,20 @@ public final class KioskBehavior {
     public func resume(now: Double) { idle.resume(now: now) }
 
     /// Parses and validates `path` again and applies it; on any problem keeps the running
-    /// configuration and logs every `FILE:LINE:COLUMN` problem. Writes a `reloaded` event
+    /// configuration and logs every `FILE:LINE:COLUMN` problem. A file with no items at all is
+    /// refused too when items are shown now. Writes a `reloaded` event
     /// (`ok`, and `problems` on failure). Returns the new configuration, or nil when kept.
     @discardableResult
     public func reload(path: String, reason: String, now: Double, logger: Logger) -> KioskConfiguration? {
         do {
             let new = try ConfigLoader.load(path: path)
+            if new.items.isEmpty && !session.config.items.isEmpty {
+                // An empty file (caught half-written) or an emptied items folder: keep showing
+                // what is shown rather than a carousel of nothing.
+                logger.error("kept the running configuration: \(path) has no items (a file written in place, or an emptied items folder?)")
+                line(time: now, name: "reloaded", fields: [("ok", "false"), ("problems", "1")])
+                return nil
+            }
             session.reload(new, now: now)
             applyIdle(idle.reconfigure(IdlePolicy(new.idle), now: now), now: now)
             logger.notice("reloaded \(path) (\(reason)): \(new.items.count) items")

@@ -16,18 +16,8 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var actions = ActionSettings()
     /// `[items]`: where items come from besides `[[item]]`.
     public var itemsDirectory = ItemsDirectorySettings()
-    /// `[carousel]` keys that `CarouselOptions` does not hold (yet).
-    public var carouselExtras = CarouselExtras()
     /// Every item: the `[[item]]` tables in file order, then the `[items] directory` files.
     public var items: [ItemConfig] = []
-    public init() {}
-}
-
-/// `[carousel]` keys beyond `CarouselOptions`.
-public struct CarouselExtras: Equatable, Sendable {
-    /// iCarousel's placeholders: empty slots drawn on each side when there are too few items
-    /// to fill the row (never when wrapping).
-    public var placeholders = 0
     public init() {}
 }
 

@@ -45,7 +45,8 @@ struct LayoutCommand: ParsableCommand {
             s += p.transform.entries.map(number).joined(separator: ",")
             s += "],\"corners\":["
             s += p.corners.map { "[\(number($0.x)),\(number($0.y))]" }.joined(separator: ",")
-            s += "],\"alpha\":\(number(p.alpha)),\"visible\":true}"
+            s += "],\"alpha\":\(number(p.alpha)),\"visible\":true"
+            s += p.isPlaceholder ? ",\"placeholder\":true}" : "}"
         }
         return s + "]}"
     }

@@ -97,8 +97,8 @@ final class ConfigSectionTests: XCTestCase {
         o.focusPoint = Point2(0.5, 0.7); o.inset = 30; o.cornerRadius = 8; o.tickHz = 240; o.scrollSpeed = 2; o.scrollEnabled = false
         o.decelerationRate = 0.9; o.bounces = false; o.bounceDistance = 0.5; o.stopAtItemBoundary = false; o.scrollToItemBoundary = false
         o.paging = true; o.scrollDuration = 0.6; o.autoscroll = -0.5; o.centerItemWhenSelected = false
+        o.placeholders = 2
         XCTAssertEqual(c.carousel, o)
-        XCTAssertEqual(c.carouselExtras.placeholders, 2)
         var g = GestureOptions()
         g.panSlop = 4; g.ignorePerpendicularSwipes = false; g.tapMaxMovement = 20; g.tapMaxDuration = 0.5
         g.velocityWindow = 0.05

@@ -131,12 +131,12 @@ final class SimulatorBehaviorTests: XCTestCase {
             """)
         let broken = try write("broken.toml", config + "\n[[item]]\nid = \"x\"\ntitel = \"typo\"\n")
         let keys: [TimedInputEvent] = [.init(time: 1.5, event: .keyDown(.left))]
-        let events = try run(config: config, script: keys, until: 2.5, reloads: [(0.5, bigger), (1.0, broken)])
+        let empty = try write("empty.toml", "")
+        let events = try run(config: config, script: keys, until: 2.5, reloads: [(0.5, bigger), (1.0, broken), (1.2, empty)])
         let reloads = events.filter { $0["event"]?.stringValue == "reloaded" }
-        XCTAssertEqual(reloads.count, 2)
-        XCTAssertEqual(reloads.first?["ok"], .bool(true))
-        XCTAssertEqual(reloads.last?["ok"], .bool(false))
-        XCTAssertGreaterThanOrEqual(reloads.last?["problems"]?.numberValue ?? 0, 1)
+        XCTAssertEqual(reloads.map { $0["ok"] }, [.bool(true), .bool(false), .bool(false)],
+                       "a good file applies; a bad one and an empty one (half-written) are refused")
+        XCTAssertGreaterThanOrEqual(reloads[1]["problems"]?.numberValue ?? 0, 1)
         // Still the 7-item configuration: "left" from item 0 wraps nowhere on a linear strip,
         // so the carousel stays put and nothing crashes; the index stays valid.
         let changes = events.filter { $0["event"]?.stringValue == "current_index_changed" }

@@ -61,7 +61,7 @@ enum CarouselSchema {
              defaultText: "computed per type", example: "9"),
         Key(name: "placeholders", type: .integer(.closed(0, 100)),
             doc: "Empty slots drawn on each side when too few items fill the row (iCarousel's placeholders; not when wrapping).",
-            defaultOf: { String($0.carouselExtras.placeholders) }, example: "2", apply: { $0.carouselExtras.placeholders = $1.int }),
+            defaultOf: { String($0.carousel.placeholders) }, example: "2", apply: { $0.carousel.placeholders = $1.int }),
     ]
 
     static let conveyor: [Key] = [
