@@ -12,6 +12,9 @@ public struct OverlayStyle: Equatable, Sendable {
     public var pageIndicator = PageIndicatorStyle()
     public var showTitle = true
     public var titleOverlay = TitleOverlayStyle()
+    /// The on-screen dial's ring: drawn when a dial is configured and `showDial`.
+    public var showDial = true
+    public var dialRing = DialRingStyle()
 
     public init() {}
 
@@ -21,6 +24,8 @@ public struct OverlayStyle: Equatable, Sendable {
         pageIndicator = theme.pageIndicator
         showTitle = theme.showTitle
         titleOverlay = theme.titleOverlay
+        showDial = theme.showDial
+        dialRing = theme.dialRing
     }
 }
 
@@ -47,6 +52,7 @@ public final class OverlayRenderer {
     public let screenHeight: Int
     private var dots: (count: Int, current: Int, overlay: Overlay)?
     private var title: (text: String, overlay: Overlay?)?
+    private var ring: (dial: DialOptions, overlay: Overlay?)?
 
     public init(style: OverlayStyle, screenWidth: Int, screenHeight: Int) {
         self.style = style
@@ -84,6 +90,44 @@ public final class OverlayRenderer {
         let centre = s.position == .bottom ? Double(screenHeight) - s.margin : s.margin
         let overlay = Overlay(texture: texture, x: (screenWidth - w) / 2, y: Int((centre - Double(h) / 2).rounded()))
         dots = (count, current, overlay)
+        return overlay
+    }
+
+    /// The ring of the on-screen dial (`[input.dial]`): the band between the inner and outer
+    /// circles, filled faintly and outlined, so people see where turning works; nil when no dial
+    /// is configured or `show_dial` is off. Drawn once per dial geometry.
+    public func dialRing(_ dial: DialOptions?) -> Overlay? {
+        guard style.showDial, let dial, dial.outerRadius > dial.innerRadius, dial.outerRadius > 0,
+              dial.outerRadius.isFinite, dial.center.x.isFinite, dial.center.y.isFinite else { return nil }
+        if let r = ring, r.dial == dial { return r.overlay }
+        let s = style.dialRing
+        let line = max(0, s.width)
+        let outer = min(dial.outerRadius, Double(max(screenWidth, screenHeight)))
+        let inner = max(0, min(dial.innerRadius, outer))
+        let size = Int((2 * outer + line + 2).rounded(.up))
+        let texture = Texture(width: size, height: size)
+        let ctx = CairoContext(texture: texture)
+        let c = Double(size) / 2
+        // The band: outer circle minus inner circle (even-odd fill).
+        cairo_new_path(ctx.cr)
+        cairo_arc(ctx.cr, c, c, outer, 0, 2 * Double.pi)
+        cairo_new_sub_path(ctx.cr)
+        cairo_arc(ctx.cr, c, c, inner, 0, 2 * Double.pi)
+        cairo_set_fill_rule(ctx.cr, CAIRO_FILL_RULE_EVEN_ODD)
+        ctx.setColor(s.fill)
+        cairo_fill(ctx.cr)
+        if line > 0 {
+            cairo_set_line_width(ctx.cr, line)
+            ctx.setColor(s.color)
+            for radius in [outer, inner] where radius > 0 {
+                cairo_new_path(ctx.cr)
+                cairo_arc(ctx.cr, c, c, radius, 0, 2 * Double.pi)
+                cairo_stroke(ctx.cr)
+            }
+        }
+        ctx.flush()
+        let overlay = Overlay(texture: texture, x: Int((dial.center.x - c).rounded()), y: Int((dial.center.y - c).rounded()))
+        ring = (dial, overlay)
         return overlay
     }
 

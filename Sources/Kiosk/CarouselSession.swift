@@ -84,6 +84,8 @@ public final class CarouselSession {
             return cards.face(at: pose.index, now: frameTime).quads(corners: pose.corners, alpha: pose.alpha)
         }
         let items = config.items
+        // The dial ring is drawn first, under the cards: a subtle guide, never in the way.
+        if let ring = overlays.dialRing(config.gestures.dial) { quads.insert(ring.quad, at: 0) }
         if let dots = overlays.pageIndicator(count: items.count, current: engine.currentIndex) { quads.append(dots.quad) }
         if items.indices.contains(engine.currentIndex), let title = overlays.title(for: items[engine.currentIndex]) {
             quads.append(title.quad)

@@ -1,3 +1,4 @@
+import CarouselCore
 import KioskConfig
 import Raster
 import XCTest
@@ -22,6 +23,28 @@ final class OverlayTests: XCTestCase {
         XCTAssertNil(r.pageIndicator(count: 1, current: 0))
         style.showPageIndicator = false
         XCTAssertNil(OverlayRenderer(style: style, screenWidth: 800, screenHeight: 600).pageIndicator(count: 5, current: 0))
+    }
+
+    func testDialRingIsABandBetweenTheTwoCirclesWhenADialIsConfigured() throws {
+        var style = OverlayStyle()
+        style.dialRing = DialRingStyle()
+        style.dialRing.fill = 0x40FF_FFFF
+        style.dialRing.color = 0xFFFF_FFFF
+        style.dialRing.width = 2
+        let r = OverlayRenderer(style: style, screenWidth: 800, screenHeight: 600)
+        XCTAssertNil(r.dialRing(nil), "no dial, no ring")
+        let dial = DialOptions(center: Point2(600, 300), innerRadius: 60, outerRadius: 150, itemsPerTurn: 12)
+        let o = try XCTUnwrap(r.dialRing(dial))
+        let c = o.texture.width / 2
+        XCTAssertEqual(o.x + c, 600, accuracy: 1)
+        XCTAssertEqual(o.y + c, 300, accuracy: 1)
+        XCTAssertEqual(o.texture.argb(c, c).a, 0, "the centre (inside the inner circle) stays clear")
+        XCTAssertEqual(o.texture.argb(c + 105, c).a, 0x40, accuracy: 2, "the band is filled faintly")
+        XCTAssertEqual(o.texture.argb(c + 150, c).a, 255, accuracy: 60, "the outer circle is outlined")
+        XCTAssertEqual(o.texture.argb(c + 60, c).a, 255, accuracy: 60, "the inner circle is outlined")
+        XCTAssertTrue(r.dialRing(dial)!.texture === o.texture, "cached")
+        style.showDial = false
+        XCTAssertNil(OverlayRenderer(style: style, screenWidth: 800, screenHeight: 600).dialRing(dial))
     }
 
     func testManyDotsShrinkToFitTheScreen() throws {
