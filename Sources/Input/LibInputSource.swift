@@ -82,7 +82,10 @@ public final class LibInputSource: InputSource {
     public func readTimed(fd: Int32) -> [TimedInputEvent] {
         guard fd == group.fd, let li else { return [] }
         var out = group.takeQueued()
-        if let monitor, group.ready().contains(monitor.fd) {
+        // Always ask the group what is ready: that also drains its wake-up eventfd, which
+        // would otherwise keep the descriptor readable and the loop spinning.
+        let ready = group.ready()
+        if let monitor, ready.contains(monitor.fd) {
             for change in monitor.receive() where change.action == .add && !suspended {
                 for path in options.devices where pathDevices[path] == nil && change.concerns(path: path) {
                     addPathDevice(path)

@@ -63,8 +63,11 @@ public final class CarouselSession {
         // A moving engine can change the picture without moving the offset (coverflow2's
         // toggle, insert/remove slides), so a frame is due on every tick that moves.
         let moving = engine.isMoving
+        // A card fading in needs frames at new times until its fade is over (the fade is
+        // judged at the time of the last frame, so without a frame it would never end).
+        let fading = cards.isAnimating(now: frameTime)
         engine.tick(now: now)
-        if moving || engine.scrollOffset != before { needsFrame = true }
+        if moving || fading || engine.scrollOffset != before { needsFrame = true }
         return engine.takeEvents()
     }
 

@@ -41,6 +41,17 @@ final class LiveDeviceTests: XCTestCase {
         XCTAssertFalse(readable(fd, timeout: 0.2), "quiet when nothing happens")
     }
 
+    /// The udev backend's descriptor must go quiet once read: a wake-up left pending kept it
+    /// readable and made the kiosk's loop spin at full CPU with nothing to do.
+    func testLibinputUdevSourceIsQuietAfterARead() throws {
+        let source = try LibInputSource(options: InputOptions())
+        defer { source.close() }
+        let fd = try XCTUnwrap(source.pollDescriptors.first)
+        XCTAssertTrue(readable(fd, timeout: 0.2), "devices present at start are announced at once")
+        _ = try readUntil(source, fd, count: 0, settle: 0.5)
+        XCTAssertFalse(readable(fd, timeout: 0.3), "quiet when nothing happens")
+    }
+
     func testLibinputSuspendCancelsTheTouchAndResumeWorksAgain() throws {
         let screen = try UInputDevice.touchscreen(name: "live-touch", max: 999)
         var options = InputOptions()

@@ -8,6 +8,8 @@ public final class EventLoop {
     private let epollFD: Int32
     private var handlers: [Int32: Handler] = [:]
     private var stopped = false
+    /// How many times `epoll_wait` returned (a still kiosk wakes only for what it must do).
+    public private(set) var wakeups = 0
 
     public init() throws {
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -52,6 +54,7 @@ public final class EventLoop {
             let timeout = beforeWait()
             if stopped { break }
             let n = epoll_wait(epollFD, &events, Int32(events.count), timeout)
+            wakeups += 1
             if n < 0 {
                 if errno == EINTR { continue }
                 break

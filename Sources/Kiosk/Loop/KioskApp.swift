@@ -40,6 +40,8 @@ public final class KioskApp {
     var control: ControlServer?
     /// Armed once for the next idle stage or action timeout.
     let serviceTimer: TickTimer
+    /// The deadline `serviceTimer` is armed for.
+    var serviceDeadline: Double?
     /// When recent frames were presented (monotonic seconds), for `state`'s fps.
     var presentTimes: [Double] = []
 
@@ -71,6 +73,9 @@ public final class KioskApp {
         behavior.onBlank = { [unowned self] in self.presentBlack() }
     }
 
+    /// How many times the loop woke up so far.
+    public var loopWakeups: Int { loop.wakeups }
+
     /// Seconds since start: the engine's clock.
     var now: Double { monotonicNow() - start }
 
@@ -80,6 +85,7 @@ public final class KioskApp {
         try loop.watch(signals.fd) { [unowned self] in self.handleSignals() }
         try loop.watch(serviceTimer.fd) { [unowned self] in
             _ = self.serviceTimer.acknowledge()
+            self.serviceDeadline = nil    // fired: beforeWait arms it for whatever is due next
             let t = self.now
             self.behavior.record(self.actions.update(now: t))
             self.behavior.updateIdle(now: t)
@@ -118,7 +124,7 @@ public final class KioskApp {
         try? notifier?.stopping()
         behavior.record(actions.killAllAndWait(now: now))
         control?.close()
-        logger.notice("stopping after \(String(format: "%.1f", now)) s: \(framesPresented) frames presented")
+        logger.notice("stopping after \(String(format: "%.1f", now)) s: \(framesPresented) frames presented, \(loop.wakeups) loop wake-ups")
         display.close()
         inputs.forEach { $0.close() }
         return exitCode
@@ -152,8 +158,12 @@ public final class KioskApp {
     /// draws a frame when the state changed and the display can take one. Returns the epoll
     /// timeout in milliseconds (-1: sleep until something happens).
     func beforeWait() -> Int32 {
+        // Re-arm the one-shot timer only when the deadline moved (not on every wake-up).
         let due = [behavior.idle.nextDeadline, actions.nextDeadline].compactMap { $0 }.min()
-        if let due { serviceTimer.armOnce(after: max(0.001, due - now)) } else if serviceTimer.isArmed { serviceTimer.disarm() }
+        if due != serviceDeadline {
+            serviceDeadline = due
+            if let due { serviceTimer.armOnce(after: max(0.001, due - now)) } else { serviceTimer.disarm() }
+        }
         if session.isMoving {
             if !tick.isArmed { tick.armRepeating(interval: 1 / max(1, session.config.carousel.tickHz)) }
         } else if tick.isArmed {

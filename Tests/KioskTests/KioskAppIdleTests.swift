@@ -1,0 +1,28 @@
+import Display
+import Foundation
+import KioskConfig
+import Logging
+import XCTest
+@testable import Kiosk
+
+/// A still carousel must sleep: the loop wakes only for what it has to do (cards arriving and
+/// fading in, the first frames), never in a spin. A spinning loop wakes tens of thousands of
+/// times a second; a still one a few dozen times in all.
+final class KioskAppIdleTests: XCTestCase {
+    func testStillCarouselSleepsInTheLoop() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("config.toml").path
+        var text = "[carousel]\ntype = \"coverflow\"\nitem_size = [160, 120]\n[idle]\nattract_after = 600\nhome_after = 900\n"
+        for i in 0..<8 { text += "[[item]]\nid = \"i\(i)\"\ntitle = \"Item \(i)\"\n" }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let config = try ConfigLoader.load(path: path)
+        let display = HeadlessDisplay(width: 480, height: 320)
+        let app = try KioskApp(configPath: path, config: config, display: display, inputs: [],
+                               log: try EventLog(path: nil), logger: Logger(label: "test"), exitAfter: 1.5)
+        XCTAssertEqual(try app.run(), 0)
+        XCTAssertGreaterThan(app.framesPresented, 0, "the carousel was drawn")
+        XCTAssertLessThan(app.loopWakeups, 300, "the loop slept instead of spinning (\(app.loopWakeups) wake-ups in 1.5 s)")
+    }
+}
