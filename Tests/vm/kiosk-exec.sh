@@ -46,7 +46,12 @@ colours() { python3 "$pngcheck" "$1" $(for p in $points; do echo "$p=000000"; do
 kiosk=$!
 state=$(python3 "$ctl" "$dir/run/control.sock" '{"cmd":"state"}') || fail "no state reply"
 echo "state: $state"
-sleep 1
+# Card faces are drawn off the loop and fade in: wait until the screen is still (no frame in
+# the last second, as `state` reports) before taking the reference picture.
+for _ in $(seq 1 60); do
+    sleep 0.5
+    python3 "$ctl" "$dir/run/control.sock" '{"cmd":"state"}' | grep -q '"fps":0[,}]' && break
+done
 before=$(kiosk-vm-shot exec-before)
 python3 "$ctl" "$dir/run/control.sock" '{"cmd":"select","index":0}' || fail "select refused"
 for _ in $(seq 1 600); do grep -q '"action_exited"' "$dir/events.jsonl" && break; sleep 0.1; done
