@@ -68,9 +68,11 @@ check "hang: still running" alive
 # Whatever the shell left in the group (its `sleep`, TERM ignored) gets TERM, then KILL after 5 s.
 check "hang: the screen is given back (no foreground program left)" foreground_done 20
 
-mark_log; select_item 2
+# Count before selecting: the program exits at once, so its event may be written before
+# select_item returns.
 leftovers() { grep -c '"action_leftovers"' "$WORK/events.jsonl"; }
 before=$(leftovers)
+mark_log; select_item 2
 check "holdout: leftovers recorded" bash -c "for i in \$(seq 200); do [ \$(grep -c '\"action_leftovers\"' '$WORK/events.jsonl') -gt $before ] && exit 0; sleep 0.1; done; exit 1"
 check "holdout: logged" wait_for_log "item 2 'holdout'.*left processes running" 10
 check "holdout: leftovers gone, screen taken back (leftovers gone logged)" wait_for_log "leftovers (are gone|.*sent SIGKILL)" 20
