@@ -50,8 +50,10 @@ mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup
 useradd --system --no-create-home --shell /usr/sbin/nologin --user-group -G video,input kiosk || exit 1
 mkdir -p /etc/kiosk-carousel /etc/systemd/system/kiosk-carousel.service.d
 cp "$dir/config.toml" /etc/kiosk-carousel/config.toml
-sed -e "s|/usr/local/bin/kiosk-carousel|$bin|" -e 's|^\[Unit\]$|[Unit]\nDefaultDependencies=no|' \
-    "$unit" > /etc/systemd/system/kiosk-carousel.service
+# The binary goes where the shipped unit expects it (the guest's root is a writable overlay):
+# a build folder under /tmp would be hidden from the sandboxed service by PrivateTmp.
+install -D -m 0755 "$bin" /usr/local/bin/kiosk-carousel
+sed -e 's|^\[Unit\]$|[Unit]\nDefaultDependencies=no|' "$unit" > /etc/systemd/system/kiosk-carousel.service
 printf '[Service]\nStandardOutput=file:/run/kiosk-test.log\nStandardError=file:/run/kiosk-test.log\nWatchdogSec=4\n' \
     > /etc/systemd/system/kiosk-carousel.service.d/test-output.conf
 mkdir -p /run/no-generators
