@@ -19,7 +19,7 @@ extension KioskApp {
     func watchFiles() {
         let config = session.config
         let folders = config.itemsDirectory.directory.map { [$0] } ?? []
-        let skipped = files.watch(files: [FileWatcherPaths.absolute(configPath)] + config.items.compactMap(\.image), folders: folders)
+        let skipped = files.watch(files: [WatchedPaths.absolute(configPath)] + config.items.compactMap(\.image), folders: folders)
         for folder in skipped { logger.warning("cannot watch \(folder) for changes (missing or not readable)") }
     }
 
@@ -28,7 +28,7 @@ extension KioskApp {
     func filesChanged() {
         let changed = files.drainChangedPaths()
         let folderChanged = files.folderChanged
-        let configFile = FileWatcherPaths.absolute(configPath)
+        let configFile = WatchedPaths.absolute(configPath)
         if changed.contains(configFile) {
             reload(reason: "the config file changed")
             return
@@ -42,8 +42,8 @@ extension KioskApp {
     }
 }
 
-/// Path normalisation shared by the watchers.
-enum FileWatcherPaths {
+/// Path normalisation for the watched files.
+enum WatchedPaths {
     /// `p` made absolute against the working folder, with `.`/`..` resolved.
     static func absolute(_ p: String) -> String {
         let abs = p.hasPrefix("/") ? p : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(p)
