@@ -9,6 +9,21 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
                    providers: [.apt([apt])])
 }
 
+/// The compositor's loops (docs/compositor.md): built once for the target's baseline
+/// instruction set and, on x86-64, once more for x86-64-v3 (AVX2), which `Compositor` picks at
+/// run time when the CPU has it. `Sources/RasterKernelsAVX2` links to the same source files.
+var rasterKernels: [Target] = [
+    .target(name: "RasterKernels", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"]),
+]
+var rasterKernelModules: [Target.Dependency] = ["RasterKernels"]
+#if arch(x86_64)
+rasterKernels.append(.target(
+    name: "RasterKernelsAVX2", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"],
+    swiftSettings: [.define("RASTER_KERNELS_AVX2"),
+                    .unsafeFlags(["-target-cpu", "haswell", "-Xcc", "-march=haswell"])]))
+rasterKernelModules.append("RasterKernelsAVX2")
+#endif
+
 let package = Package(
     name: "KioskCarousel",
     products: [
@@ -43,7 +58,9 @@ let package = Package(
         ]),
         // Header-only helpers for Raster's hot loops (prefetch); no library behind it.
         .target(name: "CRasterSupport", path: "Sources/C/CRasterSupport"),
-        .target(name: "Raster", dependencies: ["CarouselCore", "CRasterSupport"]),
+        // Canvas, Texture, Quad, Backdrop: what the compositor and its kernel modules share.
+        .target(name: "RasterCore", dependencies: ["CarouselCore", "CRasterSupport"]),
+        .target(name: "Raster", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"] + rasterKernelModules),
         .target(name: "Cards", dependencies: ["Raster", "KioskConfig", "CCardLibs",
                                               .product(name: "Logging", package: "swift-log")]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CUdev", "CZlib", "CKioskSys",
@@ -60,7 +77,7 @@ let package = Package(
 
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig"]),
-        .testTarget(name: "RasterTests", dependencies: ["Raster"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterKernels"]),
         .testTarget(name: "CardsTests", dependencies: ["Cards", "CCardLibs",
                                                      .product(name: "Logging", package: "swift-log")],
                     resources: [.copy("Golden")]),
@@ -69,5 +86,5 @@ let package = Package(
         .testTarget(name: "KioskTests", dependencies: ["Kiosk"]),
         // Soak, fault and fuzz-regression tests across modules (docs/reliability.md).
         .testTarget(name: "ReliabilityTests", dependencies: ["Kiosk", "KioskConfig", "Input", "CarouselCore"]),
-    ]
+    ] + rasterKernels
 )

@@ -64,10 +64,8 @@ public final class FrameComposer {
         lastDamage = damage
         history.append(damage)
         if history.count > historyLimit { history.removeFirst(); firstHistoryFrame += 1 }
-        for r in damage.rects {
-            frame.copy(from: background, x: r.x, y: r.y, width: r.width, height: r.height)
-            compositor.draw(quads, into: frame, clip: r)
-        }
+        // The background is restored and the quads drawn over it in one pass per rectangle.
+        for r in damage.rects { compositor.draw(quads, into: frame, clip: r, backdrop: .image(background)) }
         return damage.rects
     }
 

@@ -12,7 +12,11 @@ struct BenchCompositeCommand: ParsableCommand {
         discussion: """
             Prints one line, like the peer harnesses in ../shared/bench/peers:
               RESULT ours <scene> <build> <median_ms> <min_ms> <mean_ms> <frames> <checksum> <covered_px> <bbox_px>
-            Every timed frame clears the whole frame and draws every quad (no damage shortcuts).
+            Every timed frame writes the whole frame: the background colour where no card is and
+            every card over it (no damage shortcuts; cards are blended onto the colour itself
+            where nothing lies under them, instead of onto a cleared frame read back).
+            The loops are those of the best instruction set the CPU has (as Qt's and pixman's);
+            --instruction-set baseline measures the portable build of the same loops.
             With --damage it then prints DAMAGE lines: the pixels a damage-tracked renderer
             copies to the display per frame when idle and while the scene pans sideways.
             Build with `swift build -c release` before quoting numbers.
@@ -27,10 +31,18 @@ struct BenchCompositeCommand: ParsableCommand {
     @Option(help: "bilinear (no mip levels) or mipmap.") var filter: String = TextureFilter.mipmap.rawValue
     @Option(help: "Write the final frame as PNG.") var png: String?
     @Option(help: "Build tag printed in the RESULT line.") var build = "release"
+    @Option(help: "Loops to use: \(InstructionSet.allCases.map(\.rawValue).joined(separator: ", ")) (default: the best available).")
+    var instructionSet: String?
     @Flag(help: "Turn occlusion culling off.") var noOcclusion = false
     @Flag(help: "Also report damage-tracked pixels per frame, idle and panning.") var damage = false
 
     func validate() throws {
+        if let name = instructionSet {
+            guard let set = InstructionSet(rawValue: name) else {
+                throw ValidationError("--instruction-set must be one of: \(InstructionSet.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            guard set.isAvailable else { throw ValidationError("--instruction-set \(name): not available on this CPU or build") }
+        }
         guard frames >= 1 else { throw ValidationError("--frames must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup must be 0 or more") }
         guard (1...64).contains(threads) else { throw ValidationError("--threads must be 1...64") }
@@ -47,11 +59,13 @@ struct BenchCompositeCommand: ParsableCommand {
         let textureFilter = TextureFilter(rawValue: filter)!
         if textureFilter == .mipmap { for q in loaded.quads { q.texture.buildMipLevels() } }
         let canvas = Canvas(width: loaded.width, height: loaded.height)
-        let compositor = Compositor(filter: textureFilter, threads: threads)
+        let compositor = Compositor(filter: textureFilter, threads: threads,
+                                    instructionSet: instructionSet.flatMap(InstructionSet.init(rawValue:)) ?? .best)
         compositor.occlusionCulling = !noOcclusion
         func frame() {
-            canvas.fill(loaded.background)
-            compositor.draw(loaded.quads, into: canvas)
+            // The whole frame is written every frame: the background where no card is, and the
+            // cards blended over it (onto the colour itself where nothing lies under them).
+            compositor.draw(loaded.quads, into: canvas, backdrop: .color(loaded.background))
         }
         for _ in 0..<warmup { frame() }
         var times: [Double] = []
@@ -69,17 +83,18 @@ struct BenchCompositeCommand: ParsableCommand {
                       String(format: "%.4f", mean), "\(frames)", String(repeating: "0", count: 16 - checksum.count) + checksum,
                       String(format: "%.0f", loaded.coveredArea), String(format: "%.0f", loaded.boundingBoxArea)]
         print(fields.joined(separator: "\t"))
-        FileHandle.standardError.write("shaded \(compositor.shadedPixels) px per frame\n".data(using: .utf8)!)
+        FileHandle.standardError.write(
+            "shaded \(compositor.shadedPixels) px per frame (\(compositor.instructionSet.rawValue) loops)\n".data(using: .utf8)!)
         if let png { try PNGEncoder.write(canvas, to: png) }
-        if damage { reportDamage(loaded, filter: textureFilter) }
+        if damage { reportDamage(loaded, filter: textureFilter, instructionSet: compositor.instructionSet) }
     }
 
     /// Damage-tracked rendering of the scene: idle (same quads again) and panning by 7 px per
     /// frame, through a `FrameComposer` with two display buffers.
-    private func reportDamage(_ s: BenchScene, filter: TextureFilter) {
+    private func reportDamage(_ s: BenchScene, filter: TextureFilter, instructionSet: InstructionSet) {
         let background = Canvas(width: s.width, height: s.height)
         background.fill(s.background)
-        let composer = FrameComposer(background: background, compositor: Compositor(filter: filter, threads: threads))
+        let composer = FrameComposer(background: background, compositor: Compositor(filter: filter, threads: threads, instructionSet: instructionSet))
         let display = [Canvas(width: s.width, height: s.height), Canvas(width: s.width, height: s.height)]
         func shifted(_ dx: Double) -> [Quad] {
             s.quads.map { q in

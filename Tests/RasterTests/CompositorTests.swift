@@ -1,6 +1,7 @@
 import CarouselCore
 import XCTest
 @testable import Raster
+@testable import RasterKernels
 
 final class CompositorTests: XCTestCase {
     func testBlitCopiesTexelsExactlyWithoutBleeding() {

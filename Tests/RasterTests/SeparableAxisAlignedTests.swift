@@ -1,6 +1,7 @@
 import CarouselCore
 import XCTest
 @testable import Raster
+@testable import RasterKernels
 
 /// The separable path for axis-aligned quads (`RowFilterCache` + `SpanShader.separable`) against
 /// the single-pass loop and the double-precision reference.

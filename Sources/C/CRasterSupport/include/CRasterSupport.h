@@ -13,6 +13,18 @@
 typedef unsigned short raster_u16x16 __attribute__((ext_vector_type(16)));
 typedef unsigned int raster_u32x16 __attribute__((ext_vector_type(16)));
 
+/* 1 when the CPU (and the kernel, for the AVX state) supports x86-64-v3 — AVX2, FMA, BMI1/2,
+ * F16C, LZCNT, MOVBE: what the `RasterKernelsAVX2` module is compiled for — else 0. */
+static inline int raster_cpu_has_x86_64_v3(void)
+{
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("x86-64-v3");
+#else
+    return 0;
+#endif
+}
+
 /* Hint that the cache line holding `p` will be read soon (into all cache levels).
  * Never faults, even for addresses outside any mapping. */
 static inline void raster_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
@@ -35,11 +47,34 @@ static inline void raster_copy32(uint32_t *restrict dst, const uint32_t *restric
     for (; i < count; i++) dst[i] = src[i];
 }
 
-/* (a * b) >> 16 per unsigned 16-bit lane (pmulhuw on x86, umull + shrn on ARM). */
+/* (a * b) >> 16 per unsigned 16-bit lane (pmulhuw on x86, umull + shrn on ARM).
+ * On x86 the instruction is named: spelled as widen-multiply-narrow, LLVM sometimes keeps
+ * loop-invariant operands widened and narrows them again in every iteration. */
+#if defined(__AVX2__)
+#include <immintrin.h>
+static inline raster_u16x16 raster_mulhi(raster_u16x16 a, raster_u16x16 b)
+{
+    return (raster_u16x16)_mm256_mulhi_epu16((__m256i)a, (__m256i)b);
+}
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+static inline raster_u16x16 raster_mulhi(raster_u16x16 a, raster_u16x16 b)
+{
+    typedef unsigned short u16x8 __attribute__((ext_vector_type(8)));
+    u16x8 alo = __builtin_shufflevector(a, a, 0, 1, 2, 3, 4, 5, 6, 7);
+    u16x8 ahi = __builtin_shufflevector(a, a, 8, 9, 10, 11, 12, 13, 14, 15);
+    u16x8 blo = __builtin_shufflevector(b, b, 0, 1, 2, 3, 4, 5, 6, 7);
+    u16x8 bhi = __builtin_shufflevector(b, b, 8, 9, 10, 11, 12, 13, 14, 15);
+    u16x8 lo = (u16x8)_mm_mulhi_epu16((__m128i)alo, (__m128i)blo);
+    u16x8 hi = (u16x8)_mm_mulhi_epu16((__m128i)ahi, (__m128i)bhi);
+    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+#else
 static inline raster_u16x16 raster_mulhi(raster_u16x16 a, raster_u16x16 b)
 {
     raster_u32x16 p = __builtin_convertvector(a, raster_u32x16) * __builtin_convertvector(b, raster_u32x16);
     return __builtin_convertvector(p >> 16, raster_u16x16);
 }
+#endif
 
 #endif

@@ -1,4 +1,5 @@
 import CarouselCore
+import RasterCore
 
 /// A half-plane `a·x + b·y + c` evaluated at pixel centres `(x + 0.5, y + 0.5)`.
 struct EdgeFunction {
@@ -53,6 +54,21 @@ struct QuadSampler {
     /// weight of its right neighbour `columnWeight[x]` (0…256, in both 16-bit halves); filled by
     /// `ColumnTable`.
     var columnTexel: UnsafePointer<Int32>, columnWeight: UnsafePointer<UInt32>
+    /// Axis-aligned: the `BlockShape` of the 8 columns from each column (`ColumnTable`).
+    var columnShape: UnsafePointer<BlockShape>
+    /// Texel rectangles of the sampled level known fully opaque (`Texture.opaqueRegions`;
+    /// empty rectangles when unknown, as for mip levels).
+    var opaque: (TexelRect, TexelRect)
+
+    /// True when every texel a bilinear sample of texture rows `rowI` and `rowI + 1` between
+    /// texel columns `c0` and `c1` (either order) plus their right neighbours can read is opaque.
+    @inline(__always)
+    func isOpaque(row rowI: Int, columns c0: Int, _ c1: Int) -> Bool {
+        let xs = min(c0, c1)..<(max(c0, c1) + 2)
+        let last = stepY > 0 ? rowI + 1 : rowI
+        return (opaque.0.contains(row: rowI, xs) && opaque.0.contains(row: last, xs))
+            || (opaque.1.contains(row: rowI, xs) && opaque.1.contains(row: last, xs))
+    }
 }
 
 /// Everything the compositor needs about one quad, built once per quad per frame.
@@ -192,7 +208,9 @@ struct PreparedQuad {
             blitOffsetX: kind == .blit ? -Int(p[0].x.rounded()) : 0,
             blitOffsetY: kind == .blit ? -Int(p[0].y.rounded()) : 0,
             originX: max(0, PixelRect.covering(p, margin: 1).x),
-            columnTexel: ColumnTable.unset.texel, columnWeight: ColumnTable.unset.weight)
+            columnTexel: ColumnTable.unset.texel, columnWeight: ColumnTable.unset.weight,
+            columnShape: ColumnTable.unset.shape,
+            opaque: PreparedQuad.opaquePair(level == 0 && kind == .axisAligned ? base.opaqueRegions : []))
         opaqueRegions = kind == .blit && alpha >= 1 ? base.opaqueRegions : []
 
         // Occluder: the opaque texel rectangles, shrunk by the filter's reach, mapped to screen.
@@ -217,6 +235,12 @@ struct PreparedQuad {
                 occluder = (half(0), half(1), half(2), half(3))
             }
         }
+    }
+
+    /// Up to two rectangles as a pair (empty ones where there are fewer).
+    static func opaquePair(_ regions: [TexelRect]) -> (TexelRect, TexelRect) {
+        let none = TexelRect(x0: 0, y0: 0, x1: 0, y1: 0)
+        return (regions.first ?? none, regions.count > 1 ? regions[1] : none)
     }
 
     /// The pixels of row `y` the quad touches, clipped to `columns`, or nil.

@@ -1,11 +1,15 @@
-/// For each pixel row of a band, the columns already covered by opaque pixels of quads nearer
-/// the viewer: a few sorted, disjoint intervals per row in preallocated memory.
+/// For each pixel row of a band, a few sorted, disjoint column intervals in preallocated memory.
 ///
-/// Quads are visited front to back; each one's visible pieces are what its row span leaves
-/// after subtracting these intervals, and its own certainly-opaque columns are then added.
-/// When a row would hold more than `capacity` intervals the narrowest is forgotten, which only
-/// means drawing some hidden pixels (never skipping visible ones).
-final class RowOcclusion {
+/// Two uses in `BandWorker`:
+/// - occlusion: the columns already covered by opaque pixels of quads nearer the viewer. Quads
+///   are visited front to back; each one's visible pieces are what its row span leaves after
+///   subtracting these intervals, and its own certainly-opaque columns are then added. When a
+///   row would hold more than `capacity` intervals the narrowest is forgotten, which only means
+///   drawing some hidden pixels (never skipping visible ones).
+/// - painted columns, when drawing over a `Backdrop`: columns some quad has written this frame.
+///   Forgetting one would be wrong there, so the caller checks `isFull(row:)` first and
+///   resolves a full row itself (see `BandWorker`).
+final class RowIntervals {
     static let capacity = 6
     private(set) var rowCount = 0
     private var starts: UnsafeMutablePointer<Int32>
@@ -22,8 +26,8 @@ final class RowOcclusion {
     func reset(rows: Int) {
         if rows > rowCount {
             starts.deallocate(); ends.deallocate(); counts.deallocate()
-            starts = .allocate(capacity: rows * RowOcclusion.capacity)
-            ends = .allocate(capacity: rows * RowOcclusion.capacity)
+            starts = .allocate(capacity: rows * RowIntervals.capacity)
+            ends = .allocate(capacity: rows * RowIntervals.capacity)
             counts = .allocate(capacity: rows)
             rowCount = rows
         }
@@ -34,7 +38,7 @@ final class RowOcclusion {
     @inline(__always)
     func forEachVisible(row: Int, _ lo: Int, _ hi: Int, _ body: (Int, Int) -> Void) {
         let n = Int(counts[row])
-        let s = starts + row * RowOcclusion.capacity, e = ends + row * RowOcclusion.capacity
+        let s = starts + row * RowIntervals.capacity, e = ends + row * RowIntervals.capacity
         var cursor = lo
         for i in 0..<n {
             let a = Int(s[i]), b = Int(e[i])
@@ -47,10 +51,34 @@ final class RowOcclusion {
         if cursor < hi { body(cursor, hi) }
     }
 
+    /// Calls `body` with the pieces of `lo..<hi` in row `row`, left to right, each with whether
+    /// it is covered.
+    @inline(__always)
+    func forEachPiece(row: Int, _ lo: Int, _ hi: Int, _ body: (Int, Int, Bool) -> Void) {
+        var cursor = lo
+        forEachVisible(row: row, lo, hi) { a, b in
+            if a > cursor { body(cursor, a, true) }
+            body(a, b, false)
+            cursor = b
+        }
+        if cursor < hi { body(cursor, hi, true) }
+    }
+
+    /// True when row `row` holds `capacity` intervals (the next `cover` may forget one).
+    @inline(__always)
+    func isFull(row: Int) -> Bool { Int(counts[row]) == RowIntervals.capacity }
+
+    /// Makes `lo..<hi` the only interval of row `row`.
+    func set(row: Int, _ lo: Int, _ hi: Int) {
+        starts[row * RowIntervals.capacity] = Int32(lo)
+        ends[row * RowIntervals.capacity] = Int32(hi)
+        counts[row] = hi > lo ? 1 : 0
+    }
+
     /// Marks columns `lo..<hi` of row `row` as covered.
     func cover(row: Int, _ lo: Int, _ hi: Int) {
         guard hi > lo else { return }
-        let cap = RowOcclusion.capacity
+        let cap = RowIntervals.capacity
         let s = starts + row * cap, e = ends + row * cap
         var n = Int(counts[row])
         var a = Int32(lo), b = Int32(hi)

@@ -93,17 +93,41 @@ enum SpanShader {
     /// destination pixels, rounded once; the result's X byte is 0xFF.
     @inline(__always)
     static func over(_ srb: U16x16, _ sag: U16x16, _ d: UInt8x8) -> UInt8x8 {
-        // Source alpha rounded to 8 bits first, so that an opaque sample replaces the
-        // destination exactly (what lies behind it can then be skipped without changing a bit).
+        over(srb, sag, d, keep: keep(sag))
+    }
+
+    /// (1 − source alpha) · 65535 in both halves of each pixel's lanes, from the source's
+    /// [G A] pairs. The alpha is rounded to 8 bits first, so that an opaque sample replaces the
+    /// destination exactly (what lies behind it can then be skipped without changing a bit).
+    @inline(__always)
+    static func keep(_ sag: U16x16) -> U16x16 {
         let a = ((unsafeBitCast(sag, to: UInt8x8.self) &>> 16) &+ 128) &>> 8
         let t = 255 &- a
-        let k = (t &<< 8) | t                                              // (1 − α) · 65535
-        let keep = unsafeBitCast(k | (k &<< 16), to: U16x16.self)
+        let k = (t &<< 8) | t
+        return unsafeBitCast(k | (k &<< 16), to: U16x16.self)
+    }
+
+    /// `keep` for a source whose filtered alpha is 255 · 256 at every texel, scaled by the
+    /// vertical weights `iwy`, `wy` (alpha folded in): one value for a whole run.
+    @inline(__always)
+    static func keep(opaqueWith iwy: U16x16, _ wy: U16x16) -> U16x16 {
+        let opaque = U16x16(repeating: 65280)
+        return keep(raster_mulhi(opaque, iwy) &+ raster_mulhi(opaque, wy))
+    }
+
+    /// Source-over with the destination's weight `keep` given (see `keep(_:)`).
+    @inline(__always)
+    static func over(_ srb: U16x16, _ sag: U16x16, _ d: UInt8x8, keep: U16x16) -> UInt8x8 {
         let drb = rb(d) &<< 8, dag = ag(d) &<< 8
         let half = U16x16(repeating: 128)
-        let orb = (srb &+ raster_mulhi(drb, keep) &+ half) &>> 8
-        let oag = (sag &+ raster_mulhi(dag, keep) &+ half) &>> 8
-        return unsafeBitCast(orb, to: UInt8x8.self) | (unsafeBitCast(oag, to: UInt8x8.self) &<< 8) | 0xFF00_0000
+        return pack(srb &+ raster_mulhi(drb, keep) &+ half, sag &+ raster_mulhi(dag, keep) &+ half)
+    }
+
+    /// Channel pairs (value·256, rounding already added) to pixels with the X byte 0xFF.
+    @inline(__always)
+    static func pack(_ rb: U16x16, _ ag: U16x16) -> UInt8x8 {
+        // [B R] → 0x00RR00BB; [G A] keeps each high byte in place → 0xAA00GG00.
+        unsafeBitCast(rb &>> 8, to: UInt8x8.self) | unsafeBitCast(ag & 0xFF00, to: UInt8x8.self) | 0xFF00_0000
     }
 
     /// The pair loads below rely on little-endian lane order (a constant: folded away).
@@ -328,9 +352,32 @@ enum SpanShader {
         while k < x1 {
             let ci = columnTexel + k
             let wx16 = UnsafeRawPointer(columnWeight + k).loadUnaligned(as: U16x16.self), iwx16 = 256 &- wx16
-            let i0 = Int(ci[0]), i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3])
-            let i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6]), i7 = Int(ci[7])
-            let (p0, p1) = texelPairs(texels, stepX: s.stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
+            let i0 = Int(ci[0])
+            let p0: UInt8x8, p1: UInt8x8
+            let shape = adjacent ? s.columnShape[k] : .gather
+            if shape == .consecutive {
+                // Eight consecutive texels (scale near 1): two plain loads instead of a gather.
+                let run = UnsafeRawPointer(texels + i0)
+                p0 = run.loadUnaligned(as: UInt8x8.self)
+                p1 = run.loadUnaligned(fromByteOffset: 4, as: UInt8x8.self)
+            } else if shape != .gather {
+                // One texel skipped (or repeated): the lanes from that point on come from the
+                // run one texel further on (or back), picked by where the offset changes.
+                let step = shape == .skipsOne ? 1 : -1
+                let offset = UnsafeRawPointer(ci).loadUnaligned(as: Int8x8.self)
+                    &- Int8x8(repeating: Int32(truncatingIfNeeded: i0)) &- Int8x8(0, 1, 2, 3, 4, 5, 6, 7)
+                // Offsets are 0 or ±1: all ones where a lane moved (no SIMDMask: it lowers to
+                // scalar code here).
+                let moved = unsafeBitCast(step == 1 ? 0 &- offset : offset, to: UInt8x8.self)
+                let run = UnsafeRawPointer(texels + i0), other = UnsafeRawPointer(texels + (i0 &+ step))
+                p0 = (run.loadUnaligned(as: UInt8x8.self) & ~moved) | (other.loadUnaligned(as: UInt8x8.self) & moved)
+                p1 = (run.loadUnaligned(fromByteOffset: 4, as: UInt8x8.self) & ~moved)
+                    | (other.loadUnaligned(fromByteOffset: 4, as: UInt8x8.self) & moved)
+            } else {
+                let i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3])
+                let i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6]), i7 = Int(ci[7])
+                (p0, p1) = texelPairs(texels, stepX: s.stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
+            }
             out[b] = rb(p0) &* iwx16 &+ rb(p1) &* wx16
             out[b &+ 1] = ag(p0) &* iwx16 &+ ag(p1) &* wx16
             k &+= 8
@@ -340,34 +387,88 @@ enum SpanShader {
 
     /// Fully covered pixels `x0..<x1` of row `y` of an axis-aligned quad, in two passes: the
     /// two texture rows filtered horizontally (`RowFilterCache`, shared with the neighbouring
-    /// screen rows), then the vertical step, alpha and source-over on contiguous data.
-    /// Bit-identical to `filtered(axis: true, coverage: false)`.
+    /// screen rows), then the vertical step, alpha and source-over on contiguous data, onto
+    /// `under` (the frame row, or the backdrop for pixels nothing was drawn on yet).
+    /// Bit-identical to `filtered(axis: true, coverage: false)` over the same destination.
+    /// Where every texel the run reads is opaque the destination's weight is one value for the
+    /// whole run, and over a solid colour so is the destination's contribution.
     static func separable(_ s: QuadSampler, _ row: UnsafeMutablePointer<UInt32>, _ y: Int, _ x0: Int, _ x1: Int,
-                          cache: RowFilterCache) {
+                          cache: RowFilterCache, under: BackdropRow) {
         let px = Double(s.originX) + 0.5, py = Double(y) + 0.5
         let rowV = clamp(Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), s.maxV)
         let rowI = Int(Int32(rowV))
         let (iwy16, wy16) = verticalWeights(Float8(repeating: rowV - Float(rowI)), alpha: s.alpha < 1 ? s.alpha : 1)
         let (top, bottom) = cache.rows(s, top: rowI, x0: x0, x1: x1)
-        let count = x1 - x0
-        let out = row + x0
+        let opaque = s.isOpaque(row: rowI, columns: Int(s.columnTexel[x0]), Int(s.columnTexel[x1 - 1]))
+        let keep = opaque ? keep(opaqueWith: iwy16, wy16) : U16x16()
+        let out = row + x0, count = x1 - x0
+        switch (under, opaque) {
+        case (.frame, false):
+            verticalOver(top, bottom, iwy16, wy16, out, count, from: UnsafePointer(out), color: 0, keep: keep, constantKeep: false)
+        case (.frame, true):
+            verticalOver(top, bottom, iwy16, wy16, out, count, from: UnsafePointer(out), color: 0, keep: keep, constantKeep: true)
+        case (.pixels(let p), false):
+            verticalOver(top, bottom, iwy16, wy16, out, count, from: p + x0, color: 0, keep: keep, constantKeep: false)
+        case (.pixels(let p), true):
+            verticalOver(top, bottom, iwy16, wy16, out, count, from: p + x0, color: 0, keep: keep, constantKeep: true)
+        case (.color(let c), false):
+            verticalOver(top, bottom, iwy16, wy16, out, count, from: nil, color: c, keep: keep, constantKeep: false)
+        case (.color(let c), true):
+            verticalOverColor(top, bottom, iwy16, wy16, out, count, color: c, keep: keep)
+        }
+    }
+
+    /// The second pass of `separable`: destination pixels read from `from` (may be `out`), or
+    /// the colour `color` when `from` is nil; `keep` is used for every pixel when
+    /// `constantKeep`, else computed per pixel.
+    @inline(__always)
+    static func verticalOver(_ top: UnsafePointer<U16x16>, _ bottom: UnsafePointer<U16x16>, _ iwy16: U16x16, _ wy16: U16x16,
+                             _ out: UnsafeMutablePointer<UInt32>, _ count: Int, from: UnsafePointer<UInt32>?,
+                             color: UInt32, keep constant: U16x16, constantKeep: Bool) {
+        let splat = UInt8x8(repeating: color)
+        // Whole blocks of 8, then the tail (one loop for both spoils the code of the first).
         var k = 0, b = 0
-        while k < count {
+        while k &+ 8 <= count {
             let srb = raster_mulhi(top[b], iwy16) &+ raster_mulhi(bottom[b], wy16)
             let sag = raster_mulhi(top[b &+ 1], iwy16) &+ raster_mulhi(bottom[b &+ 1], wy16)
-            let n = count &- k < 8 ? count &- k : 8
-            let dstPtr = out + k
-            if n == 8 {
-                let d = UnsafeRawPointer(dstPtr).loadUnaligned(as: UInt8x8.self)
-                UnsafeMutableRawPointer(dstPtr).storeBytes(of: over(srb, sag, d), as: UInt8x8.self)
-            } else {
-                var d = UInt8x8()
-                for l in 0..<n { d[l] = dstPtr[l] }
-                let o = over(srb, sag, d)
-                for l in 0..<n { dstPtr[l] = o[l] }
-            }
+            let d = from.map { UnsafeRawPointer($0 + k).loadUnaligned(as: UInt8x8.self) } ?? splat
+            let o = over(srb, sag, d, keep: constantKeep ? constant : keep(sag))
+            UnsafeMutableRawPointer(out + k).storeBytes(of: o, as: UInt8x8.self)
             k &+= 8
             b &+= 2
+        }
+        if k < count {
+            let srb = raster_mulhi(top[b], iwy16) &+ raster_mulhi(bottom[b], wy16)
+            let sag = raster_mulhi(top[b &+ 1], iwy16) &+ raster_mulhi(bottom[b &+ 1], wy16)
+            var d = splat
+            if let from { for l in 0..<(count &- k) { d[l] = from[k &+ l] } }
+            let o = over(srb, sag, d, keep: constantKeep ? constant : keep(sag))
+            for l in 0..<(count &- k) { out[k &+ l] = o[l] }
+        }
+    }
+
+    /// `verticalOver` of an opaque run onto one colour: the colour's share is the same for every
+    /// pixel, so each pixel is the vertical step plus a constant (bit-identical to `over`).
+    @inline(__always)
+    static func verticalOverColor(_ top: UnsafePointer<U16x16>, _ bottom: UnsafePointer<U16x16>, _ iwy16: U16x16,
+                                  _ wy16: U16x16, _ out: UnsafeMutablePointer<UInt32>, _ count: Int,
+                                  color: UInt32, keep: U16x16) {
+        let d = UInt8x8(repeating: color)
+        let half = U16x16(repeating: 128)
+        let addRB = raster_mulhi(rb(d) &<< 8, keep) &+ half, addAG = raster_mulhi(ag(d) &<< 8, keep) &+ half
+        var k = 0, b = 0
+        while k &+ 8 <= count {
+            let srb = raster_mulhi(top[b], iwy16) &+ raster_mulhi(bottom[b], wy16)
+            let sag = raster_mulhi(top[b &+ 1], iwy16) &+ raster_mulhi(bottom[b &+ 1], wy16)
+            UnsafeMutableRawPointer(out + k).storeBytes(of: pack(srb &+ addRB, sag &+ addAG), as: UInt8x8.self)
+            k &+= 8
+            b &+= 2
+        }
+        if k < count {
+            let srb = raster_mulhi(top[b], iwy16) &+ raster_mulhi(bottom[b], wy16)
+            let sag = raster_mulhi(top[b &+ 1], iwy16) &+ raster_mulhi(bottom[b &+ 1], wy16)
+            let o = pack(srb &+ addRB, sag &+ addAG)
+            for l in 0..<(count &- k) { out[k &+ l] = o[l] }
         }
     }
 

@@ -1,0 +1,40 @@
+import CRasterSupport
+import RasterCore
+import RasterKernels
+#if canImport(RasterKernelsAVX2)
+import RasterKernelsAVX2
+#endif
+
+/// The instruction sets the compositor's loops are built for. `Compositor` uses the best one
+/// the CPU has (as Qt's and pixman's raster code do); tests and `bench composite
+/// --instruction-set` can pick one.
+public enum InstructionSet: String, CaseIterable, Sendable {
+    /// What the build targets by default (x86-64: SSE2; AArch64: NEON).
+    case baseline
+    /// x86-64 with AVX2, FMA, BMI1/2 and F16C (x86-64-v3, "haswell"): 256-bit vectors.
+    case avx2
+
+    /// True when this build contains loops for it and this CPU can run them.
+    public var isAvailable: Bool {
+        switch self {
+        case .baseline: return true
+        case .avx2:
+            #if canImport(RasterKernelsAVX2)
+            return raster_cpu_has_x86_64_v3() != 0
+            #else
+            return false
+            #endif
+        }
+    }
+
+    /// The fastest available one.
+    public static var best: InstructionSet { InstructionSet.avx2.isAvailable ? .avx2 : .baseline }
+
+    /// New loops for this instruction set (the baseline ones when it is not available).
+    func makeKernels() -> CompositorKernels {
+        #if canImport(RasterKernelsAVX2)
+        if self == .avx2 && isAvailable { return RasterKernelsAVX2.DrawKernels() }
+        #endif
+        return RasterKernels.DrawKernels()
+    }
+}

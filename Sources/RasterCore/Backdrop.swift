@@ -1,0 +1,32 @@
+import CRasterSupport
+
+/// What lies behind every quad: a solid colour or an image the size of the target canvas.
+///
+/// Given to `Compositor.draw(_:into:clip:backdrop:)`, it makes the compositor responsible for
+/// every pixel of the clip: pixels no quad touches get the backdrop, and the quad drawn first at
+/// a pixel blends against the backdrop directly instead of against pixels first filled and then
+/// read back. The result is bit for bit that of filling the clip with the backdrop and drawing
+/// the quads over it, with one pass over memory fewer (and, over a solid colour, no read of the
+/// frame at all for those pixels).
+public enum Backdrop {
+    /// An opaque colour (XRGB8888; the X byte is written as 0xFF).
+    case color(UInt32)
+    /// An opaque image with the target canvas's size (its X bytes are copied as they are).
+    case image(Canvas)
+
+    /// Writes the backdrop into pixels `x0..<x1` of row `y` (`row` points at the row's pixel 0).
+    @inline(__always)
+    package func fill(row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int) {
+        guard x1 > x0 else { return }
+        switch self {
+        case .color(let c): raster_fill32(row + x0, c | 0xFF00_0000, x1 - x0)
+        case .image(let image): raster_copy32(row + x0, image.pixels + y * image.stride + x0, x1 - x0)
+        }
+    }
+
+    /// True when `image` can serve as the backdrop of `canvas` (at least its size).
+    package func fits(_ canvas: Canvas) -> Bool {
+        if case .image(let image) = self { return image.width >= canvas.width && image.height >= canvas.height }
+        return true
+    }
+}

@@ -1,0 +1,133 @@
+import CarouselCore
+import CRasterSupport
+import RasterCore
+
+/// A run of one row of one quad left visible by the occlusion pass.
+struct SpanRecord {
+    var y: Int32, lo: Int32, hi: Int32, innerLo: Int32, innerHi: Int32
+}
+
+/// One band's scratch and its two passes: front to back to find what is visible, then back
+/// to front to shade it.
+final class BandWorker {
+    private let occlusion = RowIntervals()
+    /// Over a backdrop: the columns of each row some quad has written this frame.
+    private let painted = RowIntervals()
+    private let columnTable = ColumnTable()
+    private let rowCache = RowFilterCache()
+    private var spans: [SpanRecord] = []
+    private var ranges: [Range<Int>] = []
+    private(set) var shadedPixels = 0
+
+    func draw(_ quads: [PreparedQuad], rows: Range<Int>, columns: Range<Int>, pixels: UnsafeMutablePointer<UInt32>,
+              stride: Int, occlusion useOcclusion: Bool, backdrop: Backdrop?) {
+        spans.removeAll(keepingCapacity: true)
+        ranges.removeAll(keepingCapacity: true)
+        ranges.reserveCapacity(quads.count)
+        occlusion.reset(rows: rows.count)
+        for _ in quads { ranges.append(0..<0) }
+        let occ = occlusion
+        for qi in quads.indices.reversed() {
+            let q = quads[qi]
+            let start = spans.count
+            // A quad outside this band has an empty overlap (lower bound past the upper one).
+            let top = max(q.rows.lowerBound, rows.lowerBound)
+            let ys = top..<max(top, min(q.rows.upperBound, rows.upperBound))
+            for y in ys {
+                guard let sp = q.span(row: y) else { continue }
+                let r = y - rows.lowerBound
+                occ.forEachVisible(row: r, sp.lo, sp.hi) { a, b in
+                    spans.append(SpanRecord(y: Int32(y), lo: Int32(a), hi: Int32(b),
+                                            innerLo: Int32(sp.innerLo), innerHi: Int32(sp.innerHi)))
+                }
+                if useOcclusion, let hidden = q.occludedColumns(row: y, inner: sp.innerLo..<sp.innerHi) {
+                    occ.cover(row: r, hidden.lowerBound, hidden.upperBound)
+                }
+            }
+            ranges[qi] = start..<spans.count
+        }
+        if backdrop != nil { painted.reset(rows: rows.count) }
+        let painted = self.painted
+        var shaded = 0
+        spans.withUnsafeBufferPointer { all in
+            for qi in quads.indices where !ranges[qi].isEmpty {
+                var s = quads[qi].sampler
+                if s.kind == .axisAligned {
+                    var lo = Int.max, hi = Int.min
+                    for i in ranges[qi] { lo = min(lo, Int(all[i].lo)); hi = max(hi, Int(all[i].hi)) }
+                    columnTable.fill(&s, columns: lo..<hi)
+                    rowCache.reset()
+                }
+                for i in ranges[qi] {
+                    let sp = all[i]
+                    let y = Int(sp.y), lo = Int(sp.lo), hi = Int(sp.hi)
+                    let inner = Int(sp.innerLo)..<max(Int(sp.innerLo), Int(sp.innerHi))
+                    let row = pixels + y * stride
+                    shaded += hi - lo
+                    guard let backdrop else {
+                        shade(s, row: row, y: y, lo, hi, inner: inner, quad: quads[qi], onto: nil)
+                        continue
+                    }
+                    // Pixels no quad wrote yet this frame are blended onto the backdrop itself.
+                    let r = y - rows.lowerBound
+                    if painted.isFull(row: r) {
+                        painted.forEachVisible(row: r, columns.lowerBound, columns.upperBound) { a, b in
+                            backdrop.fill(row: row, y: y, x0: a, x1: b)
+                        }
+                        painted.set(row: r, columns.lowerBound, columns.upperBound)
+                    }
+                    painted.forEachPiece(row: r, lo, hi) { a, b, written in
+                        shade(s, row: row, y: y, a, b, inner: inner, quad: quads[qi], onto: written ? nil : backdrop)
+                    }
+                    painted.cover(row: r, lo, hi)
+                }
+            }
+        }
+        if let backdrop {
+            for y in rows {
+                painted.forEachVisible(row: y - rows.lowerBound, columns.lowerBound, columns.upperBound) { a, b in
+                    backdrop.fill(row: pixels + y * stride, y: y, x0: a, x1: b)
+                }
+            }
+        }
+        shadedPixels = shaded
+    }
+
+    /// Pixels `x0..<x1` of row `y` of one quad: anti-aliased edges outside `inner`, the fully
+    /// covered pixels inside. `onto`: the backdrop these pixels show so far (nothing drawn on
+    /// them yet), or nil to blend onto the row as it is.
+    @inline(__always)
+    private func shade(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, _ x0: Int, _ x1: Int,
+                       inner: Range<Int>, quad: PreparedQuad, onto backdrop: Backdrop?) {
+        let inLo = min(x1, max(x0, inner.lowerBound)), inHi = max(inLo, min(x1, inner.upperBound))
+        if inLo > x0 { shadeEdge(s, row: row, y: y, x0: x0, x1: inLo, onto: backdrop) }
+        if inHi > inLo { shadeInterior(s, row: row, y: y, x0: inLo, x1: inHi, quad: quad, onto: backdrop) }
+        if x1 > inHi { shadeEdge(s, row: row, y: y, x0: inHi, x1: x1, onto: backdrop) }
+    }
+
+    @inline(__always)
+    private func shadeEdge(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int,
+                           onto backdrop: Backdrop?) {
+        backdrop?.fill(row: row, y: y, x0: x0, x1: x1)
+        SpanShader.shade(s, row: row, y: y, x0: x0, x1: x1, coverage: true)
+    }
+
+    /// Fully covered pixels: opaque 1:1 rows are copied; the rest is shaded without coverage.
+    @inline(__always)
+    private func shadeInterior(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int,
+                               quad: PreparedQuad, onto backdrop: Backdrop?) {
+        if s.kind == .blit && s.alpha >= 1 {
+            let ty = y + s.blitOffsetY, tx = x0 + s.blitOffsetX
+            for region in quad.opaqueRegions where region.contains(row: ty, tx..<(tx + x1 - x0)) {
+                raster_copy32(row + x0, s.texels + ty * s.stride + tx, x1 - x0)
+                return
+            }
+        }
+        if s.kind == .axisAligned && x1 - x0 >= RowFilterCache.minimumRun {
+            SpanShader.separable(s, row, y, x0, x1, cache: rowCache, under: backdrop?.source(row: y) ?? .frame)
+            return
+        }
+        backdrop?.fill(row: row, y: y, x0: x0, x1: x1)
+        SpanShader.shade(s, row: row, y: y, x0: x0, x1: x1, coverage: false)
+    }
+}

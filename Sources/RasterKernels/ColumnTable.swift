@@ -1,0 +1,86 @@
+/// For an axis-aligned quad the texture column depends only on the screen column, so the
+/// left texel and the horizontal filter weight are computed once per column per quad, not
+/// once per pixel. The weight is stored twice (both 16-bit halves), ready for the channel-pair
+/// arithmetic. For each column the table also records the `BlockShape` of the 8 columns
+/// starting there, so the row filter can load near-unit-scale blocks without a gather.
+/// Preallocated scratch, grown when needed; one per band worker.
+final class ColumnTable {
+    /// Spare entries past the last column, so 8-wide loads of a run's tail stay inside.
+    static let padding = 8
+    /// A one-entry table for quads that need none (never read).
+    static let unset = ColumnTable(capacity: 1)
+
+    private(set) var capacity: Int
+    private(set) var texel: UnsafeMutablePointer<Int32>
+    private(set) var weight: UnsafeMutablePointer<UInt32>
+    private(set) var shape: UnsafeMutablePointer<BlockShape>
+
+    init(capacity: Int = 0) {
+        self.capacity = capacity
+        texel = .allocate(capacity: capacity + ColumnTable.padding)
+        weight = .allocate(capacity: capacity + ColumnTable.padding)
+        shape = .allocate(capacity: capacity + ColumnTable.padding)
+        texel.initialize(repeating: 0, count: capacity + ColumnTable.padding)
+        weight.initialize(repeating: 0, count: capacity + ColumnTable.padding)
+        shape.initialize(repeating: .gather, count: capacity + ColumnTable.padding)
+    }
+
+    deinit { texel.deallocate(); weight.deallocate(); shape.deallocate() }
+
+    /// Fills columns `columns` (plus padding) for `s`, and points `s` at the table.
+    func fill(_ s: inout QuadSampler, columns: Range<Int>) {
+        let needed = columns.upperBound + ColumnTable.padding
+        if needed > capacity {
+            texel.deallocate(); weight.deallocate(); shape.deallocate()
+            capacity = needed
+            texel = .allocate(capacity: capacity + ColumnTable.padding)
+            weight = .allocate(capacity: capacity + ColumnTable.padding)
+            shape = .allocate(capacity: capacity + ColumnTable.padding)
+        }
+        let maxU = Double(s.maxU)
+        for x in max(0, columns.lowerBound)..<needed {
+            var u = s.um.0 * (Double(x) + 0.5) + s.um.2
+            u = u > maxU ? maxU : (u > 0 ? u : 0)
+            let i = u.rounded(.down)
+            texel[x] = Int32(i)
+            let w = UInt32(((u - i) * 256).rounded())
+            weight[x] = w | w << 16
+        }
+        for x in max(0, columns.lowerBound)..<columns.upperBound {
+            shape[x] = BlockShape(texel + x, adjacent: s.stepX == 1)
+        }
+        s.columnTexel = UnsafePointer(texel)
+        s.columnWeight = UnsafePointer(weight)
+        s.columnShape = UnsafePointer(shape)
+    }
+}
+
+/// How the left texels of 8 neighbouring screen columns lie in their texture row.
+enum BlockShape: UInt8 {
+    /// `i0, i0+1, … i0+7`: two plain loads.
+    case consecutive
+    /// Consecutive but for one texel skipped (minified a little): `i0 + k` before the skip,
+    /// `i0 + k + 1` from it on.
+    case skipsOne
+    /// Consecutive but for one texel repeated (magnified a little): `i0 + k` before the
+    /// repeat, `i0 + k − 1` from it on.
+    case repeatsOne
+    /// Anything else: texels fetched one by one.
+    case gather
+
+    /// The shape of the 8 entries from `texel` (`adjacent`: the right neighbour is the next
+    /// texel, so pairs can come from plain loads at all).
+    init(_ texel: UnsafePointer<Int32>, adjacent: Bool) {
+        guard adjacent else { self = .gather; return }
+        var up = false, down = false
+        for k in 0..<8 {
+            switch texel[k] &- texel[0] &- Int32(k) {
+            case 0: if up || down { self = .gather; return }  // the offset must not go back
+            case 1: if down { self = .gather; return }; up = true
+            case -1: if up { self = .gather; return }; down = true
+            default: self = .gather; return
+            }
+        }
+        self = up ? .skipsOne : (down ? .repeatsOne : .consecutive)
+    }
+}

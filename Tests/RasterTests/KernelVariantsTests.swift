@@ -1,0 +1,219 @@
+import CarouselCore
+import XCTest
+@testable import Raster
+@testable import RasterKernels
+
+/// The ways to reach the same pixels must agree bit for bit: the baseline and the AVX2 build of
+/// the loops, drawing over a `Backdrop` versus filling first and drawing over the frame, and
+/// the near-unit-scale loads of the row filter versus the single-pass loop.
+final class KernelVariantsTests: XCTestCase {
+    /// An opaque card with transparent rounded corners (radius 5), like a real cover: its
+    /// opaque regions form a cross, so both the opaque-run and the general paths are taken.
+    private static func card(_ w: Int, _ h: Int, seed: UInt32) -> Texture {
+        Texture(width: w, height: h) { x, y in
+            let cx = x < 5 ? 5 - x : (x >= w - 5 ? x - (w - 6) : 0)
+            let cy = y < 5 ? 5 - y : (y >= h - 5 ? y - (h - 6) : 0)
+            if cx * cx + cy * cy > 25 { return 0 }
+            let r = UInt32(x * 13 + y * 3) &+ seed, g = UInt32(x * 5 + y * 17) &* (seed | 1), b = UInt32((x ^ y) * 9)
+            return 0xFF00_0000 | (r & 0xFF) << 16 | (g & 0xFF) << 8 | (b & 0xFF)
+        }
+    }
+
+    /// Translucent texels everywhere (premultiplied).
+    private static let glass = Texture(width: 29, height: 19) { x, y in
+        let a = UInt32(40 + (x * 11 + y * 7) % 200)
+        return a << 24 | (UInt32(x * 9) % (a + 1)) << 16 | (UInt32(y * 13) % (a + 1)) << 8 | UInt32(x * y) % (a + 1)
+    }
+
+    /// A deterministic mix of every quad kind: projective, affine (rotated, sheared), axis-aligned
+    /// at scales around 1 (skipped and repeated texels), strongly minified and magnified,
+    /// 1:1 blits, mirrored quads, alpha, and quads reaching past the frame.
+    private static func scene(seed: UInt64, width: Int, height: Int) -> [Quad] {
+        var state = seed
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var quads: [Quad] = []
+        for i in 0..<14 {
+            let tex = i % 4 == 3 ? glass : card(24 + Int(next() * 60), 16 + Int(next() * 40), seed: UInt32(i) &* 77)
+            let w = Double(tex.width), h = Double(tex.height)
+            let x = next() * Double(width) - w / 2, y = next() * Double(height) - h / 2
+            let alpha = next() < 0.4 ? 1 : 0.35 + next() * 0.6
+            var corners: [Point2]
+            switch i % 7 {
+            case 0:  // near unit scale, minified a little (skipped texels)
+                let s = 0.9 + next() * 0.099
+                corners = RT.rect(x, y, x + w * s, y + h * s)
+            case 1:  // near unit scale, magnified a little (repeated texels)
+                let s = 1.01 + next() * 0.1
+                corners = RT.rect(x.rounded() + 0.25, y, x + w * s, y + h * s)
+            case 2:  // 1:1 blit
+                corners = RT.rect(x.rounded(), y.rounded(), x.rounded() + w, y.rounded() + h)
+            case 3:  // strongly scaled, mirrored horizontally half the time
+                let s = 0.3 + next() * 2.5
+                corners = RT.rect(x, y, x + w * s, y + h * s)
+                if next() < 0.5 { corners = [corners[1], corners[0], corners[3], corners[2]] }
+            case 4:  // rotated
+                let a = next() * 6.28, c = cos(a), s = sin(a)
+                corners = [Point2(0, 0), Point2(w, 0), Point2(w, h), Point2(0, h)].map {
+                    Point2(x + $0.x * c - $0.y * s, y + $0.x * s + $0.y * c)
+                }
+            case 5:  // sheared
+                let k = next() - 0.5
+                corners = [Point2(x, y), Point2(x + w, y), Point2(x + w + k * h, y + h), Point2(x + k * h, y + h)]
+            default:  // projective, like a cover-flow side card
+                let d = next() * h * 0.4
+                corners = [Point2(x, y), Point2(x + w * 0.6, y + d), Point2(x + w * 0.6, y + h - d), Point2(x, y + h)]
+            }
+            quads.append(Quad(texture: tex, corners: corners, alpha: alpha))
+        }
+        return quads
+    }
+
+    private static let background: UInt32 = 0xFF18_1A26
+
+    private func assertSame(_ a: Canvas, _ b: Canvas, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        let count = a.width * a.height
+        let bad = (0..<count).filter { a.pixels[$0] != b.pixels[$0] }
+        XCTAssertTrue(bad.isEmpty, "\(what): \(bad.count) pixels differ, first " + bad.prefix(4).map {
+            "(\($0 % a.width),\($0 / a.width)) \(String(a.pixels[$0], radix: 16)) vs \(String(b.pixels[$0], radix: 16))"
+        }.joined(separator: " "), file: file, line: line)
+    }
+
+    private var instructionSets: [InstructionSet] { InstructionSet.allCases.filter(\.isAvailable) }
+
+    func testAVX2IsUsedWhereTheCPUHasIt() throws {
+        try XCTSkipUnless(InstructionSet.avx2.isAvailable, "this CPU has no AVX2 (the baseline loops are used)")
+        XCTAssertEqual(Compositor().instructionSet, .avx2)
+        XCTAssertEqual(Compositor(instructionSet: .baseline).instructionSet, .baseline)
+    }
+
+    func testInstructionSetsDrawTheSamePixels() throws {
+        try XCTSkipUnless(InstructionSet.avx2.isAvailable, "only one instruction set on this CPU")
+        for seed in 1...6 as ClosedRange<UInt64> {
+            let quads = Self.scene(seed: seed, width: 160, height: 100)
+            for filter in TextureFilter.allCases {
+                if filter == .mipmap { quads.forEach { $0.texture.buildMipLevels() } }
+                let frames = InstructionSet.allCases.map { set -> Canvas in
+                    let c = RT.canvas(160, 100, Self.background)
+                    Compositor(filter: filter, instructionSet: set).draw(quads, into: c)
+                    return c
+                }
+                assertSame(frames[0], frames[1], "seed \(seed) \(filter): baseline vs avx2")
+            }
+        }
+    }
+
+    func testColorBackdropMatchesFillingFirst() {
+        for set in instructionSets {
+            for seed in 1...6 as ClosedRange<UInt64> {
+                let quads = Self.scene(seed: seed, width: 160, height: 100)
+                for occlusion in [true, false] {
+                    let filled = RT.canvas(160, 100, Self.background)
+                    let plain = Compositor(filter: .bilinear, instructionSet: set)
+                    plain.occlusionCulling = occlusion
+                    plain.draw(quads, into: filled)
+                    let lazy = RT.canvas(160, 100, 0xFF12_3456)  // garbage the backdrop must replace
+                    let compositor = Compositor(filter: .bilinear, threads: seed % 2 == 0 ? 3 : 1, instructionSet: set)
+                    compositor.occlusionCulling = occlusion
+                    compositor.draw(quads, into: lazy, backdrop: .color(Self.background))
+                    assertSame(filled, lazy, "\(set) seed \(seed) occlusion \(occlusion)")
+                }
+            }
+        }
+    }
+
+    func testImageBackdropMatchesCopyingFirst() {
+        let image = Canvas(width: 160, height: 100)
+        for y in 0..<100 { for x in 0..<160 { image[x, y] = 0xFF00_0000 | UInt32(x) << 16 | UInt32(y * 2) << 8 | UInt32((x + y) % 256) } }
+        for set in instructionSets {
+            for seed in 7...10 as ClosedRange<UInt64> {
+                let quads = Self.scene(seed: seed, width: 160, height: 100)
+                let copied = Canvas(width: 160, height: 100)
+                copied.copy(from: image, x: 0, y: 0, width: 160, height: 100)
+                Compositor(filter: .bilinear, instructionSet: set).draw(quads, into: copied)
+                let lazy = RT.canvas(160, 100, 0xFF65_4321)
+                Compositor(filter: .bilinear, instructionSet: set).draw(quads, into: lazy, backdrop: .image(image))
+                assertSame(copied, lazy, "\(set) seed \(seed)")
+            }
+        }
+    }
+
+    /// A clip touches only its own pixels, backdrop included.
+    func testBackdropStaysInsideTheClip() {
+        let quads = Self.scene(seed: 3, width: 160, height: 100)
+        let clip = PixelRect(x: 37, y: 21, width: 61, height: 40)
+        let full = RT.canvas(160, 100, Self.background)
+        Compositor(filter: .bilinear).draw(quads, into: full)
+        let part = RT.canvas(160, 100, 0xFF00_FF00)
+        Compositor(filter: .bilinear).draw(quads, into: part, clip: clip, backdrop: .color(Self.background))
+        for y in 0..<100 {
+            for x in 0..<160 {
+                let inside = (37..<98).contains(x) && (21..<61).contains(y)
+                XCTAssertEqual(part[x, y], inside ? full[x, y] : 0xFF00_FF00, "pixel \(x),\(y)")
+            }
+        }
+    }
+
+    /// More quads side by side on one row than the painted-columns record holds per row
+    /// (`RowIntervals.capacity`): the row is resolved (backdrop written into its gaps) rather
+    /// than a painted piece forgotten and painted over.
+    func testManyQuadsInOneRowOverABackdrop() {
+        var quads: [Quad] = []
+        for i in 0..<(RowIntervals.capacity * 3) {
+            let x = Double(i * 12) + 0.5  // apart, so that their painted columns do not merge
+            quads.append(Quad(texture: Self.glass, corners: RT.rect(x, 3.25, x + 6, 17), alpha: 0.8))
+        }
+        quads.append(Quad(texture: Self.card(40, 12, seed: 5), corners: RT.rect(4.5, 8, 215, 14), alpha: 0.6))
+        for set in instructionSets {
+            let filled = RT.canvas(230, 20, Self.background)
+            Compositor(filter: .bilinear, instructionSet: set).draw(quads, into: filled)
+            let lazy = RT.canvas(230, 20, 0xFF00_0000)
+            Compositor(filter: .bilinear, instructionSet: set).draw(quads, into: lazy, backdrop: .color(Self.background))
+            assertSame(filled, lazy, "\(set)")
+        }
+    }
+
+    /// Nothing to draw still writes the backdrop.
+    func testEmptySceneWritesTheBackdrop() {
+        let c = RT.canvas(20, 10, 0xFF00_0000)
+        Compositor().draw([], into: c, backdrop: .color(0x0011_2233))
+        XCTAssertTrue((0..<200).allSatisfy { c.pixels[$0] == 0xFF11_2233 })
+    }
+
+    /// Axis-aligned cards at scales around 1 go through the row filter's plain and blended loads
+    /// (`BlockShape`); 5-pixel strips force the single-pass gather loop. Same pixels.
+    func testNearUnitScaleRowsMatchTheSinglePassLoop() {
+        let tex = Self.card(120, 40, seed: 9)
+        for scale in [0.93, 0.97, 0.999, 1.003, 1.04, 1.3] {
+            let quads = [Quad(texture: tex, corners: RT.rect(2.25, 1.5, 2.25 + 120 * scale, 1.5 + 40 * scale), alpha: 0.85),
+                         Quad(texture: Self.glass, corners: RT.rect(50.5, 10, 50.5 + 29 * scale, 10 + 19 * scale))]
+            for set in instructionSets {
+                let whole = RT.canvas(170, 60), strips = RT.canvas(170, 60)
+                Compositor(filter: .bilinear, instructionSet: set).draw(quads, into: whole)
+                let narrow = Compositor(filter: .bilinear, instructionSet: set)
+                for x in stride(from: 0, to: 170, by: 5) {
+                    narrow.draw(quads, into: strips, clip: PixelRect(x: x, y: 0, width: 5, height: 60))
+                }
+                assertSame(whole, strips, "\(set) scale \(scale)")
+            }
+        }
+    }
+
+    func testBlockShapes() {
+        func shape(_ t: [Int32], adjacent: Bool = true) -> BlockShape {
+            t.withUnsafeBufferPointer { BlockShape($0.baseAddress!, adjacent: adjacent) }
+        }
+        XCTAssertEqual(shape([5, 6, 7, 8, 9, 10, 11, 12]), .consecutive)
+        XCTAssertEqual(shape([5, 6, 7, 9, 10, 11, 12, 13]), .skipsOne)
+        XCTAssertEqual(shape([5, 7, 8, 9, 10, 11, 12, 13]), .skipsOne)
+        XCTAssertEqual(shape([5, 6, 7, 7, 8, 9, 10, 11]), .repeatsOne)
+        XCTAssertEqual(shape([5, 6, 7, 8, 9, 10, 11, 11]), .repeatsOne)
+        XCTAssertEqual(shape([5, 6, 8, 9, 11, 12, 13, 14]), .gather, "two skips")
+        XCTAssertEqual(shape([5, 5, 6, 6, 7, 8, 9, 10]), .gather, "two repeats")
+        XCTAssertEqual(shape([5, 7, 7, 8, 9, 10, 11, 12]), .gather, "a skip then a repeat")
+        XCTAssertEqual(shape([12, 11, 10, 9, 8, 7, 6, 5]), .gather, "mirrored")
+        XCTAssertEqual(shape([5, 6, 7, 8, 9, 10, 11, 12], adjacent: false), .gather, "one-texel-wide level")
+    }
+}
