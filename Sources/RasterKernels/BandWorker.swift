@@ -65,7 +65,7 @@ final class BandWorker {
                     let row = pixels + y * stride
                     shaded += hi - lo
                     guard let backdrop else {
-                        shade(s, row: row, y: y, lo, hi, inner: inner, quad: quads[qi], onto: nil)
+                        shade(s, row: row, y: y, lo, hi, inner: inner, onto: nil)
                         continue
                     }
                     // Pixels no quad wrote yet this frame are blended onto the backdrop itself.
@@ -77,7 +77,7 @@ final class BandWorker {
                         painted.set(row: r, columns.lowerBound, columns.upperBound)
                     }
                     painted.forEachPiece(row: r, lo, hi) { a, b, written in
-                        shade(s, row: row, y: y, a, b, inner: inner, quad: quads[qi], onto: written ? nil : backdrop)
+                        shade(s, row: row, y: y, a, b, inner: inner, onto: written ? nil : backdrop)
                     }
                     painted.cover(row: r, lo, hi)
                 }
@@ -98,27 +98,27 @@ final class BandWorker {
     /// them yet), or nil to blend onto the row as it is.
     @inline(__always)
     private func shade(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, _ x0: Int, _ x1: Int,
-                       inner: Range<Int>, quad: PreparedQuad, onto backdrop: Backdrop?) {
+                       inner: Range<Int>, onto backdrop: Backdrop?) {
         let inLo = min(x1, max(x0, inner.lowerBound)), inHi = max(inLo, min(x1, inner.upperBound))
         if inLo > x0 { shadeEdge(s, row: row, y: y, x0: x0, x1: inLo, onto: backdrop) }
-        if inHi > inLo { shadeInterior(s, row: row, y: y, x0: inLo, x1: inHi, quad: quad, onto: backdrop) }
+        if inHi > inLo { shadeInterior(s, row: row, y: y, x0: inLo, x1: inHi, onto: backdrop) }
         if x1 > inHi { shadeEdge(s, row: row, y: y, x0: inHi, x1: x1, onto: backdrop) }
     }
 
     @inline(__always)
     private func shadeEdge(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int,
                            onto backdrop: Backdrop?) {
-        backdrop?.fill(row: row, y: y, x0: x0, x1: x1)
-        SpanShader.shade(s, row: row, y: y, x0: x0, x1: x1, coverage: true)
+        SpanShader.shade(s, row: row, y: y, x0: x0, x1: x1, coverage: true, under: backdrop?.source(row: y) ?? .frame)
     }
 
     /// Fully covered pixels: opaque 1:1 rows are copied; the rest is shaded without coverage.
     @inline(__always)
     private func shadeInterior(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int,
-                               quad: PreparedQuad, onto backdrop: Backdrop?) {
+                               onto backdrop: Backdrop?) {
         if s.kind == .blit && s.alpha >= 1 {
             let ty = y + s.blitOffsetY, tx = x0 + s.blitOffsetX
-            for region in quad.opaqueRegions where region.contains(row: ty, tx..<(tx + x1 - x0)) {
+            let xs = tx..<(tx + x1 - x0)
+            if s.opaque.0.contains(row: ty, xs) || s.opaque.1.contains(row: ty, xs) {
                 raster_copy32(row + x0, s.texels + ty * s.stride + tx, x1 - x0)
                 return
             }
@@ -127,7 +127,6 @@ final class BandWorker {
             SpanShader.separable(s, row, y, x0, x1, cache: rowCache, under: backdrop?.source(row: y) ?? .frame)
             return
         }
-        backdrop?.fill(row: row, y: y, x0: x0, x1: x1)
-        SpanShader.shade(s, row: row, y: y, x0: x0, x1: x1, coverage: false)
+        SpanShader.shade(s, row: row, y: y, x0: x0, x1: x1, coverage: false, under: backdrop?.source(row: y) ?? .frame)
     }
 }

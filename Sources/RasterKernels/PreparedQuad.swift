@@ -57,7 +57,8 @@ struct QuadSampler {
     /// Axis-aligned: the `BlockShape` of the 8 columns from each column (`ColumnTable`).
     var columnShape: UnsafePointer<BlockShape>
     /// Texel rectangles of the sampled level known fully opaque (`Texture.opaqueRegions`;
-    /// empty rectangles when unknown, as for mip levels).
+    /// empty rectangles when unknown, as for mip levels): opaque runs of axis-aligned quads
+    /// and opaque 1:1 rows (copied without blending).
     var opaque: (TexelRect, TexelRect)
 
     /// True when every texel a bilinear sample of texture rows `rowI` and `rowI + 1` between
@@ -81,8 +82,6 @@ struct PreparedQuad {
     var rows: Range<Int>
     /// Pixel columns allowed (the clip).
     var columns: Range<Int>
-    /// Opaque texel rectangles, for copying opaque 1:1 rows without blending.
-    var opaqueRegions: [TexelRect]
     /// The mip level sampled (0 = the texture itself).
     var level: Int
 
@@ -210,8 +209,7 @@ struct PreparedQuad {
             originX: max(0, PixelRect.covering(p, margin: 1).x),
             columnTexel: ColumnTable.unset.texel, columnWeight: ColumnTable.unset.weight,
             columnShape: ColumnTable.unset.shape,
-            opaque: PreparedQuad.opaquePair(level == 0 && kind == .axisAligned ? base.opaqueRegions : []))
-        opaqueRegions = kind == .blit && alpha >= 1 ? base.opaqueRegions : []
+            opaque: PreparedQuad.opaquePair(level == 0 && kind != .projective && kind != .affine ? base.opaqueRegions : []))
 
         // Occluder: the opaque texel rectangles, shrunk by the filter's reach, mapped to screen.
         occluder = nil

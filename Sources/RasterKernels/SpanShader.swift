@@ -21,19 +21,42 @@ enum SpanShader {
     /// Screen rows ahead whose texels are prefetched.
     static var prefetchRows: Double { 4 }
 
-    /// Shades pixels `x0..<x1` of row `y` (`row` points at the row's pixel 0).
+    /// Shades pixels `x0..<x1` of row `y` (`row` points at the row's pixel 0) onto `under`
+    /// (what the row holds, or the backdrop where nothing was drawn yet).
     /// `coverage`: multiply by the edge coverage (false inside the quad's full-coverage span).
     /// Each case below is its own copy of the loop with the flags folded in.
-    static func shade(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int, coverage: Bool) {
-        switch (s.kind, coverage) {
-        case (.projective, true): filtered(s, row, y, x0, x1, projective: true, axis: false, coverage: true)
-        case (.projective, false): filtered(s, row, y, x0, x1, projective: true, axis: false, coverage: false)
-        case (.affine, true): filtered(s, row, y, x0, x1, projective: false, axis: false, coverage: true)
-        case (.affine, false): filtered(s, row, y, x0, x1, projective: false, axis: false, coverage: false)
-        case (.axisAligned, true): filtered(s, row, y, x0, x1, projective: false, axis: true, coverage: true)
-        case (.axisAligned, false): filtered(s, row, y, x0, x1, projective: false, axis: true, coverage: false)
-        case (.blit, _): blit(s, row: row, y: y, x0: x0, x1: x1)
+    static func shade(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int, coverage: Bool,
+                      under: BackdropRow = .frame) {
+        // The destination is read from `from` (the row itself or the backdrop image's row) or is
+        // the colour `color` when `from` is nil.
+        var from: UnsafePointer<UInt32>? = UnsafePointer(row), color: UInt32 = 0
+        switch under {
+        case .frame: break
+        case .pixels(let p): from = p
+        case .color(let c): from = nil; color = c
         }
+        switch (s.kind, coverage) {
+        case (.projective, true):
+            filtered(s, row, y, x0, x1, from, color, projective: true, axis: false, coverage: true)
+        case (.projective, false):
+            filtered(s, row, y, x0, x1, from, color, projective: true, axis: false, coverage: false)
+        case (.affine, true):
+            filtered(s, row, y, x0, x1, from, color, projective: false, axis: false, coverage: true)
+        case (.affine, false):
+            filtered(s, row, y, x0, x1, from, color, projective: false, axis: false, coverage: false)
+        case (.axisAligned, true):
+            filtered(s, row, y, x0, x1, from, color, projective: false, axis: true, coverage: true)
+        case (.axisAligned, false):
+            filtered(s, row, y, x0, x1, from, color, projective: false, axis: true, coverage: false)
+        case (.blit, _):
+            if case .frame = under {} else { fill(row, y: y, x0: x0, x1: x1, from: from, color: color) }
+            blit(s, row: row, y: y, x0: x0, x1: x1)
+        }
+    }
+
+    /// Writes the destination `from`/`color` describes into pixels `x0..<x1` of `row`.
+    static func fill(_ row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int, from: UnsafePointer<UInt32>?, color: UInt32) {
+        if let from { raster_copy32(row + x0, from + x0, x1 - x0) } else { raster_fill32(row + x0, color, x1 - x0) }
     }
 
     /// `floor(v)` and `v − floor(v)` for 0 ≤ v < 2²¹: adding 1.5·2²³ rounds to an integer held
@@ -183,6 +206,7 @@ enum SpanShader {
 
     @inline(always)
     static func filtered(_ s: QuadSampler, _ row: UnsafeMutablePointer<UInt32>, _ y: Int, _ x0: Int, _ x1: Int,
+                         _ from: UnsafePointer<UInt32>?, _ color: UInt32,
                          projective: Bool, axis: Bool, coverage useCoverage: Bool) {
         // Coordinates step from the quad's first column, not from this run's, so a pixel gets
         // bit-identical results however its row is split into runs (occlusion, bands, clips).
@@ -314,12 +338,14 @@ enum SpanShader {
             }
             let n = count &- k < 8 ? count &- k : 8
             let dstPtr = out + k
-            var d: UInt8x8
-            if n == 8 {
-                d = UnsafeRawPointer(dstPtr).loadUnaligned(as: UInt8x8.self)
-            } else {
-                d = UInt8x8()
-                for l in 0..<n { d[l] = dstPtr[l] }
+            var d = UInt8x8(repeating: color)
+            if let from {
+                let src = from + (x0 &+ k)
+                if n == 8 {
+                    d = UnsafeRawPointer(src).loadUnaligned(as: UInt8x8.self)
+                } else {
+                    for l in 0..<n { d[l] = src[l] }
+                }
             }
             let o = over(srb, sag, d)
             if n == 8 {
