@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# kiosk-dpms: `[idle] blank_after` switches the screen off with DPMS through the DRM connector
+# property, on a real kernel, with each KMS driver kiosk-vm offers (bochs, virtio-gpu):
+#   1. the kiosk shows the carousel; a second fd (Tests/vm/dpms-state, built here, never DRM
+#      master) reads the connector's DPMS: On; screendump `before` once the screen is still;
+#   2. the config file is changed to a short blank_after (reloaded; the time counts from the
+#      reload, so a slow start-up under TCG cannot blank the screen before the reference shot);
+#      it elapses: `screen_blanked` event, the log says `screen blanked (dpms)`, DPMS reads Off;
+#   3. a uinput touchscreen taps the centre card: `screen_woke`, `screen woke (dpms)`, DPMS On,
+#      screendump `after` equals `before` (compared on the host), and no `selected` event;
+#   4. (before step 2) the same tap while awake selects the centre card: step 3's check can fail;
+#   5. a reload with blank_after = 1 blanks it again (DPMS Off) and SIGTERM arrives while
+#      blanked: the kiosk exits 0 and DPMS reads On afterwards (with the device kept open across
+#      the exit, so the kernel's own console restore on the last close cannot stand in for the
+#      kiosk's).
+# Needs: $KIOSK_VM, $BIN (debug kiosk-carousel). KIOSK_DPMS_DRIVERS="bochs virtio" by default,
+# run in parallel (two VMs; KIOSK_DPMS_SERIAL=1 runs one after the other).
+set -u
+source "$(dirname "$0")/lib/input-host.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+drivers=${KIOSK_DPMS_DRIVERS:-bochs virtio}
+# Long enough for waking, settling and the `after` shot under TCG before it blanks again
+# (checked: a shot taken after a second blank fails the test with a message saying so).
+blank_after=${KIOSK_DPMS_BLANK_AFTER:-10}
+status=0
+
+run_driver() {
+    local display=$1
+    work_folder "kiosk-dpms-$display"
+    cc -O2 -Wall -o "$out/dpms-state" "$here/dpms-state.c" $(pkg-config --cflags --libs libdrm) || return 1
+    mkdir -p "$out/shots"
+    {
+        echo '[carousel]'
+        echo 'type = "linear"'
+        echo 'item_size = [240, 180]'
+        echo '[display]'
+        echo 'backend = "drm"'
+        echo '[idle]'
+        echo 'blank_after = 600'
+        echo '[control]'
+        # In the guest's own /run: a 9p share cannot hold a unix socket.
+        echo 'socket = "/run/kiosk-dpms/control.sock"'
+        for i in 0 1 2 3 4; do
+            printf '\n[[item]]\nid = "item%d"\ntitle = "Item %d"\naction = { emit = "picked-%d" }\n' "$i" "$i" "$i"
+        done
+    } > "$out/kiosk.toml"
+
+    # A tap at the centre of the 800x480 screen, where the current card is.
+    cat > "$out/play.play" <<'PLAY'
+touchscreen dpms-touch 4095 4095
+settle
+say ready
+wait TAP0
+down dpms-touch 0 2048 2048
+up dpms-touch 0
+say tapped-0
+wait TAP1
+down dpms-touch 0 2048 2048
+up dpms-touch 0
+say tapped-1
+PLAY
+
+    guest_script <<GUEST
+CTL=$(printf %q "$here/control-client.py")
+T0=\$(date +%s.%N)
+note() { echo "guest: \$(echo "\$(date +%s.%N) - \$T0" | bc | cut -c1-5) s: \$*"; }
+dpms() { "\$OUT/dpms-state" > "\$OUT/dpms-\$1.txt" 2>&1; note "dpms \$1: \$(cat "\$OUT/dpms-\$1.txt")"; }
+events() { grep -c "\"\$1\"" "\$OUT/events.jsonl" 2>/dev/null; }
+wait_event() { # NAME COUNT SECONDS
+    local deadline=\$((SECONDS + \$3))
+    while ((SECONDS < deadline)); do [ "\$(events "\$1")" -ge "\$2" ] && return 0; sleep 0.1; done
+    echo "guest: timed out waiting for event \$1 #\$2" >&2; return 1
+}
+still() { # until no frame was presented in the last second (cards fade in off the loop)
+    for _ in \$(seq 1 40); do
+        /usr/bin/python3 "\$CTL" /run/kiosk-dpms/control.sock '{"cmd":"state"}' | grep -q '"fps":0[,}]' && return 0
+        sleep 0.3
+    done
+    return 1
+}
+play play
+"\$BIN" run --config "\$OUT/kiosk.toml" --events "\$OUT/events.jsonl" > "\$OUT/run.err" 2>&1 &
+RUN=\$!
+wait_for "\$OUT/run.err" "first frame on screen" 60 || exit 1
+note "first frame"
+still || { echo "guest: the screen never became still" >&2; exit 1; }
+note "still"
+dpms awake-before
+kiosk-vm-shot before > /dev/null || exit 1
+note "shot before"
+# While awake, a tap on the centre card selects it (so the check that the waking tap does not
+# can fail).
+wait_for "\$OUT/play.play.out" ready 60 || exit 1
+touch "\$OUT/TAP0"
+wait_event selected 1 30
+events selected > "\$OUT/selected-awake"
+sed -i 's/^blank_after = .*/blank_after = $blank_after/' "\$OUT/kiosk.toml"
+wait_event screen_blanked 1 \$(( $blank_after + 30 )) || exit 1
+sleep 0.3
+dpms blanked
+kiosk-vm-shot blanked > /dev/null || exit 1
+touch "\$OUT/TAP1"
+wait_for "\$OUT/play.play.out" tapped-1 30 || exit 1
+wait_event screen_woke 1 30 || exit 1
+note "woke"
+dpms woken
+# The wake redraws the whole carousel at once (the card faces are kept; no fade-in).
+sleep 1.5
+kiosk-vm-shot after > /dev/null || exit 1
+note "shot after"
+[ "\$(events screen_blanked)" = 1 ] || { echo "guest: blanked again before the shot after waking: raise KIOSK_DPMS_BLANK_AFTER" >&2; exit 1; }
+sleep 0.5
+events selected > "\$OUT/selected-after-wake"
+wait \$PLAY_PID
+# Blank again, sooner: the changed file is reloaded (that counts as activity; the new
+# blank_after runs from then). Then stop the kiosk while blanked; the device stays open here
+# across its exit, so the kernel does not restore the console by itself on the last close.
+sed -i 's/^blank_after = .*/blank_after = 1/' "\$OUT/kiosk.toml"
+for _ in \$(seq 1 300); do
+    awk '/"reloaded"/ { n++ } n >= 2 && /"screen_blanked"/ { b++ } END { exit !b }' "\$OUT/events.jsonl" && break
+    sleep 0.1
+done
+awk '/"reloaded"/ { n++ } n >= 2 && /"screen_blanked"/ { b++ } END { exit !b }' "\$OUT/events.jsonl" \
+    || { echo "guest: no screen_blanked after the second reload" >&2; exit 1; }
+sleep 0.3
+dpms blanked-again
+exec 7<>/dev/dri/card0
+kill -TERM \$RUN
+wait \$RUN
+echo \$? > "\$OUT/run.rc"
+dpms after-exit
+exec 7>&-
+GUEST
+
+    run_guest "$out" --display "$display" --out "$out/shots" --timeout 110 || return 1
+    TOP=$top check_events "$out" "$display" <<'PY'
+import json, os, subprocess
+top = os.environ['TOP']
+def dpms(name):
+    try:
+        return open('%s/dpms-%s.txt' % (d, name)).read().strip()
+    except OSError:
+        return 'missing'
+def has(name, level):
+    text = dpms(name)
+    return ('dpms=%s ' % level) in text and text.count('\n') == 0
+log = open(d + '/run.err').read()
+ev = [json.loads(l) for l in open(d + '/events.jsonl') if l.strip()]
+names = [e['event'] for e in ev]
+check(has('awake-before', 'On'), '%s: DPMS reads On while the carousel shows: %s' % (arg, dpms('awake-before')))
+check('screen_blanked' in names, '%s: screen_blanked after blank_after' % arg)
+check('screen blanked (dpms)' in log, '%s: the log says the screen was blanked with DPMS' % arg)
+check(has('blanked', 'Off'), '%s: DPMS reads Off when blanked: %s' % (arg, dpms('blanked')))
+check('screen_woke' in names, '%s: the touch woke the screen' % arg)
+check('screen woke (dpms)' in log, '%s: the log says the screen woke with DPMS' % arg)
+check(has('woken', 'On'), '%s: DPMS reads On after the touch: %s' % (arg, dpms('woken')))
+awake = open(d + '/selected-awake').read().strip()
+check(awake == '1', '%s: while awake, a tap on the centre card selects it (selected events: %s)' % (arg, awake))
+n = open(d + '/selected-after-wake').read().strip()
+check(n == awake, '%s: the waking tap on the same card selected nothing (selected events: %s)' % (arg, n))
+shots = d + '/shots'
+r = subprocess.run(['python3', top + '/Tests/vm/display/compare.py', shots + '/before.png', shots + '/after.png'],
+                   capture_output=True, text=True)
+check(r.returncode == 0, '%s: the carousel is back after waking (after = before): %s' % (arg, r.stdout.strip() or r.stderr.strip()))
+r = subprocess.run(['python3', top + '/Tests/vm/display/compare.py', shots + '/before.png', shots + '/blanked.png', '--expect-different'],
+                   capture_output=True, text=True)
+print('  info %s: screendump while blanked vs before: %s' % (arg, r.stdout.strip()))
+check(has('blanked-again', 'Off'), '%s: DPMS Off again at the second blank: %s' % (arg, dpms('blanked-again')))
+check(open(d + '/run.rc').read().strip() == '0', '%s: SIGTERM while blanked: exit 0' % arg)
+check(has('after-exit', 'On'), '%s: DPMS On after the kiosk exited: %s' % (arg, dpms('after-exit')))
+PY
+    local rc=$?
+    [ $rc = 0 ] && rm -rf "$out"
+    return $rc
+}
+
+logs=$(mktemp -d /tmp/kiosk-dpms-logs.XXXXXX)
+trap 'rm -rf "$logs"' EXIT
+pids=()
+for display in $drivers; do
+    if [ -n "${KIOSK_DPMS_SERIAL:-}" ]; then
+        ( start=$SECONDS; run_driver "$display"; rc=$?; echo "kiosk-dpms $display: $((SECONDS - start)) s"; exit $rc ) || status=1
+    else
+        ( start=$SECONDS; run_driver "$display"; rc=$?; echo "kiosk-dpms $display: $((SECONDS - start)) s"; exit $rc ) \
+            > "$logs/$display.log" 2>&1 &
+        pids+=("$display:$!")
+    fi
+done
+for p in "${pids[@]}"; do
+    wait "${p#*:}" || status=1
+    echo "=== ${p%%:*}"
+    cat "$logs/${p%%:*}.log"
+done
+[ $status = 0 ] && echo "kiosk-dpms: all drivers passed" || echo "kiosk-dpms: FAILED"
+exit $status
