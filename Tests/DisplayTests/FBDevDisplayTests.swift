@@ -7,6 +7,17 @@ final class FBDevDisplayTests: XCTestCase {
     var sys: FakeDisplaySystem!
     override func setUp() { sys = FakeDisplaySystem() }
 
+    /// An 8x4 32 bpp framebuffer with two pages, showing a frame of one colour.
+    func openShowing(_ colour: UInt32) throws -> (FBDevDisplay, Canvas) {
+        sys.installFramebuffer(width: 8, height: 4, bpp: 32, pages: 2)
+        let d = try FBDevDisplay(options: DisplayOptions(), system: sys)
+        let frame = Canvas(width: 8, height: 4)
+        frame.fill(colour)
+        try d.present(frame, damage: [frame.bounds])
+        sys.now += 1
+        return (d, frame)
+    }
+
     func testPanningDoubleBufferAt32bpp() throws {
         sys.installFramebuffer(width: 64, height: 32, bpp: 32, pages: 2)
         let d = try FBDevDisplay(options: DisplayOptions(), system: sys)
@@ -65,12 +76,7 @@ final class FBDevDisplayTests: XCTestCase {
     }
 
     func testCloseRestoresTheConsolePicture() throws {
-        sys.installFramebuffer(width: 8, height: 4, bpp: 32, pages: 2)
-        let d = try FBDevDisplay(options: DisplayOptions(), system: sys)
-        let frame = Canvas(width: 8, height: 4)
-        frame.fill(0xFF11_2233)
-        try d.present(frame, damage: [frame.bounds])
-        sys.now += 1
+        let (d, frame) = try openShowing(0xFF11_2233)
         try d.present(frame, damage: [frame.bounds])
         d.close()
         let bytes = sys.fbMemory!.assumingMemoryBound(to: UInt8.self)
@@ -108,12 +114,7 @@ final class FBDevDisplayTests: XCTestCase {
     // MARK: screen power
 
     func testBlankingUsesFBIOBLANKAndWritesNothingWhileBlanked() throws {
-        sys.installFramebuffer(width: 8, height: 4, bpp: 32, pages: 2)
-        let d = try FBDevDisplay(options: DisplayOptions(), system: sys)
-        let frame = Canvas(width: 8, height: 4)
-        frame.fill(0xFF11_2233)
-        try d.present(frame, damage: [frame.bounds])
-        sys.now += 1
+        let (d, _) = try openShowing(0xFF11_2233)
         XCTAssertEqual(d.setScreenPower(false), .switched(.fbBlank))
         XCTAssertTrue(sys.fbBlanked)
         XCTAssertFalse(d.canPresent)
