@@ -7,12 +7,6 @@ public enum ScreenPowerResult: Equatable, Sendable {
     /// for the log. Switching off, the caller shows a black frame instead; switching on, it
     /// simply draws again.
     case unsupported(reason: String)
-
-    /// The method, when the screen was switched.
-    public var method: ScreenPowerMethod? {
-        if case .switched(let m) = self { return m }
-        return nil
-    }
 }
 
 /// How a backend switches the screen off and on.

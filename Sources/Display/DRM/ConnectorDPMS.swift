@@ -22,15 +22,13 @@ struct ConnectorDPMS {
 
     /// The property's id.
     let propertyID: UInt32
-    /// Its value when it was looked up (nil: not a known level).
-    let level: Level?
 
     /// The connector's `DPMS` property, or nil when it has none.
     static func find(fd: Int32, connector: UInt32, system: DisplaySystem) throws -> ConnectorDPMS? {
         guard let p = try system.drmConnectorProperties(fd, connector: connector).first(where: { $0.name == "DPMS" }) else {
             return nil
         }
-        return ConnectorDPMS(propertyID: p.id, level: Level(rawValue: p.value))
+        return ConnectorDPMS(propertyID: p.id)
     }
 
     /// Sets the property to `level` (DRM master only).
