@@ -16,6 +16,8 @@ final class PowerRecordingDisplay: DisplayBackend {
     var pollDescriptors: [Int32] { [] }
     let hasPowerControl: Bool
     private(set) var powerCalls: [Bool] = []
+    /// Power switches, releases and reacquires in order.
+    private(set) var calls: [String] = []
     private(set) var isOff = false
     private(set) var wantsFrame = false
     private(set) var presented = 0
@@ -29,6 +31,7 @@ final class PowerRecordingDisplay: DisplayBackend {
 
     func setScreenPower(_ on: Bool) -> ScreenPowerResult {
         powerCalls.append(on)
+        calls.append(on ? "on" : "off")
         guard hasPowerControl else { return .unsupported(reason: "test display without DPMS") }
         isOff = !on
         if on { wantsFrame = true }
@@ -44,8 +47,8 @@ final class PowerRecordingDisplay: DisplayBackend {
     }
 
     func handleReadable(_ fd: Int32) -> Bool { false }
-    func release() {}
-    func reacquire() {}
+    func release() { calls.append("release") }
+    func reacquire() { calls.append("reacquire") }
     func close() {}
 }
 
@@ -150,5 +153,21 @@ final class KioskAppBlankTests: XCTestCase {
         XCTAssertEqual(display.presented, 2)
         XCTAssertTrue(display.lastWasBlack, "the black frame went up as soon as the display could take it")
         XCTAssertFalse(app.blackFramePending)
+    }
+
+    func testAForegroundProgramStartedWhileBlankedGetsAScreenThatIsOn() throws {
+        let display = PowerRecordingDisplay(hasPowerControl: true)
+        let (app, log) = try makeApp(display)
+        loopPass(app)
+        app.behavior.updateIdle(now: 10.5)
+        // A control-socket `select` of an item whose program runs in the foreground.
+        try app.actionRunnerWillStartForeground(app.actions)
+        XCTAssertEqual(display.calls, ["off", "on", "release"], "switched on before the screen is handed over")
+        XCTAssertFalse(app.behavior.blanked)
+        app.actionRunnerDidEndForeground(app.actions)
+        XCTAssertEqual(display.calls.last, "reacquire")
+        loopPass(app)
+        XCTAssertFalse(display.lastWasBlack, "the carousel is drawn again")
+        XCTAssertEqual(events(log).filter { $0.hasPrefix("screen_") }, ["screen_blanked", "screen_woke"])
     }
 }
