@@ -1,6 +1,5 @@
 # Helpers for Tests/vm/kiosk-dpms.sh, sourced INSIDE kiosk-vm after lib/input-guest.sh.
-# Needs: OUT (the shared work folder, holding dpms-state and events.jsonl), CTL
-# (Tests/vm/control-client.py), CONTROL (the kiosk's control socket).
+# Needs: OUT (the shared work folder, holding dpms-state, kiosk.toml and events.jsonl).
 
 T0=$(date +%s.%N)
 
@@ -31,16 +30,6 @@ wait_blank_after_reload() {
     local deadline=$((SECONDS + $2))
     while ((SECONDS < deadline)); do blanked_since_reload "$1" && return 0; sleep 0.1; done
     echo "guest: no screen_blanked after reload #$1" >&2
-    return 1
-}
-
-# still: until no frame was presented in the last second (cards fade in off the loop).
-still() {
-    for _ in $(seq 1 40); do
-        /usr/bin/python3 "$CTL" "$CONTROL" '{"cmd":"state"}' | grep -q '"fps":0[,}]' && return 0
-        sleep 0.3
-    done
-    echo "guest: the screen never became still" >&2
     return 1
 }
 
