@@ -44,6 +44,19 @@ public protocol DisplayBackend: AnyObject {
     func release()
     /// Takes the screen back after `release()`; then `wantsFrame` asks for a frame.
     func reacquire()
+    /// Switches the screen itself off (`false`) or back on (`true`) — DPMS on DRM, FBIOBLANK on
+    /// fbdev — for `[idle] blank_after`.
+    ///
+    /// While off the backend presents nothing (`canPresent` is false, `present` only records
+    /// damage) and keeps what it needs to come back. Switching on, it powers the screen up, sets
+    /// the mode again where needed, and asks for the current frame (`wantsFrame`). The wanted
+    /// state survives `release()`/`reacquire()`, losing the display and hotplug; `close()`
+    /// switches the screen back on.
+    ///
+    /// Returns `.unsupported(reason:)` when the screen could not be switched: switching off, the
+    /// caller then shows a black frame instead (and the backend stays ready to present it).
+    /// The default implementation, for backends without power control, always says so.
+    func setScreenPower(_ on: Bool) -> ScreenPowerResult
     /// Restores what the screen showed before we started, and frees everything. Safe to call
     /// more than once; call it on normal exit, from the loop's SIGTERM/SIGINT (signalfd)
     /// handling and before exiting on a fatal error (not from inside an async signal handler).
@@ -54,6 +67,9 @@ extension DisplayBackend {
     public var wantsFrame: Bool { false }
     public var nextWakeTime: Double? { nil }
     public func handleWake() -> Bool { false }
+    public func setScreenPower(_ on: Bool) -> ScreenPowerResult {
+        .unsupported(reason: "\(type(of: self)) has no screen power control")
+    }
 }
 
 /// A display error with the fix in its message.

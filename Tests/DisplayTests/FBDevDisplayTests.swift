@@ -7,6 +7,17 @@ final class FBDevDisplayTests: XCTestCase {
     var sys: FakeDisplaySystem!
     override func setUp() { sys = FakeDisplaySystem() }
 
+    /// An 8x4 32 bpp framebuffer with two pages, showing a frame of one colour.
+    func openShowing(_ colour: UInt32) throws -> (FBDevDisplay, Canvas) {
+        sys.installFramebuffer(width: 8, height: 4, bpp: 32, pages: 2)
+        let d = try FBDevDisplay(options: DisplayOptions(), system: sys)
+        let frame = Canvas(width: 8, height: 4)
+        frame.fill(colour)
+        try d.present(frame, damage: [frame.bounds])
+        sys.now += 1
+        return (d, frame)
+    }
+
     func testPanningDoubleBufferAt32bpp() throws {
         sys.installFramebuffer(width: 64, height: 32, bpp: 32, pages: 2)
         let d = try FBDevDisplay(options: DisplayOptions(), system: sys)
@@ -65,12 +76,7 @@ final class FBDevDisplayTests: XCTestCase {
     }
 
     func testCloseRestoresTheConsolePicture() throws {
-        sys.installFramebuffer(width: 8, height: 4, bpp: 32, pages: 2)
-        let d = try FBDevDisplay(options: DisplayOptions(), system: sys)
-        let frame = Canvas(width: 8, height: 4)
-        frame.fill(0xFF11_2233)
-        try d.present(frame, damage: [frame.bounds])
-        sys.now += 1
+        let (d, frame) = try openShowing(0xFF11_2233)
         try d.present(frame, damage: [frame.bounds])
         d.close()
         let bytes = sys.fbMemory!.assumingMemoryBound(to: UInt8.self)
@@ -103,5 +109,51 @@ final class FBDevDisplayTests: XCTestCase {
         d.reacquire()
         XCTAssertTrue(d.wantsFrame)
         XCTAssertTrue(sys.consoleGraphics)
+    }
+
+    // MARK: screen power
+
+    func testBlankingUsesFBIOBLANKAndWritesNothingWhileBlanked() throws {
+        let (d, _) = try openShowing(0xFF11_2233)
+        XCTAssertEqual(d.setScreenPower(false), .switched(.fbBlank))
+        XCTAssertTrue(sys.fbBlanked)
+        XCTAssertFalse(d.canPresent)
+        XCTAssertNil(d.nextWakeTime)
+        sys.clearCalls()
+        let later = Canvas(width: 8, height: 4)
+        later.fill(0xFF44_5566)
+        try d.present(later, damage: [PixelRect(x: 0, y: 0, width: 1, height: 1)])
+        XCTAssertEqual(sys.calls, [], "no pan, no vsync while blanked")
+        let mem = sys.fbMemory!.assumingMemoryBound(to: UInt32.self)
+        XCTAssertNotEqual(mem[0], 0xFF44_5566)
+
+        XCTAssertEqual(d.setScreenPower(true), .switched(.fbBlank))
+        XCTAssertFalse(sys.fbBlanked)
+        XCTAssertTrue(d.wantsFrame)
+        try d.present(later, damage: [])
+        let page = Int(sys.fbVar.yoffset) * 8
+        XCTAssertEqual(mem[page + 3 * 8 + 7] & 0xFF_FFFF, 0x44_5566, "the whole frame is written on wake")
+    }
+
+    func testNoFBIOBLANKMeansUnsupported() throws {
+        sys.installFramebuffer(width: 8, height: 4, bpp: 32, pages: 2)
+        sys.fbBlankErrno = EINVAL
+        let d = try FBDevDisplay(options: DisplayOptions(), system: sys)
+        guard case .unsupported(let reason) = d.setScreenPower(false) else { return XCTFail("switched although FBIOBLANK failed") }
+        XCTAssertTrue(reason.contains("FBIOBLANK"), reason)
+        XCTAssertTrue(d.canPresent, "ready for the caller's black frame")
+    }
+
+    func testCloseUnblanks() throws {
+        sys.installFramebuffer(width: 8, height: 4, bpp: 32, pages: 2)
+        let d = try FBDevDisplay(options: DisplayOptions(), system: sys)
+        XCTAssertEqual(d.setScreenPower(false), .switched(.fbBlank))
+        d.close()
+        XCTAssertFalse(sys.fbBlanked)
+    }
+
+    func testHeadlessHasNoPowerControl() {
+        XCTAssertEqual(HeadlessDisplay(width: 4, height: 4).setScreenPower(false),
+                       .unsupported(reason: "HeadlessDisplay has no screen power control"))
     }
 }

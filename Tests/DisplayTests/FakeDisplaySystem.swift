@@ -29,6 +29,17 @@ final class FakeDisplaySystem: DisplaySystem {
     var flipDuration = 0.0
     var pendingFlips: [(crtc: UInt32, fb: UInt32, at: Double)] = []
     var scannedOut: UInt32 = 7
+    /// The id of the connectors' `DPMS` property (nil: the driver has none). Other properties
+    /// come before it, so a lookup must go by name.
+    var dpmsPropertyID: UInt32? = 7
+    /// The DPMS level per connector (0 On … 3 Off; absent: On).
+    var dpms: [UInt32: UInt64] = [:]
+    /// Reading connector properties / setting one fails with this errno when set.
+    var propertiesErrno: Int32?
+    var setPropertyErrno: Int32?
+    /// The connectors each CRTC drives (from mode sets): a flip on a CRTC whose connector is
+    /// DPMS Off fails with EINVAL, as on atomic drivers (the CRTC is inactive).
+    var crtcConnectors: [UInt32: [UInt32]] = [:]
     private(set) var calls: [String] = []
     private var nextHandle: UInt32 = 1
     private var nextFB: UInt32 = 100
@@ -45,6 +56,9 @@ final class FakeDisplaySystem: DisplaySystem {
     var fbCanGrowVirtual = false
     var fbVSync = true
     var consoleGraphics = false
+    /// FBIOBLANK fails with this errno when set; `fbBlanked` is the driver's state.
+    var fbBlankErrno: Int32?
+    var fbBlanked = false
 
     init(connectors list: [DRMConnector] = [FakeDisplaySystem.connector(id: 51, name: "HDMI-A-1", modes: [
         DRMMode(width: 1024, height: 768, refresh: 60, preferred: true), DRMMode(width: 800, height: 600, refresh: 60)])]) {
@@ -133,6 +147,9 @@ final class FakeDisplaySystem: DisplaySystem {
         guard isMaster, !otherMaster else { throw SystemCallError(call: "drmModeSetCrtc", errno: EACCES) }
         crtcs[crtc] = DRMCrtcState(id: crtc, framebuffer: framebuffer, x: x, y: y, mode: mode)
         scannedOut = framebuffer
+        crtcConnectors[crtc] = connectors
+        // A mode set activates the CRTC: the kernel's atomic helper turns its connectors' DPMS On.
+        if framebuffer != 0 { for c in connectors { dpms[c] = 0 } }
     }
     func drmCreateDumbBuffer(_ fd: Int32, width: Int, height: Int) throws -> DRMDumbBuffer {
         let h = nextHandle; nextHandle += 1
@@ -159,6 +176,9 @@ final class FakeDisplaySystem: DisplaySystem {
         if otherMaster || !isMaster { throw SystemCallError(call: "drmModePageFlip", errno: EACCES) }
         if let e = pageFlipErrno { throw SystemCallError(call: "drmModePageFlip", errno: e) }
         if !pendingFlips.isEmpty { throw SystemCallError(call: "drmModePageFlip", errno: EBUSY) }
+        if (crtcConnectors[crtc] ?? []).contains(where: { (dpms[$0] ?? 0) != 0 }) {
+            throw SystemCallError(call: "drmModePageFlip", errno: EINVAL)
+        }
         pendingFlips.append((crtc, framebuffer, now + flipDuration))
     }
     func drmDirtyFramebuffer(_ fd: Int32, id: UInt32) throws {
@@ -173,6 +193,24 @@ final class FakeDisplaySystem: DisplaySystem {
         return done.map { DRMFlipCompletion(crtcID: $0.crtc, time: $0.at) }
     }
 
+    func drmConnectorProperties(_ fd: Int32, connector: UInt32) throws -> [DRMProperty] {
+        calls.append("getProperties \(connector)")
+        if let e = propertiesErrno { throw SystemCallError(call: "drmModeObjectGetProperties", errno: e) }
+        guard connectors[connector] != nil else { throw SystemCallError(call: "drmModeObjectGetProperties", errno: ENOENT) }
+        var list = [DRMProperty(id: 1, name: "EDID", value: 0), DRMProperty(id: 2, name: "link-status", value: 0)]
+        if let id = dpmsPropertyID { list.append(DRMProperty(id: id, name: "DPMS", value: dpms[connector] ?? 0)) }
+        return list
+    }
+    func drmConnectorSetProperty(_ fd: Int32, connector: UInt32, property: UInt32, value: UInt64) throws {
+        calls.append("setProperty \(connector) \(property)=\(value)")
+        guard isMaster, !otherMaster else { throw SystemCallError(call: "drmModeConnectorSetProperty", errno: EACCES) }
+        if let e = setPropertyErrno { throw SystemCallError(call: "drmModeConnectorSetProperty", errno: e) }
+        guard property == dpmsPropertyID, connectors[connector] != nil else {
+            throw SystemCallError(call: "drmModeConnectorSetProperty", errno: EINVAL)
+        }
+        dpms[connector] = value
+    }
+
     // MARK: fbdev
     func fbVariableInfo(_ fd: Int32) throws -> fb_var_screeninfo { fbVar }
     func fbFixedInfo(_ fd: Int32) throws -> fb_fix_screeninfo { fbFix }
@@ -182,6 +220,11 @@ final class FakeDisplaySystem: DisplaySystem {
         fbVar = info
     }
     func fbPan(_ fd: Int32, _ info: fb_var_screeninfo) throws { calls.append("fbpan \(info.yoffset)"); fbVar.yoffset = info.yoffset }
+    func fbBlank(_ fd: Int32, _ blank: Bool) throws {
+        calls.append("fbblank \(blank)")
+        if let e = fbBlankErrno { throw SystemCallError(call: "ioctl FBIOBLANK", errno: e) }
+        fbBlanked = blank
+    }
     func fbWaitForVSync(_ fd: Int32) throws {
         calls.append("vsync")
         if !fbVSync { throw SystemCallError(call: "FBIO_WAITFORVSYNC", errno: ENOTTY) }

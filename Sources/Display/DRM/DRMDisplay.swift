@@ -20,8 +20,16 @@ import Raster
 /// - Hotplug: a udev `drm` event re-probes the connector; unplugged → `size` becomes zero and
 ///   nothing is drawn; plugged in again or a new preferred mode → the mode is set again and
 ///   `handleReadable` returns true so the scene is laid out for the new size.
-/// - `close()` waits for a pending flip, restores the CRTC, framebuffer and mode that were
-///   there before (the console), frees the buffers and drops master.
+/// - Screen power (`setScreenPower`): the connector's `DPMS` property. Off: a flip in flight is
+///   waited for, then nothing is presented (a flip on an inactive CRTC fails with EINVAL on
+///   atomic drivers) while frames are still accepted as damage. On: DPMS On, then a full mode
+///   set (the CRTC may have been turned off by a hotplug meanwhile, or the mode changed) and the
+///   current frame. Lost or given-away master, hotplug and reacquiring keep the wanted state: the
+///   property is put back to it when master comes back. No property or a failing ioctl: the
+///   result says unsupported and the caller shows a black frame.
+/// - `close()` waits for a pending flip, switches DPMS back on if it was used, restores the
+///   CRTC, framebuffer and mode that were there before (the console), frees the buffers and
+///   drops master.
 public final class DRMDisplay: DisplayBackend {
     public let options: DisplayOptions
     /// The card in use, e.g. `/dev/dri/card0`.
@@ -49,6 +57,8 @@ public final class DRMDisplay: DisplayBackend {
     public private(set) var firstFrameTime: Double?
     /// What `close()` did to give the screen back (nil before).
     public private(set) var restoreSummary: String?
+    /// True while the screen is switched off through DPMS (`setScreenPower(false)`).
+    public private(set) var isScreenOff = false
 
     let system: DisplaySystem
     private var hotplug: HotplugMonitor?
@@ -80,6 +90,9 @@ public final class DRMDisplay: DisplayBackend {
     /// The driver has no page flips: every frame is a mode set (+ DirtyFB).
     private var setCrtcPerFrame = false
     private var dirtyFBUnsupported = false
+    /// DPMS was switched by us at least once: put it back to the wanted state when master comes
+    /// back, and On when closing.
+    private var usedDPMS = false
 
     /// Seconds after which a flip whose completion never arrived is given up on.
     static let flipTimeout = 1.0
@@ -237,6 +250,8 @@ public final class DRMDisplay: DisplayBackend {
     public func release() {
         guard !isClosed, !isReleased else { return }
         drainFlip()
+        // The next owner gets a screen that is on; `reacquire` switches it off again if still wanted.
+        if hasMaster && isScreenOff { _ = applyDPMS(.on) }
         if hasMaster {
             do { try system.drmDropMaster(fd) } catch { log.warning("\(devicePath): dropping DRM master: \(error)") }
         }
@@ -258,6 +273,7 @@ public final class DRMDisplay: DisplayBackend {
         drainFlip()
         if !hasMaster && !isReleased { hasMaster = (try? system.drmSetMaster(fd)) != nil }
         if hasMaster {
+            if usedDPMS, let problem = applyDPMS(.on) { log.warning("\(devicePath): \(problem)") }
             restoreSummary = restore()
             log.info("\(devicePath): \(restoreSummary ?? "")")
         } else {
@@ -272,16 +288,71 @@ public final class DRMDisplay: DisplayBackend {
         isClosed = true
     }
 
+    public func setScreenPower(_ on: Bool) -> ScreenPowerResult {
+        guard !isClosed else { return .unsupported(reason: "\(devicePath) is closed") }
+        return on ? screenOn() : screenOff()
+    }
+
     /// The bookkeeping in one line (for debugging output).
     public var debugState: String {
         "master=\(hasMaster) released=\(isReleased) mode=\(mode.map { "\($0)" } ?? "-") buffers=\(buffers.count) "
-            + "flipPending=\(flipPending) capActive=\(capActive) nextSlot=\(nextSlot) modeSet=\(modeSet) front=\(front)"
+            + "flipPending=\(flipPending) capActive=\(capActive) nextSlot=\(nextSlot) modeSet=\(modeSet) front=\(front) "
+            + "screenOff=\(isScreenOff)"
+    }
+
+    // MARK: screen power
+
+    private func screenOff() -> ScreenPowerResult {
+        if isScreenOff { return .switched(.dpms) }
+        guard hasMaster && !isReleased else {
+            return .unsupported(reason: "\(devicePath) is not DRM master now; cannot set DPMS")
+        }
+        drainFlip()
+        if let problem = applyDPMS(.off) { return .unsupported(reason: problem) }
+        isScreenOff = true
+        return .switched(.dpms)
+    }
+
+    private func screenOn() -> ScreenPowerResult {
+        guard isScreenOff else { return .unsupported(reason: "the screen of \(devicePath) was not switched off") }
+        isScreenOff = false
+        // Whatever happened while off (a hotplug turning the CRTC off, a new mode), a full mode
+        // set with the whole frame brings the picture back; with an unchanged mode the kernel
+        // does no real mode set.
+        modeSet = false
+        damage.invalidateAll(fullLogicalRect)
+        wantsFrame = true
+        guard hasMaster && !isReleased else { return .switched(.dpms) }  // put back with master
+        if let problem = applyDPMS(.on) {
+            return .unsupported(reason: problem + "; the mode set turns the screen on")
+        }
+        return .switched(.dpms)
+    }
+
+    /// Sets the connector's DPMS property. Returns nil, or the problem in one line (no such
+    /// property, the ioctl failed). Losing master on the way is handled as in `present`.
+    private func applyDPMS(_ level: ConnectorDPMS.Level) -> String? {
+        let dpms: ConnectorDPMS
+        do {
+            guard let found = try ConnectorDPMS.find(fd: fd, connector: connector.id, system: system) else {
+                return "connector \(connector.name) has no DPMS property"
+            }
+            dpms = found
+        } catch {
+            return "reading the properties of connector \(connector.name) failed: \(error)"
+        }
+        do { try dpms.set(level, fd: fd, connector: connector.id, system: system) } catch {
+            if let e = error as? SystemCallError, Self.meansMasterLost(e) { loseMaster(e) }
+            return "setting DPMS \(level) on \(connector.name) failed: \(error)"
+        }
+        usedDPMS = true
+        return nil
     }
 
     // MARK: internals
 
-    /// Drawing is possible: ours, not released, a screen connected.
-    private var isShowing: Bool { !isClosed && !isReleased && hasMaster && mode != nil && !buffers.isEmpty }
+    /// Drawing is possible: ours, not released, a screen connected and switched on.
+    private var isShowing: Bool { !isClosed && !isReleased && hasMaster && !isScreenOff && mode != nil && !buffers.isEmpty }
 
     private var fullLogicalRect: PixelRect { PixelRect(x: 0, y: 0, width: size.width, height: size.height) }
 
@@ -366,7 +437,14 @@ public final class DRMDisplay: DisplayBackend {
         damage.invalidateAll(fullLogicalRect)
         wantsFrame = true
         log.info("\(devicePath): took the display back")
-        return reprobe()
+        let changed = reprobe()
+        // The other program may have switched the screen on (a mode set does): put DPMS back to
+        // what the kiosk wants. If Off fails, drawing resumes and the caller's black frame shows.
+        if usedDPMS, hasMaster, let problem = applyDPMS(isScreenOff ? .off : .on) {
+            log.warning("\(devicePath): \(problem)")
+            isScreenOff = false
+        }
+        return changed
     }
 
     /// Looks at the connector again after a hotplug event (or taking the display back).

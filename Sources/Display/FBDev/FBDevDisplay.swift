@@ -17,6 +17,10 @@ import Raster
 /// - Frames are capped at the refresh rate computed from the timings (60 Hz when unknown).
 /// - The console is put in graphics mode (`KDSETMODE`) so its cursor does not draw over the
 ///   picture; `close()` puts back the console's picture, panning and text mode.
+/// - Screen power (`setScreenPower`): `FBIOBLANK` (powerdown / unblank). While blanked nothing
+///   is written; unblanking asks for the whole frame. Drivers without it (the ioctl fails) make
+///   the caller fall back to a black frame. `release()` unblanks for the console, `reacquire()`
+///   blanks again if still wanted, `close()` unblanks.
 public final class FBDevDisplay: DisplayBackend {
     public let options: DisplayOptions
     public let devicePath: String
@@ -35,6 +39,8 @@ public final class FBDevDisplay: DisplayBackend {
     public private(set) var pixelsCopied = 0
     public private(set) var firstFrameTime: Double?
     public private(set) var restoreSummary: String?
+    /// True while the screen is blanked with `FBIOBLANK` (`setScreenPower(false)`).
+    public private(set) var isScreenOff = false
 
     let system: DisplaySystem
     private let log = Logger(label: "kiosk.display.fbdev")
@@ -157,17 +163,17 @@ public final class FBDevDisplay: DisplayBackend {
 
     // MARK: DisplayBackend
 
-    public var canPresent: Bool { !isClosed && !isReleased && system.monotonicNow() >= nextSlot }
+    public var canPresent: Bool { !isClosed && !isReleased && !isScreenOff && system.monotonicNow() >= nextSlot }
 
     public var nextWakeTime: Double? {
-        guard !isClosed, !isReleased else { return nil }
+        guard !isClosed, !isReleased, !isScreenOff else { return nil }
         let now = system.monotonicNow()
         return nextSlot > now ? nextSlot : nil
     }
 
     public func present(_ frame: Canvas, damage rects: [PixelRect]) throws {
         damage.record(rects)
-        guard !isClosed, !isReleased else { return }
+        guard !isClosed, !isReleased, !isScreenOff else { return }
         guard frame.width == size.width, frame.height == size.height else {
             damage.invalidateAll(PixelRect(x: 0, y: 0, width: size.width, height: size.height))
             wantsFrame = true
@@ -205,6 +211,7 @@ public final class FBDevDisplay: DisplayBackend {
     public func release() {
         guard !isClosed, !isReleased else { return }
         isReleased = true
+        if isScreenOff { try? system.fbBlank(fd, false) }
         if consoleGraphics { system.setConsoleGraphicsMode(false) }
     }
 
@@ -214,11 +221,34 @@ public final class FBDevDisplay: DisplayBackend {
         consoleGraphics = system.setConsoleGraphicsMode(true)
         damage.invalidateAll(PixelRect(x: 0, y: 0, width: size.width, height: size.height))
         wantsFrame = true
+        if isScreenOff && (try? system.fbBlank(fd, true)) == nil {
+            log.warning("\(devicePath): FBIOBLANK failed after taking the screen back; drawing again")
+            isScreenOff = false
+        }
+    }
+
+    public func setScreenPower(_ on: Bool) -> ScreenPowerResult {
+        guard !isClosed else { return .unsupported(reason: "\(devicePath) is closed") }
+        if !on && isScreenOff { return .switched(.fbBlank) }
+        if on && !isScreenOff { return .unsupported(reason: "the screen of \(devicePath) was not switched off") }
+        if !isReleased {
+            do { try system.fbBlank(fd, !on) } catch {
+                if !on { return .unsupported(reason: "\(devicePath): \(error)") }
+                log.warning("\(devicePath): \(error); drawing again anyway")
+            }
+        }
+        isScreenOff = !on
+        if on {
+            damage.invalidateAll(PixelRect(x: 0, y: 0, width: size.width, height: size.height))
+            wantsFrame = true
+        }
+        return .switched(.fbBlank)
     }
 
     public func close() {
         guard !isClosed else { return }
         isClosed = true
+        if isScreenOff { try? system.fbBlank(fd, false) }
         // Put the console's page back where it was and its picture into it.
         let visible = memory + min(Int(original.yoffset) * pitch, mappedLength)
         savedPicture.withUnsafeBytes { if let base = $0.baseAddress { visible.copyMemory(from: base, byteCount: $0.count) } }

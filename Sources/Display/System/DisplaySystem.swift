@@ -91,6 +91,15 @@ struct DRMDumbBuffer: Equatable {
     var size: UInt64
 }
 
+/// One property of a DRM object and its current value (`drmModeObjectGetProperties` with
+/// `drmModeGetProperty` for the name).
+struct DRMProperty: Equatable {
+    var id: UInt32
+    /// `DPMS`, `EDID`, `CRTC_ID`…
+    var name: String
+    var value: UInt64
+}
+
 /// One page flip completion read by `drmHandleEvent`.
 struct DRMFlipCompletion: Equatable {
     var crtcID: UInt32
@@ -160,6 +169,11 @@ protocol DisplaySystem: AnyObject {
     func drmDirtyFramebuffer(_ fd: Int32, id: UInt32) throws
     /// `drmHandleEvent`: the page flips completed since the last call.
     func drmHandleEvents(_ fd: Int32) throws -> [DRMFlipCompletion]
+    /// `drmModeObjectGetProperties(DRM_MODE_OBJECT_CONNECTOR)`, then `drmModeGetProperty` for
+    /// each name: the connector's properties with their current values. Needs no DRM master.
+    func drmConnectorProperties(_ fd: Int32, connector: UInt32) throws -> [DRMProperty]
+    /// `drmModeConnectorSetProperty` (DRM master only).
+    func drmConnectorSetProperty(_ fd: Int32, connector: UInt32, property: UInt32, value: UInt64) throws
 
     // MARK: fbdev (ioctl through CKioskSys)
     /// `ioctl(FBIOGET_VSCREENINFO)`.
@@ -172,4 +186,6 @@ protocol DisplaySystem: AnyObject {
     func fbPan(_ fd: Int32, _ info: fb_var_screeninfo) throws
     /// `ioctl(FBIO_WAITFORVSYNC)`.
     func fbWaitForVSync(_ fd: Int32) throws
+    /// `ioctl(FBIOBLANK)` with `FB_BLANK_POWERDOWN` (`blank`) or `FB_BLANK_UNBLANK`.
+    func fbBlank(_ fd: Int32, _ blank: Bool) throws
 }

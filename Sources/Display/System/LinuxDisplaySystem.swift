@@ -176,6 +176,28 @@ final class LinuxDisplaySystem: DisplaySystem {
         }
     }
 
+    func drmConnectorProperties(_ fd: Int32, connector: UInt32) throws -> [DRMProperty] {
+        guard let props = drmModeObjectGetProperties(fd, connector, UInt32(DRM_MODE_OBJECT_CONNECTOR)) else {
+            throw SystemCallError(call: "drmModeObjectGetProperties", errno: errno)
+        }
+        defer { drmModeFreeObjectProperties(props) }
+        let p = props.pointee
+        let ids = Self.array(p.props, Int32(clamping: p.count_props))
+        var result: [DRMProperty] = []
+        for (i, id) in ids.enumerated() {
+            // A property that vanished between the two calls is skipped, not an error.
+            guard let prop = drmModeGetProperty(fd, id) else { continue }
+            defer { drmModeFreeProperty(prop) }
+            let name = withUnsafeBytes(of: prop.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            result.append(DRMProperty(id: id, name: name, value: p.prop_values[i]))
+        }
+        return result
+    }
+
+    func drmConnectorSetProperty(_ fd: Int32, connector: UInt32, property: UInt32, value: UInt64) throws {
+        try checkNegative(drmModeConnectorSetProperty(fd, connector, property, value), "drmModeConnectorSetProperty")
+    }
+
     // MARK: fbdev
 
     func fbVariableInfo(_ fd: Int32) throws -> fb_var_screeninfo {
@@ -201,6 +223,11 @@ final class LinuxDisplaySystem: DisplaySystem {
 
     func fbWaitForVSync(_ fd: Int32) throws {
         try checkNegative(kiosk_fb_wait_for_vsync(fd, 0), "ioctl FBIO_WAITFORVSYNC")
+    }
+
+    func fbBlank(_ fd: Int32, _ blank: Bool) throws {
+        let level = blank ? Int32(FB_BLANK_POWERDOWN) : Int32(FB_BLANK_UNBLANK)
+        try checkNegative(kiosk_fb_blank(fd, level), "ioctl FBIOBLANK")
     }
 
     private static func array(_ p: UnsafeMutablePointer<UInt32>?, _ count: Int32) -> [UInt32] {

@@ -13,7 +13,7 @@ import Cards
 /// files. With a still carousel it sleeps in `epoll_wait` with no timeout: no frames, no CPU.
 ///
 /// The loop's concerns live in one file each: this one (set-up, the loop, input, frames,
-/// signals), `KioskApp+Reload` (config and media changes), `KioskApp+Idle`,
+/// signals), `KioskApp+Reload` (config and media changes), `KioskApp+Idle` (blank and wake),
 /// `KioskApp+Control` and `KioskApp+Actions`.
 public final class KioskApp {
     public let configPath: String
@@ -33,7 +33,8 @@ public final class KioskApp {
     var exitCode: Int32 = 0
     let exitAfter: Double?
     let start: Double
-    /// Frames presented since start (for `state` and the idle measurement).
+    /// Frames presented since start (for `state` and the idle measurement; black frames of a
+    /// blank are not counted).
     public internal(set) var framesPresented = 0
     let notifier = SystemdNotifier()
     let actions: ActionRunner
@@ -44,6 +45,11 @@ public final class KioskApp {
     var serviceDeadline: Double?
     /// When recent frames were presented (monotonic seconds), for `state`'s fps.
     var presentTimes: [Double] = []
+    /// How the display switched the screen off for the current blank; nil: not blanked, or
+    /// blanked with a black frame.
+    var screenPowerMethod: ScreenPowerMethod?
+    /// Blanked with a black frame that is not on screen yet (the display could not take it).
+    var blackFramePending = false
 
     /// - Parameters:
     ///   - exitAfter: stop by itself after this many seconds (tests, measurements); nil: run until a signal.
@@ -70,7 +76,8 @@ public final class KioskApp {
             self.actions.perform(action, index: index, id: id, now: t)
         }
         behavior.onEventLine = { [unowned self] line in self.control?.broadcast(line) }
-        behavior.onBlank = { [unowned self] in self.presentBlack() }
+        behavior.onBlank = { [unowned self] in self.blankScreen() }
+        behavior.onWake = { [unowned self] in self.wakeScreen() }
     }
 
     /// How many times the loop woke up so far.
@@ -171,6 +178,7 @@ public final class KioskApp {
         }
         // The display's own timers: the end of its frame-rate cap, retries to take DRM master back.
         if let w = display.nextWakeTime, monotonicNow() >= w, display.handleWake() { displayChanged() }
+        if behavior.blanked { presentBlackIfDue() }
         guard !behavior.blanked, !actions.isForegroundActive, session.needsFrame || display.wantsFrame, display.canPresent,
               display.size.width > 0 else {
             return display.nextWakeTime.map { Int32(max(0, ($0 - monotonicNow()) * 1000).rounded(.up)) } ?? -1
@@ -220,11 +228,4 @@ public final class KioskApp {
         }
     }
 
-
-    /// A black frame where the display cannot switch itself off (DPMS belongs to the backend).
-    func presentBlack() {
-        guard display.canPresent, display.size.width > 0 else { return }
-        let black = Canvas(width: display.size.width, height: display.size.height)
-        do { try display.present(black, damage: [black.bounds]) } catch { logger.error("display: \(error)") }
-    }
 }

@@ -21,7 +21,7 @@ enum RuntimeSchema {
                         default: c.idle.homeItem = v.int; c.idle.homeItemID = nil
                         }
                     }),
-                .number("blank_after", \.idle.blankAfter, .closed(0, 1_000_000), "Turn the screen off (DPMS, or a black frame).", example: "600"),
+                .number("blank_after", \.idle.blankAfter, .closed(0, 1_000_000), "Turn the screen off: DPMS through the DRM connector (FBIOBLANK on fbdev), or a black frame where that is not supported.", example: "600"),
             ])
     }
 
