@@ -378,15 +378,48 @@ enum SpanShader {
         while k < x1 {
             let ci = columnTexel + k
             let wx16 = UnsafeRawPointer(columnWeight + k).loadUnaligned(as: U16x16.self), iwx16 = 256 &- wx16
-            let i0 = Int(ci[0])
-            let p0: UInt8x8, p1: UInt8x8
-            let shape = adjacent ? s.columnShape[k] : .gather
+            let (p0, p1) = blockTexels(s, texels, ci, column: k, adjacent: adjacent)
+            out[b] = rb(p0) &* iwx16 &+ rb(p1) &* wx16
+            out[b &+ 1] = ag(p0) &* iwx16 &+ ag(p1) &* wx16
+            k &+= 8
+            b &+= 2
+        }
+    }
+
+    /// The left texels of the 8 columns from `column` (indices `ci`) in texture row `texels`,
+    /// and their right neighbours, for the row filter. Plain loads where the texels lie close
+    /// together, else a gather. AVX2: any 8 columns whose texels span fewer than 16 (scales
+    /// down to ½) are loaded as one window and spread to the lanes with `vpermd`. Baseline
+    /// (no variable shuffle): the `BlockShape`s of scales near 1.
+    @inline(__always)
+    static func blockTexels(_ s: QuadSampler, _ texels: UnsafePointer<UInt32>, _ ci: UnsafePointer<Int32>,
+                            column: Int, adjacent: Bool) -> (UInt8x8, UInt8x8) {
+        let i0 = Int(ci[0]), i7 = Int(ci[7])
+        if adjacent {
+            #if RASTER_KERNELS_AVX2
+            let low = i0 < i7 ? i0 : i7, spread = i0 < i7 ? i7 &- i0 : i0 &- i7
+            // The window and the right neighbours must stay inside the texture row.
+            if spread < 16 && low &+ (spread < 8 ? 9 : 17) <= s.texWidth {
+                let d = UnsafeRawPointer(ci).loadUnaligned(as: Int8x8.self) &- Int8x8(repeating: Int32(truncatingIfNeeded: low))
+                let run = UnsafeRawPointer(texels + low)
+                var p0 = raster_permute8(run.loadUnaligned(as: UInt8x8.self), d)
+                var p1 = raster_permute8(run.loadUnaligned(fromByteOffset: 4, as: UInt8x8.self), d)
+                if spread >= 8 {
+                    // Lanes past the first 8 texels take theirs from the next 8.
+                    let high = unsafeBitCast(0 &- (d &>> 3), to: UInt8x8.self)
+                    p0 = (p0 & ~high) | (raster_permute8(run.loadUnaligned(fromByteOffset: 32, as: UInt8x8.self), d) & high)
+                    p1 = (p1 & ~high) | (raster_permute8(run.loadUnaligned(fromByteOffset: 36, as: UInt8x8.self), d) & high)
+                }
+                return (p0, p1)
+            }
+            #else
+            let shape = s.columnShape[column]
             if shape == .consecutive {
                 // Eight consecutive texels (scale near 1): two plain loads instead of a gather.
                 let run = UnsafeRawPointer(texels + i0)
-                p0 = run.loadUnaligned(as: UInt8x8.self)
-                p1 = run.loadUnaligned(fromByteOffset: 4, as: UInt8x8.self)
-            } else if shape != .gather {
+                return (run.loadUnaligned(as: UInt8x8.self), run.loadUnaligned(fromByteOffset: 4, as: UInt8x8.self))
+            }
+            if shape != .gather {
                 // One texel skipped (or repeated): the lanes from that point on come from the
                 // run one texel further on (or back), picked by where the offset changes.
                 let step = shape == .skipsOne ? 1 : -1
@@ -396,19 +429,14 @@ enum SpanShader {
                 // scalar code here).
                 let moved = unsafeBitCast(step == 1 ? 0 &- offset : offset, to: UInt8x8.self)
                 let run = UnsafeRawPointer(texels + i0), other = UnsafeRawPointer(texels + (i0 &+ step))
-                p0 = (run.loadUnaligned(as: UInt8x8.self) & ~moved) | (other.loadUnaligned(as: UInt8x8.self) & moved)
-                p1 = (run.loadUnaligned(fromByteOffset: 4, as: UInt8x8.self) & ~moved)
-                    | (other.loadUnaligned(fromByteOffset: 4, as: UInt8x8.self) & moved)
-            } else {
-                let i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3])
-                let i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6]), i7 = Int(ci[7])
-                (p0, p1) = texelPairs(texels, stepX: s.stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
+                return ((run.loadUnaligned(as: UInt8x8.self) & ~moved) | (other.loadUnaligned(as: UInt8x8.self) & moved),
+                        (run.loadUnaligned(fromByteOffset: 4, as: UInt8x8.self) & ~moved)
+                            | (other.loadUnaligned(fromByteOffset: 4, as: UInt8x8.self) & moved))
             }
-            out[b] = rb(p0) &* iwx16 &+ rb(p1) &* wx16
-            out[b &+ 1] = ag(p0) &* iwx16 &+ ag(p1) &* wx16
-            k &+= 8
-            b &+= 2
+            #endif
         }
+        let i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3]), i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6])
+        return texelPairs(texels, stepX: s.stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
     }
 
     /// Fully covered pixels `x0..<x1` of row `y` of an axis-aligned quad, in two passes: the

@@ -182,19 +182,23 @@ final class KernelVariantsTests: XCTestCase {
         XCTAssertTrue((0..<200).allSatisfy { c.pixels[$0] == 0xFF11_2233 })
     }
 
-    /// Axis-aligned cards at scales around 1 go through the row filter's plain and blended loads
-    /// (`BlockShape`); 5-pixel strips force the single-pass gather loop. Same pixels.
-    func testNearUnitScaleRowsMatchTheSinglePassLoop() {
+    /// Axis-aligned cards at scales from ½ up go through the row filter's window loads (AVX2:
+    /// 8 or 16 texels spread with `vpermd`; baseline: the `BlockShape`s near 1), also at the
+    /// right end of a texture row where a window would not fit; 5-pixel strips force the
+    /// single-pass gather loop. Same pixels.
+    func testWindowedRowLoadsMatchTheSinglePassLoop() {
         let tex = Self.card(120, 40, seed: 9)
-        for scale in [0.93, 0.97, 0.999, 1.003, 1.04, 1.3] {
+        for scale in [0.5, 0.53, 0.7, 0.81, 0.93, 0.97, 0.999, 1.003, 1.04, 1.3, 1.9] {
             let quads = [Quad(texture: tex, corners: RT.rect(2.25, 1.5, 2.25 + 120 * scale, 1.5 + 40 * scale), alpha: 0.85),
-                         Quad(texture: Self.glass, corners: RT.rect(50.5, 10, 50.5 + 29 * scale, 10 + 19 * scale))]
+                         Quad(texture: Self.glass, corners: RT.rect(50.5, 10, 50.5 + 29 * scale, 10 + 19 * scale)),
+                         // mirrored: texel columns fall from left to right
+                         Quad(texture: tex, corners: RT.rect(160, 30, 160 - 120 * scale, 30 + 40 * scale), alpha: 0.9)]
             for set in instructionSets {
-                let whole = RT.canvas(170, 60), strips = RT.canvas(170, 60)
+                let whole = RT.canvas(240, 110), strips = RT.canvas(240, 110)
                 Compositor(filter: .bilinear, instructionSet: set).draw(quads, into: whole)
                 let narrow = Compositor(filter: .bilinear, instructionSet: set)
-                for x in stride(from: 0, to: 170, by: 5) {
-                    narrow.draw(quads, into: strips, clip: PixelRect(x: x, y: 0, width: 5, height: 60))
+                for x in stride(from: 0, to: 240, by: 5) {
+                    narrow.draw(quads, into: strips, clip: PixelRect(x: x, y: 0, width: 5, height: 110))
                 }
                 assertSame(whole, strips, "\(set) scale \(scale)")
             }

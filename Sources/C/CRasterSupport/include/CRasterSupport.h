@@ -8,6 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <wchar.h>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Imported into Swift as SIMD16<UInt16> and SIMD16<UInt32>. */
 typedef unsigned short raster_u16x16 __attribute__((ext_vector_type(16)));
@@ -47,17 +52,32 @@ static inline void raster_copy32(uint32_t *restrict dst, const uint32_t *restric
     for (; i < count; i++) dst[i] = src[i];
 }
 
+/* Imported into Swift as SIMD8<UInt32> and SIMD8<Int32>. */
+typedef unsigned int raster_u32x8 __attribute__((ext_vector_type(8)));
+typedef int raster_i32x8 __attribute__((ext_vector_type(8)));
+
+/* The lanes of `v` picked by the low 3 bits of each lane of `index`: one vpermd where the module
+ * is built for AVX2 (only used there), a loop elsewhere. */
+static inline raster_u32x8 raster_permute8(raster_u32x8 v, raster_i32x8 index)
+{
+#if defined(__AVX2__)
+    return (raster_u32x8)_mm256_permutevar8x32_epi32((__m256i)v, (__m256i)index);
+#else
+    raster_u32x8 r;
+    for (int k = 0; k < 8; k++) r[k] = v[index[k] & 7];
+    return r;
+#endif
+}
+
 /* (a * b) >> 16 per unsigned 16-bit lane (pmulhuw on x86, umull + shrn on ARM).
  * On x86 the instruction is named: spelled as widen-multiply-narrow, LLVM sometimes keeps
  * loop-invariant operands widened and narrows them again in every iteration. */
 #if defined(__AVX2__)
-#include <immintrin.h>
 static inline raster_u16x16 raster_mulhi(raster_u16x16 a, raster_u16x16 b)
 {
     return (raster_u16x16)_mm256_mulhi_epu16((__m256i)a, (__m256i)b);
 }
 #elif defined(__SSE2__)
-#include <emmintrin.h>
 static inline raster_u16x16 raster_mulhi(raster_u16x16 a, raster_u16x16 b)
 {
     typedef unsigned short u16x8 __attribute__((ext_vector_type(8)));
