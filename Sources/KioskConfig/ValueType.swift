@@ -1,3 +1,4 @@
+import CEvdev
 import Foundation
 
 /// An allowed interval of numbers, each end open, closed or absent.
@@ -258,7 +259,7 @@ enum ValueType {
         case .keyCode:
             guard let s = node.string else { return wrongType("a key code name such as \"KEY_ENTER\"") }
             guard KeyCodeName.isValid(s) else {
-                return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a key code; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. \"KEY_ENTER\") or a number up to 767"))
+                return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a key code the kernel knows; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. \"KEY_ENTER\") or a number up to 767"))
             }
             return .success(.string(s))
         case .itemReference:
@@ -302,17 +303,15 @@ struct ValueProblem: Error {
 }
 
 /// Linux key codes as the Input module reads them: a name from `linux/input-event-codes.h` or
-/// a number up to `KEY_MAX` (767).
+/// a number up to `KEY_MAX` (767). Names are looked up in libevdev's tables (any case), as the
+/// Input module does, so `check-config` rejects what the kiosk would not bind.
 enum KeyCodeName {
-    /// `KEY_` or `BTN_` followed by letters, digits and underscores (any case), or 0…767.
-    /// Whether the kernel knows the name is checked when the device is opened (libevdev).
+    /// A known `KEY_…`/`BTN_…` name (any case) or 0…767.
     static func isValid(_ text: String) -> Bool {
         if let n = Int(text), (0...767).contains(n), text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) { return true }
         let s = text.uppercased()
         guard s.hasPrefix("KEY_") || s.hasPrefix("BTN_"), s.utf8.count > 4, s.utf8.count <= 40 else { return false }
-        return s.utf8.dropFirst(4).allSatisfy { c in
-            (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z")) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "_")
-        }
+        return libevdev_event_code_from_name(UInt32(EV_KEY), s) >= 0
     }
 }
 

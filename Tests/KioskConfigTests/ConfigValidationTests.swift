@@ -51,8 +51,15 @@ final class ConfigValidationTests: XCTestCase {
         XCTAssertEqual(fixture.report("[input.rotary]\nname = \"knob\"\nselect_key = \"768\"\n").count, 1)
         XCTAssertEqual(fixture.report("[input.rotary]\nname = \"knob\"\nselect_key = \"28\"\n[input.keymap]\nkey_a = \"left\"\n57 = \"enter\"\n"), [])
         XCTAssertEqual(fixture.report("[input.keymap]\nspace = \"enter\"\nKEY_A = \"jump\"\n"), [
-            "2:1: 'space' is not a key code; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. KEY_SPACE) or a number up to 767",
+            "2:1: 'space' is not a key code the kernel knows; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. KEY_SPACE) or a number up to 767",
             "3:9: 'KEY_A' \"jump\" is not one of \"left\", \"right\", \"up\", \"down\", \"enter\", \"escape\", \"home\"",
+        ])
+        // Well-formed names the kernel does not have are refused here, not first at run time.
+        XCTAssertEqual(fixture.report("[input.keymap]\nKEY_PAGEDWN = \"right\"\nBTN_TOUCH = \"enter\"\n"), [
+            "2:1: 'KEY_PAGEDWN' is not a key code the kernel knows; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. KEY_SPACE) or a number up to 767",
+        ])
+        XCTAssertEqual(fixture.report("[input.rotary]\nname = \"knob\"\nselect_key = \"KEY_ENTR\"\n"), [
+            "3:14: 'select_key' \"KEY_ENTR\" is not a key code the kernel knows; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. \"KEY_ENTER\") or a number up to 767",
         ])
     }
 
