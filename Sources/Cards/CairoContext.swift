@@ -19,7 +19,8 @@ final class CairoContext {
     }
 
     deinit {
-        cairo_destroy(cr)
+        // The context may hold the last reference to a scaled font pango drew with.
+        FontLock.withLock { cairo_destroy(cr) }
         cairo_surface_flush(surface)
         cairo_surface_destroy(surface)
     }

@@ -53,7 +53,9 @@ final class SVGDocument {
     func render(on cr: OpaquePointer, x: Double, y: Double, width: Double, height: Double) throws {
         var viewport = RsvgRectangle(x: x, y: y, width: width, height: height)
         var error: UnsafeMutablePointer<GError>?
-        if rsvg_handle_render_document(handle, cr, &viewport, &error) == 0 {
+        // librsvg draws `<text>` with pango and cairo scaled fonts.
+        let ok = FontLock.withLock { rsvg_handle_render_document(handle, cr, &viewport, &error) }
+        if ok == 0 {
             throw CardFailure(file: file, reason: "cannot render SVG (\(SVGDocument.take(error)))")
         }
     }

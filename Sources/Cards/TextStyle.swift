@@ -28,7 +28,12 @@ final class TextLayout {
 
     init(block: TextBlock, cr: OpaquePointer, width: Double) {
         self.block = block
-        layout = pango_cairo_create_layout(cr)
+        layout = FontLock.withLock { TextLayout.make(block, cr: cr, width: width) }
+    }
+
+    /// The pango layout for `block` on `cr` (call holding `FontLock`).
+    private static func make(_ block: TextBlock, cr: OpaquePointer, width: Double) -> OpaquePointer {
+        let layout: OpaquePointer = pango_cairo_create_layout(cr)
         let context = pango_layout_get_context(layout)
         // Deterministic glyphs whatever the machine's fontconfig says: greyscale anti-aliasing,
         // no hinting, unhinted metrics (cards are scaled and tilted anyway).
@@ -53,23 +58,28 @@ final class TextLayout {
         pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
         pango_layout_set_height(layout, -Int32(max(1, block.lines)))
         pango_layout_set_alignment(layout, TextLayout.alignment(block.alignment))
+        return layout
     }
 
-    deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }
+    deinit { FontLock.withLock { g_object_unref(UnsafeMutableRawPointer(layout)) } }
 
     /// Size of the ink-independent logical box in pixels.
     var size: (width: Int, height: Int) {
         var w: Int32 = 0, h: Int32 = 0
-        pango_layout_get_pixel_size(layout, &w, &h)
+        FontLock.withLock { pango_layout_get_pixel_size(layout, &w, &h) }
         return (Int(w), Int(h))
     }
 
-    var lineCount: Int { Int(pango_layout_get_line_count(layout)) }
-    var isEllipsized: Bool { pango_layout_is_ellipsized(layout) != 0 }
+    var lineCount: Int { FontLock.withLock { Int(pango_layout_get_line_count(layout)) } }
+    var isEllipsized: Bool { FontLock.withLock { pango_layout_is_ellipsized(layout) != 0 } }
 
     /// Draws the block with its top-left at (x, y); `shadow` adds a soft dark copy under it
     /// for text over photos.
     func draw(on context: CairoContext, x: Double, y: Double, shadow: Bool) {
+        FontLock.withLock { show(on: context, x: x, y: y, shadow: shadow) }
+    }
+
+    private func show(on context: CairoContext, x: Double, y: Double, shadow: Bool) {
         let cr = context.cr
         if shadow {
             cairo_save(cr)
