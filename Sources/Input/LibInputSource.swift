@@ -284,6 +284,12 @@ public final class LibInputSource: InputSource {
                 let fd = open(path, flags | O_CLOEXEC)
                 if fd < 0 {
                     let e = errno
+                    if e == ENOENT || e == ENODEV {
+                        // Unplugged between udev's report and this open (a device that comes and
+                        // goes while the kiosk starts): libinput skips it; nothing to warn about.
+                        log.debug("input: \(String(cString: path)) went away before it could be opened")
+                        return -e
+                    }
                     let hint = e == EACCES ? " (run as root or add the user to the \"input\" group)" : ""
                     log.warning("input: cannot open \(String(cString: path)): \(String(cString: strerror(e)))\(hint)")
                     return -e

@@ -22,6 +22,8 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         // Before any thread starts (card workers, render bands, libdispatch): see SignalWatcher.
         try SignalWatcher.blockWatchedSignals()
+        // fontconfig loads in pango's own thread while the display and the inputs open.
+        FontStartup.begin()
         HeapTuning.returnLargeBuffersToSystem()
         KioskLogging.bootstrap(level: logLevel)
         let logger = Logger(label: "kiosk-carousel")

@@ -1,0 +1,19 @@
+import CCardLibs
+
+/// Starts loading the fonts as early as possible in the kiosk's start-up.
+///
+/// The first frame needs text (the focused item's title, drawn on the main loop; the card
+/// titles, drawn on the workers), and text needs fontconfig's configuration and caches loaded
+/// (`FcInit`). pango 1.50 does that in a thread of its own, `[pango] FcInit`, started when the
+/// first pango font map is made, and every text call waits for it. Made by the first frame, that
+/// load sits between `running:` and `first frame on screen`: seen in the VM as 8 s of a 30 s first
+/// start, with the main thread and both card workers waiting on a futex and `[pango] FcInit`
+/// reading `/etc/fonts` and the caches over 9p (docs/start-up.md). `begin()` makes the font map
+/// at once, so the load overlaps opening the display and the input devices.
+public enum FontStartup {
+    /// Starts pango's fontconfig thread (returns at once; safe to call more than once). Call
+    /// after the signal mask is set: the thread inherits it.
+    public static func begin() {
+        _ = pango_cairo_font_map_get_default()
+    }
+}
