@@ -6,14 +6,13 @@ import Foundation
 ///
 /// The kiosk draws text on several threads at once: the card workers draw card faces while the
 /// main loop draws the title overlay, and all of them start together for the first frame.
-/// cairo 1.16.0 (Debian 12's `libcairo2`) is not safe under that: its scaled-font map (the
-/// most-recently-used font, the hash table and the "holdover" list of fonts kept after their last
-/// release) is shared by every thread, and creating and releasing scaled fonts on several threads
-/// at the same moment corrupts it. Seen in the VM: `kiosk-carousel run` died with SIGSEGV in
+/// cairo 1.16.0 (Debian 12's `libcairo2`) shares its scaled-font map and font-face caches
+/// between threads and is known to break when several threads create and release fonts at the
+/// same moment. Seen in the VM: `kiosk-carousel run` died with SIGSEGV in
 /// `cairo_scaled_font_create` (a NULL + 0x20 read) on a card worker during its first frame, the
-/// main thread and the other worker waiting on a lock (1 start in 30; see
-/// `docs/start-up.md`). Text is a small part of a card (pictures are decoded and scaled outside
-/// this lock), so serialising it costs the workers little.
+/// main thread and the other worker waiting on a lock (1 of 110 starts; see `docs/start-up.md`).
+/// Text is a small part of a card (pictures are decoded and scaled outside this lock), so
+/// serialising it costs the workers little.
 ///
 /// Recursive, so a text operation may call another (a stack of layouts measured while drawn).
 enum FontLock {

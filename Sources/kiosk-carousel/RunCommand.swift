@@ -22,9 +22,9 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         // Before any thread starts (card workers, render bands, libdispatch): see SignalWatcher.
         try SignalWatcher.blockWatchedSignals()
+        HeapTuning.returnLargeBuffersToSystem()
         // fontconfig loads in pango's own thread while the display and the inputs open.
         FontStartup.begin()
-        HeapTuning.returnLargeBuffersToSystem()
         KioskLogging.bootstrap(level: logLevel)
         let logger = Logger(label: "kiosk-carousel")
         let path = ConfigLoader.resolvePath(explicit: config)
