@@ -11,8 +11,8 @@ import Foundation
 /// same moment. Seen in the VM: `kiosk-carousel run` died with SIGSEGV in
 /// `cairo_scaled_font_create` (a NULL + 0x20 read) on a card worker during its first frame, the
 /// main thread and the other worker waiting on a lock (1 of 110 starts; see `docs/start-up.md`).
-/// Text is a small part of a card (pictures are decoded and scaled outside this lock), so
-/// serialising it costs the workers little.
+/// Pictures are decoded and scaled outside this lock (`bench cards` showed no difference;
+/// figures in that document).
 ///
 /// Recursive, so a text operation may call another (a stack of layouts measured while drawn).
 enum FontLock {
