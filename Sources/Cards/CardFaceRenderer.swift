@@ -10,7 +10,8 @@ import Raster
 /// installed) gives the "!" face and a `CardFailure` instead.
 ///
 /// Stateless and safe to use from several threads at once (pango's default font map is per
-/// thread; fontconfig is thread-safe).
+/// thread; fontconfig is thread-safe; cairo's shared font caches are used only under
+/// `FontLock`).
 public struct CardFaceRenderer: CardRenderer {
     public var limits: ImageLimits
     /// Where `render(_:width:height:)` reports failures (the pipeline logs them itself).
