@@ -242,20 +242,15 @@ public final class ControlServer {
     }
 
     private func handleLine(_ raw: [UInt8], from c: Client) -> [ControlRequest] {
-        var bytes = raw[...]
-        if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return [] }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            enqueue(ControlReply.error("line is not valid UTF-8").line(command: nil, requestID: nil), to: c)
+        switch ControlLineReader.read(raw) {
+        case .blank:
             return []
-        }
-        switch ControlCommandParser.parse(text) {
-        case .success(let parsed):
+        case .command(let parsed):
             c.outstanding += 1
             return [ControlRequest(client: c.id, command: parsed.command, requestID: parsed.requestID)]
-        case .failure(let e):
+        case .refused(let e):
             logger.info("control: \(c.id): refused a line: \(e.message)")
-            enqueue(ControlReply.error(e.message).line(command: e.command, requestID: e.requestID), to: c)
+            enqueue(ControlLineReader.replyLine(for: e), to: c)
             return []
         }
     }
