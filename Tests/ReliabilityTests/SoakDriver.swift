@@ -254,20 +254,22 @@ final class SoakDriver {
         if !ok && (object["error"]?.stringValue ?? "").isEmpty { violation("an error reply without a message", detail: shown) }
     }
 
-    private func reload() {
+    @discardableResult
+    private func reload() -> Bool {
         if chance(0.3) {
             // A broken file: must be rejected, the running configuration kept.
             let garbage = ["[carousel\ntype = ", "[!x]", "item_size = [1,", "\u{0}\u{1}\u{2}", "[[item]]\nid = 3\n[carousel]\ntype = \"nope\""]
             let text = garbage.randomElement(using: &rng)!
             if (try? ConfigLoader.parse(text, file: "/soak/broken.toml")) == nil { report.rejectedReloads += 1 }
             report.reloads += 1
-            return
+            return false
         }
         configIndex = Int.random(in: 0..<configs.count, using: &rng)
         session.reload(configs[configIndex], now: now)
         report.reloads += 1
         collect(session.takeEvents())
         check()
+        return true
     }
 
     private func feed(_ event: InputEvent) {
@@ -359,7 +361,7 @@ final class SoakDriver {
 /// configurations (or a broken one), `screenshot` writes the real frame into a temporary folder
 /// (a path under a missing folder or too long fails, as on a kiosk), `state` reports the view.
 extension SoakDriver: ControlEffects {
-    func reload(reason: String) { reload() }
+    func reload(reason: String) -> Bool { reload() }
 
     func writeScreenshot(to path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent

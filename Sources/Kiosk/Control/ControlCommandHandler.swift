@@ -2,8 +2,10 @@
 /// reload the config file, write a screenshot, and the figures only the loop knows for
 /// `state`. `KioskApp` is the real one; the soak (Tests/ReliabilityTests) supplies its own.
 public protocol ControlEffects: AnyObject {
-    /// Parses, validates and applies the config file again (or keeps the running one).
-    func reload(reason: String)
+    /// Parses, validates and applies the config file again, or keeps the running one and
+    /// returns false (the reason is logged).
+    @discardableResult
+    func reload(reason: String) -> Bool
     /// Writes the frame on the screen as a PNG file at `path`; throws why it could not.
     func writeScreenshot(to path: String) throws
     /// The screen's size in pixels.
@@ -41,6 +43,7 @@ public enum ControlCommandHandler {
             session.apply(.select, now: now)
             return .ok
         case .reload:
+            // Answered ok either way, as SIGHUP: a refused file is logged with its problems.
             effects.reload(reason: "control socket")
             return .ok
         case .state:
