@@ -199,7 +199,9 @@ public final class ControlServer {
                 return requests
             }
             if errno == EAGAIN || errno == EWOULDBLOCK { break }
-            drop(c, reason: errnoMessage("recv"))
+            // A client that hangs up with event lines still unread resets the connection:
+            // an ordinary goodbye, not a warning (each `control-client.py` call did this).
+            drop(c, reason: errno == ECONNRESET ? nil : errnoMessage("recv"))
             return requests
         }
         return requests
@@ -277,7 +279,8 @@ public final class ControlServer {
                 continue
             }
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-            drop(c, reason: n < 0 ? errnoMessage("send") : "send returned 0")
+            let gone = n < 0 && (errno == ECONNRESET || errno == EPIPE)
+            drop(c, reason: gone ? nil : n < 0 ? errnoMessage("send") : "send returned 0")
             return
         }
         finishOrUpdateInterest(c)

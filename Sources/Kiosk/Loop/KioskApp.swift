@@ -223,7 +223,8 @@ public final class KioskApp {
 
     func displayChanged() {
         let s = display.size
-        logger.notice("display is now \(s.width)x\(s.height)")
+        // The backend has said what happened in its own line (unplugged, new mode).
+        logger.debug("display is now \(s.width)x\(s.height)")
         if s.width > 0 && s.height > 0 {
             session.resize(width: s.width, height: s.height)
             inputs.forEach { $0.screenChanged(width: s.width, height: s.height) }
