@@ -4,7 +4,8 @@
 # deleted and made again, and one picture is replaced by garbage, by a truncated file, then
 # restored. Each time the kiosk must stay up and keep showing a carousel (control `state`, and a
 # screenshot equal to the one before the fault, cards being cached), say what happened in a log
-# line, and pick the files up again when they come back. SIGTERM at the end must exit 0.
+# line, and pick the files up again when they come back. SIGTERM at the end must exit 0. Last, a
+# kiosk started on an empty folder shows 0 items and takes the first picture that comes.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/fault.bash"
@@ -130,6 +131,18 @@ check "no crash, no restart: the same process all along" alive
 
 # 6. SIGTERM: clean exit.
 mark_log
+kill -TERM "$KIOSK_PID"
+wait_exit 10
+check "SIGTERM: exit status 0 (was $EXIT_RC)" [ "$EXIT_RC" -eq 0 ]
+
+# 7. Started with an empty folder: an empty carousel, filled when the first picture comes.
+rm -f "$media"/*
+start_kiosk "$cfg"
+LOG_MARK=0    # a new log
+check "empty folder at start: runs with 0 items" wait_for_log 'running: 0 items'
+mark_log
+cp "$media_src/icon-info.svg" "$media/"
+check "empty folder at start: the first picture becomes an item" wait_for_log "reloaded .*: 1 items" 10
 kill -TERM "$KIOSK_PID"
 wait_exit 10
 check "SIGTERM: exit status 0 (was $EXIT_RC)" [ "$EXIT_RC" -eq 0 ]
