@@ -18,6 +18,7 @@ let package = Package(
         harness("FuzzConfig"),
         harness("FuzzInputScript"),
         harness("FuzzControlCommand"),
-        harness("FuzzImage"),
+        harness("FuzzRasterImage"),
+        harness("FuzzSVG"),
     ]
 )

@@ -30,8 +30,8 @@ One command per line (# starts a comment). DEV is the name given when the device
   destroy DEV                   remove the device (mid-touch is allowed: that is a test)
   settle                        udevadm settle (udev has processed every device)
   sleep SECONDS
-  wait FILE                     until FILE exists (60 s at most, then exit 3); a relative
-                                FILE is in the script's folder
+  wait FILE [SECONDS]           until FILE exists (SECONDS, default 60, at most; then exit 3);
+                                a relative FILE is in the script's folder
   waitlog FILE COUNT TEXT       until FILE (relative: in the script's folder) holds TEXT at
                                 least COUNT times (60 s at most, then exit 3): e.g. until the
                                 program under test logged that it opened a device
@@ -193,11 +193,12 @@ def run(lines):
             elif op == 'sleep':
                 time.sleep(float(args[0]))
             elif op == 'wait':
-                end = time.time() + 60
+                limit = float(args[1]) if len(args) > 1 else 60
+                end = time.time() + limit
                 path = os.path.join(base_dir, args[0])
                 while not os.path.exists(path):
                     if time.time() > end:
-                        print('uinput-play: %s did not appear in 60 s' % args[0], file=sys.stderr)
+                        print('uinput-play: %s did not appear in %g s' % (args[0], limit), file=sys.stderr)
                         sys.exit(3)
                     time.sleep(0.02)
             elif op == 'waitlog':

@@ -20,18 +20,24 @@ public final class MediaWatcher {
 
     /// Watches the folders of `paths` (files) plus `folders`; replaces what was watched.
     /// Folders that do not exist are skipped (and reported back).
+    /// Folders still watched keep their watch (and the events already queued on it: removing
+    /// and adding every watch lost the events of files changed meanwhile — a folder emptied
+    /// file by file was seen with one file left, Tests/vm/fault-media.sh); a folder that was
+    /// replaced by another at the same path (deleted and made again) gets a watch on the new one.
     @discardableResult
     public func watch(files paths: [String], folders: [String] = []) -> [String] {
-        for wd in watches.keys { inotify_rm_watch(fd, wd) }
-        watches.removeAll()
         let dirs = Set(paths.map { (($0 as NSString).standardizingPath as NSString).deletingLastPathComponent }
                        + folders.map { ($0 as NSString).standardizingPath })
         var skipped: [String] = []
+        var next: [Int32: String] = [:]
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB)
         for dir in dirs.sorted() {
+            // The same folder (inode) gives back the watch it has.
             let wd = inotify_add_watch(fd, dir, mask)
-            if wd >= 0 { watches[wd] = dir } else { skipped.append(dir) }
+            if wd >= 0 { next[wd] = dir } else { skipped.append(dir) }
         }
+        for wd in watches.keys where next[wd] == nil { inotify_rm_watch(fd, wd) }
+        watches = next
         return skipped
     }
 
@@ -63,7 +69,10 @@ public final class MediaWatcher {
                         // IN_CREATE only says a file came (folderChanged); its contents count
                         // from IN_CLOSE_WRITE. Reporting it at IN_CREATE made the kiosk reload an
                         // empty config (a valid one with no items) — Tests/vm/fault-config.sh.
-                        let contentChanged = mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ATTRIB) != 0
+                        // A folder is complete when it is made: its IN_CREATE counts (an items
+                        // folder deleted and made again must be watched anew).
+                        let folderMade = mask & UInt32(IN_CREATE) != 0 && mask & UInt32(IN_ISDIR) != 0
+                        let contentChanged = folderMade || mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ATTRIB) != 0
                         if contentChanged, seen.insert(path).inserted { changed.append(path) }
                         if mask & UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM) != 0 { folderChanged = true }
                     }

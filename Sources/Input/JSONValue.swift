@@ -20,9 +20,15 @@ public enum JSONValue: Equatable, Decodable, Sendable {
         self = .object(try c.decode([String: JSONValue].self))
     }
 
-    /// Parses one JSON text; nil when it is not valid JSON.
+    /// Parses one JSON text; nil when it is not valid JSON (see `read` for the reason).
     public static func parse(_ text: String) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        try? JSONReader.read(text)
+    }
+
+    /// Parses one JSON text strictly (RFC 8259; duplicate keys and out-of-range numbers are
+    /// errors; `JSONReader`); throws `JSONSyntaxError` saying what is wrong and where.
+    public static func read(_ text: String) throws -> JSONValue {
+        try JSONReader.read(text)
     }
 
     public var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o }; return nil }

@@ -90,8 +90,13 @@ public final class KioskBehavior {
             line(time: now, name: "reloaded", fields: [("ok", "true")])
             return new
         } catch let e as ConfigErrors {
-            for d in e.diagnostics { logger.error("\(d.description)") }
-            logger.error("kept the running configuration: \(path) has \(e.diagnostics.count) problem(s)")
+            if e.diagnostics.count == 1 {
+                // One problem, one line (a missing items folder, a typo).
+                logger.error("kept the running configuration: \(e.diagnostics[0].description)")
+            } else {
+                for d in e.diagnostics { logger.error("\(d.description)") }
+                logger.error("kept the running configuration: \(path) has \(e.diagnostics.count) problem(s)")
+            }
             line(time: now, name: "reloaded", fields: [("ok", "false"), ("problems", String(e.diagnostics.count))])
         } catch {
             logger.error("reload of \(path) failed: \(error); kept the running configuration")

@@ -22,6 +22,31 @@ final class MediaWatcherTests: XCTestCase {
         XCTAssertTrue(watcher.folderChanged)
         XCTAssertEqual(watcher.watch(files: ["/no/such/dir/x.png"]), ["/no/such/dir"])
     }
+
+    /// Watching the same folders again keeps the events already queued (the loop re-watches
+    /// after every reload; a folder emptied file by file lost its last deletion), and a folder
+    /// made (again) inside a watched one counts as a changed path at once.
+    func testRewatchKeepsQueuedEventsAndAFolderMadeIsAChange() throws {
+        let tmp = TempDir()
+        let media = tmp.file("media")
+        try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: false)
+        let watcher = try MediaWatcher()
+        XCTAssertEqual(watcher.watch(files: [media], folders: [media]), [])
+        let b = tmp.write("media/b.png", text: "b")
+        XCTAssertTrue(EventFDView(fd: watcher.fd).wait(timeout: 2))
+        XCTAssertEqual(watcher.watch(files: [media], folders: [media]), [])
+        XCTAssertTrue(watcher.drainChangedPaths().contains(b), "the write before the re-watch is still reported")
+
+        try FileManager.default.removeItem(atPath: media)
+        try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: false)
+        XCTAssertTrue(EventFDView(fd: watcher.fd).wait(timeout: 2))
+        XCTAssertTrue(watcher.drainChangedPaths().contains(media), "the folder made again")
+        // The new folder is another inode: watching the same path again watches it.
+        XCTAssertEqual(watcher.watch(files: [media], folders: [media]), [])
+        let c = tmp.write("media/c.png", text: "c")
+        XCTAssertTrue(EventFDView(fd: watcher.fd).wait(timeout: 2))
+        XCTAssertTrue(watcher.drainChangedPaths().contains(c))
+    }
 }
 
 /// The loop's path for a picture changed on disk: inotify → `invalidate(paths:)` → only that

@@ -28,9 +28,11 @@ final class ControlCommandTests: XCTestCase {
     }
 
     func testRefusals() {
-        XCTAssertEqual(error("")?.message, "not valid JSON")
+        XCTAssertEqual(error("")?.message, "not valid JSON: expected a value, found the end at byte 1")
         XCTAssertEqual(error("null")?.message.hasPrefix("expected a JSON object"), true)
-        XCTAssertEqual(error(#"{"cmd":"state""#)?.message, "not valid JSON")
+        XCTAssertEqual(error(#"{"cmd":"state""#)?.message, "not valid JSON: expected ',' or '}' at byte 15")
+        // Two values for one key: refused rather than silently taking one (found by the soak).
+        XCTAssertEqual(error(#"{"cmd":"select","index":1,"index":2}"#)?.message, #"not valid JSON: duplicate key "index" at byte 27"#)
         XCTAssertEqual(error(#"{"index":3}"#)?.message, #"missing "cmd""#)
         XCTAssertTrue(error(#"{"cmd":"jump"}"#)!.message.contains("unknown command 'jump'"))
         let unknownKey = error(#"{"cmd":"select","indx":2,"id":"a"}"#)

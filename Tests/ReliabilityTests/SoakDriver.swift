@@ -1,6 +1,7 @@
 import CarouselCore
 import Foundation
 import Glibc
+import Input
 import Kiosk
 import KioskConfig
 
@@ -34,6 +35,10 @@ struct SoakReport {
     var reloads = 0
     var rejectedReloads = 0
     var commands = 0
+    var controlLines = 0
+    var refusedLines = 0
+    var commandErrors = 0
+    var screenshots = 0
     var virtualSeconds = 0.0
     var carouselEvents: [String: Int] = [:]
     var rssAfterWarmup = 0
@@ -43,7 +48,9 @@ struct SoakReport {
     var summary: String {
         let mb = { (b: Int) in String(format: "%.1f MB", Double(b) / 1_048_576) }
         let names = carouselEvents.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        return "\(events) input events, \(commands) commands, \(reloads) reloads (\(rejectedReloads) rejected), "
+        return "\(events) input events, \(commands) idle intents, \(controlLines) control lines (\(refusedLines) refused, "
+            + "\(commandErrors) commands answered with an error, \(screenshots) screenshots), "
+            + "\(reloads) reloads (\(rejectedReloads) rejected), "
             + "\(ticks) ticks, \(frames) frames over \(String(format: "%.0f", virtualSeconds)) virtual s; "
             + "RSS after warm-up \(mb(rssAfterWarmup)), peak \(mb(rssPeak)), end \(mb(rssEnd)); \(names)"
     }
@@ -53,7 +60,8 @@ struct SoakReport {
 /// for a long stretch of virtual time, the way `KioskApp` does with a real clock: input handled
 /// as it arrives, the fixed-rate tick only while something moves, a frame drawn when the state
 /// changed (at most once per refresh). After every step it checks the invariants a kiosk relies
-/// on. New input kinds (control commands, card cache) plug in as more cases of `Action`.
+/// on. Control-socket lines (`ControlLineGenerator`) go through the kiosk's own
+/// `ControlLineReader` and `ControlCommandHandler`, with this driver as the `ControlEffects`.
 final class SoakDriver {
     /// The configurations reloads switch between; garbage text is reloaded too and must be
     /// rejected while the running configuration stays.
@@ -72,6 +80,8 @@ final class SoakDriver {
     /// Virtual seconds between frames the compositor really draws.
     var drawInterval = 0.5
     private var configIndex = 0
+    /// Where `screenshot` commands really write (removed at the end of the run).
+    let screenshotFolder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-soak-\(getpid())")
 
     init(seed: UInt64, configs: [KioskConfiguration], width: Int = 320, height: Int = 240) throws {
         precondition(!configs.isEmpty)
@@ -93,10 +103,10 @@ final class SoakDriver {
     /// one bug repeated at every tick does not hide another.
     private var seenViolations: Set<String> = []
 
-    private func violation(_ what: String) {
+    private func violation(_ what: String, detail: String = "") {
         guard seenViolations.insert(what).inserted else { return }
         let e = session.engine
-        report.violations.append(String(format: "t=%.3f: ", now) + what
+        report.violations.append(String(format: "t=%.3f: ", now) + what + detail
             + " (offset \(e.scrollOffset), index \(e.currentIndex), items \(e.itemCount), \(e.options.type.rawValue), wraps \(e.wraps))")
     }
 
@@ -122,6 +132,7 @@ final class SoakDriver {
         report.virtualSeconds = now
         report.rssEnd = residentBytes()
         report.rssPeak = max(report.rssPeak, report.rssEnd)
+        try? FileManager.default.removeItem(at: screenshotFolder)
         return report
     }
 
@@ -133,7 +144,8 @@ final class SoakDriver {
             let key = KeyName.allCases.randomElement(using: &rng)!
             feed(chance(0.5) ? .keyDown(key) : .keyUp(key))
         case 75..<90: pointer()
-        case 90..<99: command()
+        case 90..<93: command()
+        case 93..<99: controlLine()
         default: reload()
         }
     }
@@ -160,16 +172,16 @@ final class SoakDriver {
         }
     }
 
-    /// What the control socket and the idle timers send: intents, some with absurd arguments.
+    /// What the idle timers and the demo send: intents, some with absurd arguments (the
+    /// engine must clamp a `scrollTo` past the ends itself; the control socket never sends one).
     private func command() {
         let count = max(1, session.engine.itemCount)
         let intent: Intent
-        switch Int.random(in: 0..<5, using: &rng) {
+        switch Int.random(in: 0..<4, using: &rng) {
         case 0: intent = .scrollTo(index: Int.random(in: -3...(count + 3), using: &rng),
                                    duration: chance(0.2) ? nil : Double.random(in: 0...2, using: &rng))
-        case 1: intent = .scrollBy(items: Double.random(in: -50...50, using: &rng), duration: chance(0.3) ? 0 : nil)
+        case 1: intent = .home
         case 2: intent = .select
-        case 3: intent = .home
         default: intent = .cancel
         }
         report.commands += 1
@@ -178,20 +190,86 @@ final class SoakDriver {
         check()
     }
 
-    private func reload() {
+    /// What a refused line must leave alone.
+    private struct Snapshot: Equatable {
+        var offset: Double, index: Int, moving: Bool, count: Int, ids: [String]
+    }
+
+    private func snapshot() -> Snapshot {
+        let e = session.engine
+        return Snapshot(offset: e.scrollOffset, index: e.currentIndex, moving: e.isMoving, count: e.itemCount,
+                        ids: session.config.items.map(\.id))
+    }
+
+    /// One made-up control-socket line through the kiosk's reader and command handler: the
+    /// verdict must be the one the generator expects, a refused line (or a refused command)
+    /// must change nothing and get an error reply, an accepted one a well-formed `ok` reply.
+    private func controlLine() {
+        let line = ControlLineGenerator.make(count: session.engine.itemCount, using: &rng)
+        let shown = " — line " + String(line.text.prefix(160)).debugDescription
+        report.controlLines += 1
+        let before = snapshot()
+        switch ControlLineReader.read(line.bytes) {
+        case .blank:
+            if line.expectation != .blank { violation("a control line was ignored as blank", detail: shown) }
+        case .refused(let refusal):
+            report.refusedLines += 1
+            if line.expectation != .refused { violation("a well-formed control line was refused (\(refusal.message))", detail: shown) }
+            checkReply(ControlLineReader.replyLine(for: refusal), ok: false, shown)
+            if !session.takeEvents().isEmpty || snapshot() != before { violation("a refused control line changed the carousel", detail: shown) }
+        case .command(let parsed):
+            if line.expectation != .command(parsed.command) {
+                violation("a control line was read as \(parsed.command) instead of \(line.expectation)", detail: shown)
+            }
+            let reply = ControlCommandHandler.handle(parsed.command, session: session, now: now, effects: self)
+            let replyLine = reply.line(command: parsed.command.name, requestID: parsed.requestID)
+            switch reply {
+            case .error:
+                report.commandErrors += 1
+                checkReply(replyLine, ok: false, shown)
+                if !session.takeEvents().isEmpty || snapshot() != before {
+                    violation("a control command answered with an error changed the carousel", detail: shown)
+                }
+            case .state(let s):
+                checkReply(replyLine, ok: true, shown)
+                if s.index != session.engine.currentIndex || s.itemCount != session.engine.itemCount || s.width != width {
+                    violation("state reply differs from the carousel", detail: shown)
+                }
+            case .ok, .screenshot:
+                checkReply(replyLine, ok: true, shown)
+            }
+            collect(session.takeEvents())
+            check()
+        }
+    }
+
+    /// A reply line must be one JSON object with `reply`, `ok` as expected, and `error` when not ok.
+    private func checkReply(_ text: String, ok: Bool, _ shown: String) {
+        guard !text.contains("\n"), let object = JSONValue.parse(text)?.objectValue,
+              object["reply"]?.stringValue != nil, let isOK = object["ok"]?.boolValue else {
+            violation("a control reply is not one JSON object with reply and ok", detail: shown + " — reply " + text.prefix(160).debugDescription)
+            return
+        }
+        if isOK != ok { violation("a control reply says ok=\(isOK), expected \(ok)", detail: shown) }
+        if !ok && (object["error"]?.stringValue ?? "").isEmpty { violation("an error reply without a message", detail: shown) }
+    }
+
+    @discardableResult
+    private func reload() -> Bool {
         if chance(0.3) {
             // A broken file: must be rejected, the running configuration kept.
             let garbage = ["[carousel\ntype = ", "[!x]", "item_size = [1,", "\u{0}\u{1}\u{2}", "[[item]]\nid = 3\n[carousel]\ntype = \"nope\""]
             let text = garbage.randomElement(using: &rng)!
             if (try? ConfigLoader.parse(text, file: "/soak/broken.toml")) == nil { report.rejectedReloads += 1 }
             report.reloads += 1
-            return
+            return false
         }
         configIndex = Int.random(in: 0..<configs.count, using: &rng)
         session.reload(configs[configIndex], now: now)
         report.reloads += 1
         collect(session.takeEvents())
         check()
+        return true
     }
 
     private func feed(_ event: InputEvent) {
@@ -276,4 +354,29 @@ final class SoakDriver {
         let w = session.size.width, h = session.size.height
         if w != width || h != height { violation("view size changed to \(w)x\(h)") }
     }
+}
+
+
+/// The kiosk's side of the control commands in the soak: `reload` reloads among the soak's
+/// configurations (or a broken one), `screenshot` writes the real frame into a temporary folder
+/// (a path under a missing folder or too long fails, as on a kiosk), `state` reports the view.
+extension SoakDriver: ControlEffects {
+    func reload(reason: String) -> Bool { reload() }
+
+    func writeScreenshot(to path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard FileManager.default.fileExists(atPath: folder), (path as NSString).lastPathComponent.utf8.count <= 255 else {
+            throw CocoaError(.fileNoSuchFile)
+        }
+        report.screenshots += 1
+        // Every 16th for real (PNG encoding is the slow part of a debug build).
+        guard report.screenshots % 16 == 1 else { return }
+        try FileManager.default.createDirectory(at: screenshotFolder, withIntermediateDirectories: true)
+        try ScreenshotWriter.write(session.scene.frame, to: screenshotFolder.appendingPathComponent("shot.png").path)
+    }
+
+    var screenSize: (width: Int, height: Int) { (width, height) }
+    var fps: Double { 0 }
+    var foregroundActive: Bool { false }
+    var blanked: Bool { false }
 }

@@ -72,7 +72,8 @@ public enum ControlCommandParser {
             .failure(ControlCommandError(message: m, command: cmd, requestID: id))
         }
         guard nestingDepth(line) <= maxNesting else { return fail("JSON nested deeper than \(maxNesting) levels") }
-        guard let value = JSONValue.parse(line) else { return fail("not valid JSON") }
+        let value: JSONValue
+        do { value = try JSONValue.read(line) } catch { return fail("not valid JSON: \(error)") }
         guard let object = value.objectValue else { return fail("expected a JSON object like {\"cmd\":\"state\"}") }
         var requestID: JSONValue?
         if let id = object["id"] {

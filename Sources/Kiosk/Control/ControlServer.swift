@@ -199,7 +199,9 @@ public final class ControlServer {
                 return requests
             }
             if errno == EAGAIN || errno == EWOULDBLOCK { break }
-            drop(c, reason: errnoMessage("recv"))
+            // A client that hangs up with event lines still unread resets the connection:
+            // an ordinary goodbye, not a warning (each `control-client.py` call did this).
+            drop(c, reason: errno == ECONNRESET ? nil : errnoMessage("recv"))
             return requests
         }
         return requests
@@ -242,20 +244,15 @@ public final class ControlServer {
     }
 
     private func handleLine(_ raw: [UInt8], from c: Client) -> [ControlRequest] {
-        var bytes = raw[...]
-        if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return [] }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            enqueue(ControlReply.error("line is not valid UTF-8").line(command: nil, requestID: nil), to: c)
+        switch ControlLineReader.read(raw) {
+        case .blank:
             return []
-        }
-        switch ControlCommandParser.parse(text) {
-        case .success(let parsed):
+        case .command(let parsed):
             c.outstanding += 1
             return [ControlRequest(client: c.id, command: parsed.command, requestID: parsed.requestID)]
-        case .failure(let e):
+        case .refused(let e):
             logger.info("control: \(c.id): refused a line: \(e.message)")
-            enqueue(ControlReply.error(e.message).line(command: e.command, requestID: e.requestID), to: c)
+            enqueue(ControlLineReader.replyLine(for: e), to: c)
             return []
         }
     }
@@ -282,7 +279,8 @@ public final class ControlServer {
                 continue
             }
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-            drop(c, reason: n < 0 ? errnoMessage("send") : "send returned 0")
+            let gone = n < 0 && (errno == ECONNRESET || errno == EPIPE)
+            drop(c, reason: gone ? nil : n < 0 ? errnoMessage("send") : "send returned 0")
             return
         }
         finishOrUpdateInterest(c)

@@ -4,41 +4,87 @@ import KioskConfig
 /// Configuration and media changes: SIGHUP, the `reload` command, or inotify on the config
 /// file, the item images and the items folder.
 extension KioskApp {
-    /// Parses and validates the config again; on any error keeps the running one.
-    public func reload(reason: String) {
-        guard let new = behavior.reload(path: configPath, reason: reason, now: now, logger: logger) else { return }
+    /// Parses and validates the config again; on any error keeps the running one (and returns false).
+    @discardableResult
+    public func reload(reason: String) -> Bool {
+        // Watched again also when the reload is refused: an items folder deleted and made
+        // again is a new folder to watch, at the same path.
+        defer { watchFiles() }
+        guard let new = behavior.reload(path: configPath, reason: reason, now: now, logger: logger) else { return false }
+        itemsFolderStale = false
         actions.update(settings: new.actions)
         if new.control.socket != control?.path {
             logger.warning("[control] socket changed: takes effect at the next start")
         }
-        watchFiles()
+        return true
     }
 
-    /// Watches the config file, every item image and the items folder (their folders, so that
-    /// editors' atomic renames are seen).
+    /// Watches the config file, every item image and the items folder: their folders (so that
+    /// editors' atomic renames are seen), and the folder holding the items folder (so that the
+    /// items folder moved away, deleted or made again is seen).
     func watchFiles() {
         let config = session.config
         let folders = config.itemsDirectory.directory.map { [$0] } ?? []
-        let skipped = files.watch(files: [WatchedPaths.absolute(configPath)] + config.items.compactMap(\.image), folders: folders)
-        for folder in skipped { logger.warning("cannot watch \(folder) for changes (missing or not readable)") }
+        let skipped = files.watch(files: [WatchedPaths.absolute(configPath)] + config.items.compactMap(\.image) + folders,
+                                  folders: folders)
+        // A missing items folder is the reload's to report (it names the config line).
+        for folder in skipped where !reportedUnwatchable.contains(folder) && FileManager.default.fileExists(atPath: folder) {
+            logger.warning("cannot watch \(folder) for changes (not readable, or too many watches)")
+        }
+        reportedUnwatchable = Set(skipped)
     }
 
-    /// inotify fired: reload for the config file or a changed items folder, else redraw the
-    /// cards whose images changed.
+    /// inotify fired: reload for the config file (at once) or the items folder (once its
+    /// changes settle: `folderSettle`), and redraw the cards whose images changed.
     func filesChanged() {
         let changed = files.drainChangedPaths()
-        let folderChanged = files.folderChanged
         let configFile = WatchedPaths.absolute(configPath)
         if changed.contains(configFile) {
             reload(reason: "the config file changed")
-            return
+        } else if let dir = itemsFolder, changed.contains(dir) || changed.contains(where: changesItemsFolderListing) {
+            // The folder itself came or went: what is in it was not watched meanwhile.
+            if changed.contains(dir) { itemsFolderReplaced = true }
+            folderSettle.note(now)
         }
-        if folderChanged, let dir = session.config.itemsDirectory.directory,
-           changed.contains(where: { ($0 as NSString).deletingLastPathComponent == (dir as NSString).standardizingPath }) {
-            reload(reason: "the items folder changed")
-            return
+        // Pictures changed on disk are drawn again (also those renamed over others in the items
+        // folder: same file name, same item). A picture that is gone keeps the face it shows:
+        // the kiosk keeps showing what it showed (an emptied folder leaves the carousel as it
+        // was; the reload says why in one line).
+        let pictures = changed.filter { $0 != configFile && FileManager.default.fileExists(atPath: $0) }
+        if !pictures.isEmpty { session.invalidateCards(paths: pictures) }
+    }
+
+    /// Does a change of `path` change what the items folder lists? A picture that came (not an
+    /// item yet) or went (an item whose file is gone) does; a picture rewritten in place or
+    /// renamed over one of the same name only needs drawing again. (inotify's IN_CREATE and
+    /// IN_CLOSE_WRITE of one copied file can come in different reads, so this looks at the
+    /// folder, not at the kind of event.)
+    func changesItemsFolderListing(_ path: String) -> Bool {
+        guard let dir = itemsFolder, (path as NSString).deletingLastPathComponent == dir else { return false }
+        let name = (path as NSString).lastPathComponent
+        guard !name.hasPrefix("."),
+              session.config.itemsDirectory.extensions.contains((name as NSString).pathExtension.lowercased()) else { return false }
+        if itemsFolderStale { return true }
+        let isItem = session.config.items.contains { $0.image.map { ($0 as NSString).standardizingPath } == path }
+        return !isItem || !FileManager.default.fileExists(atPath: path)
+    }
+
+    /// The items folder (absolute), if the items come from one.
+    var itemsFolder: String? { session.config.itemsDirectory.directory.map { ($0 as NSString).standardizingPath } }
+
+    /// The items folder's changes have settled (the service timer fired): list it again. When
+    /// the folder itself was replaced, its pictures are drawn again (they were not watched).
+    func itemsFolderSettled(now t: Double) {
+        guard folderSettle.take(t) else { return }
+        // Refused (emptied, gone): the items shown no longer match the folder, so any picture
+        // that comes back must list it again, even one with the name of a shown item.
+        if !reload(reason: "the items folder changed") { itemsFolderStale = true }
+        if itemsFolderReplaced, let dir = itemsFolder, FileManager.default.fileExists(atPath: dir) {
+            itemsFolderReplaced = false
+            session.invalidateCards(paths: session.config.items.compactMap(\.image).filter {
+                ($0 as NSString).standardizingPath.hasPrefix(dir + "/")
+            })
         }
-        if !changed.isEmpty { session.invalidateCards(paths: changed) }
     }
 }
 

@@ -50,6 +50,15 @@ public final class KioskApp {
     var screenPowerMethod: ScreenPowerMethod?
     /// Blanked with a black frame that is not on screen yet (the display could not take it).
     var blackFramePending = false
+    /// Changes in the items folder wait for 0.3 s of quiet (at most 3 s) before a reload.
+    var folderSettle = QuietPeriod(quiet: 0.3, longest: 3)
+    /// The items folder itself was deleted, moved or made since its last listing.
+    var itemsFolderReplaced = false
+    /// The last listing of the items folder was refused (it was empty or gone): the items shown
+    /// are not what the folder holds.
+    var itemsFolderStale = false
+    /// Folders that could not be watched, already logged (said once, not at every reload).
+    var reportedUnwatchable: Set<String> = []
 
     /// - Parameters:
     ///   - exitAfter: stop by itself after this many seconds (tests, measurements); nil: run until a signal.
@@ -96,6 +105,7 @@ public final class KioskApp {
             let t = self.now
             self.behavior.record(self.actions.update(now: t))
             self.behavior.updateIdle(now: t)
+            self.itemsFolderSettled(now: t)
         }
         if let control {
             try loop.watch(control.fileDescriptor) { [unowned self] in self.handleControl() }
@@ -166,7 +176,7 @@ public final class KioskApp {
     /// timeout in milliseconds (-1: sleep until something happens).
     func beforeWait() -> Int32 {
         // Re-arm the one-shot timer only when the deadline moved (not on every wake-up).
-        let due = [behavior.idle.nextDeadline, actions.nextDeadline].compactMap { $0 }.min()
+        let due = [behavior.idle.nextDeadline, actions.nextDeadline, folderSettle.due].compactMap { $0 }.min()
         if due != serviceDeadline {
             serviceDeadline = due
             if let due { serviceTimer.armOnce(after: max(0.001, due - now)) } else { serviceTimer.disarm() }
@@ -221,7 +231,8 @@ public final class KioskApp {
 
     func displayChanged() {
         let s = display.size
-        logger.notice("display is now \(s.width)x\(s.height)")
+        // The backend has said what happened in its own line (unplugged, new mode).
+        logger.debug("display is now \(s.width)x\(s.height)")
         if s.width > 0 && s.height > 0 {
             session.resize(width: s.width, height: s.height)
             inputs.forEach { $0.screenChanged(width: s.width, height: s.height) }

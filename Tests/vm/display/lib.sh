@@ -25,7 +25,7 @@ vm() {
     local display=$1 size=$2; shift 2
     # Screenshots of an earlier run must not stand in for missing ones.
     find "$OUT" -maxdepth 1 -name '*.png' ! -name 'ref*.png' -delete
-    "$KIOSK_VM" --display "$display" --size "$size" --out "$OUT" --timeout 110 -- "$@" >"$OUT/vm.log" 2>&1
+    "$KIOSK_VM" --display "$display" --size "$size" --out "$OUT" --timeout "${VM_TIMEOUT:-110}" -- "$@" >"$OUT/vm.log" 2>&1
     local rc=$?
     cat "$OUT/vm.log"
     return $rc

@@ -1,0 +1,63 @@
+/// What the kiosk itself must do for the control commands that reach outside the carousel:
+/// reload the config file, write a screenshot, and the figures only the loop knows for
+/// `state`. `KioskApp` is the real one; the soak (Tests/ReliabilityTests) supplies its own.
+public protocol ControlEffects: AnyObject {
+    /// Parses, validates and applies the config file again, or keeps the running one and
+    /// returns false (the reason is logged).
+    @discardableResult
+    func reload(reason: String) -> Bool
+    /// Writes the frame on the screen as a PNG file at `path`; throws why it could not.
+    func writeScreenshot(to path: String) throws
+    /// The screen's size in pixels.
+    var screenSize: (width: Int, height: Int) { get }
+    /// Frames shown per second, averaged by the loop (0 when still).
+    var fps: Double { get }
+    /// True while a foreground program owns the screen.
+    var foregroundActive: Bool { get }
+    /// True while the screen is blanked by the idle controller.
+    var blanked: Bool { get }
+}
+
+/// Carries out one checked control command on the carousel and answers it. One code path for
+/// the kiosk's loop and for the soak: what a command does to the carousel is decided here, the
+/// outside world is reached only through `ControlEffects`. A command that is refused (an index
+/// past the items, a screenshot that cannot be written) changes nothing and gets `.error`.
+public enum ControlCommandHandler {
+    /// The reply to `command`, after applying it to `session` at `now`.
+    public static func handle(_ command: ControlCommand, session: CarouselSession, now: Double,
+                              effects: ControlEffects) -> ControlReply {
+        let count = session.config.items.count
+        switch command {
+        case .scrollTo(let index, let duration):
+            guard index < count else { return .error("no item \(index): there are \(count)") }
+            session.apply(.scrollTo(index: index, duration: duration), now: now)
+            return .ok
+        case .scrollBy(let items, let duration):
+            session.apply(.scrollBy(items: items, duration: duration), now: now)
+            return .ok
+        case .select(let index):
+            if let index {
+                guard index < count else { return .error("no item \(index): there are \(count)") }
+                session.apply(.scrollTo(index: index, duration: 0), now: now)
+            }
+            session.apply(.select, now: now)
+            return .ok
+        case .reload:
+            // Answered ok either way, as SIGHUP: a refused file is logged with its problems.
+            effects.reload(reason: "control socket")
+            return .ok
+        case .state:
+            let size = effects.screenSize
+            return .state(ControlState(index: session.engine.currentIndex, offset: session.engine.scrollOffset,
+                                       itemCount: session.engine.itemCount, width: size.width, height: size.height,
+                                       fps: effects.fps, foreground: effects.foregroundActive, blanked: effects.blanked))
+        case .screenshot(let path):
+            do {
+                try effects.writeScreenshot(to: path)
+                return .screenshot(path: path)
+            } catch {
+                return .error("\(error)")
+            }
+        }
+    }
+}
