@@ -243,7 +243,23 @@ private struct Scanner {
         default:
             let start = i, startColumn = column
             skipScalar()
+            checkBareValue(from: start, column: startColumn)
             checkDateTime(from: start, column: startColumn)
+        }
+    }
+
+    /// Numbers, dates, booleans, `inf` and `nan` are plain ASCII; toml++ asserts on some
+    /// non-ASCII characters in them (`x = [1979-05-?\u{FFFD} 1 p]`: `!is_value_terminator`
+    /// in `parse_value()`, found by FuzzConfig). Any non-ASCII character in a bare value is a
+    /// syntax error in valid TOML's terms too, so it is reported here without asking toml++.
+    mutating func checkBareValue(from start: Int, column startColumn: Int) {
+        for k in start..<i where s[k].value >= 0x80 {
+            guard hazard == nil else { return }
+            hazard = TOMLPositionIndex.ParserHazard(position: SourcePosition(line: line, column: startColumn + (k - start)),
+                                                    message: "unexpected character \(String(format: "U+%04X", s[k].value)) in a value "
+                                                        + "(numbers, dates and true/false are plain ASCII; text needs quotes)",
+                                                    statementStartOffset: statementStart)
+            return
         }
     }
 

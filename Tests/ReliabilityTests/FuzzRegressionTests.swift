@@ -81,6 +81,22 @@ final class FuzzRegressionTests: XCTestCase {
         }
     }
 
+    /// `x = [1979-05-?\u{FFFD} 1 p]` failed the same assertion (FuzzConfig, run 976,456 of a
+    /// 1,000,000-run round): a non-ASCII character in a bare value. Quoted, it is fine.
+    func testNonASCIICharacterInABareValueIsAnError() {
+        for (text, line, column) in [("x = [1979-05-?\u{FFFD} 1 p]\n", 1, 15), ("x = 1979-05-?\u{E9} 1 p\n", 1, 14),
+                                     ("a = 1\nb = 12\u{2003}\n", 2, 7), ("t = { n = tr\u{FC}e }\n", 1, 13)] {
+            assertSyntaxError(text, line: line, column: column, startingWith: "TOML syntax error: unexpected character U+")
+        }
+        do {
+            _ = try ConfigLoader.parse("s = \"caf\u{E9} 1979-05-?\u{FFFD}\" # \u{E9}t\u{E9}\nt = ['\u{FFFD}']\n", file: "ok.toml")
+        } catch let e as ConfigErrors {
+            XCTAssertFalse(e.diagnostics.contains { $0.message.contains("TOML syntax error") }, e.description)
+        } catch {
+            XCTFail("\(error)")
+        }
+    }
+
     /// The preflight must not reject valid TOML where a `[` starts a line inside a string or a
     /// multi-line array.
     func testBracketsInsideStringsAndArraysAreNotHeaders() throws {
