@@ -248,12 +248,13 @@ private struct Scanner {
         }
     }
 
-    /// Numbers, dates, booleans, `inf` and `nan` are plain ASCII; toml++ asserts on some
-    /// non-ASCII characters in them (`x = [1979-05-?\u{FFFD} 1 p]`: `!is_value_terminator`
-    /// in `parse_value()`, found by FuzzConfig). Any non-ASCII character in a bare value is a
-    /// syntax error in valid TOML's terms too, so it is reported here without asking toml++.
+    /// Numbers, dates, booleans, `inf` and `nan` are printable ASCII; toml++ asserts on some
+    /// other characters in them (`x = [1979-05-?\u{FFFD} 1 p]`, `x = 1979-05-\u{14}0 1 p`:
+    /// `!is_value_terminator` in `parse_value()`, found by FuzzConfig). A non-ASCII or control
+    /// character (tab aside) in a bare value is a syntax error in valid TOML's terms too, so it
+    /// is reported here without asking toml++.
     mutating func checkBareValue(from start: Int, column startColumn: Int) {
-        for k in start..<i where s[k].value >= 0x80 {
+        for k in start..<i where s[k].value >= 0x7F || (s[k].value < 0x20 && s[k] != "\t") {
             guard hazard == nil else { return }
             hazard = TOMLPositionIndex.ParserHazard(position: SourcePosition(line: line, column: startColumn + (k - start)),
                                                     message: "unexpected character \(String(format: "U+%04X", s[k].value)) in a value "

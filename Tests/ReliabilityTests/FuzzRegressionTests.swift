@@ -81,11 +81,13 @@ final class FuzzRegressionTests: XCTestCase {
         }
     }
 
-    /// `x = [1979-05-?\u{FFFD} 1 p]` failed the same assertion (FuzzConfig, run 976,456 of a
-    /// 1,000,000-run round): a non-ASCII character in a bare value. Quoted, it is fine.
+    /// `x = [1979-05-?\u{FFFD} 1 p]` and `x = [1979-05-\u{14}0 1 p]` failed the same assertion
+    /// (FuzzConfig): a non-ASCII or control character in a bare value. Quoted, it is fine.
     func testNonASCIICharacterInABareValueIsAnError() {
         for (text, line, column) in [("x = [1979-05-?\u{FFFD} 1 p]\n", 1, 15), ("x = 1979-05-?\u{E9} 1 p\n", 1, 14),
-                                     ("a = 1\nb = 12\u{2003}\n", 2, 7), ("t = { n = tr\u{FC}e }\n", 1, 13)] {
+                                     ("a = 1\nb = 12\u{2003}\n", 2, 7), ("t = { n = tr\u{FC}e }\n", 1, 13),
+                                     ("x = [1979-05-\u{14}0 1 p]\n", 1, 14), ("x = 1979-05-\u{14}0 1 p\n", 1, 13),
+                                     ("y = 12\u{7F}\n", 1, 7)] {
             assertSyntaxError(text, line: line, column: column, startingWith: "TOML syntax error: unexpected character U+")
         }
         do {
