@@ -244,7 +244,8 @@ private struct Scanner {
             let start = i, startColumn = column
             skipScalar()
             checkBareValue(from: start, column: startColumn)
-            checkDateTime(from: start, column: startColumn)
+            checkDateTime(from: start, column: startColumn)  // the more precise message first
+            checkDateShape(from: start, column: startColumn)
         }
     }
 
@@ -262,6 +263,58 @@ private struct Scanner {
                                                     statementStartOffset: statementStart)
             return
         }
+    }
+
+    /// A bare value that starts like a date (`1979-`) or a time (`07:`) must be one all the way:
+    /// toml++ asserts on some broken ones (`x = [1978-05-1) 5,1)]`, `x = 1979-05-\u{14}0 1 p`:
+    /// `!is_value_terminator` in `parse_value()`, found by FuzzConfig). Checked here against
+    /// TOML's grammar — `YYYY-MM-DD`, then optionally `T`/`t`/space and `HH:MM:SS[.frac]`, then
+    /// optionally `Z` or `±HH:MM`; or a local time alone — with only spaces or tabs after it.
+    mutating func checkDateShape(from start: Int, column startColumn: Int) {
+        func digit(_ k: Int) -> Bool { if let c = s.at(k), c >= "0" && c <= "9" { return true }; return false }
+        func digits(_ k: Int, _ n: Int) -> Bool { (k..<(k + n)).allSatisfy(digit) }
+        func char(_ k: Int, _ c: Unicode.Scalar) -> Bool { k < i && s.at(k) == c }
+        /// `HH:MM:SS[.frac]` at `k`: the index after it, or nil.
+        func time(_ k: Int) -> Int? {
+            guard k + 8 <= i, digits(k, 2), char(k + 2, ":"), digits(k + 3, 2), char(k + 5, ":"), digits(k + 6, 2) else { return nil }
+            var e = k + 8
+            if char(e, "."), e + 1 < i, digit(e + 1) { e += 1; while e < i && digit(e) { e += 1 } }
+            return e
+        }
+        var e: Int
+        let isDate = start + 5 <= i && digits(start, 4) && char(start + 4, "-")
+        let isTime = start + 3 <= i && digits(start, 2) && char(start + 2, ":")
+        if isDate {
+            guard start + 10 <= i, digits(start + 5, 2), char(start + 7, "-"), digits(start + 8, 2) else {
+                return flagDate(at: start, column: startColumn, from: start)
+            }
+            e = start + 10
+            if e < i, let sep = s.at(e), sep == "T" || sep == "t" || sep == " ", let t = time(e + 1) {
+                e = t
+                if char(e, "Z") || char(e, "z") {
+                    e += 1
+                } else if char(e, "+") || char(e, "-") {
+                    guard e + 6 <= i, digits(e + 1, 2), char(e + 3, ":"), digits(e + 4, 2) else {
+                        return flagDate(at: e, column: startColumn, from: start)
+                    }
+                    e += 6
+                }
+            }
+        } else if isTime {
+            guard let t = time(start) else { return flagDate(at: start, column: startColumn, from: start) }
+            e = t
+        } else {
+            return
+        }
+        while e < i, let c = s.at(e), c == " " || c == "\t" { e += 1 }
+        if e < i { flagDate(at: e, column: startColumn, from: start) }
+    }
+
+    private mutating func flagDate(at k: Int, column startColumn: Int, from start: Int) {
+        guard hazard == nil else { return }
+        hazard = TOMLPositionIndex.ParserHazard(position: SourcePosition(line: line, column: startColumn + (k - start)),
+                                                message: "expected a date (YYYY-MM-DD), a date-time (YYYY-MM-DDTHH:MM:SS) or a time (HH:MM:SS)",
+                                                statementStartOffset: statementStart)
     }
 
     /// toml++ reads a number-like value with `T` in it as a date-time and asserts when no digit

@@ -99,6 +99,34 @@ final class FuzzRegressionTests: XCTestCase {
         }
     }
 
+    /// `x = [1978-05-1) 5,1)]` failed it too (FuzzConfig): a broken date. Values that start like
+    /// a date or a time are checked against TOML's grammar first; every valid form still parses.
+    func testBrokenDatesAreErrorsAndValidDatesParse() {
+        for (text, line, column) in [("x = [1978-05-1) 5,1)xyi]\n", 1, 6), ("x = 1979-05-27 p\n", 1, 16),
+                                     ("x = 1979-05-27T07:32:00+07\n", 1, 24), ("x = 07:32:0\n", 1, 5),
+                                     ("x = 1979-5-27\n", 1, 5)] {
+            assertSyntaxError(text, line: line, column: column, startingWith: "TOML syntax error: expected a date (YYYY-MM-DD)")
+        }
+        let valid = """
+            a = 1979-05-27
+            b = 1979-05-27T07:32:00Z
+            c = 1979-05-27 07:32:00.999-07:00
+            d = 1979-05-27t00:32:00.999999
+            e = 07:32:00
+            f = [1979-05-27, 1980-01-01T00:00:00z ]  # comment
+            g = { h = 00:00:01.5 }
+            i = 1979
+            j = 12.5e-3
+            """
+        do {
+            _ = try ConfigLoader.parse(valid + "\n", file: "ok.toml")
+        } catch let e as ConfigErrors {
+            XCTAssertFalse(e.diagnostics.contains { $0.message.contains("TOML syntax error") }, e.description)
+        } catch {
+            XCTFail("\(error)")
+        }
+    }
+
     /// The preflight must not reject valid TOML where a `[` starts a line inside a string or a
     /// multi-line array.
     func testBracketsInsideStringsAndArraysAreNotHeaders() throws {
