@@ -127,10 +127,12 @@ public enum ConfigReference {
           tables with their ordinal, dotted and quoted keys, inline tables, array elements), and
           every problem is reported at its key or value.
         - toml++ asserts (debug builds; undefined behaviour in release builds) instead of reporting
-          three syntax errors: a table header whose name starts with a character no key starts with
+          some syntax errors: a table header whose name starts with a character no key starts with
           (`[+a]`, `[` then a line break), an array element that starts with `}` or a Unicode line
-          separator, and a date-time with no time after its `T` (`1979-05-27T:00`). The position
-          index finds them first; the loader reports them without handing that text to toml++.
+          separator, a date-time with no time after its `T` (`1979-05-27T:00`), a non-ASCII or
+          control character in a bare value, and a value that starts like a date or a time but is
+          not one (`1978-05-1)`). The position index finds them first; the loader reports them
+          without handing that text to toml++.
           `ConfigRobustnessTests` feeds truncated, mutated and random versions of the example;
           `KIOSK_CONFIG_FUZZ_SCALE=40 swift test --filter ConfigRobustnessTests` (12,000 mutations,
           60,000 random texts) and `KIOSK_CONFIG_FUZZ_SCALE=300` of `testRandomGarbage` (450,000
