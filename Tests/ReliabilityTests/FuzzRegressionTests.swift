@@ -107,6 +107,10 @@ final class FuzzRegressionTests: XCTestCase {
                                      ("x = 1979-5-27\n", 1, 5)] {
             assertSyntaxError(text, line: line, column: column, startingWith: "TOML syntax error: expected a date (YYYY-MM-DD)")
         }
+        for (text, line, column) in [("ypx = [034\"-8h-0h 9 'g\n", 1, 18), ("x = 12 34\n", 1, 7), ("x = { y = tr ue }\n", 1, 13)] {
+            assertSyntaxError(text, line: line, column: column, startingWith: "TOML syntax error: unexpected space in a value")
+        }
+        assertSyntaxError("x = 1979-05-27 9\n", line: 1, column: 16, startingWith: "TOML syntax error: expected a date (YYYY-MM-DD)")
         let valid = """
             a = 1979-05-27
             b = 1979-05-27T07:32:00Z
