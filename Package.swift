@@ -75,9 +75,9 @@ let package = Package(
             "Kiosk", "Cards", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
-        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig"]),
-        .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterKernels"]),
+        .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore", "TestSupport"]),
+        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "TestSupport"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterKernels", "TestSupport"]),
         .testTarget(name: "CardsTests", dependencies: ["Cards", "CCardLibs",
                                                      .product(name: "Logging", package: "swift-log")],
                     resources: [.copy("Golden")]),
@@ -85,6 +85,9 @@ let package = Package(
         .testTarget(name: "InputTests", dependencies: ["Input"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk"]),
         // Soak, fault and fuzz-regression tests across modules (docs/reliability.md).
-        .testTarget(name: "ReliabilityTests", dependencies: ["Kiosk", "KioskConfig", "Input", "CarouselCore"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["Kiosk", "KioskConfig", "Input", "CarouselCore",
+                                                       "TestSupport"]),
+        // What several test targets share (a seedable random generator).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
     ] + rasterKernels
 )

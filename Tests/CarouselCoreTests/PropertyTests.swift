@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import CarouselCore
 
@@ -8,23 +9,12 @@ import XCTest
 ///
 /// 10⁴ sequences by default; `KIOSK_LONG_TESTS=1` runs 10⁶ (docs/physics.md has the timing).
 final class PropertyTests: XCTestCase {
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static var sequenceCount: Int {
         ProcessInfo.processInfo.environment["KIOSK_LONG_TESTS"] == "1" ? 1_000_000 : 10_000
     }
 
     func testRandomGestureSequences() {
-        var rng = SplitMix64(state: 0x5EED_CA20_05E1)
+        var rng = SplitMix64(seed: 0x5EED_CA20_05E1)
         let count = Self.sequenceCount
         let started = Date()
         var failures = 0

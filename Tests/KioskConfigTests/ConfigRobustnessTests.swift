@@ -1,22 +1,11 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import KioskConfig
 
 /// Garbage in never crashes: truncated, mutated and random versions of the example config
 /// either load or give well-formed problems.
 final class ConfigRobustnessTests: XCTestCase {
-    /// A small deterministic generator (SplitMix64), so a failure can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     let example = repositoryRoot + "/config/example.toml"
     /// Rounds scale with `$KIOSK_CONFIG_FUZZ_SCALE` (default 1) for longer runs by hand.
     let scale = Int(ProcessInfo.processInfo.environment["KIOSK_CONFIG_FUZZ_SCALE"] ?? "") ?? 1
@@ -53,7 +42,7 @@ final class ConfigRobustnessTests: XCTestCase {
         let text = try String(contentsOfFile: example, encoding: .utf8)
         let base = Array(text.unicodeScalars)
         let alphabet = Array("[]{}=\"'#.,\n \\0123456789-+_aeinx:eé日\t".unicodeScalars)
-        var rng = SplitMix(state: 0x5EED &+ UInt64(scale))
+        var rng = SplitMix64(seed: 0x5EED &+ UInt64(scale))
         for round in 0..<300 * scale {
             var s = base
             for _ in 0..<Int.random(in: 1...6, using: &rng) {
@@ -74,7 +63,7 @@ final class ConfigRobustnessTests: XCTestCase {
     }
 
     func testRandomGarbage() {
-        var rng = SplitMix(state: 42 &+ UInt64(scale))
+        var rng = SplitMix64(seed: 42 &+ UInt64(scale))
         let pieces = ["[", "]", "[[", "]]", "{", "}", "=", "\"", "'''", "\"\"\"", "#", "\n", ",", ".", "item", "carousel", "type",
                       "\"rotary\"", "1", "-2.5e3", "inf", "nan", "true", "1979-05-27", "07:32:00", "0x1F", "[1,2]", "{a=1}", " ", "\\u0000",
                       "display", "rotation", "action", "exec", "[\"x\"]", "idle", "home_item", "keyframes", "offset",

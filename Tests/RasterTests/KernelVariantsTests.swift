@@ -1,4 +1,5 @@
 import CarouselCore
+import TestSupport
 import XCTest
 @testable import Raster
 @testable import RasterKernels
@@ -29,11 +30,8 @@ final class KernelVariantsTests: XCTestCase {
     /// at scales around 1 (skipped and repeated texels), strongly minified and magnified,
     /// 1:1 blits, mirrored quads, alpha, and quads reaching past the frame.
     private static func scene(seed: UInt64, width: Int, height: Int) -> [Quad] {
-        var state = seed
-        func next() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var rng = SplitMix64(seed: seed)
+        func next() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
         var quads: [Quad] = []
         for i in 0..<14 {
             let tex = i % 4 == 3 ? glass : card(24 + Int(next() * 60), 16 + Int(next() * 40), seed: UInt32(i) &* 77)
