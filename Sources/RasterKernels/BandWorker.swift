@@ -15,6 +15,7 @@ final class BandWorker {
     private let painted = RowIntervals()
     private let columnTable = ColumnTable()
     private let rowCache = RowFilterCache()
+    private let gatherScratch = GatherScratch()
     private var spans: [SpanRecord] = []
     private var ranges: [Range<Int>] = []
     private(set) var shadedPixels = 0
@@ -58,6 +59,7 @@ final class BandWorker {
                     columnTable.fill(&s, columns: lo..<hi)
                     rowCache.reset()
                 }
+                if s.kind == .affine || s.kind == .projective { s.gather = gatherScratch.buffers }
                 for i in ranges[qi] {
                     let sp = all[i]
                     let y = Int(sp.y), lo = Int(sp.lo), hi = Int(sp.hi)

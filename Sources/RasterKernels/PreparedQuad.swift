@@ -60,6 +60,9 @@ struct QuadSampler {
     /// empty rectangles when unknown, as for mip levels): opaque runs of axis-aligned quads
     /// and opaque 1:1 rows (copied without blending).
     var opaque: (TexelRect, TexelRect)
+    /// Affine and projective: the band worker's scratch for the three-pass loop
+    /// (`SpanShader.general`); nil selects the single-pass loop.
+    var gather: GatherBuffers? = nil
 
     /// True when every texel a bilinear sample of texture rows `rowI` and `rowI + 1` between
     /// texel columns `c0` and `c1` (either order) plus their right neighbours can read is opaque.

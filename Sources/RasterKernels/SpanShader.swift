@@ -35,6 +35,19 @@ enum SpanShader {
         case .pixels(let p): from = p
         case .color(let c): from = nil; color = c
         }
+        if let g = s.gather, s.stepX == 1 {
+            switch (s.kind, coverage) {
+            case (.projective, true):
+                general(s, g, row, y, x0, x1, from, color, projective: true, coverage: true); return
+            case (.projective, false):
+                general(s, g, row, y, x0, x1, from, color, projective: true, coverage: false); return
+            case (.affine, true):
+                general(s, g, row, y, x0, x1, from, color, projective: false, coverage: true); return
+            case (.affine, false):
+                general(s, g, row, y, x0, x1, from, color, projective: false, coverage: false); return
+            default: break
+            }
+        }
         switch (s.kind, coverage) {
         case (.projective, true):
             filtered(s, row, y, x0, x1, from, color, projective: true, axis: false, coverage: true)
@@ -141,7 +154,9 @@ enum SpanShader {
     /// Source-over with the destination's weight `keep` given (see `keep(_:)`).
     @inline(__always)
     static func over(_ srb: U16x16, _ sag: U16x16, _ d: UInt8x8, keep: U16x16) -> UInt8x8 {
-        let drb = rb(d) &<< 8, dag = ag(d) &<< 8
+        // rb(d) << 8 and ag(d) << 8, each in two operations or one.
+        let drb = unsafeBitCast((d &<< 8) & 0xFF00_FF00, to: U16x16.self)
+        let dag = unsafeBitCast(d & 0xFF00_FF00, to: U16x16.self)
         let half = U16x16(repeating: 128)
         return pack(srb &+ raster_mulhi(drb, keep) &+ half, sag &+ raster_mulhi(dag, keep) &+ half)
     }

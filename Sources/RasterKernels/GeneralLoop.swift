@@ -1,0 +1,159 @@
+import CRasterSupport
+
+extension SpanShader {
+    /// Affine and projective runs (texture one texel wide or more): the arithmetic of
+    /// `filtered(axis: false)`, bit for bit, reorganised into chunks of `GatherScratch.chunk`
+    /// pixels and three passes, so each pass keeps few values live and the texels are fetched
+    /// as pairs with plain 64-bit loads instead of being inserted one by one into vectors:
+    ///
+    /// 1. per 8 pixels: texture coordinates, texel index and the weights, stored;
+    /// 2. per pixel: its upper and lower texel pairs (left texel and right neighbour), stored;
+    /// 3. per 8 pixels: the pairs split into left and right texels, filtered, scaled by
+    ///    alpha × coverage and blended onto the destination.
+    @inline(always)
+    static func general(_ s: QuadSampler, _ g: GatherBuffers, _ row: UnsafeMutablePointer<UInt32>, _ y: Int,
+                        _ x0: Int, _ x1: Int, _ from: UnsafePointer<UInt32>?, _ color: UInt32,
+                        projective: Bool, coverage useCoverage: Bool) {
+        let lanes = Float8(0, 1, 2, 3, 4, 5, 6, 7)
+        let origin = s.originX
+        let px = Double(origin) + 0.5, py = Double(y) + 0.5
+        let u0 = Float(s.um.0 * px + s.um.1 * py + s.um.2), du = Float(s.um.0)
+        let v0 = Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), dv = Float(s.vm.0)
+        let w0 = Float(s.wm.0 * px + s.wm.1 * py + s.wm.2), dw = Float(s.wm.0)
+        let pu0 = u0 + Float(s.um.1 * prefetchRows), pv0 = v0 + Float(s.vm.1 * prefetchRows)
+        let pw0 = w0 + Float(s.wm.1 * prefetchRows)
+        let texels = s.texels, stride = s.stride, stepY = s.stepY
+        let maxU = s.maxU, maxV = s.maxV
+        let floatIndex = stride &* s.texHeight < 1 << 23
+        let count = x1 - x0
+        let skip = x0 &- origin
+        var prefetchOffset = 0
+        if !projective {
+            let mid = Float(skip &+ count / 2)
+            let cu = clamp(u0 + du * mid, maxU), cv = clamp(v0 + dv * mid, maxV)
+            let pu = clamp(pu0 + du * mid, maxU), pv = clamp(pv0 + dv * mid, maxV)
+            prefetchOffset = (truncate(pv) &- truncate(cv)) &* stride &+ (truncate(pu) &- truncate(cu))
+        }
+        var start = 0
+        while start < count {
+            let n = count &- start < GatherScratch.chunk ? count &- start : GatherScratch.chunk
+            // 1. Indices and weights.
+            var k = 0, b = 0
+            while k < n {
+                let kf = Float(skip &+ start &+ k)
+                let ks = lanes + Float8(repeating: kf)
+                var u = Float8(repeating: u0) + Float8(repeating: du) * ks
+                var v = Float8(repeating: v0) + Float8(repeating: dv) * ks
+                if projective {
+                    let r = 1 / (Float8(repeating: w0) + Float8(repeating: dw) * ks)
+                    u *= r
+                    v *= r
+                }
+                let idx: Int8x8, fv: Float8
+                if floatIndex {
+                    let (flu, fu) = floorSplitF(clamp(u, maxU))
+                    g.weightX[b] = pairs(weight(fu, scale: 256))
+                    let (flv, fvv) = floorSplitF(clamp(v, maxV))
+                    fv = fvv
+                    let sum = flv * Float8(repeating: Float(stride)) + flu + Float8(repeating: 8_388_608)
+                    idx = unsafeBitCast(sum, to: Int8x8.self) & 0x7F_FFFF
+                } else {
+                    let (iu, fu) = floorSplit(clamp(u, maxU))
+                    g.weightX[b] = pairs(weight(fu, scale: 256))
+                    let (iv, fvv) = floorSplit(clamp(v, maxV))
+                    fv = fvv
+                    idx = iv &* Int32(truncatingIfNeeded: stride) &+ iu
+                }
+                // The upper row's weight is 65535 − the lower one's: its complement (pass 3).
+                g.weightBottom[b] = pairs(weight(fv, scale: 65535))
+                UnsafeMutableRawPointer(g.index + k).storeBytes(of: idx, as: Int8x8.self)
+                // Prefetch as `filtered` does: the texel rows `prefetchRows` screen rows below.
+                let ahead: UnsafePointer<UInt32>
+                if projective {
+                    let kk = kf + 3.5
+                    let iw = 1 / (pw0 + dw * kk)
+                    let pu = clamp((pu0 + du * kk) * iw, maxU), pv = clamp((pv0 + dv * kk) * iw, maxV)
+                    ahead = texels + (truncate(pv) &* stride &+ truncate(pu))
+                } else {
+                    ahead = texels + (Int(idx[4]) &+ prefetchOffset)
+                }
+                raster_prefetch(ahead)
+                raster_prefetch(ahead + stepY)
+                k &+= 8
+                b &+= 1
+            }
+            // 2. Texel pairs (whole blocks: the lanes past the run hold clamped, valid indices).
+            let t = UnsafeRawPointer(texels), below = UnsafeRawPointer(texels + stepY)
+            for j in 0..<((n &+ 7) & ~7) {
+                let offset = Int(g.index[j]) &* 4
+                g.top[j] = t.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                g.bottom[j] = below.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            }
+            // 3. Filter and blend. The run's last, partial block goes through an 8-pixel buffer,
+            // so that there is one copy of the block's code and no per-lane stores.
+            k = 0
+            b = 0
+            let out = row + (x0 &+ start)
+            let under = from.map { $0 + (x0 &+ start) }
+            let splat = UInt8x8(repeating: color)
+            while k < n {
+                let rest = n &- k
+                var d = splat
+                if let under {
+                    if rest >= 8 {
+                        d = UnsafeRawPointer(under + k).loadUnaligned(as: UInt8x8.self)
+                    } else {
+                        raster_copy32(g.tail, under + k, rest)
+                        d = UnsafeRawPointer(g.tail).loadUnaligned(as: UInt8x8.self)
+                    }
+                }
+                let o = blendBlock(s, g, k, b, skip &+ start &+ k, y, d, coverage: useCoverage)
+                if rest >= 8 {
+                    UnsafeMutableRawPointer(out + k).storeBytes(of: o, as: UInt8x8.self)
+                } else {
+                    UnsafeMutableRawPointer(g.tail).storeBytes(of: o, as: UInt8x8.self)
+                    raster_copy32(out + k, g.tail, rest)
+                }
+                k &+= 8
+                b &+= 1
+            }
+            start &+= n
+        }
+    }
+
+    /// Pass 3 of `general` for the 8 pixels from chunk position `k` (block `b`), `column`
+    /// pixels right of the quad's first column: filtered, scaled and blended onto `d`.
+    @inline(always)
+    static func blendBlock(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ b: Int, _ column: Int, _ y: Int,
+                           _ d: UInt8x8, coverage useCoverage: Bool) -> UInt8x8 {
+        let top = UnsafeRawPointer(g.top + k).loadUnaligned(as: SIMD16<UInt32>.self)
+        let bottom = UnsafeRawPointer(g.bottom + k).loadUnaligned(as: SIMD16<UInt32>.self)
+        let p00 = top.evenHalf, p01 = top.oddHalf, p10 = bottom.evenHalf, p11 = bottom.oddHalf
+        let wx16 = g.weightX[b], iwx16 = 256 &- wx16
+        let wy16 = g.weightBottom[b], iwy16 = ~wy16
+        let top0 = rb(p00) &* iwx16 &+ rb(p01) &* wx16, top1 = ag(p00) &* iwx16 &+ ag(p01) &* wx16
+        let bot0 = rb(p10) &* iwx16 &+ rb(p11) &* wx16, bot1 = ag(p10) &* iwx16 &+ ag(p11) &* wx16
+        var srb = raster_mulhi(top0, iwy16) &+ raster_mulhi(bot0, wy16)
+        var sag = raster_mulhi(top1, iwy16) &+ raster_mulhi(bot1, wy16)
+        if useCoverage || s.alpha < 1 {
+            var f = Float8(repeating: s.alpha)
+            if useCoverage {
+                let ks = Float8(0, 1, 2, 3, 4, 5, 6, 7) + Float8(repeating: Float(column))
+                let origin = Double(s.originX), row = Double(y)
+                let e0 = s.edges.0, e1 = s.edges.1, e2 = s.edges.2, e3 = s.edges.3
+                let c0 = Float(e0.a * origin + e0.b * row + e0.c), a0 = Float(e0.a)
+                let c1 = Float(e1.a * origin + e1.b * row + e1.c), a1 = Float(e1.a)
+                let c2 = Float(e2.a * origin + e2.b * row + e2.c), a2 = Float(e2.a)
+                let c3 = Float(e3.a * origin + e3.b * row + e3.c), a3 = Float(e3.a)
+                f *= clamp(Float8(repeating: c0) + Float8(repeating: a0) * ks, 1)
+                    * clamp(Float8(repeating: c1) + Float8(repeating: a1) * ks, 1)
+                    * clamp(Float8(repeating: c2) + Float8(repeating: a2) * ks, 1)
+                    * clamp(Float8(repeating: c3) + Float8(repeating: a3) * ks, 1)
+            }
+            let f16 = pairs(weight(f, scale: 65535))
+            srb = raster_mulhi(srb, f16)
+            sag = raster_mulhi(sag, f16)
+        }
+        return over(srb, sag, d)
+    }
+}
