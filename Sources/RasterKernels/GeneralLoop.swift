@@ -39,9 +39,10 @@ extension SpanShader {
             let n = count &- start < GatherScratch.chunk ? count &- start : GatherScratch.chunk
             // 1. Indices and weights.
             var k = 0, b = 0
+            // Pixel positions from the quad's first column, as exact Floats (as in `filtered`).
+            var kf = Float(skip &+ start)
+            var ks = lanes + Float8(repeating: kf)
             while k < n {
-                let kf = Float(skip &+ start &+ k)
-                let ks = lanes + Float8(repeating: kf)
                 var u = Float8(repeating: u0) + Float8(repeating: du) * ks
                 var v = Float8(repeating: v0) + Float8(repeating: dv) * ks
                 if projective {
@@ -66,7 +67,10 @@ extension SpanShader {
                 }
                 // The upper row's weight is 65535 − the lower one's: its complement (pass 3).
                 g.weightBottom[b] = pairs(weight(fv, scale: 65535))
-                UnsafeMutableRawPointer(g.index + k).storeBytes(of: idx, as: Int8x8.self)
+                // Stored in the order of pixels 0 1 4 5 2 3 6 7, so that pass 3 splits the pairs
+                // into left and right texels with shuffles inside 128-bit halves only.
+                let slots = Int8x8(idx[0], idx[1], idx[4], idx[5], idx[2], idx[3], idx[6], idx[7])
+                UnsafeMutableRawPointer(g.index + k).storeBytes(of: slots, as: Int8x8.self)
                 // Prefetch as `filtered` does: the texel rows `prefetchRows` screen rows below.
                 let ahead: UnsafePointer<UInt32>
                 if projective {
@@ -81,6 +85,8 @@ extension SpanShader {
                 raster_prefetch(ahead + stepY)
                 k &+= 8
                 b &+= 1
+                kf += 8
+                ks += 8
             }
             // 2. Texel pairs (whole blocks: the lanes past the run hold clamped, valid indices).
             let t = UnsafeRawPointer(texels), below = UnsafeRawPointer(texels + stepY)
@@ -121,6 +127,19 @@ extension SpanShader {
         }
     }
 
+    /// The left texels of 8 texel pairs stored in the slot order of `general` (pixels
+    /// 0 1 4 5 2 3 6 7), in pixel order: one in-lane shuffle (`shufps`) per 128 bits.
+    @inline(__always)
+    static func leftTexels(_ p: SIMD16<UInt32>) -> UInt8x8 {
+        UInt8x8(p[0], p[2], p[8], p[10], p[4], p[6], p[12], p[14])
+    }
+
+    /// The right texels (neighbours) of the pairs, likewise.
+    @inline(__always)
+    static func rightTexels(_ p: SIMD16<UInt32>) -> UInt8x8 {
+        UInt8x8(p[1], p[3], p[9], p[11], p[5], p[7], p[13], p[15])
+    }
+
     /// Pass 3 of `general` for the 8 pixels from chunk position `k` (block `b`), `column`
     /// pixels right of the quad's first column: filtered, scaled and blended onto `d`.
     @inline(always)
@@ -128,7 +147,7 @@ extension SpanShader {
                            _ d: UInt8x8, coverage useCoverage: Bool) -> UInt8x8 {
         let top = UnsafeRawPointer(g.top + k).loadUnaligned(as: SIMD16<UInt32>.self)
         let bottom = UnsafeRawPointer(g.bottom + k).loadUnaligned(as: SIMD16<UInt32>.self)
-        let p00 = top.evenHalf, p01 = top.oddHalf, p10 = bottom.evenHalf, p11 = bottom.oddHalf
+        let p00 = leftTexels(top), p01 = rightTexels(top), p10 = leftTexels(bottom), p11 = rightTexels(bottom)
         let wx16 = g.weightX[b], iwx16 = 256 &- wx16
         let wy16 = g.weightBottom[b], iwy16 = ~wy16
         let top0 = rb(p00) &* iwx16 &+ rb(p01) &* wx16, top1 = ag(p00) &* iwx16 &+ ag(p01) &* wx16
