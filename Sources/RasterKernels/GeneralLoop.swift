@@ -127,27 +127,13 @@ extension SpanShader {
         }
     }
 
-    /// The left texels of 8 texel pairs stored in the slot order of `general` (pixels
-    /// 0 1 4 5 2 3 6 7), in pixel order: one in-lane shuffle (`shufps`) per 128 bits.
-    @inline(__always)
-    static func leftTexels(_ p: SIMD16<UInt32>) -> UInt8x8 {
-        UInt8x8(p[0], p[2], p[8], p[10], p[4], p[6], p[12], p[14])
-    }
-
-    /// The right texels (neighbours) of the pairs, likewise.
-    @inline(__always)
-    static func rightTexels(_ p: SIMD16<UInt32>) -> UInt8x8 {
-        UInt8x8(p[1], p[3], p[9], p[11], p[5], p[7], p[13], p[15])
-    }
-
     /// Pass 3 of `general` for the 8 pixels from chunk position `k` (block `b`), `column`
     /// pixels right of the quad's first column: filtered, scaled and blended onto `d`.
     @inline(always)
     static func blendBlock(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ b: Int, _ column: Int, _ y: Int,
                            _ d: UInt8x8, coverage useCoverage: Bool) -> UInt8x8 {
-        let top = UnsafeRawPointer(g.top + k).loadUnaligned(as: SIMD16<UInt32>.self)
-        let bottom = UnsafeRawPointer(g.bottom + k).loadUnaligned(as: SIMD16<UInt32>.self)
-        let p00 = leftTexels(top), p01 = rightTexels(top), p10 = leftTexels(bottom), p11 = rightTexels(bottom)
+        let p00 = raster_pair_halves(g.top + k, 0), p01 = raster_pair_halves(g.top + k, 1)
+        let p10 = raster_pair_halves(g.bottom + k, 0), p11 = raster_pair_halves(g.bottom + k, 1)
         let wx16 = g.weightX[b], iwx16 = 256 &- wx16
         let wy16 = g.weightBottom[b], iwy16 = ~wy16
         let top0 = rb(p00) &* iwx16 &+ rb(p01) &* wx16, top1 = ag(p00) &* iwx16 &+ ag(p01) &* wx16

@@ -69,6 +69,21 @@ static inline raster_u32x8 raster_permute8(raster_u32x8 v, raster_i32x8 index)
 #endif
 }
 
+/* The left texels (low halves, `odd` = 0) or the right texels (high halves, `odd` = 1) of the 8
+ * texel pairs at `p`, stored in the slot order 0 1 4 5 2 3 6 7, in pixel order: two loads and
+ * one in-lane shuffle per 256 bits. The empty asm keeps the loaded vectors whole (LLVM otherwise
+ * may turn a shuffle of loads into 8 scalar element inserts). */
+static inline raster_u32x8 raster_pair_halves(const uint64_t *p, int odd)
+{
+    typedef unsigned int u32x8u __attribute__((ext_vector_type(8), aligned(4)));
+    raster_u32x8 a = *(const u32x8u *)p, b = *(const u32x8u *)(p + 4);
+#if defined(__AVX__)
+    __asm__("" : "+x"(a), "+x"(b));
+#endif
+    if (odd) return __builtin_shufflevector(a, b, 1, 3, 9, 11, 5, 7, 13, 15);
+    return __builtin_shufflevector(a, b, 0, 2, 8, 10, 4, 6, 12, 14);
+}
+
 /* (a * b) >> 16 per unsigned 16-bit lane (pmulhuw on x86, umull + shrn on ARM).
  * On x86 the instruction is named: spelled as widen-multiply-narrow, LLVM sometimes keeps
  * loop-invariant operands widened and narrows them again in every iteration. */
