@@ -27,21 +27,28 @@ extension SpanShader {
         let floatIndex = stride &* s.texHeight < 1 << 23
         let count = x1 - x0
         let skip = x0 &- origin
-        var prefetchOffset = 0
-        if !projective {
-            let mid = Float(skip &+ count / 2)
-            let cu = clamp(u0 + du * mid, maxU), cv = clamp(v0 + dv * mid, maxV)
-            let pu = clamp(pu0 + du * mid, maxU), pv = clamp(pv0 + dv * mid, maxV)
-            prefetchOffset = (truncate(pv) &- truncate(cv)) &* stride &+ (truncate(pu) &- truncate(cu))
+        // Texel offset from a pixel to the same column `prefetchRows` below, at `column` pixels
+        // from the quad's first column: exact for affine quads (but for clamping), for
+        // projective ones it drifts along the row and is taken once per chunk.
+        func prefetchOffset(at column: Int) -> Int {
+            let c = Float(column)
+            var cu = u0 + du * c, cv = v0 + dv * c, pu = pu0 + du * c, pv = pv0 + dv * c
+            if projective {
+                let iw = 1 / (w0 + dw * c), piw = 1 / (pw0 + dw * c)
+                cu *= iw; cv *= iw; pu *= piw; pv *= piw
+            }
+            cu = clamp(cu, maxU); cv = clamp(cv, maxV); pu = clamp(pu, maxU); pv = clamp(pv, maxV)
+            return (truncate(pv) &- truncate(cv)) &* stride &+ (truncate(pu) &- truncate(cu))
         }
+        var offset = projective ? 0 : prefetchOffset(at: skip &+ count / 2)
         var start = 0
         while start < count {
             let n = count &- start < GatherScratch.chunk ? count &- start : GatherScratch.chunk
+            if projective { offset = prefetchOffset(at: skip &+ start &+ n / 2) }
             // 1. Indices and weights.
             var k = 0, b = 0
             // Pixel positions from the quad's first column, as exact Floats (as in `filtered`).
-            var kf = Float(skip &+ start)
-            var ks = lanes + Float8(repeating: kf)
+            var ks = lanes + Float8(repeating: Float(skip &+ start))
             while k < n {
                 var u = Float8(repeating: u0) + Float8(repeating: du) * ks
                 var v = Float8(repeating: v0) + Float8(repeating: dv) * ks
@@ -71,29 +78,20 @@ extension SpanShader {
                 // into left and right texels with shuffles inside 128-bit halves only.
                 let slots = Int8x8(idx[0], idx[1], idx[4], idx[5], idx[2], idx[3], idx[6], idx[7])
                 UnsafeMutableRawPointer(g.index + k).storeBytes(of: slots, as: Int8x8.self)
-                // Prefetch as `filtered` does: the texel rows `prefetchRows` screen rows below.
-                let ahead: UnsafePointer<UInt32>
-                if projective {
-                    let kk = kf + 3.5
-                    let iw = 1 / (pw0 + dw * kk)
-                    let pu = clamp((pu0 + du * kk) * iw, maxU), pv = clamp((pv0 + dv * kk) * iw, maxV)
-                    ahead = texels + (truncate(pv) &* stride &+ truncate(pu))
-                } else {
-                    ahead = texels + (Int(idx[4]) &+ prefetchOffset)
-                }
+                // The texel rows the pixels `prefetchRows` below will need.
+                let ahead = texels + (Int(idx[4]) &+ offset)
                 raster_prefetch(ahead)
                 raster_prefetch(ahead + stepY)
                 k &+= 8
                 b &+= 1
-                kf += 8
                 ks += 8
             }
             // 2. Texel pairs (whole blocks: the lanes past the run hold clamped, valid indices).
             let t = UnsafeRawPointer(texels), below = UnsafeRawPointer(texels + stepY)
             for j in 0..<((n &+ 7) & ~7) {
-                let offset = Int(g.index[j]) &* 4
-                g.top[j] = t.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                g.bottom[j] = below.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                let at = Int(g.index[j]) &* 4
+                g.top[j] = t.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+                g.bottom[j] = below.loadUnaligned(fromByteOffset: at, as: UInt64.self)
             }
             // 3. Filter and blend. The run's last, partial block goes through an 8-pixel buffer,
             // so that there is one copy of the block's code and no per-lane stores.
