@@ -30,7 +30,7 @@ extension SpanShader {
         // Texel offset from a pixel to the same column `prefetchRows` below, at `column` pixels
         // from the quad's first column: exact for affine quads (but for clamping), for
         // projective ones it drifts along the row and is taken once per chunk.
-        func prefetchOffset(at column: Int) -> Int {
+        @inline(__always) func prefetchOffset(at column: Int) -> Int {
             let c = Float(column)
             var cu = u0 + du * c, cv = v0 + dv * c, pu = pu0 + du * c, pv = pv0 + dv * c
             if projective {
@@ -44,7 +44,8 @@ extension SpanShader {
         var start = 0
         while start < count {
             let n = count &- start < GatherScratch.chunk ? count &- start : GatherScratch.chunk
-            if projective { offset = prefetchOffset(at: skip &+ start &+ n / 2) }
+            // (Not worth two divides for the few pixels of an edge run.)
+            if projective && n >= 16 { offset = prefetchOffset(at: skip &+ start &+ n / 2) }
             // 1. Indices and weights.
             var k = 0, b = 0
             // Pixel positions from the quad's first column, as exact Floats (as in `filtered`).
