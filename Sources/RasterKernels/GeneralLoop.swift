@@ -94,33 +94,31 @@ extension SpanShader {
                 g.top[j] = t.loadUnaligned(fromByteOffset: at, as: UInt64.self)
                 g.bottom[j] = below.loadUnaligned(fromByteOffset: at, as: UInt64.self)
             }
-            // 3. Filter and blend. The run's last, partial block goes through an 8-pixel buffer,
-            // so that there is one copy of the block's code and no per-lane stores.
+            // 3. Filter and blend: whole blocks, then the run's last, partial block through an
+            // 8-pixel buffer (no per-lane stores; its copies stay out of the main loop, whose
+            // constants would otherwise be reloaded after every call).
             k = 0
             b = 0
             let out = row + (x0 &+ start)
             let under = from.map { $0 + (x0 &+ start) }
             let splat = UInt8x8(repeating: color)
-            while k < n {
+            while k &+ 8 <= n {
+                let d = under.map { UnsafeRawPointer($0 + k).loadUnaligned(as: UInt8x8.self) } ?? splat
+                let o = blendBlock(s, g, k, b, skip &+ start &+ k, y, d, coverage: useCoverage)
+                UnsafeMutableRawPointer(out + k).storeBytes(of: o, as: UInt8x8.self)
+                k &+= 8
+                b &+= 1
+            }
+            if k < n {
                 let rest = n &- k
                 var d = splat
                 if let under {
-                    if rest >= 8 {
-                        d = UnsafeRawPointer(under + k).loadUnaligned(as: UInt8x8.self)
-                    } else {
-                        raster_copy32(g.tail, under + k, rest)
-                        d = UnsafeRawPointer(g.tail).loadUnaligned(as: UInt8x8.self)
-                    }
+                    raster_copy32(g.tail, under + k, rest)
+                    d = UnsafeRawPointer(g.tail).loadUnaligned(as: UInt8x8.self)
                 }
                 let o = blendBlock(s, g, k, b, skip &+ start &+ k, y, d, coverage: useCoverage)
-                if rest >= 8 {
-                    UnsafeMutableRawPointer(out + k).storeBytes(of: o, as: UInt8x8.self)
-                } else {
-                    UnsafeMutableRawPointer(g.tail).storeBytes(of: o, as: UInt8x8.self)
-                    raster_copy32(out + k, g.tail, rest)
-                }
-                k &+= 8
-                b &+= 1
+                UnsafeMutableRawPointer(g.tail).storeBytes(of: o, as: UInt8x8.self)
+                raster_copy32(out + k, g.tail, rest)
             }
             start &+= n
         }
