@@ -102,6 +102,11 @@ final class BandWorker {
     private func shade(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, _ x0: Int, _ x1: Int,
                        inner: Range<Int>, onto backdrop: Backdrop?) {
         let inLo = min(x1, max(x0, inner.lowerBound)), inHi = max(inLo, min(x1, inner.upperBound))
+        if s.gather != nil && s.stepX == 1 {
+            // Affine and projective: edges and interior in one call.
+            SpanShader.general(s, row: row, y: y, x0: x0, x1: x1, inner: inLo..<inHi, under: backdrop?.source(row: y) ?? .frame)
+            return
+        }
         if inLo > x0 { shadeEdge(s, row: row, y: y, x0: x0, x1: inLo, onto: backdrop) }
         if inHi > inLo { shadeInterior(s, row: row, y: y, x0: inLo, x1: inHi, onto: backdrop) }
         if x1 > inHi { shadeEdge(s, row: row, y: y, x0: inHi, x1: x1, onto: backdrop) }

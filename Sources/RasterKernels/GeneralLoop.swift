@@ -1,6 +1,29 @@
 import CRasterSupport
 
 extension SpanShader {
+    /// Pixels `x0..<x1` of row `y` of an affine or projective quad onto `under`, in one pass
+    /// over the run: the pixels in `inner` are fully covered, the others are scaled by their
+    /// edge coverage. (One call per run instead of one per edge piece and one for the
+    /// interior: the setup is paid once.) `s.gather` must be set and `s.stepX` be 1.
+    static func general(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int,
+                        inner: Range<Int>, under: BackdropRow) {
+        guard let g = s.gather else { return }
+        var from: UnsafePointer<UInt32>? = UnsafePointer(row), color: UInt32 = 0
+        switch under {
+        case .frame: break
+        case .pixels(let p): from = p
+        case .color(let c): from = nil; color = c
+        }
+        let edges = x0 < inner.lowerBound || x1 > inner.upperBound
+        let innerLo = inner.lowerBound, innerHi = inner.upperBound
+        switch (s.kind == .projective, edges) {
+        case (true, true): general(s, g, row, y, x0, x1, from, color, innerLo, innerHi, projective: true, edges: true)
+        case (true, false): general(s, g, row, y, x0, x1, from, color, innerLo, innerHi, projective: true, edges: false)
+        case (false, true): general(s, g, row, y, x0, x1, from, color, innerLo, innerHi, projective: false, edges: true)
+        case (false, false): general(s, g, row, y, x0, x1, from, color, innerLo, innerHi, projective: false, edges: false)
+        }
+    }
+
     /// Affine and projective runs (texture one texel wide or more): the arithmetic of
     /// `filtered(axis: false)`, bit for bit, reorganised into chunks of `GatherScratch.chunk`
     /// pixels and three passes, so each pass keeps few values live and the texels are fetched
@@ -9,11 +32,12 @@ extension SpanShader {
     /// 1. per 8 pixels: texture coordinates, texel index and the weights, stored;
     /// 2. per pixel: its upper and lower texel pairs (left texel and right neighbour), stored;
     /// 3. per 8 pixels: the pairs split into left and right texels, filtered, scaled by
-    ///    alpha × coverage and blended onto the destination.
+    ///    alpha × coverage (alpha alone in `innerLo..<innerHi`) and blended onto the
+    ///    destination; `edges`: some pixels of the run lie outside that range.
     @inline(always)
     static func general(_ s: QuadSampler, _ g: GatherBuffers, _ row: UnsafeMutablePointer<UInt32>, _ y: Int,
                         _ x0: Int, _ x1: Int, _ from: UnsafePointer<UInt32>?, _ color: UInt32,
-                        projective: Bool, coverage useCoverage: Bool) {
+                        _ innerLo: Int, _ innerHi: Int, projective: Bool, edges: Bool) {
         let lanes = Float8(0, 1, 2, 3, 4, 5, 6, 7)
         let origin = s.originX
         let px = Double(origin) + 0.5, py = Double(y) + 0.5
@@ -102,9 +126,19 @@ extension SpanShader {
             let out = row + (x0 &+ start)
             let under = from.map { $0 + (x0 &+ start) }
             let splat = UInt8x8(repeating: color)
+            // The fully covered lanes of the block at screen column `c`, as lane numbers.
+            @inline(__always) func covered(_ c: Int) -> (Int32, Int32) {
+                (Int32(truncatingIfNeeded: innerLo &- c), Int32(truncatingIfNeeded: innerHi &- c))
+            }
             while k &+ 8 <= n {
                 let d = under.map { UnsafeRawPointer($0 + k).loadUnaligned(as: UInt8x8.self) } ?? splat
-                let o = blendBlock(s, g, k, b, skip &+ start &+ k, y, d, coverage: useCoverage)
+                let c = x0 &+ start &+ k
+                let o: UInt8x8
+                if edges && (c < innerLo || c &+ 8 > innerHi) {
+                    o = blendBlock(s, g, k, b, skip &+ start &+ k, y, d, covered: covered(c), edge: true)
+                } else {
+                    o = blendBlock(s, g, k, b, skip &+ start &+ k, y, d, covered: (0, 8), edge: false)
+                }
                 UnsafeMutableRawPointer(out + k).storeBytes(of: o, as: UInt8x8.self)
                 k &+= 8
                 b &+= 1
@@ -116,7 +150,8 @@ extension SpanShader {
                     raster_copy32(g.tail, under + k, rest)
                     d = UnsafeRawPointer(g.tail).loadUnaligned(as: UInt8x8.self)
                 }
-                let o = blendBlock(s, g, k, b, skip &+ start &+ k, y, d, coverage: useCoverage)
+                let c = x0 &+ start &+ k
+                let o = blendBlock(s, g, k, b, skip &+ start &+ k, y, d, covered: covered(c), edge: edges)
                 UnsafeMutableRawPointer(g.tail).storeBytes(of: o, as: UInt8x8.self)
                 raster_copy32(out + k, g.tail, rest)
             }
@@ -125,10 +160,11 @@ extension SpanShader {
     }
 
     /// Pass 3 of `general` for the 8 pixels from chunk position `k` (block `b`), `column`
-    /// pixels right of the quad's first column: filtered, scaled and blended onto `d`.
+    /// pixels right of the quad's first column: filtered, scaled by alpha (and, with `edge`,
+    /// by the edge coverage outside the lanes `covered`) and blended onto `d`.
     @inline(always)
     static func blendBlock(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ b: Int, _ column: Int, _ y: Int,
-                           _ d: UInt8x8, coverage useCoverage: Bool) -> UInt8x8 {
+                           _ d: UInt8x8, covered: (Int32, Int32), edge: Bool) -> UInt8x8 {
         let p00 = raster_pair_halves(g.top + k, 0), p01 = raster_pair_halves(g.top + k, 1)
         let p10 = raster_pair_halves(g.bottom + k, 0), p11 = raster_pair_halves(g.bottom + k, 1)
         let wx16 = g.weightX[b], iwx16 = 256 &- wx16
@@ -137,24 +173,37 @@ extension SpanShader {
         let bot0 = rb(p10) &* iwx16 &+ rb(p11) &* wx16, bot1 = ag(p10) &* iwx16 &+ ag(p11) &* wx16
         var srb = raster_mulhi(top0, iwy16) &+ raster_mulhi(bot0, wy16)
         var sag = raster_mulhi(top1, iwy16) &+ raster_mulhi(bot1, wy16)
-        if useCoverage || s.alpha < 1 {
-            var f = Float8(repeating: s.alpha)
-            if useCoverage {
-                let ks = Float8(0, 1, 2, 3, 4, 5, 6, 7) + Float8(repeating: Float(column))
-                let origin = Double(s.originX), row = Double(y)
-                let e0 = s.edges.0, e1 = s.edges.1, e2 = s.edges.2, e3 = s.edges.3
-                let c0 = Float(e0.a * origin + e0.b * row + e0.c), a0 = Float(e0.a)
-                let c1 = Float(e1.a * origin + e1.b * row + e1.c), a1 = Float(e1.a)
-                let c2 = Float(e2.a * origin + e2.b * row + e2.c), a2 = Float(e2.a)
-                let c3 = Float(e3.a * origin + e3.b * row + e3.c), a3 = Float(e3.a)
-                f *= clamp(Float8(repeating: c0) + Float8(repeating: a0) * ks, 1)
-                    * clamp(Float8(repeating: c1) + Float8(repeating: a1) * ks, 1)
-                    * clamp(Float8(repeating: c2) + Float8(repeating: a2) * ks, 1)
-                    * clamp(Float8(repeating: c3) + Float8(repeating: a3) * ks, 1)
-            }
+        // Fully covered pixels: scaled by alpha alone (not at all when opaque).
+        var prb = srb, pag = sag
+        if s.alpha < 1 {
+            let a16 = pairs(weight(Float8(repeating: s.alpha), scale: 65535))
+            prb = raster_mulhi(srb, a16)
+            pag = raster_mulhi(sag, a16)
+        }
+        if edge {
+            let ks = Float8(0, 1, 2, 3, 4, 5, 6, 7) + Float8(repeating: Float(column))
+            let origin = Double(s.originX), row = Double(y)
+            let e0 = s.edges.0, e1 = s.edges.1, e2 = s.edges.2, e3 = s.edges.3
+            let c0 = Float(e0.a * origin + e0.b * row + e0.c), a0 = Float(e0.a)
+            let c1 = Float(e1.a * origin + e1.b * row + e1.c), a1 = Float(e1.a)
+            let c2 = Float(e2.a * origin + e2.b * row + e2.c), a2 = Float(e2.a)
+            let c3 = Float(e3.a * origin + e3.b * row + e3.c), a3 = Float(e3.a)
+            let f = Float8(repeating: s.alpha)
+                * clamp(Float8(repeating: c0) + Float8(repeating: a0) * ks, 1)
+                * clamp(Float8(repeating: c1) + Float8(repeating: a1) * ks, 1)
+                * clamp(Float8(repeating: c2) + Float8(repeating: a2) * ks, 1)
+                * clamp(Float8(repeating: c3) + Float8(repeating: a3) * ks, 1)
             let f16 = pairs(weight(f, scale: 65535))
-            srb = raster_mulhi(srb, f16)
-            sag = raster_mulhi(sag, f16)
+            // All ones in the lanes `covered` (lane − from ≥ 0 and to − 1 − lane ≥ 0), without
+            // SIMD masks (they lower to scalar code).
+            let lane = Int8x8(0, 1, 2, 3, 4, 5, 6, 7)
+            let outside = (lane &- covered.0) | ((covered.1 &- 1) &- lane)
+            let inside = unsafeBitCast(~(outside &>> 31), to: U16x16.self)
+            srb = (prb & inside) | (raster_mulhi(srb, f16) & ~inside)
+            sag = (pag & inside) | (raster_mulhi(sag, f16) & ~inside)
+        } else {
+            srb = prb
+            sag = pag
         }
         return over(srb, sag, d)
     }

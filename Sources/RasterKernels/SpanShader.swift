@@ -35,19 +35,6 @@ enum SpanShader {
         case .pixels(let p): from = p
         case .color(let c): from = nil; color = c
         }
-        if let g = s.gather, s.stepX == 1 {
-            switch (s.kind, coverage) {
-            case (.projective, true):
-                general(s, g, row, y, x0, x1, from, color, projective: true, coverage: true); return
-            case (.projective, false):
-                general(s, g, row, y, x0, x1, from, color, projective: true, coverage: false); return
-            case (.affine, true):
-                general(s, g, row, y, x0, x1, from, color, projective: false, coverage: true); return
-            case (.affine, false):
-                general(s, g, row, y, x0, x1, from, color, projective: false, coverage: false); return
-            default: break
-            }
-        }
         switch (s.kind, coverage) {
         case (.projective, true):
             filtered(s, row, y, x0, x1, from, color, projective: true, axis: false, coverage: true)
