@@ -19,6 +19,9 @@ final class BandWorker {
     private var spans: [SpanRecord] = []
     private var ranges: [Range<Int>] = []
     private(set) var shadedPixels = 0
+    /// False: affine and projective runs go through the single-pass loop (`SpanShader.filtered`)
+    /// instead of the three-pass one (`SpanShader.general`); for tests comparing the two.
+    var threePassLoop = true
 
     func draw(_ quads: [PreparedQuad], rows: Range<Int>, columns: Range<Int>, pixels: UnsafeMutablePointer<UInt32>,
               stride: Int, occlusion useOcclusion: Bool, backdrop: Backdrop?) {
@@ -102,7 +105,7 @@ final class BandWorker {
     private func shade(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, _ x0: Int, _ x1: Int,
                        inner: Range<Int>, onto backdrop: Backdrop?) {
         let inLo = min(x1, max(x0, inner.lowerBound)), inHi = max(inLo, min(x1, inner.upperBound))
-        if s.gather != nil && s.stepX == 1 {
+        if threePassLoop && s.gather != nil && s.stepX == 1 {
             // Affine and projective: edges and interior in one call.
             SpanShader.general(s, row: row, y: y, x0: x0, x1: x1, inner: inLo..<inHi, under: backdrop?.source(row: y) ?? .frame)
             return
