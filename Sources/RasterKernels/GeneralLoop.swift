@@ -51,6 +51,14 @@ extension SpanShader {
         let floatIndex = stride &* s.texHeight < 1 << 23
         let count = x1 - x0
         let skip = x0 &- origin
+        // Per run, not per block: alpha as 16-bit weights, and the edge functions along this
+        // row (value at the quad's first column, step per pixel).
+        let alpha16 = pairs(weight(Float8(repeating: s.alpha), scale: 65535))
+        let row0 = Double(y), e = s.edges
+        let edgeRow = EdgeRow(
+            c: (Float(e.0.a * Double(origin) + e.0.b * row0 + e.0.c), Float(e.1.a * Double(origin) + e.1.b * row0 + e.1.c),
+                Float(e.2.a * Double(origin) + e.2.b * row0 + e.2.c), Float(e.3.a * Double(origin) + e.3.b * row0 + e.3.c)),
+            a: (Float(e.0.a), Float(e.1.a), Float(e.2.a), Float(e.3.a)))
         // Texel offset from a pixel to the same column `prefetchRows` below, at `column` pixels
         // from the quad's first column: exact for affine quads (but for clamping), for
         // projective ones it drifts along the row and is taken once per chunk.
@@ -135,9 +143,9 @@ extension SpanShader {
                 let c = x0 &+ start &+ k
                 let o: UInt8x8
                 if edges && (c < innerLo || c &+ 8 > innerHi) {
-                    o = blendBlock(s, g, k, b, skip &+ start &+ k, y, d, covered: covered(c), edge: true)
+                    o = blendBlock(s, g, k, b, skip &+ start &+ k, alpha16, edgeRow, d, covered: covered(c), edge: true)
                 } else {
-                    o = blendBlock(s, g, k, b, skip &+ start &+ k, y, d, covered: (0, 8), edge: false)
+                    o = blendBlock(s, g, k, b, skip &+ start &+ k, alpha16, edgeRow, d, covered: (0, 8), edge: false)
                 }
                 UnsafeMutableRawPointer(out + k).storeBytes(of: o, as: UInt8x8.self)
                 k &+= 8
@@ -151,7 +159,7 @@ extension SpanShader {
                     d = UnsafeRawPointer(g.tail).loadUnaligned(as: UInt8x8.self)
                 }
                 let c = x0 &+ start &+ k
-                let o = blendBlock(s, g, k, b, skip &+ start &+ k, y, d, covered: covered(c), edge: edges)
+                let o = blendBlock(s, g, k, b, skip &+ start &+ k, alpha16, edgeRow, d, covered: covered(c), edge: edges)
                 UnsafeMutableRawPointer(g.tail).storeBytes(of: o, as: UInt8x8.self)
                 raster_copy32(out + k, g.tail, rest)
             }
@@ -163,8 +171,8 @@ extension SpanShader {
     /// pixels right of the quad's first column: filtered, scaled by alpha (and, with `edge`,
     /// by the edge coverage outside the lanes `covered`) and blended onto `d`.
     @inline(always)
-    static func blendBlock(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ b: Int, _ column: Int, _ y: Int,
-                           _ d: UInt8x8, covered: (Int32, Int32), edge: Bool) -> UInt8x8 {
+    static func blendBlock(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ b: Int, _ column: Int, _ alpha16: U16x16,
+                           _ edgeRow: EdgeRow, _ d: UInt8x8, covered: (Int32, Int32), edge: Bool) -> UInt8x8 {
         let p00 = raster_pair_halves(g.top + k, 0), p01 = raster_pair_halves(g.top + k, 1)
         let p10 = raster_pair_halves(g.bottom + k, 0), p11 = raster_pair_halves(g.bottom + k, 1)
         let wx16 = g.weightX[b], iwx16 = 256 &- wx16
@@ -176,23 +184,17 @@ extension SpanShader {
         // Fully covered pixels: scaled by alpha alone (not at all when opaque).
         var prb = srb, pag = sag
         if s.alpha < 1 {
-            let a16 = pairs(weight(Float8(repeating: s.alpha), scale: 65535))
-            prb = raster_mulhi(srb, a16)
-            pag = raster_mulhi(sag, a16)
+            prb = raster_mulhi(srb, alpha16)
+            pag = raster_mulhi(sag, alpha16)
         }
         if edge {
             let ks = Float8(0, 1, 2, 3, 4, 5, 6, 7) + Float8(repeating: Float(column))
-            let origin = Double(s.originX), row = Double(y)
-            let e0 = s.edges.0, e1 = s.edges.1, e2 = s.edges.2, e3 = s.edges.3
-            let c0 = Float(e0.a * origin + e0.b * row + e0.c), a0 = Float(e0.a)
-            let c1 = Float(e1.a * origin + e1.b * row + e1.c), a1 = Float(e1.a)
-            let c2 = Float(e2.a * origin + e2.b * row + e2.c), a2 = Float(e2.a)
-            let c3 = Float(e3.a * origin + e3.b * row + e3.c), a3 = Float(e3.a)
+            let c = edgeRow.c, a = edgeRow.a
             let f = Float8(repeating: s.alpha)
-                * clamp(Float8(repeating: c0) + Float8(repeating: a0) * ks, 1)
-                * clamp(Float8(repeating: c1) + Float8(repeating: a1) * ks, 1)
-                * clamp(Float8(repeating: c2) + Float8(repeating: a2) * ks, 1)
-                * clamp(Float8(repeating: c3) + Float8(repeating: a3) * ks, 1)
+                * clamp(Float8(repeating: c.0) + Float8(repeating: a.0) * ks, 1)
+                * clamp(Float8(repeating: c.1) + Float8(repeating: a.1) * ks, 1)
+                * clamp(Float8(repeating: c.2) + Float8(repeating: a.2) * ks, 1)
+                * clamp(Float8(repeating: c.3) + Float8(repeating: a.3) * ks, 1)
             let f16 = pairs(weight(f, scale: 65535))
             // All ones in the lanes `covered` (lane − from ≥ 0 and to − 1 − lane ≥ 0), without
             // SIMD masks (they lower to scalar code).
@@ -207,4 +209,11 @@ extension SpanShader {
         }
         return over(srb, sag, d)
     }
+}
+
+/// The four edge functions of a quad along one pixel row: value at the quad's first column and
+/// step per pixel, in the Float precision of the inner loops.
+struct EdgeRow {
+    var c: (Float, Float, Float, Float)
+    var a: (Float, Float, Float, Float)
 }
