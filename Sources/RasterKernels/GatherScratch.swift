@@ -15,19 +15,17 @@ final class GatherScratch {
         buffers = GatherBuffers(
             index: .allocate(capacity: GatherScratch.chunk),
             weightX: .allocate(capacity: blocks), weightBottom: .allocate(capacity: blocks),
-            top: .allocate(capacity: GatherScratch.chunk), bottom: .allocate(capacity: GatherScratch.chunk),
-            tail: .allocate(capacity: 8))
+            top: .allocate(capacity: GatherScratch.chunk), bottom: .allocate(capacity: GatherScratch.chunk))
         buffers.index.initialize(repeating: 0, count: GatherScratch.chunk)
         buffers.top.initialize(repeating: 0, count: GatherScratch.chunk)
         buffers.bottom.initialize(repeating: 0, count: GatherScratch.chunk)
         buffers.weightX.initialize(repeating: U16x16(), count: blocks)
-        buffers.tail.initialize(repeating: 0, count: 8)
         buffers.weightBottom.initialize(repeating: U16x16(), count: blocks)
     }
 
     deinit {
         buffers.index.deallocate(); buffers.weightX.deallocate(); buffers.weightBottom.deallocate()
-        buffers.tail.deallocate(); buffers.top.deallocate(); buffers.bottom.deallocate()
+ buffers.top.deallocate(); buffers.bottom.deallocate()
     }
 }
 
@@ -40,6 +38,4 @@ struct GatherBuffers {
     var weightX: UnsafeMutablePointer<U16x16>, weightBottom: UnsafeMutablePointer<U16x16>
     /// Per pixel: the upper texel pair (left texel in the low half) and the lower one.
     var top: UnsafeMutablePointer<UInt64>, bottom: UnsafeMutablePointer<UInt64>
-    /// The destination of a run's last, partial block of 8 pixels.
-    var tail: UnsafeMutablePointer<UInt32>
 }

@@ -126,9 +126,8 @@ extension SpanShader {
                 g.top[j] = t.loadUnaligned(fromByteOffset: at, as: UInt64.self)
                 g.bottom[j] = below.loadUnaligned(fromByteOffset: at, as: UInt64.self)
             }
-            // 3. Filter and blend: whole blocks, then the run's last, partial block through an
-            // 8-pixel buffer (no per-lane stores; its copies stay out of the main loop, whose
-            // constants would otherwise be reloaded after every call).
+            // 3. Filter and blend: whole blocks, then the run's last, partial block with masked
+            // loads and stores (kept out of the main loop).
             k = 0
             b = 0
             let out = row + (x0 &+ start)
@@ -154,14 +153,10 @@ extension SpanShader {
             if k < n {
                 let rest = n &- k
                 var d = splat
-                if let under {
-                    raster_copy32(g.tail, under + k, rest)
-                    d = UnsafeRawPointer(g.tail).loadUnaligned(as: UInt8x8.self)
-                }
+                if let under { d = raster_load_partial8(under + k, rest) }
                 let c = x0 &+ start &+ k
                 let o = blendBlock(s, g, k, b, skip &+ start &+ k, alpha16, edgeRow, d, covered: covered(c), edge: edges)
-                UnsafeMutableRawPointer(g.tail).storeBytes(of: o, as: UInt8x8.self)
-                raster_copy32(out + k, g.tail, rest)
+                raster_store_partial8(out + k, o, rest)
             }
             start &+= n
         }

@@ -69,6 +69,31 @@ static inline raster_u32x8 raster_permute8(raster_u32x8 v, raster_i32x8 index)
 #endif
 }
 
+/* The first `n` (0…8) pixels at `p` in the low lanes (zero in the others), reading nothing
+ * past them: one masked load (vpmaskmovd) on AVX2, a short loop elsewhere. */
+static inline raster_u32x8 raster_load_partial8(const uint32_t *p, size_t n)
+{
+#if defined(__AVX2__)
+    __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    return (raster_u32x8)_mm256_maskload_epi32((const int *)p, mask);
+#else
+    raster_u32x8 v = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (size_t i = 0; i < n && i < 8; i++) v[i] = p[i];
+    return v;
+#endif
+}
+
+/* Stores the low `n` (0…8) lanes of `v` at `p`, writing nothing past them (vpmaskmovd on AVX2). */
+static inline void raster_store_partial8(uint32_t *p, raster_u32x8 v, size_t n)
+{
+#if defined(__AVX2__)
+    __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    _mm256_maskstore_epi32((int *)p, mask, (__m256i)v);
+#else
+    for (size_t i = 0; i < n && i < 8; i++) p[i] = v[i];
+#endif
+}
+
 /* The left texels (low halves, `odd` = 0) or the right texels (high halves, `odd` = 1) of the 8
  * texel pairs at `p`, stored in the slot order 0 1 4 5 2 3 6 7, in pixel order: two loads and
  * one in-lane shuffle per 256 bits. The empty asm keeps the loaded vectors whole (LLVM otherwise
