@@ -25,7 +25,7 @@ final class GatherScratch {
 
     deinit {
         buffers.index.deallocate(); buffers.weightX.deallocate(); buffers.weightBottom.deallocate()
- buffers.top.deallocate(); buffers.bottom.deallocate()
+        buffers.top.deallocate(); buffers.bottom.deallocate()
     }
 }
 
