@@ -14,6 +14,10 @@ typealias U16x16 = SIMD16<UInt16>
 /// end), scale by alpha × coverage and blend source-over with a single rounding at the end. Texel rows a few screen rows ahead are prefetched: the loop is
 /// bound by texture cache misses, not arithmetic.
 ///
+/// `BandWorker` sends affine and projective runs to `general` (GeneralLoop.swift), which
+/// computes the same values as `filtered` in three passes; `filtered` keeps the axis-aligned
+/// edge and short runs and textures one texel wide.
+///
 /// Written against the portable standard-library SIMD types with only operations that lower to
 /// single packed instructions (see docs/compositor.md): no float→int conversion initialisers,
 /// no `pointwiseMin/Max`, no `addingProduct`.
