@@ -6,7 +6,7 @@
 final class GatherScratch {
     /// Pixels per chunk (a multiple of 8): large enough that the fetched pairs have left the
     /// store buffer before the third pass reads them, small enough to stay in L1.
-    static let chunk = 64
+    static let chunk = 128
 
     let buffers: GatherBuffers
 
