@@ -16,11 +16,18 @@ extension SpanShader {
         }
         let edges = x0 < inner.lowerBound || x1 > inner.upperBound
         let innerLo = inner.lowerBound, innerHi = inner.upperBound
-        switch (s.kind == .projective, edges) {
-        case (true, true): general(s, g, row, y, x0, x1, from, color, innerLo, innerHi, projective: true, edges: true)
-        case (true, false): general(s, g, row, y, x0, x1, from, color, innerLo, innerHi, projective: true, edges: false)
-        case (false, true): general(s, g, row, y, x0, x1, from, color, innerLo, innerHi, projective: false, edges: true)
-        case (false, false): general(s, g, row, y, x0, x1, from, color, innerLo, innerHi, projective: false, edges: false)
+        // Each combination its own copy of the loop (over a solid colour the destination's
+        // share is the same for every pixel of the run).
+        let onColor = from == nil
+        switch (s.kind == .projective, edges, onColor) {
+        case (true, true, true): general(s, g, row, y, x0, x1, from, color, innerLo, innerHi, projective: true, edges: true, onColor: true)
+        case (true, true, false): general(s, g, row, y, x0, x1, from, color, innerLo, innerHi, projective: true, edges: true, onColor: false)
+        case (true, false, true): general(s, g, row, y, x0, x1, from, color, innerLo, innerHi, projective: true, edges: false, onColor: true)
+        case (true, false, false): general(s, g, row, y, x0, x1, from, color, innerLo, innerHi, projective: true, edges: false, onColor: false)
+        case (false, true, true): general(s, g, row, y, x0, x1, from, color, innerLo, innerHi, projective: false, edges: true, onColor: true)
+        case (false, true, false): general(s, g, row, y, x0, x1, from, color, innerLo, innerHi, projective: false, edges: true, onColor: false)
+        case (false, false, true): general(s, g, row, y, x0, x1, from, color, innerLo, innerHi, projective: false, edges: false, onColor: true)
+        case (false, false, false): general(s, g, row, y, x0, x1, from, color, innerLo, innerHi, projective: false, edges: false, onColor: false)
         }
     }
 
@@ -33,11 +40,12 @@ extension SpanShader {
     /// 2. per pixel: its upper and lower texel pairs (left texel and right neighbour), stored;
     /// 3. per 8 pixels: the pairs split into left and right texels, filtered, scaled by
     ///    alpha × coverage (alpha alone in `innerLo..<innerHi`) and blended onto the
-    ///    destination; `edges`: some pixels of the run lie outside that range.
+    ///    destination; `edges`: some pixels of the run lie outside that range; `onColor`: the
+    ///    destination is the colour `color` (`from` is nil).
     @inline(always)
     static func general(_ s: QuadSampler, _ g: GatherBuffers, _ row: UnsafeMutablePointer<UInt32>, _ y: Int,
                         _ x0: Int, _ x1: Int, _ from: UnsafePointer<UInt32>?, _ color: UInt32,
-                        _ innerLo: Int, _ innerHi: Int, projective: Bool, edges: Bool) {
+                        _ innerLo: Int, _ innerHi: Int, projective: Bool, edges: Bool, onColor: Bool) {
         let lanes = Float8(0, 1, 2, 3, 4, 5, 6, 7)
         let origin = s.originX
         let px = Double(origin) + 0.5, py = Double(y) + 0.5
@@ -138,7 +146,8 @@ extension SpanShader {
                 (Int32(truncatingIfNeeded: innerLo &- c), Int32(truncatingIfNeeded: innerHi &- c))
             }
             while k &+ 8 <= n {
-                let d = under.map { UnsafeRawPointer($0 + k).loadUnaligned(as: UInt8x8.self) } ?? splat
+                var d = splat
+                if !onColor, let under { d = UnsafeRawPointer(under + k).loadUnaligned(as: UInt8x8.self) }
                 let c = x0 &+ start &+ k
                 let o: UInt8x8
                 if edges && (c < innerLo || c &+ 8 > innerHi) {
