@@ -127,12 +127,20 @@ extension SpanShader {
                 b &+= 1
                 ks += 8
             }
-            // 2. Texel pairs (whole blocks: the lanes past the run hold clamped, valid indices).
+            // 2. Texel pairs, two pixels per 128-bit store. Whole blocks: the slots are in the
+            // order 0 1 4 5 2 3 6 7, and the lanes past the run hold clamped, valid indices.
             let t = UnsafeRawPointer(texels), below = UnsafeRawPointer(texels + stepY)
-            for j in 0..<((n &+ 7) & ~7) {
-                let at = Int(g.index[j]) &* 4
-                g.top[j] = t.loadUnaligned(fromByteOffset: at, as: UInt64.self)
-                g.bottom[j] = below.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+            var j = 0
+            let slots = (n &+ 7) & ~7
+            while j < slots {
+                let a = Int(g.index[j]) &* 4, c = Int(g.index[j &+ 1]) &* 4
+                UnsafeMutableRawPointer(g.top + j).storeBytes(of: SIMD2<UInt64>(
+                    t.loadUnaligned(fromByteOffset: a, as: UInt64.self), t.loadUnaligned(fromByteOffset: c, as: UInt64.self)),
+                    as: SIMD2<UInt64>.self)
+                UnsafeMutableRawPointer(g.bottom + j).storeBytes(of: SIMD2<UInt64>(
+                    below.loadUnaligned(fromByteOffset: a, as: UInt64.self), below.loadUnaligned(fromByteOffset: c, as: UInt64.self)),
+                    as: SIMD2<UInt64>.self)
+                j &+= 2
             }
             // 3. Filter and blend: whole blocks, then the run's last, partial block with masked
             // loads and stores (kept out of the main loop).
