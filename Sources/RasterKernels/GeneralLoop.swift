@@ -48,12 +48,8 @@ extension SpanShader {
                         _ innerLo: Int, _ innerHi: Int, projective: Bool, edges: Bool, onColor: Bool) {
         let lanes = Float8(0, 1, 2, 3, 4, 5, 6, 7)
         let origin = s.originX
-        let px = Double(origin) + 0.5, py = Double(y) + 0.5
-        let u0 = Float(s.um.0 * px + s.um.1 * py + s.um.2), du = Float(s.um.0)
-        let v0 = Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), dv = Float(s.vm.0)
-        let w0 = Float(s.wm.0 * px + s.wm.1 * py + s.wm.2), dw = Float(s.wm.0)
-        let pu0 = u0 + Float(s.um.1 * prefetchRows), pv0 = v0 + Float(s.vm.1 * prefetchRows)
-        let pw0 = w0 + Float(s.wm.1 * prefetchRows)
+        let (u0, du, v0, dv, w0, dw) = rowStart(s, y: y)
+        let (pu0, pv0, pw0) = (u0 + Float(s.um.1 * prefetchRows), v0 + Float(s.vm.1 * prefetchRows), w0 + Float(s.wm.1 * prefetchRows))
         let texels = s.texels, stride = s.stride, stepY = s.stepY
         let maxU = s.maxU, maxV = s.maxV
         let floatIndex = stride &* s.texHeight < 1 << 23
@@ -98,21 +94,8 @@ extension SpanShader {
                     u *= r
                     v *= r
                 }
-                let idx: Int8x8, fv: Float8
-                if floatIndex {
-                    let (flu, fu) = floorSplitF(clamp(u, maxU))
-                    g.weightX[b] = pairs(weight(fu, scale: 256))
-                    let (flv, fvv) = floorSplitF(clamp(v, maxV))
-                    fv = fvv
-                    let sum = flv * Float8(repeating: Float(stride)) + flu + Float8(repeating: 8_388_608)
-                    idx = unsafeBitCast(sum, to: Int8x8.self) & 0x7F_FFFF
-                } else {
-                    let (iu, fu) = floorSplit(clamp(u, maxU))
-                    g.weightX[b] = pairs(weight(fu, scale: 256))
-                    let (iv, fvv) = floorSplit(clamp(v, maxV))
-                    fv = fvv
-                    idx = iv &* Int32(truncatingIfNeeded: stride) &+ iu
-                }
+                let (idx, wx16, fv) = texelIndex(u, v, maxU: maxU, maxV: maxV, stride: stride, floatIndex: floatIndex)
+                g.weightX[b] = wx16
                 // The upper row's weight is 65535 − the lower one's: its complement (pass 3).
                 g.weightBottom[b] = pairs(weight(fv, scale: 65535))
                 // Stored in the order of pixels 0 1 4 5 2 3 6 7, so that pass 3 splits the pairs

@@ -210,21 +210,46 @@ enum SpanShader {
         return r
     }
 
+    /// u, v and w at the centre of the quad's first column on pixel row `y`, each followed by
+    /// its step per pixel, in the Float precision of the loops. Coordinates step from the quad's
+    /// first column, not from a run's, so a pixel gets bit-identical results however its row is
+    /// split into runs (occlusion, bands, clips).
+    @inline(always)
+    static func rowStart(_ s: QuadSampler, y: Int) -> (Float, Float, Float, Float, Float, Float) {
+        let px = Double(s.originX) + 0.5, py = Double(y) + 0.5
+        return (Float(s.um.0 * px + s.um.1 * py + s.um.2), Float(s.um.0),
+                Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), Float(s.vm.0),
+                Float(s.wm.0 * px + s.wm.1 * py + s.wm.2), Float(s.wm.0))
+    }
+
+    /// For 8 sample positions (texel-centre space): the index of each one's upper-left texel,
+    /// the horizontal weight (0…256, in both 16-bit halves) and the vertical fraction; u and v
+    /// are clamped to the texture first. With `floatIndex` (every index below 2²³) the index
+    /// row · stride + column is formed exactly in Float (SSE2 has no 32-bit vector multiply) and
+    /// read back by adding 2²³.
+    @inline(always)
+    static func texelIndex(_ u: Float8, _ v: Float8, maxU: Float, maxV: Float, stride: Int,
+                           floatIndex: Bool) -> (Int8x8, U16x16, Float8) {
+        if floatIndex {
+            let (flu, fu) = floorSplitF(clamp(u, maxU))
+            let (flv, fv) = floorSplitF(clamp(v, maxV))
+            let sum = flv * Float8(repeating: Float(stride)) + flu + Float8(repeating: 8_388_608)
+            return (unsafeBitCast(sum, to: Int8x8.self) & 0x7F_FFFF, pairs(weight(fu, scale: 256)), fv)
+        }
+        let (iu, fu) = floorSplit(clamp(u, maxU))
+        let (iv, fv) = floorSplit(clamp(v, maxV))
+        return (iv &* Int32(truncatingIfNeeded: stride) &+ iu, pairs(weight(fu, scale: 256)), fv)
+    }
+
     @inline(always)
     static func filtered(_ s: QuadSampler, _ row: UnsafeMutablePointer<UInt32>, _ y: Int, _ x0: Int, _ x1: Int,
                          _ from: UnsafePointer<UInt32>?, _ color: UInt32,
                          projective: Bool, axis: Bool, coverage useCoverage: Bool) {
-        // Coordinates step from the quad's first column, not from this run's, so a pixel gets
-        // bit-identical results however its row is split into runs (occlusion, bands, clips).
         let lanes = Float8(0, 1, 2, 3, 4, 5, 6, 7)
         let origin = s.originX
-        let px = Double(origin) + 0.5, py = Double(y) + 0.5
-        let u0 = Float(s.um.0 * px + s.um.1 * py + s.um.2), du = Float(s.um.0)
-        let v0 = Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), dv = Float(s.vm.0)
-        let w0 = Float(s.wm.0 * px + s.wm.1 * py + s.wm.2), dw = Float(s.wm.0)
+        let (u0, du, v0, dv, w0, dw) = rowStart(s, y: y)
         // The same row `prefetchRows` below.
-        let pu0 = u0 + Float(s.um.1 * prefetchRows), pv0 = v0 + Float(s.vm.1 * prefetchRows)
-        let pw0 = w0 + Float(s.wm.1 * prefetchRows)
+        let (pu0, pv0, pw0) = (u0 + Float(s.um.1 * prefetchRows), v0 + Float(s.vm.1 * prefetchRows), w0 + Float(s.wm.1 * prefetchRows))
         let texels = s.texels, stride = s.stride, stepX = s.stepX, stepY = s.stepY
         let maxU = s.maxU, maxV = s.maxV
         // Pair loads pay off only with table indices (callgrind: none for computed ones).
@@ -281,22 +306,7 @@ enum SpanShader {
                 (p10, p11) = texelPairs(r1, stepX: stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
             } else {
                 let idx: Int8x8
-                if floatIndex {
-                    // Texel index = row · stride + column computed exactly in Float (SSE2 has
-                    // no 32-bit vector multiply), read back by adding 2²³.
-                    let (flu, fu) = floorSplitF(clamp(u, maxU))
-                    wx16 = pairs(weight(fu, scale: 256))
-                    let (flv, fvv) = floorSplitF(clamp(v, maxV))
-                    fv = fvv
-                    let sum = flv * Float8(repeating: Float(stride)) + flu + Float8(repeating: 8_388_608)
-                    idx = unsafeBitCast(sum, to: Int8x8.self) & 0x7F_FFFF
-                } else {
-                    let (iu, fu) = floorSplit(clamp(u, maxU))
-                    wx16 = pairs(weight(fu, scale: 256))
-                    let (iv, fvv) = floorSplit(clamp(v, maxV))
-                    fv = fvv
-                    idx = iv &* Int32(truncatingIfNeeded: stride) &+ iu
-                }
+                (idx, wx16, fv) = texelIndex(u, v, maxU: maxU, maxV: maxV, stride: stride, floatIndex: floatIndex)
                 let i0 = Int(idx[0]), i1 = Int(idx[1]), i2 = Int(idx[2]), i3 = Int(idx[3])
                 let i4 = Int(idx[4]), i5 = Int(idx[5]), i6 = Int(idx[6]), i7 = Int(idx[7])
                 // Prefetch the texel rows the pixels `prefetchRows` below will need. Affine: the
