@@ -374,31 +374,31 @@ enum SpanShader {
     }
 
     /// The first, horizontal pass of the separable axis-aligned path: texture row `texels`
-    /// filtered at screen columns `x0..<x1` (rounded up to whole blocks of 8) into `out`, two
-    /// `U16x16` per block ([B R] then [G A] pairs, value·256), exactly the values `filtered`
-    /// interpolates vertically.
+    /// filtered at screen columns `x0..<x1` (rounded up to whole blocks of 8) into the planes
+    /// `rb` ([B R] pairs, value·256) and `ag` ([G A] pairs) of a `FilteredRow`, index 0 for
+    /// column `x0`: exactly the values `filtered` interpolates vertically.
     static func filterRow(_ s: QuadSampler, texels: UnsafePointer<UInt32>, x0: Int, x1: Int,
-                          into out: UnsafeMutablePointer<U16x16>) {
+                          rb: UnsafeMutablePointer<UInt32>, ag: UnsafeMutablePointer<UInt32>) {
         if s.stepX == 1 {
-            filterRow(s, texels: texels, x0: x0, x1: x1, into: out, adjacent: true)
+            filterRow(s, texels: texels, x0: x0, x1: x1, rb: rb, ag: ag, adjacent: true)
         } else {
-            filterRow(s, texels: texels, x0: x0, x1: x1, into: out, adjacent: false)
+            filterRow(s, texels: texels, x0: x0, x1: x1, rb: rb, ag: ag, adjacent: false)
         }
     }
 
     @inline(__always)
     static func filterRow(_ s: QuadSampler, texels: UnsafePointer<UInt32>, x0: Int, x1: Int,
-                          into out: UnsafeMutablePointer<U16x16>, adjacent: Bool) {
+                          rb: UnsafeMutablePointer<UInt32>, ag: UnsafeMutablePointer<UInt32>, adjacent: Bool) {
         let columnTexel = s.columnTexel, columnWeight = s.columnWeight
         var k = x0, b = 0
         while k < x1 {
             let ci = columnTexel + k
             let wx16 = UnsafeRawPointer(columnWeight + k).loadUnaligned(as: U16x16.self), iwx16 = 256 &- wx16
             let (p0, p1) = blockTexels(s, texels, ci, column: k, adjacent: adjacent)
-            out[b] = rb(p0) &* iwx16 &+ rb(p1) &* wx16
-            out[b &+ 1] = ag(p0) &* iwx16 &+ ag(p1) &* wx16
+            UnsafeMutableRawPointer(rb + b).storeBytes(of: SpanShader.rb(p0) &* iwx16 &+ SpanShader.rb(p1) &* wx16, as: U16x16.self)
+            UnsafeMutableRawPointer(ag + b).storeBytes(of: SpanShader.ag(p0) &* iwx16 &+ SpanShader.ag(p1) &* wx16, as: U16x16.self)
             k &+= 8
-            b &+= 2
+            b &+= 8
         }
     }
 
@@ -458,17 +458,18 @@ enum SpanShader {
     /// Fully covered pixels `x0..<x1` of row `y` of an axis-aligned quad, in two passes: the
     /// two texture rows filtered horizontally (`RowFilterCache`, shared with the neighbouring
     /// screen rows), then the vertical step, alpha and source-over on contiguous data, onto
-    /// `under` (the frame row, or the backdrop for pixels nothing was drawn on yet).
+    /// `under` (the frame row, or the backdrop for pixels nothing was drawn on yet). `fill`:
+    /// the interior run this piece belongs to (filtered rows cover all of it).
     /// Bit-identical to `filtered(axis: true, coverage: false)` over the same destination.
     /// Where every texel the run reads is opaque the destination's weight is one value for the
     /// whole run, and over a solid colour so is the destination's contribution.
     static func separable(_ s: QuadSampler, _ row: UnsafeMutablePointer<UInt32>, _ y: Int, _ x0: Int, _ x1: Int,
-                          cache: RowFilterCache, under: BackdropRow) {
+                          cache: RowFilterCache, fill: Range<Int>, under: BackdropRow) {
         let px = Double(s.originX) + 0.5, py = Double(y) + 0.5
         let rowV = clamp(Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), s.maxV)
         let rowI = Int(Int32(rowV))
         let (iwy16, wy16) = verticalWeights(Float8(repeating: rowV - Float(rowI)), alpha: s.alpha < 1 ? s.alpha : 1)
-        let (top, bottom) = cache.rows(s, top: rowI, x0: x0, x1: x1)
+        let (top, bottom) = cache.rows(s, top: rowI, x0: x0, x1: x1, fill: fill)
         let opaque = s.isOpaque(row: rowI, columns: Int(s.columnTexel[x0]), Int(s.columnTexel[x1 - 1]))
         let keep = opaque ? keep(opaqueWith: iwy16, wy16) : U16x16()
         let out = row + x0, count = x1 - x0
@@ -492,24 +493,23 @@ enum SpanShader {
     /// the colour `color` when `from` is nil; `keep` is used for every pixel when
     /// `constantKeep`, else computed per pixel.
     @inline(__always)
-    static func verticalOver(_ top: UnsafePointer<U16x16>, _ bottom: UnsafePointer<U16x16>, _ iwy16: U16x16, _ wy16: U16x16,
+    static func verticalOver(_ top: FilteredRow, _ bottom: FilteredRow, _ iwy16: U16x16, _ wy16: U16x16,
                              _ out: UnsafeMutablePointer<UInt32>, _ count: Int, from: UnsafePointer<UInt32>?,
                              color: UInt32, keep constant: U16x16, constantKeep: Bool) {
         let splat = UInt8x8(repeating: color)
         // Whole blocks of 8, then the tail (one loop for both spoils the code of the first).
-        var k = 0, b = 0
+        var k = 0
         while k &+ 8 <= count {
-            let srb = raster_mulhi(top[b], iwy16) &+ raster_mulhi(bottom[b], wy16)
-            let sag = raster_mulhi(top[b &+ 1], iwy16) &+ raster_mulhi(bottom[b &+ 1], wy16)
+            let srb = raster_mulhi(top.rb(k), iwy16) &+ raster_mulhi(bottom.rb(k), wy16)
+            let sag = raster_mulhi(top.ag(k), iwy16) &+ raster_mulhi(bottom.ag(k), wy16)
             let d = from.map { UnsafeRawPointer($0 + k).loadUnaligned(as: UInt8x8.self) } ?? splat
             let o = over(srb, sag, d, keep: constantKeep ? constant : keep(sag))
             UnsafeMutableRawPointer(out + k).storeBytes(of: o, as: UInt8x8.self)
             k &+= 8
-            b &+= 2
         }
         if k < count {
-            let srb = raster_mulhi(top[b], iwy16) &+ raster_mulhi(bottom[b], wy16)
-            let sag = raster_mulhi(top[b &+ 1], iwy16) &+ raster_mulhi(bottom[b &+ 1], wy16)
+            let srb = raster_mulhi(top.rb(k), iwy16) &+ raster_mulhi(bottom.rb(k), wy16)
+            let sag = raster_mulhi(top.ag(k), iwy16) &+ raster_mulhi(bottom.ag(k), wy16)
             var d = splat
             if let from { for l in 0..<(count &- k) { d[l] = from[k &+ l] } }
             let o = over(srb, sag, d, keep: constantKeep ? constant : keep(sag))
@@ -520,23 +520,22 @@ enum SpanShader {
     /// `verticalOver` of an opaque run onto one colour: the colour's share is the same for every
     /// pixel, so each pixel is the vertical step plus a constant (bit-identical to `over`).
     @inline(__always)
-    static func verticalOverColor(_ top: UnsafePointer<U16x16>, _ bottom: UnsafePointer<U16x16>, _ iwy16: U16x16,
+    static func verticalOverColor(_ top: FilteredRow, _ bottom: FilteredRow, _ iwy16: U16x16,
                                   _ wy16: U16x16, _ out: UnsafeMutablePointer<UInt32>, _ count: Int,
                                   color: UInt32, keep: U16x16) {
         let d = UInt8x8(repeating: color)
         let half = U16x16(repeating: 128)
         let addRB = raster_mulhi(rb(d) &<< 8, keep) &+ half, addAG = raster_mulhi(ag(d) &<< 8, keep) &+ half
-        var k = 0, b = 0
+        var k = 0
         while k &+ 8 <= count {
-            let srb = raster_mulhi(top[b], iwy16) &+ raster_mulhi(bottom[b], wy16)
-            let sag = raster_mulhi(top[b &+ 1], iwy16) &+ raster_mulhi(bottom[b &+ 1], wy16)
+            let srb = raster_mulhi(top.rb(k), iwy16) &+ raster_mulhi(bottom.rb(k), wy16)
+            let sag = raster_mulhi(top.ag(k), iwy16) &+ raster_mulhi(bottom.ag(k), wy16)
             UnsafeMutableRawPointer(out + k).storeBytes(of: pack(srb &+ addRB, sag &+ addAG), as: UInt8x8.self)
             k &+= 8
-            b &+= 2
         }
         if k < count {
-            let srb = raster_mulhi(top[b], iwy16) &+ raster_mulhi(bottom[b], wy16)
-            let sag = raster_mulhi(top[b &+ 1], iwy16) &+ raster_mulhi(bottom[b &+ 1], wy16)
+            let srb = raster_mulhi(top.rb(k), iwy16) &+ raster_mulhi(bottom.rb(k), wy16)
+            let sag = raster_mulhi(top.ag(k), iwy16) &+ raster_mulhi(bottom.ag(k), wy16)
             let o = pack(srb &+ addRB, sag &+ addAG)
             for l in 0..<(count &- k) { out[k &+ l] = o[l] }
         }
