@@ -40,11 +40,14 @@ final class BandWorker {
             for y in ys {
                 guard let sp = q.span(row: y) else { continue }
                 let r = y - rows.lowerBound
+                var visible = false
                 occ.forEachVisible(row: r, sp.lo, sp.hi) { a, b in
                     spans.append(SpanRecord(y: Int32(y), lo: Int32(a), hi: Int32(b),
                                             innerLo: Int32(sp.innerLo), innerHi: Int32(sp.innerHi)))
+                    visible = true
                 }
-                if useOcclusion, let hidden = q.occludedColumns(row: y, inner: sp.innerLo..<sp.innerHi) {
+                // A row hidden whole hides the quad's opaque columns too: nothing to add.
+                if useOcclusion, visible, let hidden = q.occludedColumns(row: y, inner: sp.innerLo..<sp.innerHi) {
                     occ.cover(row: r, hidden.lowerBound, hidden.upperBound)
                 }
             }
