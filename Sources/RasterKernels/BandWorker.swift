@@ -70,13 +70,13 @@ final class BandWorker {
                     let sp = all[i]
                     let y = Int(sp.y), lo = Int(sp.lo), hi = Int(sp.hi)
                     let inner = Int(sp.innerLo)..<max(Int(sp.innerLo), Int(sp.innerHi))
-                    // The run's fully covered part: the separable path filters texture rows over
-                    // all of it at once, however the run is split into pieces below.
-                    let innerRun = inner.clamped(to: lo..<max(lo, hi))
+                    // The separable path filters texture rows over the whole run at once,
+                    // however it is split into pieces below.
+                    let run = lo..<max(lo, hi)
                     let row = pixels + y * stride
                     shaded += hi - lo
                     guard let backdrop else {
-                        shade(s, row: row, y: y, lo, hi, inner: inner, run: innerRun, onto: nil)
+                        shade(s, row: row, y: y, lo, hi, inner: inner, run: run, onto: nil)
                         continue
                     }
                     // Pixels no quad wrote yet this frame are blended onto the backdrop itself.
@@ -88,7 +88,7 @@ final class BandWorker {
                         painted.set(row: r, columns.lowerBound, columns.upperBound)
                     }
                     painted.forEachPiece(row: r, lo, hi) { a, b, written in
-                        shade(s, row: row, y: y, a, b, inner: inner, run: innerRun, onto: written ? nil : backdrop)
+                        shade(s, row: row, y: y, a, b, inner: inner, run: run, onto: written ? nil : backdrop)
                     }
                     painted.cover(row: r, lo, hi)
                 }
@@ -106,8 +106,9 @@ final class BandWorker {
 
     /// Pixels `x0..<x1` of row `y` of one quad: anti-aliased edges outside `inner`, the fully
     /// covered pixels inside. `onto`: the backdrop these pixels show so far (nothing drawn on
-    /// them yet), or nil to blend onto the row as it is. `run`: the fully covered part of the
-    /// visible run these pixels are a piece of.
+    /// them yet), or nil to blend onto the row as it is. `run`: the visible run these pixels
+    /// are a piece of. Axis-aligned pieces with a long fully covered part take the separable
+    /// path, their edge columns included.
     @inline(__always)
     private func shade(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, _ x0: Int, _ x1: Int,
                        inner: Range<Int>, run: Range<Int>, onto backdrop: Backdrop?) {
@@ -117,8 +118,13 @@ final class BandWorker {
             SpanShader.general(s, row: row, y: y, x0: x0, x1: x1, inner: inLo..<inHi, under: backdrop?.source(row: y) ?? .frame)
             return
         }
+        if s.kind == .axisAligned && inHi - inLo >= RowFilterCache.minimumRun {
+            SpanShader.separable(s, row, y, x0, x1, interior: inLo..<inHi, cache: rowCache, fill: run,
+                                 under: backdrop?.source(row: y) ?? .frame)
+            return
+        }
         if inLo > x0 { shadeEdge(s, row: row, y: y, x0: x0, x1: inLo, onto: backdrop) }
-        if inHi > inLo { shadeInterior(s, row: row, y: y, x0: inLo, x1: inHi, run: run, onto: backdrop) }
+        if inHi > inLo { shadeInterior(s, row: row, y: y, x0: inLo, x1: inHi, onto: backdrop) }
         if x1 > inHi { shadeEdge(s, row: row, y: y, x0: inHi, x1: x1, onto: backdrop) }
     }
 
@@ -131,7 +137,7 @@ final class BandWorker {
     /// Fully covered pixels: opaque 1:1 rows are copied; the rest is shaded without coverage.
     @inline(__always)
     private func shadeInterior(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int,
-                               run: Range<Int>, onto backdrop: Backdrop?) {
+                               onto backdrop: Backdrop?) {
         if s.kind == .blit && s.alpha >= 1 {
             let ty = y + s.blitOffsetY, tx = x0 + s.blitOffsetX
             let xs = tx..<(tx + x1 - x0)
@@ -139,10 +145,6 @@ final class BandWorker {
                 raster_copy32(row + x0, s.texels + ty * s.stride + tx, x1 - x0)
                 return
             }
-        }
-        if s.kind == .axisAligned && x1 - x0 >= RowFilterCache.minimumRun {
-            SpanShader.separable(s, row, y, x0, x1, cache: rowCache, fill: run, under: backdrop?.source(row: y) ?? .frame)
-            return
         }
         SpanShader.shade(s, row: row, y: y, x0: x0, x1: x1, coverage: false, under: backdrop?.source(row: y) ?? .frame)
     }

@@ -13,6 +13,10 @@ struct FilteredRow {
     /// The [G A] pairs of the 8 columns from `k`.
     @inline(__always)
     func ag(_ k: Int) -> U16x16 { UnsafeRawPointer(ag + k).loadUnaligned(as: U16x16.self) }
+
+    /// The same row from column `n` on.
+    @inline(__always)
+    func advanced(by n: Int) -> FilteredRow { FilteredRow(rb: rb + n, ag: ag + n) }
 }
 
 /// Horizontally filtered texture rows for the separable axis-aligned path, kept while one quad

@@ -455,37 +455,52 @@ enum SpanShader {
         return texelPairs(texels, stepX: s.stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
     }
 
-    /// Fully covered pixels `x0..<x1` of row `y` of an axis-aligned quad, in two passes: the
-    /// two texture rows filtered horizontally (`RowFilterCache`, shared with the neighbouring
-    /// screen rows), then the vertical step, alpha and source-over on contiguous data, onto
-    /// `under` (the frame row, or the backdrop for pixels nothing was drawn on yet). `fill`:
-    /// the interior run this piece belongs to (filtered rows cover all of it).
-    /// Bit-identical to `filtered(axis: true, coverage: false)` over the same destination.
-    /// Where every texel the run reads is opaque the destination's weight is one value for the
-    /// whole run, and over a solid colour so is the destination's contribution.
+    /// Pixels `x0..<x1` of row `y` of an axis-aligned quad whose fully covered part
+    /// `interior` (inside `x0..<x1`) is long, in two passes: the two texture rows filtered
+    /// horizontally (`RowFilterCache`, shared with the neighbouring screen rows), then the
+    /// vertical step, alpha and source-over on contiguous data, onto `under` (the frame row, or
+    /// the backdrop for pixels nothing was drawn on yet). The partly covered columns either
+    /// side of `interior` (the card's left and right outline) also take the filtered rows, with
+    /// their coverage (`edgeOver`). `fill`: the visible run this piece belongs to (filtered
+    /// rows cover all of it).
+    /// Bit-identical to `filtered(axis: true, coverage: false)` inside `interior` and to
+    /// `filtered(axis: true, coverage: true)` outside, over the same destination.
+    /// Where every texel the interior reads is opaque the destination's weight is one value
+    /// for the whole interior, and over a solid colour so is the destination's contribution.
     static func separable(_ s: QuadSampler, _ row: UnsafeMutablePointer<UInt32>, _ y: Int, _ x0: Int, _ x1: Int,
-                          cache: RowFilterCache, fill: Range<Int>, under: BackdropRow) {
+                          interior: Range<Int>, cache: RowFilterCache, fill: Range<Int>, under: BackdropRow) {
         let px = Double(s.originX) + 0.5, py = Double(y) + 0.5
         let rowV = clamp(Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), s.maxV)
         let rowI = Int(Int32(rowV))
-        let (iwy16, wy16) = verticalWeights(Float8(repeating: rowV - Float(rowI)), alpha: s.alpha < 1 ? s.alpha : 1)
-        let (top, bottom) = cache.rows(s, top: rowI, x0: x0, x1: x1, fill: fill)
-        let opaque = s.isOpaque(row: rowI, columns: Int(s.columnTexel[x0]), Int(s.columnTexel[x1 - 1]))
+        let rowF = rowV - Float(rowI)
+        let (rows0, rows1) = cache.rows(s, top: rowI, x0: x0, x1: x1, fill: fill)
+        // The destination: the row itself, the backdrop image's row, or a colour (from nil).
+        var from: UnsafePointer<UInt32>? = UnsafePointer(row), color: UInt32 = 0
+        switch under {
+        case .frame: break
+        case .pixels(let p): from = p
+        case .color(let c): from = nil; color = c
+        }
+        let lo = interior.lowerBound, hi = interior.upperBound
+        if lo > x0 { edgeOver(s, rows0, rows1, rowF: rowF, y: y, row, x0, lo, from: from, color: color) }
+        if x1 > hi {
+            edgeOver(s, rows0.advanced(by: hi &- x0), rows1.advanced(by: hi &- x0), rowF: rowF, y: y, row, hi, x1,
+                     from: from, color: color)
+        }
+        let top = rows0.advanced(by: lo &- x0), bottom = rows1.advanced(by: lo &- x0)
+        let (iwy16, wy16) = verticalWeights(Float8(repeating: rowF), alpha: s.alpha < 1 ? s.alpha : 1)
+        let opaque = s.isOpaque(row: rowI, columns: Int(s.columnTexel[lo]), Int(s.columnTexel[hi - 1]))
         let keep = opaque ? keep(opaqueWith: iwy16, wy16) : U16x16()
-        let out = row + x0, count = x1 - x0
-        switch (under, opaque) {
-        case (.frame, false):
-            verticalOver(top, bottom, iwy16, wy16, out, count, from: UnsafePointer(out), color: 0, keep: keep, constantKeep: false)
-        case (.frame, true):
-            verticalOver(top, bottom, iwy16, wy16, out, count, from: UnsafePointer(out), color: 0, keep: keep, constantKeep: true)
-        case (.pixels(let p), false):
-            verticalOver(top, bottom, iwy16, wy16, out, count, from: p + x0, color: 0, keep: keep, constantKeep: false)
-        case (.pixels(let p), true):
-            verticalOver(top, bottom, iwy16, wy16, out, count, from: p + x0, color: 0, keep: keep, constantKeep: true)
-        case (.color(let c), false):
-            verticalOver(top, bottom, iwy16, wy16, out, count, from: nil, color: c, keep: keep, constantKeep: false)
-        case (.color(let c), true):
-            verticalOverColor(top, bottom, iwy16, wy16, out, count, color: c, keep: keep)
+        let out = row + lo, count = hi - lo
+        switch (from, opaque) {
+        case (let from?, false):
+            verticalOver(top, bottom, iwy16, wy16, out, count, from: from + lo, color: 0, keep: keep, constantKeep: false)
+        case (let from?, true):
+            verticalOver(top, bottom, iwy16, wy16, out, count, from: from + lo, color: 0, keep: keep, constantKeep: true)
+        case (nil, false):
+            verticalOver(top, bottom, iwy16, wy16, out, count, from: nil, color: color, keep: keep, constantKeep: false)
+        case (nil, true):
+            verticalOverColor(top, bottom, iwy16, wy16, out, count, color: color, keep: keep)
         }
     }
 
@@ -510,8 +525,7 @@ enum SpanShader {
         if k < count {
             let srb = raster_mulhi(top.rb(k), iwy16) &+ raster_mulhi(bottom.rb(k), wy16)
             let sag = raster_mulhi(top.ag(k), iwy16) &+ raster_mulhi(bottom.ag(k), wy16)
-            var d = splat
-            if let from { for l in 0..<(count &- k) { d[l] = from[k &+ l] } }
+            let d = from.map { firstPixels($0 + k, count &- k) } ?? splat
             let o = over(srb, sag, d, keep: constantKeep ? constant : keep(sag))
             for l in 0..<(count &- k) { out[k &+ l] = o[l] }
         }

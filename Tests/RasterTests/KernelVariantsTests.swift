@@ -235,8 +235,9 @@ final class KernelVariantsTests: XCTestCase {
     /// A card whose rows are split into pieces: columns already painted by a card behind it
     /// alternate with columns still showing the backdrop, and an opaque card in front cuts each
     /// row into two visible runs. The separable path filters each texture row once over a
-    /// whole run and serves every piece from it (at the piece's offset); drawing in 5-pixel
-    /// strips sends every pixel through the single-pass loop instead. Same pixels, minified
+    /// whole run and serves every piece from it (at the piece's offset), the card's partly
+    /// covered outline columns included (`edgeOver`); drawing in 5-pixel strips sends every
+    /// pixel through the single-pass loop instead. Same pixels, minified
     /// (down to 0.3×) and magnified, mirrored too, over a colour and over the frame.
     func testPiecesOfARunShareFilteredRows() {
         let tex = Self.card(120, 40, seed: 4), behind = Self.card(30, 30, seed: 8), front = Self.card(20, 20, seed: 2)
