@@ -390,11 +390,13 @@ enum SpanShader {
     static func filterRow(_ s: QuadSampler, texels: UnsafePointer<UInt32>, x0: Int, x1: Int,
                           rb: UnsafeMutablePointer<UInt32>, ag: UnsafeMutablePointer<UInt32>, adjacent: Bool) {
         let columnTexel = s.columnTexel, columnWeight = s.columnWeight
+        // Mirrored: texel columns fall from left to right, the lowest is the last one's.
+        let lowLane = s.um.0 < 0 ? 7 : 0
         var k = x0, b = 0
         while k < x1 {
             let ci = columnTexel + k
             let wx16 = UnsafeRawPointer(columnWeight + k).loadUnaligned(as: U16x16.self), iwx16 = 256 &- wx16
-            let (p0, p1) = blockTexels(s, texels, ci, column: k, adjacent: adjacent)
+            let (p0, p1) = blockTexels(s, texels, ci, column: k, adjacent: adjacent, lowLane: lowLane)
             UnsafeMutableRawPointer(rb + b).storeBytes(of: SpanShader.rb(p0) &* iwx16 &+ SpanShader.rb(p1) &* wx16, as: U16x16.self)
             UnsafeMutableRawPointer(ag + b).storeBytes(of: SpanShader.ag(p0) &* iwx16 &+ SpanShader.ag(p1) &* wx16, as: U16x16.self)
             k &+= 8
@@ -405,22 +407,22 @@ enum SpanShader {
     /// The left texels of the 8 columns from `column` (indices `ci`) in texture row `texels`,
     /// and their right neighbours, for the row filter. Plain loads where the texels lie close
     /// together, else a gather. AVX2: any 8 columns whose texels span fewer than 16 (scales
-    /// down to ½) are loaded as one window and spread to the lanes with `vpermd`. Baseline
-    /// (no variable shuffle): the `BlockShape`s of scales near 1.
+    /// down to ½, mirrored too: `lowLane` is the lane holding the lowest texel) are loaded as
+    /// one or two windows and spread to the lanes with `vpermd`. Baseline (no variable
+    /// shuffle): the `BlockShape`s of scales near 1. The kind is the column table's.
     @inline(__always)
     static func blockTexels(_ s: QuadSampler, _ texels: UnsafePointer<UInt32>, _ ci: UnsafePointer<Int32>,
-                            column: Int, adjacent: Bool) -> (UInt8x8, UInt8x8) {
-        let i0 = Int(ci[0]), i7 = Int(ci[7])
+                            column: Int, adjacent: Bool, lowLane: Int) -> (UInt8x8, UInt8x8) {
         if adjacent {
+            let shape = s.columnShape[column]
             #if RASTER_KERNELS_AVX2
-            let low = i0 < i7 ? i0 : i7, spread = i0 < i7 ? i7 &- i0 : i0 &- i7
-            // The window and the right neighbours must stay inside the texture row.
-            if spread < 16 && low &+ (spread < 8 ? 9 : 17) <= s.texWidth {
+            if shape != .gather {
+                let low = Int(ci[lowLane])
                 let d = UnsafeRawPointer(ci).loadUnaligned(as: Int8x8.self) &- Int8x8(repeating: Int32(truncatingIfNeeded: low))
                 let run = UnsafeRawPointer(texels + low)
                 var p0 = raster_permute8(run.loadUnaligned(as: UInt8x8.self), d)
                 var p1 = raster_permute8(run.loadUnaligned(fromByteOffset: 4, as: UInt8x8.self), d)
-                if spread >= 8 {
+                if shape == .window16 {
                     // Lanes past the first 8 texels take theirs from the next 8.
                     let high = unsafeBitCast(0 &- (d &>> 3), to: UInt8x8.self)
                     p0 = (p0 & ~high) | (raster_permute8(run.loadUnaligned(fromByteOffset: 32, as: UInt8x8.self), d) & high)
@@ -429,7 +431,7 @@ enum SpanShader {
                 return (p0, p1)
             }
             #else
-            let shape = s.columnShape[column]
+            let i0 = Int(ci[0])
             if shape == .consecutive {
                 // Eight consecutive texels (scale near 1): two plain loads instead of a gather.
                 let run = UnsafeRawPointer(texels + i0)
@@ -451,7 +453,16 @@ enum SpanShader {
             }
             #endif
         }
-        let i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3]), i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6])
+        return gatherTexels(s, texels, ci, adjacent: adjacent)
+    }
+
+    /// `blockTexels`' fallback, texel by texel; out of line, so that the window loads keep
+    /// their registers.
+    @inline(never)
+    static func gatherTexels(_ s: QuadSampler, _ texels: UnsafePointer<UInt32>, _ ci: UnsafePointer<Int32>,
+                             adjacent: Bool) -> (UInt8x8, UInt8x8) {
+        let i0 = Int(ci[0]), i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3])
+        let i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6]), i7 = Int(ci[7])
         return texelPairs(texels, stepX: s.stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
     }
 

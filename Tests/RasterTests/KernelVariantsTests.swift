@@ -292,4 +292,21 @@ final class KernelVariantsTests: XCTestCase {
         XCTAssertEqual(shape([12, 11, 10, 9, 8, 7, 6, 5]), .gather, "mirrored")
         XCTAssertEqual(shape([5, 6, 7, 8, 9, 10, 11, 12], adjacent: false), .gather, "one-texel-wide level")
     }
+
+    /// The AVX2 build's kinds: windows of 8 or 16 texels from the lowest, mirrored too, only
+    /// where the window and the right neighbours stay inside the texture row.
+    func testWindowShapes() {
+        func window(_ t: [Int32], width: Int = 100, adjacent: Bool = true) -> BlockShape {
+            t.withUnsafeBufferPointer { BlockShape(windowOf: $0.baseAddress!, adjacent: adjacent, texWidth: width) }
+        }
+        XCTAssertEqual(window([5, 6, 7, 8, 9, 10, 11, 12]), .window8)
+        XCTAssertEqual(window([5, 6, 7, 8, 9, 10, 11, 12], width: 14), .window8, "texels 5...13 fit")
+        XCTAssertEqual(window([5, 6, 7, 8, 9, 10, 11, 12], width: 13), .gather, "the window would pass the end")
+        XCTAssertEqual(window([12, 11, 10, 9, 8, 7, 6, 5]), .window8, "mirrored")
+        XCTAssertEqual(window([5, 7, 9, 11, 13, 15, 17, 19]), .window16, "½×")
+        XCTAssertEqual(window([19, 17, 15, 13, 11, 9, 7, 5]), .window16, "½× mirrored")
+        XCTAssertEqual(window([5, 7, 9, 11, 13, 15, 17, 19], width: 21), .gather, "two windows would pass the end")
+        XCTAssertEqual(window([5, 7, 9, 11, 13, 15, 17, 21]), .gather, "spread 16")
+        XCTAssertEqual(window([5, 6, 7, 8, 9, 10, 11, 12], adjacent: false), .gather, "one-texel-wide level")
+    }
 }
