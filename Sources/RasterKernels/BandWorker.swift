@@ -71,12 +71,13 @@ final class BandWorker {
                     let y = Int(sp.y), lo = Int(sp.lo), hi = Int(sp.hi)
                     let inner = Int(sp.innerLo)..<max(Int(sp.innerLo), Int(sp.innerHi))
                     // The separable path filters texture rows over the whole run at once,
-                    // however it is split into pieces below.
+                    // however it is split into pieces below, and sets up the row once.
                     let run = lo..<max(lo, hi)
+                    var setup = SeparableRow?.none
                     let row = pixels + y * stride
                     shaded += hi - lo
                     guard let backdrop else {
-                        shade(s, row: row, y: y, lo, hi, inner: inner, run: run, onto: nil)
+                        shade(s, row: row, y: y, lo, hi, inner: inner, run: run, setup: &setup, onto: nil)
                         continue
                     }
                     // Pixels no quad wrote yet this frame are blended onto the backdrop itself.
@@ -88,7 +89,7 @@ final class BandWorker {
                         painted.set(row: r, columns.lowerBound, columns.upperBound)
                     }
                     painted.forEachPiece(row: r, lo, hi) { a, b, written in
-                        shade(s, row: row, y: y, a, b, inner: inner, run: run, onto: written ? nil : backdrop)
+                        shade(s, row: row, y: y, a, b, inner: inner, run: run, setup: &setup, onto: written ? nil : backdrop)
                     }
                     painted.cover(row: r, lo, hi)
                 }
@@ -107,19 +108,22 @@ final class BandWorker {
     /// Pixels `x0..<x1` of row `y` of one quad: anti-aliased edges outside `inner`, the fully
     /// covered pixels inside. `onto`: the backdrop these pixels show so far (nothing drawn on
     /// them yet), or nil to blend onto the row as it is. `run`: the visible run these pixels
-    /// are a piece of. Axis-aligned pieces with a long fully covered part take the separable
-    /// path, their edge columns included.
+    /// are a piece of. Axis-aligned pieces with a long fully covered part (or a long row
+    /// without one: a top or bottom outline) take the separable path, their partly covered
+    /// columns included; `setup` is that path's row, made by the first piece that needs it.
     @inline(__always)
     private func shade(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, _ x0: Int, _ x1: Int,
-                       inner: Range<Int>, run: Range<Int>, onto backdrop: Backdrop?) {
+                       inner: Range<Int>, run: Range<Int>, setup: inout SeparableRow?, onto backdrop: Backdrop?) {
         let inLo = min(x1, max(x0, inner.lowerBound)), inHi = max(inLo, min(x1, inner.upperBound))
         if threePassLoop && s.gather != nil && s.stepX == 1 {
             // Affine and projective: edges and interior in one call.
             SpanShader.general(s, row: row, y: y, x0: x0, x1: x1, inner: inLo..<inHi, under: backdrop?.source(row: y) ?? .frame)
             return
         }
-        if s.kind == .axisAligned && inHi - inLo >= RowFilterCache.minimumRun {
-            SpanShader.separable(s, row, y, x0, x1, interior: inLo..<inHi, cache: rowCache, fill: run,
+        if s.kind == .axisAligned
+            && (inHi - inLo >= RowFilterCache.minimumRun || (inner.isEmpty && x1 - x0 >= RowFilterCache.minimumRun)) {
+            if setup == nil { setup = SpanShader.separableRow(s, y: y, run: run, cache: rowCache) }
+            SpanShader.separable(s, setup.unsafelyUnwrapped, row, x0, x1, interior: inLo..<inHi,
                                  under: backdrop?.source(row: y) ?? .frame)
             return
         }

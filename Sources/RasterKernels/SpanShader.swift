@@ -466,25 +466,19 @@ enum SpanShader {
         return texelPairs(texels, stepX: s.stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
     }
 
-    /// Pixels `x0..<x1` of row `y` of an axis-aligned quad whose fully covered part
-    /// `interior` (inside `x0..<x1`) is long, in two passes: the two texture rows filtered
-    /// horizontally (`RowFilterCache`, shared with the neighbouring screen rows), then the
-    /// vertical step, alpha and source-over on contiguous data, onto `under` (the frame row, or
-    /// the backdrop for pixels nothing was drawn on yet). The partly covered columns either
-    /// side of `interior` (the card's left and right outline) also take the filtered rows, with
-    /// their coverage (`edgeOver`). `fill`: the visible run this piece belongs to (filtered
-    /// rows cover all of it).
+    /// Pixels `x0..<x1` of a row of an axis-aligned quad, in two passes: the two texture rows
+    /// filtered horizontally (`RowFilterCache`, shared with the neighbouring screen rows and
+    /// with the other pieces of the run: `r`, from `separableRow`), then the vertical step,
+    /// alpha and source-over on contiguous data, onto `under` (the frame row, or the backdrop
+    /// for pixels nothing was drawn on yet). The partly covered columns either side of the
+    /// fully covered `interior` (inside `x0..<x1`, may be empty) take the filtered rows too,
+    /// with their coverage (`edgeOver`).
     /// Bit-identical to `filtered(axis: true, coverage: false)` inside `interior` and to
     /// `filtered(axis: true, coverage: true)` outside, over the same destination.
     /// Where every texel the interior reads is opaque the destination's weight is one value
     /// for the whole interior, and over a solid colour so is the destination's contribution.
-    static func separable(_ s: QuadSampler, _ row: UnsafeMutablePointer<UInt32>, _ y: Int, _ x0: Int, _ x1: Int,
-                          interior: Range<Int>, cache: RowFilterCache, fill: Range<Int>, under: BackdropRow) {
-        let px = Double(s.originX) + 0.5, py = Double(y) + 0.5
-        let rowV = clamp(Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), s.maxV)
-        let rowI = Int(Int32(rowV))
-        let rowF = rowV - Float(rowI)
-        let (rows0, rows1) = cache.rows(s, top: rowI, x0: x0, x1: x1, fill: fill)
+    static func separable(_ s: QuadSampler, _ r: SeparableRow, _ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int,
+                          interior: Range<Int>, under: BackdropRow) {
         // The destination: the row itself, the backdrop image's row, or a colour (from nil).
         var from: UnsafePointer<UInt32>? = UnsafePointer(row), color: UInt32 = 0
         switch under {
@@ -493,14 +487,12 @@ enum SpanShader {
         case .color(let c): from = nil; color = c
         }
         let lo = interior.lowerBound, hi = interior.upperBound
-        if lo > x0 { edgeOver(s, rows0, rows1, rowF: rowF, y: y, row, x0, lo, from: from, color: color) }
-        if x1 > hi {
-            edgeOver(s, rows0.advanced(by: hi &- x0), rows1.advanced(by: hi &- x0), rowF: rowF, y: y, row, hi, x1,
-                     from: from, color: color)
-        }
-        let top = rows0.advanced(by: lo &- x0), bottom = rows1.advanced(by: lo &- x0)
-        let (iwy16, wy16) = verticalWeights(Float8(repeating: rowF), alpha: s.alpha < 1 ? s.alpha : 1)
-        let opaque = s.isOpaque(row: rowI, columns: Int(s.columnTexel[lo]), Int(s.columnTexel[hi - 1]))
+        if lo > x0 { edgeOver(s, r, row, x0, lo, from: from, color: color) }
+        if x1 > hi { edgeOver(s, r, row, hi, x1, from: from, color: color) }
+        guard hi > lo else { return }
+        let top = r.top.advanced(by: lo &- r.first), bottom = r.bottom.advanced(by: lo &- r.first)
+        let iwy16 = splat(r.iwy), wy16 = splat(r.wy)
+        let opaque = s.isOpaque(row: r.rowI, columns: Int(s.columnTexel[lo]), Int(s.columnTexel[hi - 1]))
         let keep = opaque ? keep(opaqueWith: iwy16, wy16) : U16x16()
         let out = row + lo, count = hi - lo
         switch (from, opaque) {

@@ -1,1 +1,0 @@
-../RasterKernels/SeparableEdges.swift
