@@ -423,10 +423,11 @@ enum SpanShader {
                 var p0 = raster_permute8(run.loadUnaligned(as: UInt8x8.self), d)
                 var p1 = raster_permute8(run.loadUnaligned(fromByteOffset: 4, as: UInt8x8.self), d)
                 if shape == .window16 {
-                    // Lanes past the first 8 texels take theirs from the next 8.
-                    let high = unsafeBitCast(0 &- (d &>> 3), to: UInt8x8.self)
-                    p0 = (p0 & ~high) | (raster_permute8(run.loadUnaligned(fromByteOffset: 32, as: UInt8x8.self), d) & high)
-                    p1 = (p1 & ~high) | (raster_permute8(run.loadUnaligned(fromByteOffset: 36, as: UInt8x8.self), d) & high)
+                    // Lanes past the first 8 texels (offset bit 3, moved to the sign bit) take
+                    // theirs from the next 8.
+                    let high = d &<< 28
+                    p0 = raster_select8(p0, raster_permute8(run.loadUnaligned(fromByteOffset: 32, as: UInt8x8.self), d), high)
+                    p1 = raster_select8(p1, raster_permute8(run.loadUnaligned(fromByteOffset: 36, as: UInt8x8.self), d), high)
                 }
                 return (p0, p1)
             }
