@@ -58,14 +58,16 @@ final class BandWorker {
         var shaded = 0
         spans.withUnsafeBufferPointer { all in
             for qi in quads.indices where !ranges[qi].isEmpty {
-                var s = quads[qi].sampler
-                if s.kind == .axisAligned {
+                var sampler = quads[qi].sampler
+                if sampler.kind == .axisAligned {
                     var lo = Int.max, hi = Int.min
                     for i in ranges[qi] { lo = min(lo, Int(all[i].lo)); hi = max(hi, Int(all[i].hi)) }
-                    columnTable.fill(&s, columns: lo..<hi)
+                    columnTable.fill(&sampler, columns: lo..<hi)
                     rowCache.reset()
                 }
-                if s.kind == .affine || s.kind == .projective { s.gather = gatherScratch.buffers }
+                if sampler.kind == .affine || sampler.kind == .projective { sampler.gather = gatherScratch.buffers }
+                // Immutable from here: a variable would be copied (memcpy) for every call below.
+                let s = sampler
                 for i in ranges[qi] {
                     let sp = all[i]
                     let y = Int(sp.y), lo = Int(sp.lo), hi = Int(sp.hi)
