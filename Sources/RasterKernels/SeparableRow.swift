@@ -64,8 +64,8 @@ extension SpanShader {
         let alpha = Float8(repeating: s.alpha)
         let lanes = Float8(0, 1, 2, 3, 4, 5, 6, 7)
         let count = x1 &- x0
-        var k = 0
-        while k < count {
+        // One block of up to 8 pixels from offset k; usually the only one (a 1-3 pixel outline).
+        @inline(__always) func block(_ k: Int, _ n: Int) {
             // Pixel offsets from the quad's first column, as the single-pass loop steps them.
             let ks = lanes + Float8(repeating: Float((x0 &+ k) &- s.originX))
             var srb = raster_mulhi(top.rb(k), iwy16) &+ raster_mulhi(bottom.rb(k), wy16)
@@ -75,7 +75,6 @@ extension SpanShader {
             let f16 = pairs(weight(f, scale: 65535))
             srb = raster_mulhi(srb, f16)
             sag = raster_mulhi(sag, f16)
-            let n = count &- k < 8 ? count &- k : 8
             let out = row + (x0 &+ k)
             var d = UInt8x8(repeating: color)
             if let from {
@@ -88,8 +87,13 @@ extension SpanShader {
             } else {
                 for l in 0..<n { out[l] = o[l] }
             }
+        }
+        var k = 0
+        while k &+ 8 <= count {
+            block(k, 8)
             k &+= 8
         }
+        if k < count { block(k, count &- k) }
     }
 
     /// A 16-bit pair in every lane.
