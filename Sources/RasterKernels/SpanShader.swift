@@ -454,24 +454,12 @@ enum SpanShader {
             }
             #endif
         }
-        #if RASTER_KERNELS_AVX2
         return gatherTexels(s, texels, ci, adjacent: adjacent)
-        #else
-        return gatherTexelsInline(s, texels, ci, adjacent: adjacent)
-        #endif
     }
 
-    /// `blockTexels`' fallback, texel by texel. Out of line in the AVX2 build, so that the
-    /// window loads keep their registers (the baseline build's near-unit shapes gather more
-    /// often and measured better with it inline).
-    @inline(never)
-    static func gatherTexels(_ s: QuadSampler, _ texels: UnsafePointer<UInt32>, _ ci: UnsafePointer<Int32>,
-                             adjacent: Bool) -> (UInt8x8, UInt8x8) {
-        gatherTexelsInline(s, texels, ci, adjacent: adjacent)
-    }
-
+    /// `blockTexels`' fallback, texel by texel.
     @inline(__always)
-    static func gatherTexelsInline(_ s: QuadSampler, _ texels: UnsafePointer<UInt32>, _ ci: UnsafePointer<Int32>,
+    static func gatherTexels(_ s: QuadSampler, _ texels: UnsafePointer<UInt32>, _ ci: UnsafePointer<Int32>,
                              adjacent: Bool) -> (UInt8x8, UInt8x8) {
         let i0 = Int(ci[0]), i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3])
         let i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6]), i7 = Int(ci[7])
