@@ -52,48 +52,50 @@ extension SpanShader {
     /// `filtered(axis: true, coverage: true)`, which computes the same values in the same
     /// order. Destination as in `verticalOver`: read from `from` (indexed by column), or the
     /// colour `color` when nil.
-    @inline(__always)
+    @inline(never)
     static func edgeOver(_ s: QuadSampler, _ r: SeparableRow, _ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int,
                          from: UnsafePointer<UInt32>?, color: UInt32) {
-        let top = r.top.advanced(by: x0 &- r.first), bottom = r.bottom.advanced(by: x0 &- r.first)
-        let iwy16 = splat(r.edgeIwy), wy16 = splat(r.edgeWy)
-        let c0 = Float8(repeating: r.c.0), c1 = Float8(repeating: r.c.1), c2 = Float8(repeating: r.c.2)
-        let c3 = Float8(repeating: r.c.3)
-        let a0 = Float8(repeating: r.a.0), a1 = Float8(repeating: r.a.1), a2 = Float8(repeating: r.a.2)
-        let a3 = Float8(repeating: r.a.3)
-        let alpha = Float8(repeating: s.alpha)
-        let lanes = Float8(0, 1, 2, 3, 4, 5, 6, 7)
         let count = x1 &- x0
-        // One block of up to 8 pixels from offset k; usually the only one (a 1-3 pixel outline).
-        @inline(__always) func block(_ k: Int, _ n: Int) {
-            // Pixel offsets from the quad's first column, as the single-pass loop steps them.
-            let ks = lanes + Float8(repeating: Float((x0 &+ k) &- s.originX))
-            var srb = raster_mulhi(top.rb(k), iwy16) &+ raster_mulhi(bottom.rb(k), wy16)
-            var sag = raster_mulhi(top.ag(k), iwy16) &+ raster_mulhi(bottom.ag(k), wy16)
-            var f = alpha
-            f *= clamp(c0 + a0 * ks, 1) * clamp(c1 + a1 * ks, 1) * clamp(c2 + a2 * ks, 1) * clamp(c3 + a3 * ks, 1)
-            let f16 = pairs(weight(f, scale: 65535))
-            srb = raster_mulhi(srb, f16)
-            sag = raster_mulhi(sag, f16)
-            let out = row + (x0 &+ k)
-            var d = UInt8x8(repeating: color)
-            if let from {
-                let src = from + (x0 &+ k)
-                d = n == 8 ? UnsafeRawPointer(src).loadUnaligned(as: UInt8x8.self) : firstPixels(src, n)
-            }
-            let o = over(srb, sag, d)
-            if n == 8 {
-                UnsafeMutableRawPointer(out).storeBytes(of: o, as: UInt8x8.self)
-            } else {
-                for l in 0..<n { out[l] = o[l] }
-            }
-        }
         var k = 0
         while k &+ 8 <= count {
-            block(k, 8)
+            edgeBlock(s, r, row, x0 &+ k, 8, from: from, color: color)
             k &+= 8
         }
-        if k < count { block(k, count &- k) }
+        if k < count { edgeBlock(s, r, row, x0 &+ k, count &- k, from: from, color: color) }
+    }
+
+    /// One block of `edgeOver`: `n` (1…8) pixels from column `x`. Everything is computed
+    /// here from scalars: vectors handed to an outlined block went through the stack and
+    /// stalled on store forwarding.
+    @inline(__always)
+    static func edgeBlock(_ s: QuadSampler, _ r: SeparableRow, _ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ n: Int,
+                          from: UnsafePointer<UInt32>?, color: UInt32) {
+        let top = r.top.advanced(by: x &- r.first), bottom = r.bottom.advanced(by: x &- r.first)
+        let iwy16 = splat(r.edgeIwy), wy16 = splat(r.edgeWy)
+        // Pixel offsets from the quad's first column, as the single-pass loop steps them.
+        let ks = Float8(0, 1, 2, 3, 4, 5, 6, 7) + Float8(repeating: Float(x &- s.originX))
+        var srb = raster_mulhi(top.rb(0), iwy16) &+ raster_mulhi(bottom.rb(0), wy16)
+        var sag = raster_mulhi(top.ag(0), iwy16) &+ raster_mulhi(bottom.ag(0), wy16)
+        var f = Float8(repeating: s.alpha)
+        f *= clamp(Float8(repeating: r.c.0) + Float8(repeating: r.a.0) * ks, 1)
+            * clamp(Float8(repeating: r.c.1) + Float8(repeating: r.a.1) * ks, 1)
+            * clamp(Float8(repeating: r.c.2) + Float8(repeating: r.a.2) * ks, 1)
+            * clamp(Float8(repeating: r.c.3) + Float8(repeating: r.a.3) * ks, 1)
+        let f16 = pairs(weight(f, scale: 65535))
+        srb = raster_mulhi(srb, f16)
+        sag = raster_mulhi(sag, f16)
+        let out = row + x
+        var d = UInt8x8(repeating: color)
+        if let from {
+            let src = from + x
+            d = n == 8 ? UnsafeRawPointer(src).loadUnaligned(as: UInt8x8.self) : firstPixels(src, n)
+        }
+        let o = over(srb, sag, d)
+        if n == 8 {
+            UnsafeMutableRawPointer(out).storeBytes(of: o, as: UInt8x8.self)
+        } else {
+            for l in 0..<n { out[l] = o[l] }
+        }
     }
 
     /// A 16-bit pair in every lane.
