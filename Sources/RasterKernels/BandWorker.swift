@@ -31,6 +31,11 @@ final class BandWorker {
         occlusion.reset(rows: rows.count)
         for _ in quads { ranges.append(0..<0) }
         let occ = occlusion
+        // Appended to as a local (moved out of the property and back, no copy): appending to
+        // the property from the closure below paid a dynamic exclusivity check per record.
+        var spans: [SpanRecord] = []
+        swap(&spans, &self.spans)
+        defer { swap(&spans, &self.spans) }
         for qi in quads.indices.reversed() {
             let q = quads[qi]
             let start = spans.count
