@@ -26,10 +26,10 @@ struct FilteredRow {
 ///
 /// A filtered row holds, per screen column, the two 16-bit channel pairs ([B R] and [G A],
 /// value·256) exactly as the single-pass loop computes them before its vertical step
-/// (`FilteredRow`). A row is filtered over the whole interior run the caller names (`fill`),
-/// not only over the piece it asks for, so the pieces a run is split into (columns already
-/// painted this frame or still showing the backdrop) all find it. Two slots; preallocated,
-/// grown when needed; one cache per band worker.
+/// (`FilteredRow`). A row is filtered over the caller's whole visible run, not only over the
+/// piece it shades, so the pieces a run is split into (columns already painted this frame or
+/// still showing the backdrop) all find it. Two slots; preallocated, grown when needed; one
+/// cache per band worker.
 final class RowFilterCache {
     /// Shorter runs go through the single-pass loop (filtering a row pays off when reused).
     static let minimumRun = 16
@@ -62,21 +62,20 @@ final class RowFilterCache {
         older = 0
     }
 
-    /// Filtered texture rows `top` and `top + stepY` of `s` for columns `x0..<x1` (index 0 is
-    /// column `x0`), computed only when not held already, and then over all of `fill`
-    /// (which contains `x0..<x1`: the interior run the caller will ask for piece by piece).
-    func rows(_ s: QuadSampler, top: Int, x0: Int, x1: Int, fill: Range<Int>) -> (FilteredRow, FilteredRow) {
-        let lo = fill.lowerBound < x0 ? fill.lowerBound : x0, hi = fill.upperBound > x1 ? fill.upperBound : x1
-        if hi - lo > capacity {
+    /// Filtered texture rows `top` and `top + stepY` of `s` for columns `run` (index 0 is its
+    /// first column: the visible run the caller then shades piece by piece), computed only
+    /// when not held already for those columns or more.
+    func rows(_ s: QuadSampler, top: Int, run: Range<Int>) -> (FilteredRow, FilteredRow) {
+        if run.count > capacity {
             slots.0.deallocate(); slots.1.deallocate()
-            capacity = hi - lo
+            capacity = run.count
             slots = (RowFilterCache.planes(columns: capacity), RowFilterCache.planes(columns: capacity))
             reset()
         }
         let bottom = s.stepY > 0 ? top + 1 : top
-        let a = slot(s, row: top, x0: x0, x1: x1, lo: lo, hi: hi, keep: -1)
-        let b = bottom == top ? a : slot(s, row: bottom, x0: x0, x1: x1, lo: lo, hi: hi, keep: a)
-        return (filteredRow(a, x0), filteredRow(b, x0))
+        let a = slot(s, row: top, run: run, keep: -1)
+        let b = bottom == top ? a : slot(s, row: bottom, run: run, keep: a)
+        return (filteredRow(a, run.lowerBound), filteredRow(b, run.lowerBound))
     }
 
     /// Slot `i`'s planes from column `x` on.
@@ -86,11 +85,12 @@ final class RowFilterCache {
         return FilteredRow(rb: UnsafePointer(base + offset), ag: UnsafePointer(base + (capacity + RowFilterCache.padding) + offset))
     }
 
-    /// The slot holding texture row `row` for `x0..<x1`, filling the older one (never `keep`)
-    /// for `lo..<hi` when neither does.
-    private func slot(_ s: QuadSampler, row: Int, x0: Int, x1: Int, lo: Int, hi: Int, keep: Int) -> Int {
-        if keys.0.row == row && keys.0.lo <= x0 && keys.0.hi >= x1 { return 0 }
-        if keys.1.row == row && keys.1.lo <= x0 && keys.1.hi >= x1 { return 1 }
+    /// The slot holding texture row `row` for (at least) columns `run`, filling the older one
+    /// (never `keep`) when neither does.
+    private func slot(_ s: QuadSampler, row: Int, run: Range<Int>, keep: Int) -> Int {
+        let lo = run.lowerBound, hi = run.upperBound
+        if keys.0.row == row && keys.0.lo <= lo && keys.0.hi >= hi { return 0 }
+        if keys.1.row == row && keys.1.lo <= lo && keys.1.hi >= hi { return 1 }
         var i = older
         if i == keep { i = 1 - i }
         let base = i == 0 ? slots.0 : slots.1

@@ -31,7 +31,7 @@ extension SpanShader {
         let rowV = clamp(Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), s.maxV)
         let rowI = Int(Int32(rowV))
         let rowF = rowV - Float(rowI)
-        let (top, bottom) = cache.rows(s, top: rowI, x0: run.lowerBound, x1: run.upperBound, fill: run)
+        let (top, bottom) = cache.rows(s, top: rowI, run: run)
         let (iwy16, wy16) = verticalWeights(Float8(repeating: rowF), alpha: s.alpha < 1 ? s.alpha : 1)
         let (edgeIwy16, edgeWy16) = verticalWeights(Float8(repeating: rowF), alpha: 1)
         @inline(__always) func lane(_ w: U16x16) -> UInt32 { unsafeBitCast(w, to: UInt8x8.self)[0] }
