@@ -27,8 +27,7 @@ extension SpanShader {
     /// `filtered(axis: true)`'s setup, so the pixels agree bit for bit.
     static func separableRow(_ s: QuadSampler, y: Int, run: Range<Int>, cache: RowFilterCache) -> SeparableRow {
         let origin = s.originX
-        let px = Double(origin) + 0.5, py = Double(y) + 0.5
-        let rowV = clamp(Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), s.maxV)
+        let rowV = clamp(rowStart(s, y: y).2, s.maxV)
         let rowI = Int(Int32(rowV))
         let rowF = rowV - Float(rowI)
         let (top, bottom) = cache.rows(s, top: rowI, run: run)
