@@ -31,6 +31,11 @@ final class BandWorker {
         occlusion.reset(rows: rows.count)
         for _ in quads { ranges.append(0..<0) }
         let occ = occlusion
+        // Appended to as a local (moved out of the property and back, no copy): appending to
+        // the property from the closure below paid a dynamic exclusivity check per record.
+        var spans: [SpanRecord] = []
+        swap(&spans, &self.spans)
+        defer { swap(&spans, &self.spans) }
         for qi in quads.indices.reversed() {
             let q = quads[qi]
             let start = spans.count
@@ -40,11 +45,14 @@ final class BandWorker {
             for y in ys {
                 guard let sp = q.span(row: y) else { continue }
                 let r = y - rows.lowerBound
+                var visible = false
                 occ.forEachVisible(row: r, sp.lo, sp.hi) { a, b in
                     spans.append(SpanRecord(y: Int32(y), lo: Int32(a), hi: Int32(b),
                                             innerLo: Int32(sp.innerLo), innerHi: Int32(sp.innerHi)))
+                    visible = true
                 }
-                if useOcclusion, let hidden = q.occludedColumns(row: y, inner: sp.innerLo..<sp.innerHi) {
+                // A row hidden whole hides the quad's opaque columns too: nothing to add.
+                if useOcclusion, visible, let hidden = q.occludedColumns(row: y, inner: sp.innerLo..<sp.innerHi) {
                     occ.cover(row: r, hidden.lowerBound, hidden.upperBound)
                 }
             }
@@ -55,22 +63,28 @@ final class BandWorker {
         var shaded = 0
         spans.withUnsafeBufferPointer { all in
             for qi in quads.indices where !ranges[qi].isEmpty {
-                var s = quads[qi].sampler
-                if s.kind == .axisAligned {
+                var sampler = quads[qi].sampler
+                if sampler.kind == .axisAligned {
                     var lo = Int.max, hi = Int.min
                     for i in ranges[qi] { lo = min(lo, Int(all[i].lo)); hi = max(hi, Int(all[i].hi)) }
-                    columnTable.fill(&s, columns: lo..<hi)
+                    columnTable.fill(&sampler, columns: lo..<hi)
                     rowCache.reset()
                 }
-                if s.kind == .affine || s.kind == .projective { s.gather = gatherScratch.buffers }
+                if sampler.kind == .affine || sampler.kind == .projective { sampler.gather = gatherScratch.buffers }
+                // Immutable from here: a variable would be copied (memcpy) for every call below.
+                let s = sampler
                 for i in ranges[qi] {
                     let sp = all[i]
                     let y = Int(sp.y), lo = Int(sp.lo), hi = Int(sp.hi)
                     let inner = Int(sp.innerLo)..<max(Int(sp.innerLo), Int(sp.innerHi))
+                    // The separable path filters texture rows over the whole run at once,
+                    // however it is split into pieces below, and sets up the row once.
+                    let run = lo..<max(lo, hi)
+                    var setup = SeparableRow?.none
                     let row = pixels + y * stride
                     shaded += hi - lo
                     guard let backdrop else {
-                        shade(s, row: row, y: y, lo, hi, inner: inner, onto: nil)
+                        shade(s, row: row, y: y, lo, hi, inner: inner, run: run, setup: &setup, onto: nil)
                         continue
                     }
                     // Pixels no quad wrote yet this frame are blended onto the backdrop itself.
@@ -82,7 +96,7 @@ final class BandWorker {
                         painted.set(row: r, columns.lowerBound, columns.upperBound)
                     }
                     painted.forEachPiece(row: r, lo, hi) { a, b, written in
-                        shade(s, row: row, y: y, a, b, inner: inner, onto: written ? nil : backdrop)
+                        shade(s, row: row, y: y, a, b, inner: inner, run: run, setup: &setup, onto: written ? nil : backdrop)
                     }
                     painted.cover(row: r, lo, hi)
                 }
@@ -100,14 +114,24 @@ final class BandWorker {
 
     /// Pixels `x0..<x1` of row `y` of one quad: anti-aliased edges outside `inner`, the fully
     /// covered pixels inside. `onto`: the backdrop these pixels show so far (nothing drawn on
-    /// them yet), or nil to blend onto the row as it is.
+    /// them yet), or nil to blend onto the row as it is. `run`: the visible run these pixels
+    /// are a piece of. Axis-aligned pieces with a long fully covered part (or a long row
+    /// without one: a top or bottom outline) take the separable path, their partly covered
+    /// columns included; `setup` is that path's row, made by the first piece that needs it.
     @inline(__always)
     private func shade(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, _ x0: Int, _ x1: Int,
-                       inner: Range<Int>, onto backdrop: Backdrop?) {
+                       inner: Range<Int>, run: Range<Int>, setup: inout SeparableRow?, onto backdrop: Backdrop?) {
         let inLo = min(x1, max(x0, inner.lowerBound)), inHi = max(inLo, min(x1, inner.upperBound))
         if threePassLoop && s.gather != nil && s.stepX == 1 {
             // Affine and projective: edges and interior in one call.
             SpanShader.general(s, row: row, y: y, x0: x0, x1: x1, inner: inLo..<inHi, under: backdrop?.source(row: y) ?? .frame)
+            return
+        }
+        if s.kind == .axisAligned
+            && (inHi - inLo >= RowFilterCache.minimumRun || (inner.isEmpty && x1 - x0 >= RowFilterCache.minimumRun)) {
+            if setup == nil { setup = SpanShader.separableRow(s, y: y, run: run, cache: rowCache) }
+            SpanShader.separable(s, setup.unsafelyUnwrapped, row, x0, x1, interior: inLo..<inHi,
+                                 under: backdrop?.source(row: y) ?? .frame)
             return
         }
         if inLo > x0 { shadeEdge(s, row: row, y: y, x0: x0, x1: inLo, onto: backdrop) }
@@ -132,10 +156,6 @@ final class BandWorker {
                 raster_copy32(row + x0, s.texels + ty * s.stride + tx, x1 - x0)
                 return
             }
-        }
-        if s.kind == .axisAligned && x1 - x0 >= RowFilterCache.minimumRun {
-            SpanShader.separable(s, row, y, x0, x1, cache: rowCache, under: backdrop?.source(row: y) ?? .frame)
-            return
         }
         SpanShader.shade(s, row: row, y: y, x0: x0, x1: x1, coverage: false, under: backdrop?.source(row: y) ?? .frame)
     }

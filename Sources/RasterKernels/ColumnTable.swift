@@ -47,7 +47,11 @@ final class ColumnTable {
             weight[x] = w | w << 16
         }
         for x in max(0, columns.lowerBound)..<columns.upperBound {
+            #if RASTER_KERNELS_AVX2
+            shape[x] = BlockShape(windowOf: texel + x, adjacent: s.stepX == 1, texWidth: s.texWidth)
+            #else
             shape[x] = BlockShape(texel + x, adjacent: s.stepX == 1)
+            #endif
         }
         s.columnTexel = UnsafePointer(texel)
         s.columnWeight = UnsafePointer(weight)
@@ -55,7 +59,9 @@ final class ColumnTable {
     }
 }
 
-/// How the left texels of 8 neighbouring screen columns lie in their texture row.
+/// How the left texels of 8 neighbouring screen columns lie in their texture row. The
+/// baseline build records the first four kinds (plain loads near unit scale), the AVX2 build
+/// the window kinds (any scale down to ½, `vpermd`) and `gather`.
 enum BlockShape: UInt8 {
     /// `i0, i0+1, … i0+7`: two plain loads.
     case consecutive
@@ -67,6 +73,12 @@ enum BlockShape: UInt8 {
     case repeatsOne
     /// Anything else: texels fetched one by one.
     case gather
+    /// AVX2: the texels and their right neighbours lie in the 9 texels from the lowest
+    /// (`low`, the first column's, or the last one's when mirrored), inside the row: one
+    /// 8-texel window per neighbour, spread to the lanes with `vpermd`.
+    case window8
+    /// AVX2: likewise within 17 texels from the lowest: two windows per neighbour.
+    case window16
 
     /// The shape of the 8 entries from `texel` (`adjacent`: the right neighbour is the next
     /// texel, so pairs can come from plain loads at all).
@@ -82,5 +94,20 @@ enum BlockShape: UInt8 {
             }
         }
         self = up ? .skipsOne : (down ? .repeatsOne : .consecutive)
+    }
+
+    /// The AVX2 kind of the 8 entries from `texel`: `window8` or `window16` when the texels
+    /// span fewer than 8 or 16 and the window's texels (and the right neighbours) lie inside
+    /// a row of `texWidth`, else `gather`.
+    init(windowOf texel: UnsafePointer<Int32>, adjacent: Bool, texWidth: Int) {
+        let first = Int(texel[0]), last = Int(texel[7])
+        let low = first < last ? first : last, spread = first < last ? last - first : first - last
+        if !adjacent || spread >= 16 || low < 0 {
+            self = .gather
+        } else if spread < 8 {
+            self = low + 9 <= texWidth ? .window8 : .gather
+        } else {
+            self = low + 17 <= texWidth ? .window16 : .gather
+        }
     }
 }

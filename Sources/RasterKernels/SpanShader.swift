@@ -374,62 +374,72 @@ enum SpanShader {
     }
 
     /// The first, horizontal pass of the separable axis-aligned path: texture row `texels`
-    /// filtered at screen columns `x0..<x1` (rounded up to whole blocks of 8) into `out`, two
-    /// `U16x16` per block ([B R] then [G A] pairs, value·256), exactly the values `filtered`
-    /// interpolates vertically.
+    /// filtered at screen columns `x0..<x1` (rounded up to whole blocks of 8) into the planes
+    /// `rb` ([B R] pairs, value·256) and `ag` ([G A] pairs) of a `FilteredRow`, index 0 for
+    /// column `x0`: exactly the values `filtered` interpolates vertically.
     static func filterRow(_ s: QuadSampler, texels: UnsafePointer<UInt32>, x0: Int, x1: Int,
-                          into out: UnsafeMutablePointer<U16x16>) {
+                          rb: UnsafeMutablePointer<UInt32>, ag: UnsafeMutablePointer<UInt32>) {
         if s.stepX == 1 {
-            filterRow(s, texels: texels, x0: x0, x1: x1, into: out, adjacent: true)
+            filterRow(s, texels: texels, x0: x0, x1: x1, rb: rb, ag: ag, adjacent: true)
         } else {
-            filterRow(s, texels: texels, x0: x0, x1: x1, into: out, adjacent: false)
+            filterRow(s, texels: texels, x0: x0, x1: x1, rb: rb, ag: ag, adjacent: false)
         }
     }
 
     @inline(__always)
     static func filterRow(_ s: QuadSampler, texels: UnsafePointer<UInt32>, x0: Int, x1: Int,
-                          into out: UnsafeMutablePointer<U16x16>, adjacent: Bool) {
+                          rb: UnsafeMutablePointer<UInt32>, ag: UnsafeMutablePointer<UInt32>, adjacent: Bool) {
         let columnTexel = s.columnTexel, columnWeight = s.columnWeight
+        // Mirrored: texel columns fall from left to right, the lowest is the last one's.
+        let lowLane = s.um.0 < 0 ? 7 : 0
+        // Prefetch the texture row the next screen row will filter next: about one screen
+        // row's step further than this row's neighbour (texture rows stream from L3 or memory
+        // on large cards, and the hardware prefetcher starts late on each new row).
+        let step = s.vm.1 < 0 ? -s.vm.1 : s.vm.1
+        let rowsAhead = step < 64 ? Int(step + 1) : 64
+        let ahead = texels + (s.vm.1 < 0 ? -rowsAhead : rowsAhead) &* s.stride
         var k = x0, b = 0
         while k < x1 {
             let ci = columnTexel + k
+            raster_prefetch(ahead + Int(ci[0]))
             let wx16 = UnsafeRawPointer(columnWeight + k).loadUnaligned(as: U16x16.self), iwx16 = 256 &- wx16
-            let (p0, p1) = blockTexels(s, texels, ci, column: k, adjacent: adjacent)
-            out[b] = rb(p0) &* iwx16 &+ rb(p1) &* wx16
-            out[b &+ 1] = ag(p0) &* iwx16 &+ ag(p1) &* wx16
+            let (p0, p1) = blockTexels(s, texels, ci, column: k, adjacent: adjacent, lowLane: lowLane)
+            UnsafeMutableRawPointer(rb + b).storeBytes(of: SpanShader.rb(p0) &* iwx16 &+ SpanShader.rb(p1) &* wx16, as: U16x16.self)
+            UnsafeMutableRawPointer(ag + b).storeBytes(of: SpanShader.ag(p0) &* iwx16 &+ SpanShader.ag(p1) &* wx16, as: U16x16.self)
             k &+= 8
-            b &+= 2
+            b &+= 8
         }
     }
 
     /// The left texels of the 8 columns from `column` (indices `ci`) in texture row `texels`,
     /// and their right neighbours, for the row filter. Plain loads where the texels lie close
     /// together, else a gather. AVX2: any 8 columns whose texels span fewer than 16 (scales
-    /// down to ½) are loaded as one window and spread to the lanes with `vpermd`. Baseline
-    /// (no variable shuffle): the `BlockShape`s of scales near 1.
+    /// down to ½, mirrored too: `lowLane` is the lane holding the lowest texel) are loaded as
+    /// one or two windows and spread to the lanes with `vpermd`. Baseline (no variable
+    /// shuffle): the `BlockShape`s of scales near 1. The kind is the column table's.
     @inline(__always)
     static func blockTexels(_ s: QuadSampler, _ texels: UnsafePointer<UInt32>, _ ci: UnsafePointer<Int32>,
-                            column: Int, adjacent: Bool) -> (UInt8x8, UInt8x8) {
-        let i0 = Int(ci[0]), i7 = Int(ci[7])
+                            column: Int, adjacent: Bool, lowLane: Int) -> (UInt8x8, UInt8x8) {
         if adjacent {
+            let shape = s.columnShape[column]
             #if RASTER_KERNELS_AVX2
-            let low = i0 < i7 ? i0 : i7, spread = i0 < i7 ? i7 &- i0 : i0 &- i7
-            // The window and the right neighbours must stay inside the texture row.
-            if spread < 16 && low &+ (spread < 8 ? 9 : 17) <= s.texWidth {
+            if shape != .gather {
+                let low = Int(ci[lowLane])
                 let d = UnsafeRawPointer(ci).loadUnaligned(as: Int8x8.self) &- Int8x8(repeating: Int32(truncatingIfNeeded: low))
                 let run = UnsafeRawPointer(texels + low)
                 var p0 = raster_permute8(run.loadUnaligned(as: UInt8x8.self), d)
                 var p1 = raster_permute8(run.loadUnaligned(fromByteOffset: 4, as: UInt8x8.self), d)
-                if spread >= 8 {
-                    // Lanes past the first 8 texels take theirs from the next 8.
-                    let high = unsafeBitCast(0 &- (d &>> 3), to: UInt8x8.self)
-                    p0 = (p0 & ~high) | (raster_permute8(run.loadUnaligned(fromByteOffset: 32, as: UInt8x8.self), d) & high)
-                    p1 = (p1 & ~high) | (raster_permute8(run.loadUnaligned(fromByteOffset: 36, as: UInt8x8.self), d) & high)
+                if shape == .window16 {
+                    // Lanes past the first 8 texels (offset bit 3, moved to the sign bit) take
+                    // theirs from the next 8.
+                    let high = d &<< 28
+                    p0 = raster_select8(p0, raster_permute8(run.loadUnaligned(fromByteOffset: 32, as: UInt8x8.self), d), high)
+                    p1 = raster_select8(p1, raster_permute8(run.loadUnaligned(fromByteOffset: 36, as: UInt8x8.self), d), high)
                 }
                 return (p0, p1)
             }
             #else
-            let shape = s.columnShape[column]
+            let i0 = Int(ci[0])
             if shape == .consecutive {
                 // Eight consecutive texels (scale near 1): two plain loads instead of a gather.
                 let run = UnsafeRawPointer(texels + i0)
@@ -451,40 +461,56 @@ enum SpanShader {
             }
             #endif
         }
-        let i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3]), i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6])
+        return gatherTexels(s, texels, ci, adjacent: adjacent)
+    }
+
+    /// `blockTexels`' fallback, texel by texel.
+    @inline(__always)
+    static func gatherTexels(_ s: QuadSampler, _ texels: UnsafePointer<UInt32>, _ ci: UnsafePointer<Int32>,
+                             adjacent: Bool) -> (UInt8x8, UInt8x8) {
+        let i0 = Int(ci[0]), i1 = Int(ci[1]), i2 = Int(ci[2]), i3 = Int(ci[3])
+        let i4 = Int(ci[4]), i5 = Int(ci[5]), i6 = Int(ci[6]), i7 = Int(ci[7])
         return texelPairs(texels, stepX: s.stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
     }
 
-    /// Fully covered pixels `x0..<x1` of row `y` of an axis-aligned quad, in two passes: the
-    /// two texture rows filtered horizontally (`RowFilterCache`, shared with the neighbouring
-    /// screen rows), then the vertical step, alpha and source-over on contiguous data, onto
-    /// `under` (the frame row, or the backdrop for pixels nothing was drawn on yet).
-    /// Bit-identical to `filtered(axis: true, coverage: false)` over the same destination.
-    /// Where every texel the run reads is opaque the destination's weight is one value for the
-    /// whole run, and over a solid colour so is the destination's contribution.
-    static func separable(_ s: QuadSampler, _ row: UnsafeMutablePointer<UInt32>, _ y: Int, _ x0: Int, _ x1: Int,
-                          cache: RowFilterCache, under: BackdropRow) {
-        let px = Double(s.originX) + 0.5, py = Double(y) + 0.5
-        let rowV = clamp(Float(s.vm.0 * px + s.vm.1 * py + s.vm.2), s.maxV)
-        let rowI = Int(Int32(rowV))
-        let (iwy16, wy16) = verticalWeights(Float8(repeating: rowV - Float(rowI)), alpha: s.alpha < 1 ? s.alpha : 1)
-        let (top, bottom) = cache.rows(s, top: rowI, x0: x0, x1: x1)
-        let opaque = s.isOpaque(row: rowI, columns: Int(s.columnTexel[x0]), Int(s.columnTexel[x1 - 1]))
+    /// Pixels `x0..<x1` of a row of an axis-aligned quad, in two passes: the two texture rows
+    /// filtered horizontally (`RowFilterCache`, shared with the neighbouring screen rows and
+    /// with the other pieces of the run: `r`, from `separableRow`), then the vertical step,
+    /// alpha and source-over on contiguous data, onto `under` (the frame row, or the backdrop
+    /// for pixels nothing was drawn on yet). The partly covered columns either side of the
+    /// fully covered `interior` (inside `x0..<x1`, may be empty) take the filtered rows too,
+    /// with their coverage (`edgeOver`).
+    /// Bit-identical to `filtered(axis: true, coverage: false)` inside `interior` and to
+    /// `filtered(axis: true, coverage: true)` outside, over the same destination.
+    /// Where every texel the interior reads is opaque the destination's weight is one value
+    /// for the whole interior, and over a solid colour so is the destination's contribution.
+    static func separable(_ s: QuadSampler, _ r: SeparableRow, _ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int,
+                          interior: Range<Int>, under: BackdropRow) {
+        // The destination: the row itself, the backdrop image's row, or a colour (from nil).
+        var from: UnsafePointer<UInt32>? = UnsafePointer(row), color: UInt32 = 0
+        switch under {
+        case .frame: break
+        case .pixels(let p): from = p
+        case .color(let c): from = nil; color = c
+        }
+        let lo = interior.lowerBound, hi = interior.upperBound
+        if lo > x0 { edgeOver(s, r, row, x0, lo, from: from, color: color) }
+        if x1 > hi { edgeOver(s, r, row, hi, x1, from: from, color: color) }
+        guard hi > lo else { return }
+        let top = r.top.advanced(by: lo &- r.first), bottom = r.bottom.advanced(by: lo &- r.first)
+        let iwy16 = splat(r.iwy), wy16 = splat(r.wy)
+        let opaque = s.isOpaque(row: r.rowI, columns: Int(s.columnTexel[lo]), Int(s.columnTexel[hi - 1]))
         let keep = opaque ? keep(opaqueWith: iwy16, wy16) : U16x16()
-        let out = row + x0, count = x1 - x0
-        switch (under, opaque) {
-        case (.frame, false):
-            verticalOver(top, bottom, iwy16, wy16, out, count, from: UnsafePointer(out), color: 0, keep: keep, constantKeep: false)
-        case (.frame, true):
-            verticalOver(top, bottom, iwy16, wy16, out, count, from: UnsafePointer(out), color: 0, keep: keep, constantKeep: true)
-        case (.pixels(let p), false):
-            verticalOver(top, bottom, iwy16, wy16, out, count, from: p + x0, color: 0, keep: keep, constantKeep: false)
-        case (.pixels(let p), true):
-            verticalOver(top, bottom, iwy16, wy16, out, count, from: p + x0, color: 0, keep: keep, constantKeep: true)
-        case (.color(let c), false):
-            verticalOver(top, bottom, iwy16, wy16, out, count, from: nil, color: c, keep: keep, constantKeep: false)
-        case (.color(let c), true):
-            verticalOverColor(top, bottom, iwy16, wy16, out, count, color: c, keep: keep)
+        let out = row + lo, count = hi - lo
+        switch (from, opaque) {
+        case (let from?, false):
+            verticalOver(top, bottom, iwy16, wy16, out, count, from: from + lo, color: 0, keep: keep, constantKeep: false)
+        case (let from?, true):
+            verticalOver(top, bottom, iwy16, wy16, out, count, from: from + lo, color: 0, keep: keep, constantKeep: true)
+        case (nil, false):
+            verticalOver(top, bottom, iwy16, wy16, out, count, from: nil, color: color, keep: keep, constantKeep: false)
+        case (nil, true):
+            verticalOverColor(top, bottom, iwy16, wy16, out, count, color: color, keep: keep)
         }
     }
 
@@ -492,26 +518,24 @@ enum SpanShader {
     /// the colour `color` when `from` is nil; `keep` is used for every pixel when
     /// `constantKeep`, else computed per pixel.
     @inline(__always)
-    static func verticalOver(_ top: UnsafePointer<U16x16>, _ bottom: UnsafePointer<U16x16>, _ iwy16: U16x16, _ wy16: U16x16,
+    static func verticalOver(_ top: FilteredRow, _ bottom: FilteredRow, _ iwy16: U16x16, _ wy16: U16x16,
                              _ out: UnsafeMutablePointer<UInt32>, _ count: Int, from: UnsafePointer<UInt32>?,
                              color: UInt32, keep constant: U16x16, constantKeep: Bool) {
         let splat = UInt8x8(repeating: color)
         // Whole blocks of 8, then the tail (one loop for both spoils the code of the first).
-        var k = 0, b = 0
+        var k = 0
         while k &+ 8 <= count {
-            let srb = raster_mulhi(top[b], iwy16) &+ raster_mulhi(bottom[b], wy16)
-            let sag = raster_mulhi(top[b &+ 1], iwy16) &+ raster_mulhi(bottom[b &+ 1], wy16)
+            let srb = raster_mulhi(top.rb(k), iwy16) &+ raster_mulhi(bottom.rb(k), wy16)
+            let sag = raster_mulhi(top.ag(k), iwy16) &+ raster_mulhi(bottom.ag(k), wy16)
             let d = from.map { UnsafeRawPointer($0 + k).loadUnaligned(as: UInt8x8.self) } ?? splat
             let o = over(srb, sag, d, keep: constantKeep ? constant : keep(sag))
             UnsafeMutableRawPointer(out + k).storeBytes(of: o, as: UInt8x8.self)
             k &+= 8
-            b &+= 2
         }
         if k < count {
-            let srb = raster_mulhi(top[b], iwy16) &+ raster_mulhi(bottom[b], wy16)
-            let sag = raster_mulhi(top[b &+ 1], iwy16) &+ raster_mulhi(bottom[b &+ 1], wy16)
-            var d = splat
-            if let from { for l in 0..<(count &- k) { d[l] = from[k &+ l] } }
+            let srb = raster_mulhi(top.rb(k), iwy16) &+ raster_mulhi(bottom.rb(k), wy16)
+            let sag = raster_mulhi(top.ag(k), iwy16) &+ raster_mulhi(bottom.ag(k), wy16)
+            let d = from.map { firstPixels($0 + k, count &- k) } ?? splat
             let o = over(srb, sag, d, keep: constantKeep ? constant : keep(sag))
             for l in 0..<(count &- k) { out[k &+ l] = o[l] }
         }
@@ -520,23 +544,22 @@ enum SpanShader {
     /// `verticalOver` of an opaque run onto one colour: the colour's share is the same for every
     /// pixel, so each pixel is the vertical step plus a constant (bit-identical to `over`).
     @inline(__always)
-    static func verticalOverColor(_ top: UnsafePointer<U16x16>, _ bottom: UnsafePointer<U16x16>, _ iwy16: U16x16,
+    static func verticalOverColor(_ top: FilteredRow, _ bottom: FilteredRow, _ iwy16: U16x16,
                                   _ wy16: U16x16, _ out: UnsafeMutablePointer<UInt32>, _ count: Int,
                                   color: UInt32, keep: U16x16) {
         let d = UInt8x8(repeating: color)
         let half = U16x16(repeating: 128)
         let addRB = raster_mulhi(rb(d) &<< 8, keep) &+ half, addAG = raster_mulhi(ag(d) &<< 8, keep) &+ half
-        var k = 0, b = 0
+        var k = 0
         while k &+ 8 <= count {
-            let srb = raster_mulhi(top[b], iwy16) &+ raster_mulhi(bottom[b], wy16)
-            let sag = raster_mulhi(top[b &+ 1], iwy16) &+ raster_mulhi(bottom[b &+ 1], wy16)
+            let srb = raster_mulhi(top.rb(k), iwy16) &+ raster_mulhi(bottom.rb(k), wy16)
+            let sag = raster_mulhi(top.ag(k), iwy16) &+ raster_mulhi(bottom.ag(k), wy16)
             UnsafeMutableRawPointer(out + k).storeBytes(of: pack(srb &+ addRB, sag &+ addAG), as: UInt8x8.self)
             k &+= 8
-            b &+= 2
         }
         if k < count {
-            let srb = raster_mulhi(top[b], iwy16) &+ raster_mulhi(bottom[b], wy16)
-            let sag = raster_mulhi(top[b &+ 1], iwy16) &+ raster_mulhi(bottom[b &+ 1], wy16)
+            let srb = raster_mulhi(top.rb(k), iwy16) &+ raster_mulhi(bottom.rb(k), wy16)
+            let sag = raster_mulhi(top.ag(k), iwy16) &+ raster_mulhi(bottom.ag(k), wy16)
             let o = pack(srb &+ addRB, sag &+ addAG)
             for l in 0..<(count &- k) { out[k &+ l] = o[l] }
         }

@@ -232,6 +232,51 @@ final class KernelVariantsTests: XCTestCase {
         }
     }
 
+    /// A card whose rows are split into pieces: columns already painted by a card behind it
+    /// alternate with columns still showing the backdrop, and an opaque card in front cuts each
+    /// row into two visible runs. The separable path filters each texture row once over a
+    /// whole run and serves every piece from it (at the piece's offset), the card's partly
+    /// covered outline columns included (`edgeOver`); drawing in 5-pixel strips sends every
+    /// pixel through the single-pass loop instead. Same pixels, minified
+    /// (down to 0.3×) and magnified, mirrored too, over a colour and over the frame.
+    func testPiecesOfARunShareFilteredRows() {
+        let tex = Self.card(120, 40, seed: 4), behind = Self.card(30, 30, seed: 8), front = Self.card(20, 20, seed: 2)
+        for scale in [0.3, 0.45, 0.62, 0.8, 1.0, 1.35] {
+            for mirrored in [false, true] {
+                let w = 120 * scale * 1.6, h = 40 * scale * 1.6
+                var corners = RT.rect(6.3, 4.6, 6.3 + w, 4.6 + h)
+                if mirrored { corners = [corners[1], corners[0], corners[3], corners[2]] }
+                // Back to front: two cards under the middle of the wide one, one in front of it.
+                let quads = [Quad(texture: behind, corners: RT.rect(6.3 + w * 0.3, 1.5, 6.3 + w * 0.45, 4.6 + h + 3)),
+                             Quad(texture: Self.glass, corners: RT.rect(6.3 + w * 0.6, 2.25, 6.3 + w * 0.7, 4.6 + h * 0.7), alpha: 0.7),
+                             Quad(texture: tex, corners: corners, alpha: mirrored ? 0.8 : 1),
+                             Quad(texture: front, corners: RT.rect(6.3 + w * 0.8, 4.6 + h * 0.3, 6.3 + w * 0.85, 4.6 + h * 0.8))]
+                let width = Int(w) + 14, height = Int(h) + 12
+                for set in instructionSets {
+                    for backdrop in [true, false] {
+                        let whole = RT.canvas(width, height), strips = RT.canvas(width, height)
+                        let compositor = Compositor(filter: .bilinear, instructionSet: set)
+                        let narrow = Compositor(filter: .bilinear, instructionSet: set)
+                        if backdrop {
+                            compositor.draw(quads, into: whole, backdrop: .color(Self.background))
+                        } else {
+                            compositor.draw(quads, into: whole)
+                        }
+                        for x in stride(from: 0, to: width, by: 5) {
+                            let clip = PixelRect(x: x, y: 0, width: min(5, width - x), height: height)
+                            if backdrop {
+                                narrow.draw(quads, into: strips, clip: clip, backdrop: .color(Self.background))
+                            } else {
+                                narrow.draw(quads, into: strips, clip: clip)
+                            }
+                        }
+                        assertSame(whole, strips, "\(set) scale \(scale) mirrored \(mirrored) backdrop \(backdrop)")
+                    }
+                }
+            }
+        }
+    }
+
     func testBlockShapes() {
         func shape(_ t: [Int32], adjacent: Bool = true) -> BlockShape {
             t.withUnsafeBufferPointer { BlockShape($0.baseAddress!, adjacent: adjacent) }
@@ -246,5 +291,22 @@ final class KernelVariantsTests: XCTestCase {
         XCTAssertEqual(shape([5, 7, 7, 8, 9, 10, 11, 12]), .gather, "a skip then a repeat")
         XCTAssertEqual(shape([12, 11, 10, 9, 8, 7, 6, 5]), .gather, "mirrored")
         XCTAssertEqual(shape([5, 6, 7, 8, 9, 10, 11, 12], adjacent: false), .gather, "one-texel-wide level")
+    }
+
+    /// The AVX2 build's kinds: windows of 8 or 16 texels from the lowest, mirrored too, only
+    /// where the window and the right neighbours stay inside the texture row.
+    func testWindowShapes() {
+        func window(_ t: [Int32], width: Int = 100, adjacent: Bool = true) -> BlockShape {
+            t.withUnsafeBufferPointer { BlockShape(windowOf: $0.baseAddress!, adjacent: adjacent, texWidth: width) }
+        }
+        XCTAssertEqual(window([5, 6, 7, 8, 9, 10, 11, 12]), .window8)
+        XCTAssertEqual(window([5, 6, 7, 8, 9, 10, 11, 12], width: 14), .window8, "texels 5...13 fit")
+        XCTAssertEqual(window([5, 6, 7, 8, 9, 10, 11, 12], width: 13), .gather, "the window would pass the end")
+        XCTAssertEqual(window([12, 11, 10, 9, 8, 7, 6, 5]), .window8, "mirrored")
+        XCTAssertEqual(window([5, 7, 9, 11, 13, 15, 17, 19]), .window16, "½×")
+        XCTAssertEqual(window([19, 17, 15, 13, 11, 9, 7, 5]), .window16, "½× mirrored")
+        XCTAssertEqual(window([5, 7, 9, 11, 13, 15, 17, 19], width: 21), .gather, "two windows would pass the end")
+        XCTAssertEqual(window([5, 7, 9, 11, 13, 15, 17, 21]), .gather, "spread 16")
+        XCTAssertEqual(window([5, 6, 7, 8, 9, 10, 11, 12], adjacent: false), .gather, "one-texel-wide level")
     }
 }

@@ -109,6 +109,18 @@ static inline raster_u32x8 raster_pair_halves(const uint64_t *p, int odd)
     return __builtin_shufflevector(a, b, 0, 2, 8, 10, 4, 6, 12, 14);
 }
 
+/* Per lane, `b` where the lane of `mask` has its sign bit set, else `a`: one vblendvps where
+ * the module is built for AVX2 (only used there), and/or/andnot elsewhere. */
+static inline raster_u32x8 raster_select8(raster_u32x8 a, raster_u32x8 b, raster_i32x8 mask)
+{
+#if defined(__AVX2__)
+    return (raster_u32x8)_mm256_blendv_ps((__m256)a, (__m256)b, (__m256)mask);
+#else
+    raster_u32x8 m = (raster_u32x8)(mask >> 31);
+    return (a & ~m) | (b & m);
+#endif
+}
+
 /* (a * b) >> 16 per unsigned 16-bit lane (pmulhuw on x86, umull + shrn on ARM).
  * On x86 the instruction is named: spelled as widen-multiply-narrow, LLVM sometimes keeps
  * loop-invariant operands widened and narrows them again in every iteration. */
