@@ -95,8 +95,18 @@ final class BandWorker {
                         }
                         painted.set(row: r, columns.lowerBound, columns.upperBound)
                     }
-                    painted.forEachPiece(row: r, lo, hi) { a, b, written in
-                        shade(s, row: row, y: y, a, b, inner: inner, run: run, setup: &setup, onto: written ? nil : backdrop)
+                    if threePassLoop && s.gather != nil && !painted.isUniform(row: r, lo, hi) {
+                        // Affine and projective runs partly over pixels drawn this frame: the
+                        // backdrop goes into the others first and the run is one call (a call
+                        // per piece paid the loop's setup for pieces of a pixel or two where
+                        // cards meet). Bit-identical: blending onto the backdrop written into
+                        // the frame gives what blending onto the backdrop itself gives.
+                        painted.forEachVisible(row: r, lo, hi) { a, b in backdrop.fill(row: row, y: y, x0: a, x1: b) }
+                        shade(s, row: row, y: y, lo, hi, inner: inner, run: run, setup: &setup, onto: nil)
+                    } else {
+                        painted.forEachPiece(row: r, lo, hi) { a, b, written in
+                            shade(s, row: row, y: y, a, b, inner: inner, run: run, setup: &setup, onto: written ? nil : backdrop)
+                        }
                     }
                     painted.cover(row: r, lo, hi)
                 }

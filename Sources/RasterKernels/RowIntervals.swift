@@ -64,6 +64,13 @@ final class RowIntervals {
         if cursor < hi { body(cursor, hi, true) }
     }
 
+    /// True when the columns `lo..<hi` of row `row` are all inside intervals or all outside.
+    func isUniform(row: Int, _ lo: Int, _ hi: Int) -> Bool {
+        var pieces = 0
+        forEachPiece(row: row, lo, hi) { _, _, _ in pieces += 1 }
+        return pieces <= 1
+    }
+
     /// True when row `row` holds `capacity` intervals (the next `cover` may forget one).
     @inline(__always)
     func isFull(row: Int) -> Bool { Int(counts[row]) == RowIntervals.capacity }
