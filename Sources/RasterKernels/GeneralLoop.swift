@@ -185,8 +185,9 @@ extension SpanShader {
         if edge {
             let ks = Float8(0, 1, 2, 3, 4, 5, 6, 7) + Float8(repeating: Float(column))
             let c = edgeRow.c, a = edgeRow.a
-            let f = Float8(repeating: s.alpha)
-                * clamp(Float8(repeating: c.0) + Float8(repeating: a.0) * ks, 1)
+            // alpha × (the coverage product), in `filtered`'s order of operations.
+            var f = Float8(repeating: s.alpha)
+            f *= clamp(Float8(repeating: c.0) + Float8(repeating: a.0) * ks, 1)
                 * clamp(Float8(repeating: c.1) + Float8(repeating: a.1) * ks, 1)
                 * clamp(Float8(repeating: c.2) + Float8(repeating: a.2) * ks, 1)
                 * clamp(Float8(repeating: c.3) + Float8(repeating: a.3) * ks, 1)
