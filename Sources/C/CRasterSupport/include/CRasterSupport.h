@@ -1,6 +1,8 @@
 /* Tiny helpers the Raster compositor needs but portable Swift cannot spell:
- * the prefetch builtin, 32-bit fill and copy, and the high half of a 16×16-bit product (one
- * instruction on SSE2 and NEON, but no standard-library SIMD operation).
+ * the prefetch builtin, 32-bit fill and copy, the high half of a 16×16-bit product (one
+ * instruction on SSE2 and NEON, but no standard-library SIMD operation), a CPU feature check,
+ * partial-block loads and stores, the split of texel pairs, and for the AVX2 build of the loops
+ * `vpermd`, `vblendvps` and masked moves (each with a portable fallback).
  * Everything is `static inline`, so it inlines fully into Swift callers. */
 #ifndef C_RASTER_SUPPORT_H
 #define C_RASTER_SUPPORT_H
