@@ -70,7 +70,11 @@ final class BandWorker {
                     columnTable.fill(&sampler, columns: lo..<hi)
                     rowCache.reset()
                 }
-                if sampler.kind == .affine || sampler.kind == .projective { sampler.gather = gatherScratch.buffers }
+                // Affine and projective quads take the three-pass loop (it reads texel pairs, so
+                // textures one texel wide stay with the single-pass loop).
+                if threePassLoop && (sampler.kind == .affine || sampler.kind == .projective) && sampler.stepX == 1 {
+                    sampler.gather = gatherScratch.buffers
+                }
                 // Immutable from here: a variable would be copied (memcpy) for every call below.
                 let s = sampler
                 for i in ranges[qi] {
@@ -95,7 +99,7 @@ final class BandWorker {
                         }
                         painted.set(row: r, columns.lowerBound, columns.upperBound)
                     }
-                    if threePassLoop && s.gather != nil && !painted.isUniform(row: r, lo, hi) {
+                    if s.gather != nil && !painted.isUniform(row: r, lo, hi) {
                         // Affine and projective runs partly over pixels drawn this frame: the
                         // backdrop goes into the others first and the run is one call (a call
                         // per piece paid the loop's setup for pieces of a pixel or two where
@@ -132,7 +136,7 @@ final class BandWorker {
     private func shade(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, _ x0: Int, _ x1: Int,
                        inner: Range<Int>, run: Range<Int>, setup: inout SeparableRow?, onto backdrop: Backdrop?) {
         let inLo = min(x1, max(x0, inner.lowerBound)), inHi = max(inLo, min(x1, inner.upperBound))
-        if threePassLoop && s.gather != nil && s.stepX == 1 {
+        if s.gather != nil {
             // Affine and projective: edges and interior in one call.
             SpanShader.general(s, row: row, y: y, x0: x0, x1: x1, inner: inLo..<inHi, under: backdrop?.source(row: y) ?? .frame)
             return

@@ -4,7 +4,7 @@ extension SpanShader {
     /// Pixels `x0..<x1` of row `y` of an affine or projective quad onto `under`, in one pass
     /// over the run: the pixels in `inner` are fully covered, the others are scaled by their
     /// edge coverage. (One call per run instead of one per edge piece and one for the
-    /// interior: the setup is paid once.) `s.gather` must be set and `s.stepX` be 1.
+    /// interior: the setup is paid once.) `s.gather` must be set (`BandWorker` sets it only where `s.stepX` is 1).
     static func general(_ s: QuadSampler, row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int,
                         inner: Range<Int>, under: BackdropRow) {
         guard let g = s.gather else { return }
