@@ -52,7 +52,6 @@ extension SpanShader {
         let (pu0, pv0, pw0) = (u0 + Float(s.um.1 * prefetchRows), v0 + Float(s.vm.1 * prefetchRows), w0 + Float(s.wm.1 * prefetchRows))
         let texels = s.texels, stride = s.stride, stepY = s.stepY
         let maxU = s.maxU, maxV = s.maxV
-        let floatIndex = stride &* s.texHeight < 1 << 23
         let count = x1 - x0
         let skip = x0 &- origin
         // Per run, not per block: alpha as 16-bit weights, and the edge functions along this
@@ -94,10 +93,10 @@ extension SpanShader {
                     u *= r
                     v *= r
                 }
-                let (idx, wx16, fv) = texelIndex(u, v, maxU: maxU, maxV: maxV, stride: stride, floatIndex: floatIndex)
+                let (idx, wx16, wy16) = texelIndex(u, v, s)
                 g.weightX[b] = wx16
                 // The upper row's weight is 65535 − the lower one's: its complement (pass 3).
-                g.weightBottom[b] = pairs(weight(fv, scale: 65535))
+                g.weightBottom[b] = wy16
                 // Stored in the order of pixels 0 1 4 5 2 3 6 7, so that pass 3 splits the pairs
                 // into left and right texels with shuffles inside 128-bit halves only.
                 let slots = Int8x8(idx[0], idx[1], idx[4], idx[5], idx[2], idx[3], idx[6], idx[7])
@@ -113,9 +112,8 @@ extension SpanShader {
             // 2. Texel pairs, two pixels per 128-bit store. Whole blocks: the slots are in the
             // order 0 1 4 5 2 3 6 7, and the lanes past the run hold clamped, valid indices.
             let t = UnsafeRawPointer(texels), below = UnsafeRawPointer(texels + stepY)
-            var j = 0
-            let slots = (n &+ 7) & ~7
-            while j < slots {
+            // Unrolled to a block per iteration (the loop's own instructions were a fifth).
+            @inline(__always) func fetch(_ j: Int) {
                 let a = Int(g.index[j]) &* 4, c = Int(g.index[j &+ 1]) &* 4
                 UnsafeMutableRawPointer(g.top + j).storeBytes(of: SIMD2<UInt64>(
                     t.loadUnaligned(fromByteOffset: a, as: UInt64.self), t.loadUnaligned(fromByteOffset: c, as: UInt64.self)),
@@ -123,7 +121,15 @@ extension SpanShader {
                 UnsafeMutableRawPointer(g.bottom + j).storeBytes(of: SIMD2<UInt64>(
                     below.loadUnaligned(fromByteOffset: a, as: UInt64.self), below.loadUnaligned(fromByteOffset: c, as: UInt64.self)),
                     as: SIMD2<UInt64>.self)
-                j &+= 2
+            }
+            var j = 0
+            let slots = (n &+ 7) & ~7
+            while j < slots {
+                fetch(j)
+                fetch(j &+ 2)
+                fetch(j &+ 4)
+                fetch(j &+ 6)
+                j &+= 8
             }
             // 3. Filter and blend: whole blocks, then the run's last, partial block with masked
             // loads and stores (kept out of the main loop).

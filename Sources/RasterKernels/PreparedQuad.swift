@@ -34,8 +34,12 @@ struct QuadSampler {
     var texels: UnsafePointer<UInt32>
     var stride: Int
     var texWidth: Int, texHeight: Int
-    /// Largest sample coordinate (texel-centre space) so that `floor + 1` is still inside.
+    /// Largest sample coordinate (texel-centre space) so that `floor + 1` is still inside (at
+    /// most 32767, for the 16.16 fixed point below).
     var maxU: Float, maxV: Float
+    /// The same limits in 16.16 fixed point, after rounding: the last texel pair's left texel
+    /// with the largest weight of its right neighbour (0 for 1-texel-wide/high levels).
+    var maxUFixed: Int32, maxVFixed: Int32
     /// Offset to the right and lower neighbour (0 for 1-texel-wide/high levels).
     var stepX: Int, stepY: Int
     /// Texture coordinates in texel-centre space of the sampled level at pixel (x, y):
@@ -199,8 +203,8 @@ struct PreparedQuad {
         sampler = QuadSampler(
             kind: kind, texels: UnsafePointer(tex.pixels), stride: tex.width,
             texWidth: tex.width, texHeight: tex.height,
-            maxU: tex.width > 1 ? Float(tex.width - 1) - 1.0 / 512 : 0,
-            maxV: tex.height > 1 ? Float(tex.height - 1) - 1.0 / 512 : 0,
+            maxU: PreparedQuad.coordinateLimit(tex.width), maxV: PreparedQuad.coordinateLimit(tex.height),
+            maxUFixed: PreparedQuad.fixedLimit(tex.width), maxVFixed: PreparedQuad.fixedLimit(tex.height),
             stepX: tex.width > 1 ? 1 : 0, stepY: tex.height > 1 ? tex.width : 0,
             um: (ls * inv.0 - 0.5 * inv.6, ls * inv.1 - 0.5 * inv.7, ls * inv.2 - 0.5 * inv.8),
             vm: (lt * inv.3 - 0.5 * inv.6, lt * inv.4 - 0.5 * inv.7, lt * inv.5 - 0.5 * inv.8),
@@ -236,6 +240,20 @@ struct PreparedQuad {
                 occluder = (half(0), half(1), half(2), half(3))
             }
         }
+    }
+
+    /// Texture coordinates are clamped to this side's texels; beyond 32768 texels (far larger
+    /// than any card) the rest is not reached: the loops' 16.16 fixed point ends there.
+    static let largestSampledSide = 32768
+
+    /// The largest sample coordinate along a side of `count` texels (see `QuadSampler.maxU`).
+    static func coordinateLimit(_ count: Int) -> Float {
+        count > 1 ? Float(min(count, largestSampledSide) - 1) - 1.0 / 512 : 0
+    }
+
+    /// `coordinateLimit` in 16.16 fixed point: left texel `count − 2`, fraction 255/256.
+    static func fixedLimit(_ count: Int) -> Int32 {
+        count > 1 ? Int32((min(count, largestSampledSide) - 1) * 65536 - 1) : 0
     }
 
     /// Up to two rectangles as a pair (empty ones where there are fewer).

@@ -63,26 +63,6 @@ enum SpanShader {
         if let from { raster_copy32(row + x0, from + x0, x1 - x0) } else { raster_fill32(row + x0, color, x1 - x0) }
     }
 
-    /// `floor(v)` and `v − floor(v)` for 0 ≤ v < 2²¹: adding 1.5·2²³ rounds to an integer held
-    /// in the low mantissa bits (also for the −½ below); rounding `v − ½` gives the floor, except
-    /// that an exact integer may come out one lower with fraction 1, which weights the same two
-    /// texels identically.
-    @inline(__always)
-    static func floorSplit(_ v: Float8) -> (Int8x8, Float8) {
-        let magic = Float8(repeating: 12_582_912)
-        let t = (v - Float8(repeating: 0.5)) + magic
-        let i = unsafeBitCast(t, to: Int8x8.self) &- 0x4B40_0000
-        return (i, v - (t - magic))
-    }
-
-    /// `floorSplit` with the floor as a Float (an exact integer).
-    @inline(__always)
-    static func floorSplitF(_ v: Float8) -> (Float8, Float8) {
-        let magic = Float8(repeating: 12_582_912)
-        let f = ((v - Float8(repeating: 0.5)) + magic) - magic
-        return (f, v - f)
-    }
-
     /// `round(f · scale)` as UInt32 lanes for 0 ≤ f ≤ 1, scale < 2²².
     @inline(__always)
     static func weight(_ f: Float8, scale: Float) -> UInt8x8 {
@@ -128,10 +108,18 @@ enum SpanShader {
     /// destination exactly (what lies behind it can then be skipped without changing a bit).
     @inline(__always)
     static func keep(_ sag: U16x16) -> U16x16 {
+        #if RASTER_KERNELS_AVX2
+        // The same value in four operations instead of eight: 255 − ⌊(a + 128) / 256⌋ is
+        // ⌊(65407 − a) / 256⌋ (a ≤ 65280), worked out in the 16-bit lanes (the G lanes' results
+        // are dropped), and one 32-bit multiply copies the byte into all four.
+        let t = unsafeBitCast((U16x16(repeating: 65407) &- sag) &>> 8, to: UInt8x8.self) &>> 16
+        return unsafeBitCast(t &* 0x0101_0101, to: U16x16.self)
+        #else
         let a = ((unsafeBitCast(sag, to: UInt8x8.self) &>> 16) &+ 128) &>> 8
         let t = 255 &- a
         let k = (t &<< 8) | t
         return unsafeBitCast(k | (k &<< 16), to: U16x16.self)
+        #endif
     }
 
     /// `keep` for a source whose filtered alpha is 255 · 256 at every texel, scaled by the
@@ -188,8 +176,8 @@ enum SpanShader {
                 UInt8x8(q[i0], q[i1], q[i2], q[i3], q[i4], q[i5], q[i6], q[i7]))
     }
 
-    /// `Int(v)` for 0 ≤ v < 2²¹ without the conversion's range check (magic-number rounding of
-    /// v − ½, as in `floorSplit`; an exact integer may come out one lower, which is harmless for
+    /// `Int(v)` for 0 ≤ v < 2²¹ without the conversion's range check (adding 1.5·2²³ rounds
+    /// v − ½ to an integer held in the low mantissa bits; an exact integer may come out one lower, which is harmless for
     /// a prefetch address).
     @inline(__always)
     static func truncate(_ v: Float) -> Int {
@@ -223,22 +211,17 @@ enum SpanShader {
     }
 
     /// For 8 sample positions (texel-centre space): the index of each one's upper-left texel,
-    /// the horizontal weight (0…256, in both 16-bit halves) and the vertical fraction; u and v
-    /// are clamped to the texture first. With `floatIndex` (every index below 2²³) the index
-    /// row · stride + column is formed exactly in Float (SSE2 has no 32-bit vector multiply) and
-    /// read back by adding 2²³.
+    /// the horizontal weight of its right neighbour (0…255, in both 16-bit halves) and the
+    /// vertical weight of the lower row (0…65535, likewise; the upper row's is its complement).
+    /// u and v go to 16.16 fixed point clamped to the texture (`raster_fixed16`): the integer
+    /// part is the texel, the fraction's top 8 bits (rounded) the horizontal weight and all 16
+    /// bits the vertical one, each moved into place with one byte shuffle.
     @inline(always)
-    static func texelIndex(_ u: Float8, _ v: Float8, maxU: Float, maxV: Float, stride: Int,
-                           floatIndex: Bool) -> (Int8x8, U16x16, Float8) {
-        if floatIndex {
-            let (flu, fu) = floorSplitF(clamp(u, maxU))
-            let (flv, fv) = floorSplitF(clamp(v, maxV))
-            let sum = flv * Float8(repeating: Float(stride)) + flu + Float8(repeating: 8_388_608)
-            return (unsafeBitCast(sum, to: Int8x8.self) & 0x7F_FFFF, pairs(weight(fu, scale: 256)), fv)
-        }
-        let (iu, fu) = floorSplit(clamp(u, maxU))
-        let (iv, fv) = floorSplit(clamp(v, maxV))
-        return (iv &* Int32(truncatingIfNeeded: stride) &+ iu, pairs(weight(fu, scale: 256)), fv)
+    static func texelIndex(_ u: Float8, _ v: Float8, _ s: QuadSampler) -> (Int8x8, U16x16, U16x16) {
+        let fu = raster_fixed16(u, s.maxU, 128, s.maxUFixed)
+        let fv = raster_fixed16(v, s.maxV, 0.5, s.maxVFixed)
+        let index = (fv &>> 16) &* Int32(truncatingIfNeeded: s.stride) &+ (fu &>> 16)
+        return (index, raster_fraction8_pairs(fu), raster_fraction16_pairs(fv))
     }
 
     @inline(always)
@@ -254,8 +237,6 @@ enum SpanShader {
         let maxU = s.maxU, maxV = s.maxV
         // Pair loads pay off only with table indices (callgrind: none for computed ones).
         let adjacent = axis && stepX == 1
-        // Every texel index (and the Float sums forming it) is an exact integer below 2²³.
-        let floatIndex = stride &* s.texHeight < 1 << 23
         let scaled = useCoverage || s.alpha < 1
         let alpha = Float8(repeating: s.alpha)
         let e0 = s.edges.0, e1 = s.edges.1, e2 = s.edges.2, e3 = s.edges.3
@@ -293,10 +274,14 @@ enum SpanShader {
                 u *= r
                 v *= r
             }
-            let p00: UInt8x8, p01: UInt8x8, p10: UInt8x8, p11: UInt8x8, fv: Float8, wx16: U16x16
+            let p00: UInt8x8, p01: UInt8x8, p10: UInt8x8, p11: UInt8x8, wx16: U16x16
+            // The vertical weights of the upper and lower texel rows.
+            var iwy16: U16x16, wy16: U16x16
             if axis {
                 // Texel column and weight per pixel column come from the quad's table.
-                fv = rowF
+                // Axis-aligned runs without coverage fold alpha into the vertical weights,
+                // exactly as `separable` does (the two must agree bit for bit).
+                (iwy16, wy16) = verticalWeights(rowF, alpha: !useCoverage && scaled ? s.alpha : 1)
                 let ci = columnTexel + (x0 &+ k)
                 wx16 = UnsafeRawPointer(columnWeight + (x0 &+ k)).loadUnaligned(as: U16x16.self)
                 let r0 = rowBase, r1 = rowBase + stepY
@@ -306,7 +291,8 @@ enum SpanShader {
                 (p10, p11) = texelPairs(r1, stepX: stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
             } else {
                 let idx: Int8x8
-                (idx, wx16, fv) = texelIndex(u, v, maxU: maxU, maxV: maxV, stride: stride, floatIndex: floatIndex)
+                (idx, wx16, wy16) = texelIndex(u, v, s)
+                iwy16 = ~wy16
                 let i0 = Int(idx[0]), i1 = Int(idx[1]), i2 = Int(idx[2]), i3 = Int(idx[3])
                 let i4 = Int(idx[4]), i5 = Int(idx[5]), i6 = Int(idx[6]), i7 = Int(idx[7])
                 // Prefetch the texel rows the pixels `prefetchRows` below will need. Affine: the
@@ -331,10 +317,7 @@ enum SpanShader {
             // Bilinear in 16-bit fixed point on channel pairs ([B R] and [G A] per pixel):
             // horizontal exactly (value·256), vertical and alpha·coverage through the high half
             // of 16×16-bit products, then one rounding after source-over.
-            // Axis-aligned runs without coverage fold alpha into the vertical weights, exactly
-            // as `separable` does (the two must agree bit for bit).
             let foldAlpha = axis && !useCoverage && scaled
-            let (iwy16, wy16) = verticalWeights(fv, alpha: foldAlpha ? s.alpha : 1)
             let iwx16 = 256 &- wx16
             let top0 = rb(p00) &* iwx16 &+ rb(p01) &* wx16, top1 = ag(p00) &* iwx16 &+ ag(p01) &* wx16
             let bot0 = rb(p10) &* iwx16 &+ rb(p11) &* wx16, bot1 = ag(p10) &* iwx16 &+ ag(p11) &* wx16

@@ -1,7 +1,8 @@
 /* Tiny helpers the Raster compositor needs but portable Swift cannot spell:
  * the prefetch builtin, 32-bit fill and copy, the high half of a 16×16-bit product (one
  * instruction on SSE2 and NEON, but no standard-library SIMD operation), a CPU feature check,
- * partial-block loads and stores, the split of texel pairs, and for the AVX2 build of the loops
+ * partial-block loads and stores, the split of texel pairs, 16.16 fixed-point texture coordinates
+ * and their fractions, and for the AVX2 build of the loops
  * `vpermd`, `vblendvps` and masked moves (each with a portable fallback).
  * Everything is `static inline`, so it inlines fully into Swift callers. */
 #ifndef C_RASTER_SUPPORT_H
@@ -120,6 +121,60 @@ static inline raster_u32x8 raster_select8(raster_u32x8 a, raster_u32x8 b, raster
 #else
     raster_u32x8 m = (raster_u32x8)(mask >> 31);
     return (a & ~m) | (b & m);
+#endif
+}
+
+/* Imported into Swift as SIMD8<Float>. */
+typedef float raster_f32x8 __attribute__((ext_vector_type(8)));
+
+/* Texture coordinates (texel-centre space) to 16.16 fixed point: ⌊min(v, hi) · 65536 + bias⌋,
+ * limited to 0…limit. NaN gives `limit` or less, never an index outside 0…limit. `hi` must be
+ * at most 32767 so that nothing overflows. AVX2: vminps, vfmadd, vcvttps2dq, vpminsd, vpmaxsd
+ * (the product is exact, so the fused and the separate multiply-add agree). */
+static inline raster_i32x8 raster_fixed16(raster_f32x8 v, float hi, float bias, int limit)
+{
+#if defined(__AVX2__)
+    __m256 t = _mm256_min_ps((__m256)v, _mm256_set1_ps(hi));
+    t = _mm256_fmadd_ps(t, _mm256_set1_ps(65536.0f), _mm256_set1_ps(bias));
+    __m256i i = _mm256_min_epi32(_mm256_cvttps_epi32(t), _mm256_set1_epi32(limit));
+    return (raster_i32x8)_mm256_max_epi32(i, _mm256_setzero_si256());
+#else
+    raster_i32x8 r;
+    for (int k = 0; k < 8; k++) {
+        float t = v[k] < hi ? v[k] : hi;
+        t = t * 65536.0f + bias;
+        int i = t > 0.0f ? (int)t : 0;
+        r[k] = i < limit ? i : limit;
+    }
+    return r;
+#endif
+}
+
+/* Bits 8…15 of each lane (the 8-bit fraction of a 16.16 coordinate) in both of its 16-bit
+ * halves: one vpshufb on AVX2. */
+static inline raster_u16x16 raster_fraction8_pairs(raster_i32x8 v)
+{
+#if defined(__AVX2__)
+    return (raster_u16x16)_mm256_shuffle_epi8((__m256i)v, _mm256_setr_epi8(
+        1, -1, 1, -1, 5, -1, 5, -1, 9, -1, 9, -1, 13, -1, 13, -1,
+        1, -1, 1, -1, 5, -1, 5, -1, 9, -1, 9, -1, 13, -1, 13, -1));
+#else
+    raster_u32x8 b = ((raster_u32x8)v >> 8) & 0xFF;
+    return (raster_u16x16)(b | (b << 16));
+#endif
+}
+
+/* The low 16 bits of each lane (the fraction of a 16.16 coordinate) in both of its 16-bit
+ * halves: one vpshufb on AVX2. */
+static inline raster_u16x16 raster_fraction16_pairs(raster_i32x8 v)
+{
+#if defined(__AVX2__)
+    return (raster_u16x16)_mm256_shuffle_epi8((__m256i)v, _mm256_setr_epi8(
+        0, 1, 0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13,
+        0, 1, 0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13));
+#else
+    raster_u32x8 w = (raster_u32x8)v & 0xFFFF;
+    return (raster_u16x16)(w | (w << 16));
 #endif
 }
 
