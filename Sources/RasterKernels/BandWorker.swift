@@ -20,8 +20,8 @@ final class BandWorker {
     private var ranges: [Range<Int>] = []
     private(set) var shadedPixels = 0
     /// False: affine and projective runs go through the single-pass loop (`SpanShader.filtered`)
-    /// instead of the three-pass one (`SpanShader.general`); for tests comparing the two.
-    var threePassLoop = true
+    /// instead of the chunked two-pass one (`SpanShader.general`); for tests comparing the two.
+    var chunkedLoop = true
 
     func draw(_ quads: [PreparedQuad], rows: Range<Int>, columns: Range<Int>, pixels: UnsafeMutablePointer<UInt32>,
               stride: Int, occlusion useOcclusion: Bool, backdrop: Backdrop?) {
@@ -70,9 +70,9 @@ final class BandWorker {
                     columnTable.fill(&sampler, columns: lo..<hi)
                     rowCache.reset()
                 }
-                // Affine and projective quads take the three-pass loop (it reads texel pairs, so
+                // Affine and projective quads take the chunked loop (it reads texel pairs, so
                 // textures one texel wide stay with the single-pass loop).
-                if threePassLoop && (sampler.kind == .affine || sampler.kind == .projective) && sampler.stepX == 1 {
+                if chunkedLoop && (sampler.kind == .affine || sampler.kind == .projective) && sampler.stepX == 1 {
                     sampler.gather = gatherScratch.buffers
                 }
                 // Immutable from here: a variable would be copied (memcpy) for every call below.

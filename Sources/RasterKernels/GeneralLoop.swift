@@ -33,15 +33,14 @@ extension SpanShader {
 
     /// Affine and projective runs (texture one texel wide or more): the arithmetic of
     /// `filtered(axis: false)`, bit for bit, reorganised into chunks of `GatherScratch.chunk`
-    /// pixels and three passes, so each pass keeps few values live and the texels are fetched
-    /// as pairs with plain 64-bit loads instead of being inserted one by one into vectors:
+    /// pixels and two passes, so each pass keeps few values live and the texels are fetched as
+    /// pairs with plain 64-bit loads instead of being inserted one by one into vectors:
     ///
-    /// 1. per 8 pixels: texture coordinates, texel index and the weights, stored;
-    /// 2. per pixel: its upper and lower texel pairs (left texel and right neighbour), stored;
-    /// 3. per 8 pixels: the pairs split into left and right texels, filtered, scaled by
-    ///    alpha × coverage (alpha alone in `innerLo..<innerHi`) and blended onto the
-    ///    destination; `edges`: some pixels of the run lie outside that range; `onColor`: the
-    ///    destination is the colour `color` (`from` is nil).
+    /// 1. per 8 pixels: texture coordinates, texel indices and the weights, stored;
+    /// 2. per 8 pixels: the upper and lower texel pairs (left texel and right neighbour)
+    ///    loaded, filtered, scaled by alpha × coverage (alpha alone in `innerLo..<innerHi`)
+    ///    and blended onto the destination; `edges`: some pixels of the run lie outside that
+    ///    range; `onColor`: the destination is the colour `color` (`from` is nil).
     @inline(always)
     static func general(_ s: QuadSampler, _ g: GatherBuffers, _ row: UnsafeMutablePointer<UInt32>, _ y: Int,
                         _ x0: Int, _ x1: Int, _ from: UnsafePointer<UInt32>?, _ color: UInt32,
@@ -93,12 +92,22 @@ extension SpanShader {
                     u *= r
                     v *= r
                 }
-                let (idx, wx16, wy16) = texelIndex(u, v, s)
-                g.weightX[b] = wx16
-                // The upper row's weight is 65535 − the lower one's: its complement (pass 3).
-                g.weightBottom[b] = wy16
-                // Stored in the order of pixels 0 1 4 5 2 3 6 7, so that pass 3 splits the pairs
-                // into left and right texels with shuffles inside 128-bit halves only.
+                let (idx, fu, fv) = texelIndex(u, v, s)
+                let wy = verticalWeight(fv)
+                #if RASTER_KERNELS_AVX2
+                // Spread to pass 2's layout (4 lanes per pixel, pixels 0 1 4 5, then 2 3 6 7).
+                let wx = horizontalWeight(fu)
+                g.weightX[2 &* b] = raster_spread4(wx, 0)
+                g.weightX[2 &* b &+ 1] = raster_spread4(wx, 1)
+                g.weightBottom[2 &* b] = unsafeBitCast(raster_spread4(wy, 0), to: I16x16.self)
+                g.weightBottom[2 &* b &+ 1] = unsafeBitCast(raster_spread4(wy, 1), to: I16x16.self)
+                #else
+                // In pixel order (the portable pass 2 filters channel pairs, as `filtered` does).
+                g.weightX[2 &* b] = unsafeBitCast(unsafeBitCast(fu &>> 9, to: UInt8x8.self) & 127, to: U16x16.self)
+                g.weightBottom[2 &* b] = unsafeBitCast(wy, to: I16x16.self)
+                #endif
+                // Stored in the order of pixels 0 1 4 5 2 3 6 7: pass 2's layout, in which
+                // unpacking, packing and the filter's shuffles stay inside 128-bit halves.
                 let slots = Int8x8(idx[0], idx[1], idx[4], idx[5], idx[2], idx[3], idx[6], idx[7])
                 UnsafeMutableRawPointer(g.index + k).storeBytes(of: slots, as: Int8x8.self)
                 // The texel rows the pixels `prefetchRows` below will need.
@@ -109,30 +118,9 @@ extension SpanShader {
                 b &+= 1
                 ks += 8
             }
-            // 2. Texel pairs, two pixels per 128-bit store. Whole blocks: the slots are in the
-            // order 0 1 4 5 2 3 6 7, and the lanes past the run hold clamped, valid indices.
-            let t = UnsafeRawPointer(texels), below = UnsafeRawPointer(texels + stepY)
-            // Unrolled to a block per iteration (the loop's own instructions were a fifth).
-            @inline(__always) func fetch(_ j: Int) {
-                let a = Int(g.index[j]) &* 4, c = Int(g.index[j &+ 1]) &* 4
-                UnsafeMutableRawPointer(g.top + j).storeBytes(of: SIMD2<UInt64>(
-                    t.loadUnaligned(fromByteOffset: a, as: UInt64.self), t.loadUnaligned(fromByteOffset: c, as: UInt64.self)),
-                    as: SIMD2<UInt64>.self)
-                UnsafeMutableRawPointer(g.bottom + j).storeBytes(of: SIMD2<UInt64>(
-                    below.loadUnaligned(fromByteOffset: a, as: UInt64.self), below.loadUnaligned(fromByteOffset: c, as: UInt64.self)),
-                    as: SIMD2<UInt64>.self)
-            }
-            var j = 0
-            let slots = (n &+ 7) & ~7
-            while j < slots {
-                fetch(j)
-                fetch(j &+ 2)
-                fetch(j &+ 4)
-                fetch(j &+ 6)
-                j &+= 8
-            }
-            // 3. Filter and blend: whole blocks, then the run's last, partial block with masked
-            // loads and stores (kept out of the main loop).
+            // 2. Texel pairs, filter and blend: whole blocks, then the run's last, partial block
+            // with masked loads and stores (kept out of the main loop). The slots of a partial
+            // block past the run hold clamped, valid indices (pass 1 works in whole blocks).
             k = 0
             b = 0
             let out = row + (x0 &+ start)
@@ -168,25 +156,34 @@ extension SpanShader {
         }
     }
 
-    /// Pass 3 of `general` for the 8 pixels from chunk position `k` (block `b`), `column`
-    /// pixels right of the quad's first column: filtered, scaled by alpha (and, with `edge`,
-    /// by the edge coverage outside the lanes `covered`) and blended onto `d`.
+    /// Pass 2 of `general` for the 8 pixels from chunk position `k` (block `b`), `column`
+    /// pixels right of the quad's first column: their texel pairs loaded and filtered, scaled
+    /// by alpha (and, with `edge`, by the edge coverage outside the lanes `covered`) and blended
+    /// onto `d`. The arithmetic of `filtered` (`bilinear`, `over`) on the layout of 4 lanes per
+    /// pixel, pixels 0 1 4 5 in one vector and 2 3 6 7 in the other: the slot order the texel
+    /// indices are stored in.
     @inline(always)
     static func blendBlock(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ b: Int, _ column: Int, _ alpha16: U16x16,
                            _ edgeRow: EdgeRow, _ d: UInt8x8, covered: (Int32, Int32), edge: Bool) -> UInt8x8 {
-        let p00 = raster_pair_halves(g.top + k, 0), p01 = raster_pair_halves(g.top + k, 1)
-        let p10 = raster_pair_halves(g.bottom + k, 0), p11 = raster_pair_halves(g.bottom + k, 1)
-        let wx16 = g.weightX[b], iwx16 = 256 &- wx16
-        let wy16 = g.weightBottom[b], iwy16 = ~wy16
-        let top0 = rb(p00) &* iwx16 &+ rb(p01) &* wx16, top1 = ag(p00) &* iwx16 &+ ag(p01) &* wx16
-        let bot0 = rb(p10) &* iwx16 &+ rb(p11) &* wx16, bot1 = ag(p10) &* iwx16 &+ ag(p11) &* wx16
-        var srb = raster_mulhi(top0, iwy16) &+ raster_mulhi(bot0, wy16)
-        var sag = raster_mulhi(top1, iwy16) &+ raster_mulhi(bot1, wy16)
+        #if !RASTER_KERNELS_AVX2
+        // Portable build: SSE2 and NEON have no byte shuffle or multiply-add of bytes to match
+        // `raster_filter_pairs`; channel pairs in pixel order are cheaper there (and give the
+        // same bits).
+        return blendPairs(s, g, k, b, column, alpha16, edgeRow, d, covered: covered, edge: edge)
+        #else
+        // Pixels 0 1 4 5 (`half` 0) or 2 3 6 7 (`half` 1) of the block, value·256.
+        @inline(__always) func source(_ half: Int) -> U16x16 {
+            let wx = g.weightX[2 &* b &+ half], wy = g.weightBottom[2 &* b &+ half]
+            let i = g.index + (k &+ 4 &* half)
+            let t = raster_filter_pairs(raster_load_pairs4(s.texels, i), wx)
+            return value256(t &+ raster_mulhrs(raster_filter_pairs(raster_load_pairs4(s.texels + s.stepY, i), wx) &- t, wy))
+        }
+        var s0 = source(0), s1 = source(1)
         // Fully covered pixels: scaled by alpha alone (not at all when opaque).
-        var prb = srb, pag = sag
+        var p0 = s0, p1 = s1
         if s.alpha < 1 {
-            prb = raster_mulhi(srb, alpha16)
-            pag = raster_mulhi(sag, alpha16)
+            p0 = raster_mulhi(s0, alpha16)
+            p1 = raster_mulhi(s1, alpha16)
         }
         if edge {
             let ks = Float8(0, 1, 2, 3, 4, 5, 6, 7) + Float8(repeating: Float(column))
@@ -197,9 +194,54 @@ extension SpanShader {
                 * clamp(Float8(repeating: c.1) + Float8(repeating: a.1) * ks, 1)
                 * clamp(Float8(repeating: c.2) + Float8(repeating: a.2) * ks, 1)
                 * clamp(Float8(repeating: c.3) + Float8(repeating: a.3) * ks, 1)
-            let f16 = pairs(weight(f, scale: 65535))
+            let f16 = weight(f, scale: 65535)
             // All ones in the lanes `covered` (lane − from ≥ 0 and to − 1 − lane ≥ 0), without
             // SIMD masks (they lower to scalar code).
+            let lane = Int8x8(0, 1, 2, 3, 4, 5, 6, 7)
+            let outside = (lane &- covered.0) | ((covered.1 &- 1) &- lane)
+            let inside = unsafeBitCast(~(outside &>> 31), to: UInt8x8.self)
+            let in0 = raster_spread4(inside, 0), in1 = raster_spread4(inside, 1)
+            s0 = (p0 & in0) | (raster_mulhi(s0, raster_spread4(f16, 0)) & ~in0)
+            s1 = (p1 & in1) | (raster_mulhi(s1, raster_spread4(f16, 1)) & ~in1)
+        } else {
+            s0 = p0
+            s1 = p1
+        }
+        // Source-over as `over` computes it, rounded once.
+        let half = U16x16(repeating: 128)
+        return raster_pack4(s0 &+ raster_mulhi(raster_widen4(d, 0), raster_keep4(s0)) &+ half,
+                            s1 &+ raster_mulhi(raster_widen4(d, 1), raster_keep4(s1)) &+ half)
+        #endif
+    }
+
+    /// `blendBlock` of the portable build: the texel pairs split into left and right texels in
+    /// pixel order, filtered on channel pairs by `bilinear` and blended by `over`, with the
+    /// weights pass 1 stores in pixel order.
+    @inline(always)
+    static func blendPairs(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ b: Int, _ column: Int, _ alpha16: U16x16,
+                           _ edgeRow: EdgeRow, _ d: UInt8x8, covered: (Int32, Int32), edge: Bool) -> UInt8x8 {
+        let i = g.index + k, below = s.texels + s.stepY
+        let t0 = raster_load_pairs4(s.texels, i), t1 = raster_load_pairs4(s.texels, i + 4)
+        let b0 = raster_load_pairs4(below, i), b1 = raster_load_pairs4(below, i + 4)
+        var (srb, sag) = bilinear(raster_split_pairs(t0, t1, 0), raster_split_pairs(t0, t1, 1),
+                                  raster_split_pairs(b0, b1, 0), raster_split_pairs(b0, b1, 1),
+                                  f: unsafeBitCast(g.weightX[2 &* b], to: UInt8x8.self),
+                                  wy: unsafeBitCast(g.weightBottom[2 &* b], to: UInt8x8.self))
+        // Fully covered pixels: scaled by alpha alone (not at all when opaque).
+        var prb = srb, pag = sag
+        if s.alpha < 1 {
+            prb = raster_mulhi(srb, alpha16)
+            pag = raster_mulhi(sag, alpha16)
+        }
+        if edge {
+            let ks = Float8(0, 1, 2, 3, 4, 5, 6, 7) + Float8(repeating: Float(column))
+            let c = edgeRow.c, a = edgeRow.a
+            var f = Float8(repeating: s.alpha)
+            f *= clamp(Float8(repeating: c.0) + Float8(repeating: a.0) * ks, 1)
+                * clamp(Float8(repeating: c.1) + Float8(repeating: a.1) * ks, 1)
+                * clamp(Float8(repeating: c.2) + Float8(repeating: a.2) * ks, 1)
+                * clamp(Float8(repeating: c.3) + Float8(repeating: a.3) * ks, 1)
+            let f16 = pairs(weight(f, scale: 65535))
             let lane = Int8x8(0, 1, 2, 3, 4, 5, 6, 7)
             let outside = (lane &- covered.0) | ((covered.1 &- 1) &- lane)
             let inside = unsafeBitCast(~(outside &>> 31), to: U16x16.self)

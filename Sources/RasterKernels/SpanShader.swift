@@ -4,6 +4,7 @@ typealias Float8 = SIMD8<Float>
 typealias UInt8x8 = SIMD8<UInt32>
 typealias Int8x8 = SIMD8<Int32>
 typealias U16x16 = SIMD16<UInt16>
+typealias I16x16 = SIMD16<Int16>
 
 /// The inner loops: one run of pixels of one row of one quad, 8 pixels at a time.
 ///
@@ -15,7 +16,7 @@ typealias U16x16 = SIMD16<UInt16>
 /// bound by texture cache misses, not arithmetic.
 ///
 /// `BandWorker` sends affine and projective runs to `general` (GeneralLoop.swift), which
-/// computes the same values as `filtered` in three passes; `filtered` keeps the axis-aligned
+/// computes the same values as `filtered` in chunks and two passes; `filtered` keeps the axis-aligned
 /// edge and short runs and textures one texel wide.
 ///
 /// Written against the portable standard-library SIMD types with only operations that lower to
@@ -210,19 +211,51 @@ enum SpanShader {
                 Float(s.wm.0 * px + s.wm.1 * py + s.wm.2), Float(s.wm.0))
     }
 
-    /// For 8 sample positions (texel-centre space): the index of each one's upper-left texel,
-    /// the horizontal weight of its right neighbour (0…255, in both 16-bit halves) and the
-    /// vertical weight of the lower row (0…65535, likewise; the upper row's is its complement).
-    /// u and v go to 16.16 fixed point clamped to the texture (`raster_fixed16`): the integer
-    /// part is the texel, the fraction's top 8 bits (rounded) the horizontal weight and all 16
-    /// bits the vertical one, each moved into place with one byte shuffle.
+    /// For 8 sample positions (texel-centre space): the index of each one's upper-left texel
+    /// and u and v in 16.16 fixed point, clamped to the texture (`raster_fixed16`). u is rounded
+    /// to the 7 bits of the horizontal weight (`horizontalWeight`), v to the 16 of the vertical
+    /// one (`verticalWeight`).
     @inline(always)
-    static func texelIndex(_ u: Float8, _ v: Float8, _ s: QuadSampler) -> (Int8x8, U16x16, U16x16) {
-        let fu = raster_fixed16(u, s.maxU, 128, s.maxUFixed)
+    static func texelIndex(_ u: Float8, _ v: Float8, _ s: QuadSampler) -> (Int8x8, Int8x8, Int8x8) {
+        let fu = raster_fixed16(u, s.maxU, 256, s.maxUFixed)
         let fv = raster_fixed16(v, s.maxV, 0.5, s.maxVFixed)
-        let index = (fv &>> 16) &* Int32(truncatingIfNeeded: s.stride) &+ (fu &>> 16)
-        return (index, raster_fraction8_pairs(fu), raster_fraction16_pairs(fv))
+        return (raster_texel_index(fu, fv, Int32(truncatingIfNeeded: s.stride), s.indexExactInFloat ? 1 : 0), fu, fv)
     }
+
+    /// The weight f (0…127, of 128) of the right texel for a 16.16 coordinate, as the byte pair
+    /// 128 − f, f in each lane's low 16 bits (the operand of `raster_filter_pairs`).
+    @inline(__always)
+    static func horizontalWeight(_ fu: Int8x8) -> UInt8x8 {
+        (unsafeBitCast(fu &>> 9, to: UInt8x8.self) & 127) &* 255 &+ 128
+    }
+
+    /// The weight of the lower texel row for a 16.16 coordinate: 0…32767 (of 32768).
+    @inline(__always)
+    static func verticalWeight(_ fv: Int8x8) -> UInt8x8 {
+        (unsafeBitCast(fv, to: UInt8x8.self) & 0xFFFF) &>> 1
+    }
+
+    /// The bilinear filter of the affine and projective loops on channel pairs ([B R] and
+    /// [G A] per pixel, value·256): horizontally with the 7-bit weight `f` of the right texels
+    /// (biased by −16384 into signed 16 bits, as `raster_filter_pairs` computes it), vertically
+    /// with `raster_mulhrs` and the 15-bit weight `wy` of the lower row. Integer operations
+    /// only, each lane on its own: bit-identical to the general loop's other layout.
+    @inline(__always)
+    static func bilinear(_ p00: UInt8x8, _ p01: UInt8x8, _ p10: UInt8x8, _ p11: UInt8x8,
+                         f: UInt8x8, wy: UInt8x8) -> (U16x16, U16x16) {
+        let wx = pairs(f), iwx = pairs(128 &- f), w = unsafeBitCast(pairs(wy), to: I16x16.self)
+        let bias = U16x16(repeating: 16384)
+        @inline(__always) func horizontal(_ l: U16x16, _ r: U16x16) -> I16x16 {
+            unsafeBitCast(l &* iwx &+ r &* wx &- bias, to: I16x16.self)
+        }
+        @inline(__always) func vertical(_ t: I16x16, _ b: I16x16) -> U16x16 { value256(t &+ raster_mulhrs(b &- t, w)) }
+        return (vertical(horizontal(rb(p00), rb(p01)), horizontal(rb(p10), rb(p11))),
+                vertical(horizontal(ag(p00), ag(p01)), horizontal(ag(p10), ag(p11))))
+    }
+
+    /// A filtered channel (value·128 − 16384) as value·256.
+    @inline(__always)
+    static func value256(_ v: I16x16) -> U16x16 { unsafeBitCast(v &+ v, to: U16x16.self) ^ 0x8000 }
 
     @inline(always)
     static func filtered(_ s: QuadSampler, _ row: UnsafeMutablePointer<UInt32>, _ y: Int, _ x0: Int, _ x1: Int,
@@ -274,9 +307,11 @@ enum SpanShader {
                 u *= r
                 v *= r
             }
-            let p00: UInt8x8, p01: UInt8x8, p10: UInt8x8, p11: UInt8x8, wx16: U16x16
-            // The vertical weights of the upper and lower texel rows.
-            var iwy16: U16x16, wy16: U16x16
+            let p00: UInt8x8, p01: UInt8x8, p10: UInt8x8, p11: UInt8x8
+            // Axis-aligned: the right texels' weights (0…256) and the vertical weights of the
+            // upper and lower rows (16 bits). Others: the 7-bit weight of the right texels and
+            // the 15-bit weight of the lower row (`bilinear`).
+            var wx16 = U16x16(), iwy16 = U16x16(), wy16 = U16x16(), f7 = UInt8x8(), wy15 = UInt8x8()
             if axis {
                 // Texel column and weight per pixel column come from the quad's table.
                 // Axis-aligned runs without coverage fold alpha into the vertical weights,
@@ -291,8 +326,10 @@ enum SpanShader {
                 (p10, p11) = texelPairs(r1, stepX: stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
             } else {
                 let idx: Int8x8
-                (idx, wx16, wy16) = texelIndex(u, v, s)
-                iwy16 = ~wy16
+                let fu: Int8x8, fv: Int8x8
+                (idx, fu, fv) = texelIndex(u, v, s)
+                f7 = unsafeBitCast(fu &>> 9, to: UInt8x8.self) & 127
+                wy15 = verticalWeight(fv)
                 let i0 = Int(idx[0]), i1 = Int(idx[1]), i2 = Int(idx[2]), i3 = Int(idx[3])
                 let i4 = Int(idx[4]), i5 = Int(idx[5]), i6 = Int(idx[6]), i7 = Int(idx[7])
                 // Prefetch the texel rows the pixels `prefetchRows` below will need. Affine: the
@@ -314,15 +351,20 @@ enum SpanShader {
                 (p00, p01) = texelPairs(t, stepX: stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
                 (p10, p11) = texelPairs(b, stepX: stepX, adjacent: adjacent, i0, i1, i2, i3, i4, i5, i6, i7)
             }
-            // Bilinear in 16-bit fixed point on channel pairs ([B R] and [G A] per pixel):
-            // horizontal exactly (value·256), vertical and alpha·coverage through the high half
-            // of 16×16-bit products, then one rounding after source-over.
+            // Bilinear in 16-bit fixed point on channel pairs ([B R] and [G A] per pixel, value·256),
+            // alpha·coverage through the high half of 16×16-bit products, then one rounding after
+            // source-over. Axis-aligned: horizontal exactly, vertical through the high halves.
             let foldAlpha = axis && !useCoverage && scaled
-            let iwx16 = 256 &- wx16
-            let top0 = rb(p00) &* iwx16 &+ rb(p01) &* wx16, top1 = ag(p00) &* iwx16 &+ ag(p01) &* wx16
-            let bot0 = rb(p10) &* iwx16 &+ rb(p11) &* wx16, bot1 = ag(p10) &* iwx16 &+ ag(p11) &* wx16
-            var srb = raster_mulhi(top0, iwy16) &+ raster_mulhi(bot0, wy16)
-            var sag = raster_mulhi(top1, iwy16) &+ raster_mulhi(bot1, wy16)
+            var srb: U16x16, sag: U16x16
+            if axis {
+                let iwx16 = 256 &- wx16
+                let top0 = rb(p00) &* iwx16 &+ rb(p01) &* wx16, top1 = ag(p00) &* iwx16 &+ ag(p01) &* wx16
+                let bot0 = rb(p10) &* iwx16 &+ rb(p11) &* wx16, bot1 = ag(p10) &* iwx16 &+ ag(p11) &* wx16
+                srb = raster_mulhi(top0, iwy16) &+ raster_mulhi(bot0, wy16)
+                sag = raster_mulhi(top1, iwy16) &+ raster_mulhi(bot1, wy16)
+            } else {
+                (srb, sag) = bilinear(p00, p01, p10, p11, f: f7, wy: wy15)
+            }
             if scaled && !foldAlpha {
                 var f = alpha
                 if useCoverage {

@@ -203,10 +203,10 @@ final class KernelVariantsTests: XCTestCase {
         }
     }
 
-    /// Affine and projective runs: the three-pass loop (chunks, edge and interior pixels in
+    /// Affine and projective runs: the chunked two-pass loop (chunks, edge and interior pixels in
     /// one call, texel pairs, opaque and translucent textures, alpha, mirrored and clipped
     /// quads, runs of every length) draws exactly what the single-pass loop draws.
-    func testThreePassLoopMatchesTheSinglePassLoop() {
+    func testChunkedLoopMatchesTheSinglePassLoop() {
         for seed in 11...16 as ClosedRange<UInt64> {
             var quads = Self.scene(seed: seed, width: 300, height: 140)
             // Wide rotated and projective cards: runs longer than a chunk.
@@ -219,15 +219,15 @@ final class KernelVariantsTests: XCTestCase {
             let prepared = quads.compactMap { PreparedQuad($0, clip: PixelRect(x: 0, y: 0, width: 300, height: 140), filter: .bilinear) }
             XCTAssertTrue(prepared.contains { $0.sampler.kind == .affine } && prepared.contains { $0.sampler.kind == .projective })
             for backdrop in [nil, Backdrop.color(Self.background)] {
-                let frames = [true, false].map { threePass -> Canvas in
+                let frames = [true, false].map { chunked -> Canvas in
                     let c = RT.canvas(300, 140, Self.background)
                     let worker = BandWorker()
-                    worker.threePassLoop = threePass
+                    worker.chunkedLoop = chunked
                     worker.draw(prepared, rows: 0..<140, columns: 0..<300, pixels: c.pixels, stride: c.stride,
                                 occlusion: true, backdrop: backdrop)
                     return c
                 }
-                assertSame(frames[0], frames[1], "seed \(seed) backdrop \(backdrop != nil): three-pass vs single-pass")
+                assertSame(frames[0], frames[1], "seed \(seed) backdrop \(backdrop != nil): chunked vs single-pass")
             }
         }
     }

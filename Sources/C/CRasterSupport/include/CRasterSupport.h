@@ -1,8 +1,9 @@
 /* Tiny helpers the Raster compositor needs but portable Swift cannot spell:
  * the prefetch builtin, 32-bit fill and copy, the high half of a 16×16-bit product (one
  * instruction on SSE2 and NEON, but no standard-library SIMD operation), a CPU feature check,
- * partial-block loads and stores, the split of texel pairs, 16.16 fixed-point texture coordinates
- * and their fractions, and for the AVX2 build of the loops
+ * partial-block loads and stores, 16.16 fixed-point texture coordinates and their fractions, the
+ * general loop's texel-pair loads and its filter, spread, keep, widen and pack steps (vpmaddubsw,
+ * vpshufb, vpmulhrsw, vpunpck, vpackuswb), and for the AVX2 build of the loops
  * `vpermd`, `vblendvps` and masked moves (each with a portable fallback).
  * Everything is `static inline`, so it inlines fully into Swift callers. */
 #ifndef C_RASTER_SUPPORT_H
@@ -15,6 +16,8 @@
 #include <immintrin.h>
 #elif defined(__SSE2__)
 #include <emmintrin.h>
+#elif defined(__ARM_NEON)
+#include <arm_neon.h>
 #endif
 
 /* Imported into Swift as SIMD16<UInt16> and SIMD16<UInt32>. */
@@ -97,21 +100,6 @@ static inline void raster_store_partial8(uint32_t *p, raster_u32x8 v, size_t n)
 #endif
 }
 
-/* The left texels (low halves, `odd` = 0) or the right texels (high halves, `odd` = 1) of the 8
- * texel pairs at `p`, stored in the slot order 0 1 4 5 2 3 6 7, in pixel order: two loads and
- * one in-lane shuffle per 256 bits. The empty asm keeps the loaded vectors whole (LLVM otherwise
- * may turn a shuffle of loads into 8 scalar element inserts). */
-static inline raster_u32x8 raster_pair_halves(const uint64_t *p, int odd)
-{
-    typedef unsigned int u32x8u __attribute__((ext_vector_type(8), aligned(4)));
-    raster_u32x8 a = *(const u32x8u *)p, b = *(const u32x8u *)(p + 4);
-#if defined(__AVX__)
-    __asm__("" : "+x"(a), "+x"(b));
-#endif
-    if (odd) return __builtin_shufflevector(a, b, 1, 3, 9, 11, 5, 7, 13, 15);
-    return __builtin_shufflevector(a, b, 0, 2, 8, 10, 4, 6, 12, 14);
-}
-
 /* Per lane, `b` where the lane of `mask` has its sign bit set, else `a`: one vblendvps where
  * the module is built for AVX2 (only used there), and/or/andnot elsewhere. */
 static inline raster_u32x8 raster_select8(raster_u32x8 a, raster_u32x8 b, raster_i32x8 mask)
@@ -124,8 +112,15 @@ static inline raster_u32x8 raster_select8(raster_u32x8 a, raster_u32x8 b, raster
 #endif
 }
 
-/* Imported into Swift as SIMD8<Float>. */
+/* Imported into Swift as SIMD8<Float> and SIMD16<Int16>. */
 typedef float raster_f32x8 __attribute__((ext_vector_type(8)));
+typedef short raster_i16x16 __attribute__((ext_vector_type(16)));
+/* Internal: 32 bytes, and 16 lanes of 32 bits for widened products. */
+typedef unsigned char raster_u8x32 __attribute__((ext_vector_type(32)));
+typedef int raster_i32x16 __attribute__((ext_vector_type(16)));
+
+/* The fallbacks below are written with vector extensions only (lane-wise operations, constant
+ * shuffles, conversions), so that they compile to packed code on SSE2 and NEON too. */
 
 /* Texture coordinates (texel-centre space) to 16.16 fixed point: ⌊min(v, hi) · 65536 + bias⌋,
  * limited to 0…limit. NaN gives `limit` or less, never an index outside 0…limit. `hi` must be
@@ -139,42 +134,187 @@ static inline raster_i32x8 raster_fixed16(raster_f32x8 v, float hi, float bias, 
     __m256i i = _mm256_min_epi32(_mm256_cvttps_epi32(t), _mm256_set1_epi32(limit));
     return (raster_i32x8)_mm256_max_epi32(i, _mm256_setzero_si256());
 #else
-    raster_i32x8 r;
-    for (int k = 0; k < 8; k++) {
-        float t = v[k] < hi ? v[k] : hi;
-        t = t * 65536.0f + bias;
-        int i = t > 0.0f ? (int)t : 0;
-        r[k] = i < limit ? i : limit;
+    raster_i32x8 below = v < hi;  /* all ones where v < hi (false for NaN) */
+    raster_f32x8 t = (raster_f32x8)(((raster_i32x8)v & below) | ((raster_i32x8)(raster_f32x8)hi & ~below));
+    t = t * 65536.0f + bias;
+    t = (raster_f32x8)((raster_i32x8)t & (t > 0.0f));  /* negatives to 0 before converting */
+    raster_i32x8 i = __builtin_convertvector(t, raster_i32x8);
+    raster_i32x8 inside = i < limit;
+    return (i & inside) | ((raster_i32x8)limit & ~inside);
+#endif
+}
+
+/* The texel index (v's integer part) · stride + (u's integer part) of 16.16 coordinates `fu`,
+ * `fv` (0…32767.x each). AVX2 and NEON multiply 32-bit lanes in one instruction; SSE2 cannot,
+ * and forms the same integer in Float where every index is below 2²⁴ (`exactInFloat`). */
+static inline raster_i32x8 raster_texel_index(raster_i32x8 fu, raster_i32x8 fv, int stride, int exactInFloat)
+{
+#if defined(__SSE2__) && !defined(__AVX2__)
+    if (exactInFloat) {
+        raster_f32x8 i = __builtin_convertvector(fv >> 16, raster_f32x8) * (float)stride + __builtin_convertvector(fu >> 16, raster_f32x8);
+        return __builtin_convertvector(i, raster_i32x8);
     }
-    return r;
+#else
+    (void)exactInFloat;
+#endif
+    return (fv >> 16) * stride + (fu >> 16);
+}
+
+/* The general loop's pixel layout: 8 pixels as two vectors of 16-bit lanes, 4 lanes per pixel
+ * (its B G R A channels), the first vector holding pixels 0 1 4 5 and the second 2 3 6 7 (the
+ * order in which `vpunpck*bw` and `vpackuswb` split and join 8 pixels within 128-bit halves). */
+
+/* The texel pairs (texel i and its right neighbour, as one 64-bit load each) at the indices
+ * i[0…3] of `t`, in that order: one vector in the general loop's layout, whose slot order
+ * 0 1 4 5 / 2 3 6 7 the indices are stored in. AVX2: vmovq, vmovhps and vinserti128. */
+static inline raster_u32x8 raster_load_pairs4(const uint32_t *t, const int32_t *i)
+{
+#if defined(__AVX2__)
+    __m128d lo = _mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(t + i[0]))), (const double *)(t + i[1]));
+    __m128d hi = _mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(t + i[2]))), (const double *)(t + i[3]));
+    return (raster_u32x8)_mm256_insertf128_si256(_mm256_castsi128_si256(_mm_castpd_si128(lo)), _mm_castpd_si128(hi), 1);
+#else
+    typedef unsigned long long u64x4 __attribute__((ext_vector_type(4)));
+    u64x4 r;
+    for (int k = 0; k < 4; k++) {
+        unsigned long long pair;
+        __builtin_memcpy(&pair, t + i[k], sizeof pair);
+        r[k] = pair;
+    }
+    return (raster_u32x8)r;
 #endif
 }
 
-/* Bits 8…15 of each lane (the 8-bit fraction of a 16.16 coordinate) in both of its 16-bit
- * halves: one vpshufb on AVX2. */
-static inline raster_u16x16 raster_fraction8_pairs(raster_i32x8 v)
+/* The left texels (`odd` = 0) or the right texels (`odd` = 1) of the 8 texel pairs in `a`
+ * (pixels 0 1 4 5) and `b` (pixels 2 3 6 7), in pixel order: the portable build's layout. One
+ * shuffle within 128-bit halves. */
+static inline raster_u32x8 raster_split_pairs(raster_u32x8 a, raster_u32x8 b, int odd)
+{
+    if (odd) return __builtin_shufflevector(a, b, 1, 3, 9, 11, 5, 7, 13, 15);
+    return __builtin_shufflevector(a, b, 0, 2, 8, 10, 4, 6, 12, 14);
+}
+
+/* The horizontal step of the bilinear filter for the 4 texel pairs in `v` (left texels in the
+ * even lanes): per channel, (128 − f)·left + f·right − 16384 (value·128, biased into signed 16
+ * bits), where the 4 lanes of each pixel in `w` all hold 128 + 255·f, f = 0…127 (the bytes
+ * 128 − f and f). AVX2: vpxor (texels to signed bytes), vpshufb (each channel of the two texels
+ * side by side) and vpmaddubsw, whose sums stay within −16384…16256. */
+static inline raster_i16x16 raster_filter_pairs(raster_u32x8 v, raster_u16x16 w)
 {
 #if defined(__AVX2__)
-    return (raster_u16x16)_mm256_shuffle_epi8((__m256i)v, _mm256_setr_epi8(
-        1, -1, 1, -1, 5, -1, 5, -1, 9, -1, 9, -1, 13, -1, 13, -1,
-        1, -1, 1, -1, 5, -1, 5, -1, 9, -1, 9, -1, 13, -1, 13, -1));
+    __m256i t = _mm256_xor_si256((__m256i)v, _mm256_set1_epi8((char)0x80));
+    t = _mm256_shuffle_epi8(t, _mm256_setr_epi8(
+        0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15,
+        0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15));
+    return (raster_i16x16)_mm256_maddubs_epi16((__m256i)w, t);
 #else
-    raster_u32x8 b = ((raster_u32x8)v >> 8) & 0xFF;
-    return (raster_u16x16)(b | (b << 16));
+    raster_u8x32 b = (raster_u8x32)v;
+    raster_u16x16 left = __builtin_convertvector(__builtin_shufflevector(b, b,
+        0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27), raster_u16x16);
+    raster_u16x16 right = __builtin_convertvector(__builtin_shufflevector(b, b,
+        4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31), raster_u16x16);
+    raster_u16x16 f = w >> 8;
+    return (raster_i16x16)(left * (128 - f) + right * f - 16384);
 #endif
 }
 
-/* The low 16 bits of each lane (the fraction of a 16.16 coordinate) in both of its 16-bit
- * halves: one vpshufb on AVX2. */
-static inline raster_u16x16 raster_fraction16_pairs(raster_i32x8 v)
+/* (a · b + 2¹⁴) >> 15 per signed 16-bit lane (not both −32768): pmulhrsw on AVX2, vqrdmulh on
+ * NEON. */
+static inline raster_i16x16 raster_mulhrs(raster_i16x16 a, raster_i16x16 b)
 {
 #if defined(__AVX2__)
-    return (raster_u16x16)_mm256_shuffle_epi8((__m256i)v, _mm256_setr_epi8(
-        0, 1, 0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13,
-        0, 1, 0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13));
+    return (raster_i16x16)_mm256_mulhrs_epi16((__m256i)a, (__m256i)b);
+#elif defined(__SSE2__)
+    /* From the high and low halves of the products: 2·high + ⌊(⌊low / 2¹⁴⌋ + 1) / 2⌋. */
+    typedef short i16x8 __attribute__((ext_vector_type(8)));
+    typedef unsigned short u16x8 __attribute__((ext_vector_type(8)));
+    i16x8 alo = __builtin_shufflevector(a, a, 0, 1, 2, 3, 4, 5, 6, 7), ahi = __builtin_shufflevector(a, a, 8, 9, 10, 11, 12, 13, 14, 15);
+    i16x8 blo = __builtin_shufflevector(b, b, 0, 1, 2, 3, 4, 5, 6, 7), bhi = __builtin_shufflevector(b, b, 8, 9, 10, 11, 12, 13, 14, 15);
+    i16x8 hlo = (i16x8)_mm_mulhi_epi16((__m128i)alo, (__m128i)blo), hhi = (i16x8)_mm_mulhi_epi16((__m128i)ahi, (__m128i)bhi);
+    u16x8 llo = (u16x8)_mm_mullo_epi16((__m128i)alo, (__m128i)blo), lhi = (u16x8)_mm_mullo_epi16((__m128i)ahi, (__m128i)bhi);
+    i16x8 rlo = (hlo << 1) + (i16x8)(((llo >> 14) + 1) >> 1), rhi = (hhi << 1) + (i16x8)(((lhi >> 14) + 1) >> 1);
+    return __builtin_shufflevector(rlo, rhi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+#elif defined(__ARM_NEON)
+    /* vqrdmulh: (2ab + 2¹⁵) >> 16, the same value (it saturates only for a = b = −32768). */
+    typedef short i16x8 __attribute__((ext_vector_type(8)));
+    i16x8 alo = __builtin_shufflevector(a, a, 0, 1, 2, 3, 4, 5, 6, 7), ahi = __builtin_shufflevector(a, a, 8, 9, 10, 11, 12, 13, 14, 15);
+    i16x8 blo = __builtin_shufflevector(b, b, 0, 1, 2, 3, 4, 5, 6, 7), bhi = __builtin_shufflevector(b, b, 8, 9, 10, 11, 12, 13, 14, 15);
+    i16x8 rlo = (i16x8)vqrdmulhq_s16((int16x8_t)alo, (int16x8_t)blo), rhi = (i16x8)vqrdmulhq_s16((int16x8_t)ahi, (int16x8_t)bhi);
+    return __builtin_shufflevector(rlo, rhi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 #else
-    raster_u32x8 w = (raster_u32x8)v & 0xFFFF;
-    return (raster_u16x16)(w | (w << 16));
+    raster_i32x16 p = __builtin_convertvector(a, raster_i32x16) * __builtin_convertvector(b, raster_i32x16);
+    return __builtin_convertvector((p + 16384) >> 15, raster_i16x16);
+#endif
+}
+
+/* Per-pixel values (the low 16 bits of each lane of `v`, pixels 0…7) spread to the general loop's
+ * layout: each in its pixel's 4 lanes, pixels 0 1 4 5 (`odd` = 0) or 2 3 6 7 (`odd` = 1).
+ * One vpshufb on AVX2. */
+static inline raster_u16x16 raster_spread4(raster_u32x8 v, int odd)
+{
+#if defined(__AVX2__)
+    if (odd)
+        return (raster_u16x16)_mm256_shuffle_epi8((__m256i)v, _mm256_setr_epi8(
+            8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13,
+            8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13));
+    return (raster_u16x16)_mm256_shuffle_epi8((__m256i)v, _mm256_setr_epi8(
+        0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5,
+        0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5));
+#else
+    raster_u16x16 h = (raster_u16x16)v;  /* pixel i's low half is lane 2i */
+    if (odd) return __builtin_shufflevector(h, h, 4, 4, 4, 4, 6, 6, 6, 6, 12, 12, 12, 12, 14, 14, 14, 14);
+    return __builtin_shufflevector(h, h, 0, 0, 0, 0, 2, 2, 2, 2, 8, 8, 8, 8, 10, 10, 10, 10);
+#endif
+}
+
+/* For source pixels in the general loop's layout (value·256 per channel): the destination's
+ * weight (255 − the alpha rounded to 8 bits) · 257 in all 4 lanes of each pixel, as
+ * `SpanShader.keep` computes it: ⌊(65407 − a) / 256⌋ is 255 − ⌊(a + 128) / 256⌋ for a ≤ 65280,
+ * and one vpshufb copies that byte into the pixel's 8 bytes. */
+static inline raster_u16x16 raster_keep4(raster_u16x16 s)
+{
+#if defined(__AVX2__)
+    __m256i t = _mm256_srli_epi16(_mm256_sub_epi16(_mm256_set1_epi16((short)65407), (__m256i)s), 8);
+    return (raster_u16x16)_mm256_shuffle_epi8(t, _mm256_setr_epi8(
+        6, 6, 6, 6, 6, 6, 6, 6, 14, 14, 14, 14, 14, 14, 14, 14,
+        6, 6, 6, 6, 6, 6, 6, 6, 14, 14, 14, 14, 14, 14, 14, 14));
+#else
+    raster_u16x16 t = (65407 - s) >> 8;
+    return __builtin_shufflevector(t, t, 3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15) * 257;
+#endif
+}
+
+/* Pixels 0 1 4 5 (`odd` = 0) or 2 3 6 7 (`odd` = 1) of `d` in the general loop's layout, each
+ * channel as value·256: one vpunpck[lh]bw with zero on AVX2. */
+static inline raster_u16x16 raster_widen4(raster_u32x8 d, int odd)
+{
+#if defined(__AVX2__)
+    if (odd) return (raster_u16x16)_mm256_unpackhi_epi8(_mm256_setzero_si256(), (__m256i)d);
+    return (raster_u16x16)_mm256_unpacklo_epi8(_mm256_setzero_si256(), (__m256i)d);
+#else
+    raster_u8x32 b = (raster_u8x32)d;
+    if (odd)
+        return __builtin_convertvector(__builtin_shufflevector(b, b,
+            8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31), raster_u16x16) << 8;
+    return __builtin_convertvector(__builtin_shufflevector(b, b,
+        0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23), raster_u16x16) << 8;
+#endif
+}
+
+/* The high bytes of the lanes of `a` (pixels 0 1 4 5) and `b` (2 3 6 7) as pixels 0…7, X byte
+ * 0xFF: vpsrlw, vpackuswb and an or on AVX2. */
+static inline raster_u32x8 raster_pack4(raster_u16x16 a, raster_u16x16 b)
+{
+#if defined(__AVX2__)
+    __m256i p = _mm256_packus_epi16(_mm256_srli_epi16((__m256i)a, 8), _mm256_srli_epi16((__m256i)b, 8));
+    return (raster_u32x8)_mm256_or_si256(p, _mm256_set1_epi32((int)0xFF000000u));
+#else
+    typedef unsigned char u8x16 __attribute__((ext_vector_type(16)));
+    u8x16 ha = __builtin_convertvector(a >> 8, u8x16), hb = __builtin_convertvector(b >> 8, u8x16);
+    raster_u8x32 p = __builtin_shufflevector(ha, hb,
+        0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23,
+        8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
+    return (raster_u32x8)p | 0xFF000000u;
 #endif
 }
 
