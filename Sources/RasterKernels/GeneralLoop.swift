@@ -48,6 +48,8 @@ extension SpanShader {
         let lanes = Float8(0, 1, 2, 3, 4, 5, 6, 7)
         let origin = s.originX
         let (u0, du, v0, dv, w0, dw) = rowStart(s, y: y)
+        // Affine: the row in fixed point (nil: Float, as for projective rows).
+        let fixed = projective ? nil : fixedRow(s, y: y)
         let (pu0, pv0, pw0) = (u0 + Float(s.um.1 * prefetchRows), v0 + Float(s.vm.1 * prefetchRows), w0 + Float(s.wm.1 * prefetchRows))
         let texels = s.texels, stride = s.stride, stepY = s.stepY
         let maxU = s.maxU, maxV = s.maxV
@@ -84,15 +86,31 @@ extension SpanShader {
             var k = 0, b = 0
             // Pixel positions from the quad's first column, as exact Floats (as in `filtered`).
             var ks = lanes + Float8(repeating: Float(skip &+ start))
+            // Affine rows in fixed point: coordinates stepped by one addition per block.
+            var fu0 = Int8x8(), fv0 = Int8x8(), du8 = Int32(0), dv8 = Int32(0)
+            if let f = fixed {
+                let ki = Int8x8(0, 1, 2, 3, 4, 5, 6, 7) &+ Int32(truncatingIfNeeded: skip &+ start)
+                fu0 = f.u &+ f.du &* ki
+                fv0 = f.v &+ f.dv &* ki
+                du8 = f.du &* 8
+                dv8 = f.dv &* 8
+            }
             while k < n {
-                var u = Float8(repeating: u0) + Float8(repeating: du) * ks
-                var v = Float8(repeating: v0) + Float8(repeating: dv) * ks
-                if projective {
-                    let r = 1 / (Float8(repeating: w0) + Float8(repeating: dw) * ks)
-                    u *= r
-                    v *= r
+                let idx: Int8x8, fu: Int8x8, fv: Int8x8
+                if fixed != nil {
+                    (idx, fu, fv) = texelIndex(fixedU: fu0, fixedV: fv0, s)
+                    fu0 &+= du8
+                    fv0 &+= dv8
+                } else {
+                    var u = Float8(repeating: u0) + Float8(repeating: du) * ks
+                    var v = Float8(repeating: v0) + Float8(repeating: dv) * ks
+                    if projective {
+                        let r = 1 / (Float8(repeating: w0) + Float8(repeating: dw) * ks)
+                        u *= r
+                        v *= r
+                    }
+                    (idx, fu, fv) = texelIndex(u, v, s)
                 }
-                let (idx, fu, fv) = texelIndex(u, v, s)
                 let wy = verticalWeight(fv)
                 #if RASTER_KERNELS_AVX2
                 // Spread to pass 2's layout (4 lanes per pixel, pixels 0 1 4 5, then 2 3 6 7).

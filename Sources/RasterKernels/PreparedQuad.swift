@@ -56,6 +56,8 @@ struct QuadSampler {
     /// The column texture coordinates are stepped from: the quad's leftmost column (or 0), the
     /// same whatever the clip, so partial redraws match full ones bit for bit.
     var originX: Int
+    /// The column after the quad's rightmost one (the end of the columns `originX` steps over).
+    var endX: Int
     /// Axis-aligned: per pixel column x, the left texel column `columnTexel[x]` and the
     /// weight of its right neighbour `columnWeight[x]` (0…256, in both 16-bit halves); filled by
     /// `ColumnTable`.
@@ -216,7 +218,7 @@ struct PreparedQuad {
             edges: (edge(0), edge(1), edge(2), edge(3)),
             blitOffsetX: kind == .blit ? -Int(p[0].x.rounded()) : 0,
             blitOffsetY: kind == .blit ? -Int(p[0].y.rounded()) : 0,
-            originX: max(0, PixelRect.covering(p, margin: 1).x),
+            originX: max(0, PixelRect.covering(p, margin: 1).x), endX: PixelRect.covering(p, margin: 1).maxX,
             columnTexel: ColumnTable.unset.texel, columnWeight: ColumnTable.unset.weight,
             columnShape: ColumnTable.unset.shape,
             opaque: PreparedQuad.opaquePair(level == 0 && kind != .projective && kind != .affine ? base.opaqueRegions : []))

@@ -222,6 +222,31 @@ enum SpanShader {
         return (raster_texel_index(fu, fv, Int32(truncatingIfNeeded: s.stride), s.indexExactInFloat ? 1 : 0), fu, fv)
     }
 
+    /// Affine rows in 16.16 fixed point: u and v at the quad's first column of row `y` and
+    /// their steps per pixel, from the Double homography (u with the horizontal weight's
+    /// rounding, 2⁻⁸, added; v with the vertical one's, 2⁻¹⁷). A pixel k columns right of the
+    /// first has the coordinates u + k·du, v + k·dv, exact integers however its row is split
+    /// into runs, stepped with one addition per block (as pixman and Qt step theirs). Nil when
+    /// the row's box reaches 30 000 texels or more (then the Float path).
+    @inline(__always)
+    static func fixedRow(_ s: QuadSampler, y: Int) -> (u: Int32, du: Int32, v: Int32, dv: Int32)? {
+        let px = Double(s.originX) + 0.5, py = Double(y) + 0.5, width = Double(s.endX - s.originX)
+        let u = s.um.0 * px + s.um.1 * py + s.um.2, v = s.vm.0 * px + s.vm.1 * py + s.vm.2
+        let limit = 30_000.0
+        guard abs(u) < limit, abs(v) < limit, abs(u + s.um.0 * width) < limit, abs(v + s.vm.0 * width) < limit else {
+            return nil
+        }
+        return (Int32((u * 65536 + 256).rounded(.down)), Int32((s.um.0 * 65536).rounded()),
+                Int32((v * 65536 + 0.5).rounded(.down)), Int32((s.vm.0 * 65536).rounded()))
+    }
+
+    /// `texelIndex` for 16.16 fixed-point coordinates (`fixedRow`): clamped to the texture.
+    @inline(always)
+    static func texelIndex(fixedU: Int8x8, fixedV: Int8x8, _ s: QuadSampler) -> (Int8x8, Int8x8, Int8x8) {
+        let fu = raster_clamp_fixed(fixedU, s.maxUFixed), fv = raster_clamp_fixed(fixedV, s.maxVFixed)
+        return (raster_texel_index(fu, fv, Int32(truncatingIfNeeded: s.stride), s.indexExactInFloat ? 1 : 0), fu, fv)
+    }
+
     /// The weight f (0…127, of 128) of the right texel for a 16.16 coordinate, as the byte pair
     /// 128 − f, f in each lane's low 16 bits (the operand of `raster_filter_pairs`).
     @inline(__always)
@@ -286,6 +311,8 @@ enum SpanShader {
         let count = x1 - x0
         let out = row + x0
         let skip = x0 &- origin
+        // Affine: the row in fixed point (as `general` steps it).
+        let fixed = !axis && !projective ? fixedRow(s, y: y) : nil
         // Affine: texel offset from a pixel to the same column `prefetchRows` below.
         var prefetchOffset = 0
         if !axis && !projective {
@@ -327,7 +354,12 @@ enum SpanShader {
             } else {
                 let idx: Int8x8
                 let fu: Int8x8, fv: Int8x8
-                (idx, fu, fv) = texelIndex(u, v, s)
+                if let f = fixed {
+                    let ki = Int8x8(0, 1, 2, 3, 4, 5, 6, 7) &+ Int32(truncatingIfNeeded: skip &+ k)
+                    (idx, fu, fv) = texelIndex(fixedU: f.u &+ f.du &* ki, fixedV: f.v &+ f.dv &* ki, s)
+                } else {
+                    (idx, fu, fv) = texelIndex(u, v, s)
+                }
                 f7 = unsafeBitCast(fu &>> 9, to: UInt8x8.self) & 127
                 wy15 = verticalWeight(fv)
                 let i0 = Int(idx[0]), i1 = Int(idx[1]), i2 = Int(idx[2]), i3 = Int(idx[3])

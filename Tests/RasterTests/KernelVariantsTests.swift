@@ -232,6 +232,41 @@ final class KernelVariantsTests: XCTestCase {
         }
     }
 
+    /// Affine rows step 16.16 fixed-point coordinates. A card turned by 90° at scale 1 puts
+    /// every pixel centre on a texel centre, so its interior reproduces the texels exactly, in
+    /// both loops. A texture too wide for the fixed point (40 000 texels) takes the Float path
+    /// instead, again with the same pixels from both loops.
+    func testAffineRowsInFixedPoint() {
+        let tex = Texture(width: 40, height: 30) { x, y in 0xFF00_0000 | UInt32(x * 6) << 16 | UInt32(y * 8) << 8 | UInt32((x * y) & 0xFF) }
+        // Texture corners TL, TR, BR, BL: u runs down the screen, v to the left.
+        let turned = Quad(texture: tex, corners: [Point2(70, 10), Point2(70, 50), Point2(40, 50), Point2(40, 10)])
+        let wide = Texture(width: 40_000, height: 2) { x, y in 0xFF00_0000 | UInt32((x / 7) & 0xFF) << 8 | UInt32(y * 200) }
+        let a = 0.3, c = cos(a), s = sin(a)
+        let sliver = Quad(texture: wide, corners: [Point2(0, 0), Point2(200, 0), Point2(200, 12), Point2(0, 12)].map {
+            Point2(90 + $0.x * c - $0.y * s, 8 + $0.x * s + $0.y * c)
+        })
+        let clip = PixelRect(x: 0, y: 0, width: 300, height: 90)
+        let prepared = [turned, sliver].compactMap { PreparedQuad($0, clip: clip, filter: .bilinear) }
+        XCTAssertEqual(prepared.map(\.sampler.kind), [.affine, .affine])
+        XCTAssertNotNil(SpanShader.fixedRow(prepared[0].sampler, y: 30))
+        XCTAssertNil(SpanShader.fixedRow(prepared[1].sampler, y: 60))
+        let frames = [true, false].map { chunked -> Canvas in
+            let canvas = RT.canvas(300, 90, Self.background)
+            let worker = BandWorker()
+            worker.chunkedLoop = chunked
+            worker.draw(prepared, rows: 0..<90, columns: 0..<300, pixels: canvas.pixels, stride: canvas.stride,
+                        occlusion: true, backdrop: .color(Self.background))
+            return canvas
+        }
+        assertSame(frames[0], frames[1], "chunked vs single-pass")
+        // Pixel (x, y) shows texel (y − 10, 69 − x); the outline's columns and rows are blended.
+        for y in 11..<49 {
+            for x in 41..<69 where frames[0].pixels[y * 300 + x] != tex.pixels[(69 - x) * 40 + (y - 10)] {
+                return XCTFail("pixel \(x),\(y): \(frames[0].pixels[y * 300 + x]) is not texel \(y - 10),\(69 - x)")
+            }
+        }
+    }
+
     /// A card whose rows are split into pieces: columns already painted by a card behind it
     /// alternate with columns still showing the backdrop, and an opaque card in front cuts each
     /// row into two visible runs. The separable path filters each texture row once over a

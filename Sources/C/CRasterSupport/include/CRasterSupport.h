@@ -144,6 +144,18 @@ static inline raster_i32x8 raster_fixed16(raster_f32x8 v, float hi, float bias, 
 #endif
 }
 
+/* 16.16 fixed-point coordinates limited to 0…limit: vpminsd and vpmaxsd on AVX2. */
+static inline raster_i32x8 raster_clamp_fixed(raster_i32x8 v, int limit)
+{
+#if defined(__AVX2__)
+    return (raster_i32x8)_mm256_max_epi32(_mm256_min_epi32((__m256i)v, _mm256_set1_epi32(limit)), _mm256_setzero_si256());
+#else
+    raster_i32x8 inside = v < limit;
+    v = (v & inside) | ((raster_i32x8)limit & ~inside);
+    return v & (v > 0);
+#endif
+}
+
 /* The texel index (v's integer part) · stride + (u's integer part) of 16.16 coordinates `fu`,
  * `fv` (0…32767.x each). AVX2 and NEON multiply 32-bit lanes in one instruction; SSE2 cannot,
  * and forms the same integer in Float where every index is below 2²⁴ (`exactInFloat`). */
