@@ -154,9 +154,9 @@ extension SpanShader {
                 let c = x0 &+ start &+ k
                 let o: UInt8x8
                 if edges && (c < innerLo || c &+ 8 > innerHi) {
-                    o = blendBlock(s, g, k, b, skip &+ start &+ k, alpha16, edgeRow, d, covered: covered(c), edge: true)
+                    o = blendBlock(s, g, k, b, skip &+ start &+ k, alpha16, edgeRow, d, covered: covered(c), edge: true, onColor: onColor)
                 } else {
-                    o = blendBlock(s, g, k, b, skip &+ start &+ k, alpha16, edgeRow, d, covered: (0, 8), edge: false)
+                    o = blendBlock(s, g, k, b, skip &+ start &+ k, alpha16, edgeRow, d, covered: (0, 8), edge: false, onColor: onColor)
                 }
                 UnsafeMutableRawPointer(out + k).storeBytes(of: o, as: UInt8x8.self)
                 k &+= 8
@@ -167,7 +167,7 @@ extension SpanShader {
                 var d = splat
                 if let under { d = raster_load_partial8(under + k, rest) }
                 let c = x0 &+ start &+ k
-                let o = blendBlock(s, g, k, b, skip &+ start &+ k, alpha16, edgeRow, d, covered: covered(c), edge: edges)
+                let o = blendBlock(s, g, k, b, skip &+ start &+ k, alpha16, edgeRow, d, covered: covered(c), edge: edges, onColor: onColor)
                 raster_store_partial8(out + k, o, rest)
             }
             start &+= n
@@ -182,7 +182,8 @@ extension SpanShader {
     /// indices are stored in.
     @inline(always)
     static func blendBlock(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ b: Int, _ column: Int, _ alpha16: U16x16,
-                           _ edgeRow: EdgeRow, _ d: UInt8x8, covered: (Int32, Int32), edge: Bool) -> UInt8x8 {
+                           _ edgeRow: EdgeRow, _ d: UInt8x8, covered: (Int32, Int32), edge: Bool,
+                           onColor: Bool) -> UInt8x8 {
         #if !RASTER_KERNELS_AVX2
         // Portable build: SSE2 and NEON have no byte shuffle or multiply-add of bytes to match
         // `raster_filter_pairs`; channel pairs in pixel order are cheaper there (and give the
@@ -225,10 +226,10 @@ extension SpanShader {
             s0 = p0
             s1 = p1
         }
-        // Source-over as `over` computes it, rounded once.
-        let half = U16x16(repeating: 128)
-        return raster_pack4(s0 &+ raster_mulhi(raster_widen4(d, 0), raster_keep4(s0)) &+ half,
-                            s1 &+ raster_mulhi(raster_widen4(d, 1), raster_keep4(s1)) &+ half)
+        // Source-over as `over` computes it, rounded once. (Over a colour both halves of the
+        // destination are the same vector: one register fewer.)
+        let d0 = raster_widen4(d, 0), d1 = onColor ? d0 : raster_widen4(d, 1)
+        return raster_pack4(s0 &+ raster_mulhi(d0, raster_keep4(s0)), s1 &+ raster_mulhi(d1, raster_keep4(s1)))
         #endif
     }
 

@@ -313,16 +313,20 @@ static inline raster_u16x16 raster_widen4(raster_u32x8 d, int odd)
 #endif
 }
 
-/* The high bytes of the lanes of `a` (pixels 0 1 4 5) and `b` (2 3 6 7) as pixels 0…7, X byte
- * 0xFF: vpsrlw, vpackuswb and an or on AVX2. */
+/* Source-over results in the general loop's layout (value·256 per channel, not yet rounded) as
+ * pixels 0…7: `a` holds pixels 0 1 4 5 and `b` 2 3 6 7. Each channel gets ½ added and its high
+ * byte is kept; the X byte becomes 0xFF (its lane saturates instead). AVX2: vpaddusw, vpsrlw,
+ * vpackuswb. */
 static inline raster_u32x8 raster_pack4(raster_u16x16 a, raster_u16x16 b)
 {
 #if defined(__AVX2__)
-    __m256i p = _mm256_packus_epi16(_mm256_srli_epi16((__m256i)a, 8), _mm256_srli_epi16((__m256i)b, 8));
-    return (raster_u32x8)_mm256_or_si256(p, _mm256_set1_epi32((int)0xFF000000u));
+    __m256i half = _mm256_set1_epi64x(0xFF80008000800080LL);
+    __m256i p = _mm256_packus_epi16(_mm256_srli_epi16(_mm256_adds_epu16((__m256i)a, half), 8),
+                                    _mm256_srli_epi16(_mm256_adds_epu16((__m256i)b, half), 8));
+    return (raster_u32x8)p;
 #else
     typedef unsigned char u8x16 __attribute__((ext_vector_type(16)));
-    u8x16 ha = __builtin_convertvector(a >> 8, u8x16), hb = __builtin_convertvector(b >> 8, u8x16);
+    u8x16 ha = __builtin_convertvector((a + 128) >> 8, u8x16), hb = __builtin_convertvector((b + 128) >> 8, u8x16);
     raster_u8x32 p = __builtin_shufflevector(ha, hb,
         0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23,
         8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
