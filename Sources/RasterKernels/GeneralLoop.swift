@@ -95,13 +95,17 @@ extension SpanShader {
                 du8 = f.du &* 8
                 dv8 = f.dv &* 8
             }
-            while k < n {
-                let idx: Int8x8, fu: Int8x8, fv: Int8x8
-                if fixed != nil {
-                    (idx, fu, fv) = texelIndex(fixedU: fu0, fixedV: fv0, s)
+            if fixed != nil {
+                while k < n {
+                    let (idx, fu, fv) = texelIndex(fixedU: fu0, fixedV: fv0, s)
+                    storeBlock(g, k, b, idx, fu, fv, prefetch: texels + offset, below: stepY)
                     fu0 &+= du8
                     fv0 &+= dv8
-                } else {
+                    k &+= 8
+                    b &+= 1
+                }
+            } else {
+                while k < n {
                     var u = Float8(repeating: u0) + Float8(repeating: du) * ks
                     var v = Float8(repeating: v0) + Float8(repeating: dv) * ks
                     if projective {
@@ -109,32 +113,12 @@ extension SpanShader {
                         u *= r
                         v *= r
                     }
-                    (idx, fu, fv) = texelIndex(u, v, s)
+                    let (idx, fu, fv) = texelIndex(u, v, s)
+                    storeBlock(g, k, b, idx, fu, fv, prefetch: texels + offset, below: stepY)
+                    k &+= 8
+                    b &+= 1
+                    ks += 8
                 }
-                let wy = verticalWeight(fv)
-                #if RASTER_KERNELS_AVX2
-                // Spread to pass 2's layout (4 lanes per pixel, pixels 0 1 4 5, then 2 3 6 7).
-                let wx = horizontalWeight(fu)
-                g.weightX[2 &* b] = raster_spread4(wx, 0)
-                g.weightX[2 &* b &+ 1] = raster_spread4(wx, 1)
-                g.weightBottom[2 &* b] = unsafeBitCast(raster_spread4(wy, 0), to: I16x16.self)
-                g.weightBottom[2 &* b &+ 1] = unsafeBitCast(raster_spread4(wy, 1), to: I16x16.self)
-                #else
-                // In pixel order (the portable pass 2 filters channel pairs, as `filtered` does).
-                g.weightX[2 &* b] = unsafeBitCast(unsafeBitCast(fu &>> 9, to: UInt8x8.self) & 127, to: U16x16.self)
-                g.weightBottom[2 &* b] = unsafeBitCast(wy, to: I16x16.self)
-                #endif
-                // Stored in the order of pixels 0 1 4 5 2 3 6 7: pass 2's layout, in which
-                // unpacking, packing and the filter's shuffles stay inside 128-bit halves.
-                let slots = Int8x8(idx[0], idx[1], idx[4], idx[5], idx[2], idx[3], idx[6], idx[7])
-                UnsafeMutableRawPointer(g.index + k).storeBytes(of: slots, as: Int8x8.self)
-                // The texel rows the pixels `prefetchRows` below will need.
-                let ahead = texels + (Int(idx[4]) &+ offset)
-                raster_prefetch(ahead)
-                raster_prefetch(ahead + stepY)
-                k &+= 8
-                b &+= 1
-                ks += 8
             }
             // 2. Texel pairs, filter and blend: whole blocks, then the run's last, partial block
             // with masked loads and stores (kept out of the main loop). The slots of a partial
@@ -172,6 +156,36 @@ extension SpanShader {
             }
             start &+= n
         }
+    }
+
+    /// Pass 1 of `general` for the 8 pixels from chunk position `k` (block `b`): their texel
+    /// indices `idx` and the weights from the 16.16 coordinates `fu`, `fv`, stored for pass 2;
+    /// the texels `prefetch` (`texels` moved by the prefetch offset) + the middle index, and
+    /// the row `below` texels under them, prefetched.
+    @inline(always)
+    static func storeBlock(_ g: GatherBuffers, _ k: Int, _ b: Int, _ idx: Int8x8, _ fu: Int8x8, _ fv: Int8x8,
+                           prefetch: UnsafePointer<UInt32>, below: Int) {
+        let wy = verticalWeight(fv)
+        #if RASTER_KERNELS_AVX2
+        // Spread to pass 2's layout (4 lanes per pixel, pixels 0 1 4 5, then 2 3 6 7).
+        let wx = horizontalWeight(fu)
+        g.weightX[2 &* b] = raster_spread4(wx, 0)
+        g.weightX[2 &* b &+ 1] = raster_spread4(wx, 1)
+        g.weightBottom[2 &* b] = unsafeBitCast(raster_spread4(wy, 0), to: I16x16.self)
+        g.weightBottom[2 &* b &+ 1] = unsafeBitCast(raster_spread4(wy, 1), to: I16x16.self)
+        #else
+        // In pixel order (the portable pass 2 filters channel pairs, as `filtered` does).
+        g.weightX[2 &* b] = unsafeBitCast(unsafeBitCast(fu &>> 9, to: UInt8x8.self) & 127, to: U16x16.self)
+        g.weightBottom[2 &* b] = unsafeBitCast(wy, to: I16x16.self)
+        #endif
+        // Stored in the order of pixels 0 1 4 5 2 3 6 7: pass 2's layout, in which
+        // unpacking, packing and the filter's shuffles stay inside 128-bit halves.
+        let slots = Int8x8(idx[0], idx[1], idx[4], idx[5], idx[2], idx[3], idx[6], idx[7])
+        UnsafeMutableRawPointer(g.index + k).storeBytes(of: slots, as: Int8x8.self)
+        // The texel rows the pixels `prefetchRows` below will need.
+        let ahead = prefetch + Int(idx[4])
+        raster_prefetch(ahead)
+        raster_prefetch(ahead + below)
     }
 
     /// Pass 2 of `general` for the 8 pixels from chunk position `k` (block `b`), `column`
