@@ -13,14 +13,13 @@ final class GatherScratch {
         let blocks = GatherScratch.chunk / 8
         buffers = GatherBuffers(
             index: .allocate(capacity: GatherScratch.chunk),
-            weightX: .allocate(capacity: 2 * blocks), weightBottom: .allocate(capacity: 2 * blocks))
+            weights: .allocate(capacity: blocks))
         buffers.index.initialize(repeating: 0, count: GatherScratch.chunk)
-        buffers.weightX.initialize(repeating: U16x16(), count: 2 * blocks)
-        buffers.weightBottom.initialize(repeating: I16x16(), count: 2 * blocks)
+        buffers.weights.initialize(repeating: UInt8x8(), count: blocks)
     }
 
     deinit {
-        buffers.index.deallocate(); buffers.weightX.deallocate(); buffers.weightBottom.deallocate()
+        buffers.index.deallocate(); buffers.weights.deallocate()
     }
 }
 
@@ -29,8 +28,8 @@ struct GatherBuffers {
     /// Per pixel, in the order 0 1 4 5 2 3 6 7 within each block: the index of its upper-left
     /// texel.
     var index: UnsafeMutablePointer<Int32>
-    /// Per block of 8 pixels, two vectors each in pass 2's layout (4 lanes per pixel, pixels
-    /// 0 1 4 5, then 2 3 6 7): the right texels' weight as `horizontalWeight` gives it and the
-    /// lower texel row's (0…32767, `verticalWeight`).
-    var weightX: UnsafeMutablePointer<U16x16>, weightBottom: UnsafeMutablePointer<I16x16>
+    /// Per block of 8 pixels, in pixel order: the right texels' weight as `horizontalWeight`
+    /// gives it in the low 16 bits, the lower texel row's (0…32767, `verticalWeight`) in the
+    /// high 16 (pass 2 spreads them to its layout with one byte shuffle each).
+    var weights: UnsafeMutablePointer<UInt8x8>
 }

@@ -165,19 +165,8 @@ extension SpanShader {
     @inline(always)
     static func storeBlock(_ g: GatherBuffers, _ k: Int, _ b: Int, _ idx: Int8x8, _ fu: Int8x8, _ fv: Int8x8,
                            prefetch: UnsafePointer<UInt32>, below: Int) {
-        let wy = verticalWeight(fv)
-        #if RASTER_KERNELS_AVX2
-        // Spread to pass 2's layout (4 lanes per pixel, pixels 0 1 4 5, then 2 3 6 7).
-        let wx = horizontalWeight(fu)
-        g.weightX[2 &* b] = raster_spread4(wx, 0)
-        g.weightX[2 &* b &+ 1] = raster_spread4(wx, 1)
-        g.weightBottom[2 &* b] = unsafeBitCast(raster_spread4(wy, 0), to: I16x16.self)
-        g.weightBottom[2 &* b &+ 1] = unsafeBitCast(raster_spread4(wy, 1), to: I16x16.self)
-        #else
-        // In pixel order (the portable pass 2 filters channel pairs, as `filtered` does).
-        g.weightX[2 &* b] = unsafeBitCast(unsafeBitCast(fu &>> 9, to: UInt8x8.self) & 127, to: U16x16.self)
-        g.weightBottom[2 &* b] = unsafeBitCast(wy, to: I16x16.self)
-        #endif
+        // Both weights of a pixel in one lane: pass 2 spreads them to its layout.
+        g.weights[b] = horizontalWeight(fu) | (verticalWeight(fv) &<< 16)
         // Stored in the order of pixels 0 1 4 5 2 3 6 7: pass 2's layout, in which
         // unpacking, packing and the filter's shuffles stay inside 128-bit halves.
         let slots = Int8x8(idx[0], idx[1], idx[4], idx[5], idx[2], idx[3], idx[6], idx[7])
@@ -206,7 +195,8 @@ extension SpanShader {
         #else
         // Pixels 0 1 4 5 (`half` 0) or 2 3 6 7 (`half` 1) of the block, value·256.
         @inline(__always) func source(_ half: Int) -> U16x16 {
-            let wx = g.weightX[2 &* b &+ half], wy = g.weightBottom[2 &* b &+ half]
+            let w = g.weights[b]
+            let wx = raster_spread4(w, Int32(half)), wy = unsafeBitCast(raster_spread4_high(w, Int32(half)), to: I16x16.self)
             let i = g.index + (k &+ 4 &* half)
             let t = raster_filter_pairs(raster_load_pairs4(s.texels, i), wx)
             return value256(t &+ raster_mulhrs(raster_filter_pairs(raster_load_pairs4(s.texels + s.stepY, i), wx) &- t, wy))
@@ -248,8 +238,8 @@ extension SpanShader {
     }
 
     /// `blendBlock` of the portable build: the texel pairs split into left and right texels in
-    /// pixel order, filtered on channel pairs by `bilinear` and blended by `over`, with the
-    /// weights pass 1 stores in pixel order.
+    /// pixel order, filtered on channel pairs by `bilinear` and blended by `over` (f, the right
+    /// texels' weight, is the high byte of `horizontalWeight`'s 128 + 255·f).
     @inline(always)
     static func blendPairs(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ b: Int, _ column: Int, _ alpha16: U16x16,
                            _ edgeRow: EdgeRow, _ d: UInt8x8, covered: (Int32, Int32), edge: Bool) -> UInt8x8 {
@@ -258,8 +248,7 @@ extension SpanShader {
         let b0 = raster_load_pairs4(below, i), b1 = raster_load_pairs4(below, i + 4)
         var (srb, sag) = bilinear(raster_split_pairs(t0, t1, 0), raster_split_pairs(t0, t1, 1),
                                   raster_split_pairs(b0, b1, 0), raster_split_pairs(b0, b1, 1),
-                                  f: unsafeBitCast(g.weightX[2 &* b], to: UInt8x8.self),
-                                  wy: unsafeBitCast(g.weightBottom[2 &* b], to: UInt8x8.self))
+                                  f: (g.weights[b] &>> 8) & 0xFF, wy: g.weights[b] &>> 16)
         // Fully covered pixels: scaled by alpha alone (not at all when opaque).
         var prb = srb, pag = sag
         if s.alpha < 1 {

@@ -279,6 +279,22 @@ static inline raster_u16x16 raster_spread4(raster_u32x8 v, int odd)
 #endif
 }
 
+/* `raster_spread4` of the high 16 bits of each lane (one vpshufb on AVX2). */
+static inline raster_u16x16 raster_spread4_high(raster_u32x8 v, int odd)
+{
+#if defined(__AVX2__)
+    if (odd)
+        return (raster_u16x16)_mm256_shuffle_epi8((__m256i)v, _mm256_setr_epi8(
+            10, 11, 10, 11, 10, 11, 10, 11, 14, 15, 14, 15, 14, 15, 14, 15,
+            10, 11, 10, 11, 10, 11, 10, 11, 14, 15, 14, 15, 14, 15, 14, 15));
+    return (raster_u16x16)_mm256_shuffle_epi8((__m256i)v, _mm256_setr_epi8(
+        2, 3, 2, 3, 2, 3, 2, 3, 6, 7, 6, 7, 6, 7, 6, 7,
+        2, 3, 2, 3, 2, 3, 2, 3, 6, 7, 6, 7, 6, 7, 6, 7));
+#else
+    return raster_spread4(v >> 16, odd);
+#endif
+}
+
 /* For source pixels in the general loop's layout (value·256 per channel): the destination's
  * weight (255 − the alpha rounded to 8 bits) · 257 in all 4 lanes of each pixel, as
  * `SpanShader.keep` computes it: ⌊(65407 − a) / 256⌋ is 255 − ⌊(a + 128) / 256⌋ for a ≤ 65280,
