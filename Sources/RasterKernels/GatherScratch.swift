@@ -10,12 +10,11 @@ final class GatherScratch {
     let buffers: GatherBuffers
 
     init() {
-        let blocks = GatherScratch.chunk / 8
         buffers = GatherBuffers(
             index: .allocate(capacity: GatherScratch.chunk),
-            weights: .allocate(capacity: blocks))
+            weights: .allocate(capacity: GatherScratch.chunk))
         buffers.index.initialize(repeating: 0, count: GatherScratch.chunk)
-        buffers.weights.initialize(repeating: UInt8x8(), count: blocks)
+        buffers.weights.initialize(repeating: 0, count: GatherScratch.chunk)
     }
 
     deinit {
@@ -28,8 +27,8 @@ struct GatherBuffers {
     /// Per pixel, in the order 0 1 4 5 2 3 6 7 within each block: the index of its upper-left
     /// texel.
     var index: UnsafeMutablePointer<Int32>
-    /// Per block of 8 pixels, in pixel order: the right texels' weight as `horizontalWeight`
-    /// gives it in the low 16 bits, the lower texel row's (0…32767, `verticalWeight`) in the
-    /// high 16 (pass 2 spreads them to its layout with one byte shuffle each).
-    var weights: UnsafeMutablePointer<UInt8x8>
+    /// Per pixel, in pixel order: the right texels' weight as `horizontalWeight` gives it in the
+    /// low 16 bits, the lower texel row's (0…32767, `verticalWeight`) in the high 16 (pass 2
+    /// spreads them to its layout with one byte shuffle each).
+    var weights: UnsafeMutablePointer<UInt32>
 }

@@ -83,7 +83,7 @@ extension SpanShader {
             // (Not worth two divides for the few pixels of an edge run.)
             if projective && n >= 16 { offset = prefetchOffset(at: skip &+ start &+ n / 2) }
             // 1. Indices and weights.
-            var k = 0, b = 0
+            var k = 0
             // Pixel positions from the quad's first column, as exact Floats (as in `filtered`).
             var ks = lanes + Float8(repeating: Float(skip &+ start))
             // Affine rows in fixed point: coordinates stepped by one addition per block.
@@ -98,11 +98,10 @@ extension SpanShader {
             if fixed != nil {
                 while k < n {
                     let (idx, fu, fv) = texelIndex(fixedU: fu0, fixedV: fv0, s)
-                    storeBlock(g, k, b, idx, fu, fv, prefetch: texels + offset, below: stepY)
+                    storeBlock(g, k, idx, fu, fv, prefetch: texels + offset, below: stepY)
                     fu0 &+= du8
                     fv0 &+= dv8
                     k &+= 8
-                    b &+= 1
                 }
             } else {
                 while k < n {
@@ -114,9 +113,8 @@ extension SpanShader {
                         v *= r
                     }
                     let (idx, fu, fv) = texelIndex(u, v, s)
-                    storeBlock(g, k, b, idx, fu, fv, prefetch: texels + offset, below: stepY)
+                    storeBlock(g, k, idx, fu, fv, prefetch: texels + offset, below: stepY)
                     k &+= 8
-                    b &+= 1
                     ks += 8
                 }
             }
@@ -124,7 +122,6 @@ extension SpanShader {
             // with masked loads and stores (kept out of the main loop). The slots of a partial
             // block past the run hold clamped, valid indices (pass 1 works in whole blocks).
             k = 0
-            b = 0
             let out = row + (x0 &+ start)
             let under = from.map { $0 + (x0 &+ start) }
             let splat = UInt8x8(repeating: color)
@@ -138,35 +135,34 @@ extension SpanShader {
                 let c = x0 &+ start &+ k
                 let o: UInt8x8
                 if edges && (c < innerLo || c &+ 8 > innerHi) {
-                    o = blendBlock(s, g, k, b, skip &+ start &+ k, alpha16, edgeRow, d, covered: covered(c), edge: true, onColor: onColor)
+                    o = blendBlock(s, g, k, skip &+ start &+ k, alpha16, edgeRow, d, covered: covered(c), edge: true, onColor: onColor)
                 } else {
-                    o = blendBlock(s, g, k, b, skip &+ start &+ k, alpha16, edgeRow, d, covered: (0, 8), edge: false, onColor: onColor)
+                    o = blendBlock(s, g, k, skip &+ start &+ k, alpha16, edgeRow, d, covered: (0, 8), edge: false, onColor: onColor)
                 }
                 UnsafeMutableRawPointer(out + k).storeBytes(of: o, as: UInt8x8.self)
                 k &+= 8
-                b &+= 1
             }
             if k < n {
                 let rest = n &- k
                 var d = splat
                 if let under { d = raster_load_partial8(under + k, rest) }
                 let c = x0 &+ start &+ k
-                let o = blendBlock(s, g, k, b, skip &+ start &+ k, alpha16, edgeRow, d, covered: covered(c), edge: edges, onColor: onColor)
+                let o = blendBlock(s, g, k, skip &+ start &+ k, alpha16, edgeRow, d, covered: covered(c), edge: edges, onColor: onColor)
                 raster_store_partial8(out + k, o, rest)
             }
             start &+= n
         }
     }
 
-    /// Pass 1 of `general` for the 8 pixels from chunk position `k` (block `b`): their texel
+    /// Pass 1 of `general` for the 8 pixels from chunk position `k`: their texel
     /// indices `idx` and the weights from the 16.16 coordinates `fu`, `fv`, stored for pass 2;
     /// the texels `prefetch` (`texels` moved by the prefetch offset) + the middle index, and
     /// the row `below` texels under them, prefetched.
     @inline(always)
-    static func storeBlock(_ g: GatherBuffers, _ k: Int, _ b: Int, _ idx: Int8x8, _ fu: Int8x8, _ fv: Int8x8,
+    static func storeBlock(_ g: GatherBuffers, _ k: Int, _ idx: Int8x8, _ fu: Int8x8, _ fv: Int8x8,
                            prefetch: UnsafePointer<UInt32>, below: Int) {
         // Both weights of a pixel in one lane: pass 2 spreads them to its layout.
-        g.weights[b] = horizontalWeight(fu) | (verticalWeight(fv) &<< 16)
+        UnsafeMutableRawPointer(g.weights + k).storeBytes(of: horizontalWeight(fu) | (verticalWeight(fv) &<< 16), as: UInt8x8.self)
         // Stored in the order of pixels 0 1 4 5 2 3 6 7: pass 2's layout, in which
         // unpacking, packing and the filter's shuffles stay inside 128-bit halves.
         let slots = Int8x8(idx[0], idx[1], idx[4], idx[5], idx[2], idx[3], idx[6], idx[7])
@@ -177,25 +173,25 @@ extension SpanShader {
         raster_prefetch(ahead + below)
     }
 
-    /// Pass 2 of `general` for the 8 pixels from chunk position `k` (block `b`), `column`
+    /// Pass 2 of `general` for the 8 pixels from chunk position `k`, `column`
     /// pixels right of the quad's first column: their texel pairs loaded and filtered, scaled
     /// by alpha (and, with `edge`, by the edge coverage outside the lanes `covered`) and blended
     /// onto `d`. The arithmetic of `filtered` (`bilinear`, `over`) on the layout of 4 lanes per
     /// pixel, pixels 0 1 4 5 in one vector and 2 3 6 7 in the other: the slot order the texel
     /// indices are stored in.
     @inline(always)
-    static func blendBlock(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ b: Int, _ column: Int, _ alpha16: U16x16,
+    static func blendBlock(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ column: Int, _ alpha16: U16x16,
                            _ edgeRow: EdgeRow, _ d: UInt8x8, covered: (Int32, Int32), edge: Bool,
                            onColor: Bool) -> UInt8x8 {
         #if !RASTER_KERNELS_AVX2
         // Portable build: SSE2 and NEON have no byte shuffle or multiply-add of bytes to match
         // `raster_filter_pairs`; channel pairs in pixel order are cheaper there (and give the
         // same bits).
-        return blendPairs(s, g, k, b, column, alpha16, edgeRow, d, covered: covered, edge: edge)
+        return blendPairs(s, g, k, column, alpha16, edgeRow, d, covered: covered, edge: edge)
         #else
         // Pixels 0 1 4 5 (`half` 0) or 2 3 6 7 (`half` 1) of the block, value·256.
         @inline(__always) func source(_ half: Int) -> U16x16 {
-            let w = g.weights[b]
+            let w = UnsafeRawPointer(g.weights + k).loadUnaligned(as: UInt8x8.self)
             let wx = raster_spread4(w, Int32(half)), wy = unsafeBitCast(raster_spread4_high(w, Int32(half)), to: I16x16.self)
             let i = g.index + (k &+ 4 &* half)
             let t = raster_filter_pairs(raster_load_pairs4(s.texels, i), wx)
@@ -241,14 +237,15 @@ extension SpanShader {
     /// pixel order, filtered on channel pairs by `bilinear` and blended by `over` (f, the right
     /// texels' weight, is the high byte of `horizontalWeight`'s 128 + 255·f).
     @inline(always)
-    static func blendPairs(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ b: Int, _ column: Int, _ alpha16: U16x16,
+    static func blendPairs(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ column: Int, _ alpha16: U16x16,
                            _ edgeRow: EdgeRow, _ d: UInt8x8, covered: (Int32, Int32), edge: Bool) -> UInt8x8 {
         let i = g.index + k, below = s.texels + s.stepY
+        let w = UnsafeRawPointer(g.weights + k).loadUnaligned(as: UInt8x8.self)
         let t0 = raster_load_pairs4(s.texels, i), t1 = raster_load_pairs4(s.texels, i + 4)
         let b0 = raster_load_pairs4(below, i), b1 = raster_load_pairs4(below, i + 4)
         var (srb, sag) = bilinear(raster_split_pairs(t0, t1, 0), raster_split_pairs(t0, t1, 1),
                                   raster_split_pairs(b0, b1, 0), raster_split_pairs(b0, b1, 1),
-                                  f: (g.weights[b] &>> 8) & 0xFF, wy: g.weights[b] &>> 16)
+                                  f: (w &>> 8) & 0xFF, wy: w &>> 16)
         // Fully covered pixels: scaled by alpha alone (not at all when opaque).
         var prb = srb, pag = sag
         if s.alpha < 1 {
