@@ -156,7 +156,7 @@ extension SpanShader {
 
     /// Pass 1 of `general` for the 8 pixels from chunk position `k`: their texel
     /// indices `idx` and the weights from the 16.16 coordinates `fu`, `fv`, stored for pass 2;
-    /// the texels `prefetch` (`texels` moved by the prefetch offset) + the middle index, and
+    /// the texels `prefetch` (`texels` moved by the prefetch offset) + the first index (the lane read without a shuffle), and
     /// the row `below` texels under them, prefetched.
     @inline(always)
     static func storeBlock(_ g: GatherBuffers, _ k: Int, _ idx: Int8x8, _ fu: Int8x8, _ fv: Int8x8,
@@ -168,7 +168,7 @@ extension SpanShader {
         let slots = Int8x8(idx[0], idx[1], idx[4], idx[5], idx[2], idx[3], idx[6], idx[7])
         UnsafeMutableRawPointer(g.index + k).storeBytes(of: slots, as: Int8x8.self)
         // The texel rows the pixels `prefetchRows` below will need.
-        let ahead = prefetch + Int(idx[4])
+        let ahead = prefetch + Int(idx[0])
         raster_prefetch(ahead)
         raster_prefetch(ahead + below)
     }
