@@ -154,15 +154,16 @@ extension SpanShader {
         }
     }
 
-    /// Pass 1 of `general` for the 8 pixels from chunk position `k`: their texel
-    /// indices `idx` and the weights from the 16.16 coordinates `fu`, `fv`, stored for pass 2;
-    /// the texels `prefetch` (`texels` moved by the prefetch offset) + the first index (the lane read without a shuffle), and
-    /// the row `below` texels under them, prefetched.
+    /// Pass 1 of `general` for the 8 pixels from chunk position `k`: their texel indices `idx`
+    /// and the weights from the 16.16 coordinates `fu`, `fv`, stored for pass 2; the texels at
+    /// `prefetch` (`texels` moved by the prefetch offset) + the first index (the lane read
+    /// without a shuffle), and the row `below` texels under them, prefetched.
     @inline(always)
     static func storeBlock(_ g: GatherBuffers, _ k: Int, _ idx: Int8x8, _ fu: Int8x8, _ fv: Int8x8,
                            prefetch: UnsafePointer<UInt32>, below: Int) {
         // Both weights of a pixel in one lane: pass 2 spreads them to its layout.
-        UnsafeMutableRawPointer(g.weights + k).storeBytes(of: horizontalWeight(fu) | (verticalWeight(fv) &<< 16), as: UInt8x8.self)
+        let weights = horizontalWeight(fu) | (verticalWeight(fv) &<< 16)
+        UnsafeMutableRawPointer(g.weights + k).storeBytes(of: weights, as: UInt8x8.self)
         // Stored in the order of pixels 0 1 4 5 2 3 6 7: pass 2's layout, in which
         // unpacking, packing and the filter's shuffles stay inside 128-bit halves.
         let slots = Int8x8(idx[0], idx[1], idx[4], idx[5], idx[2], idx[3], idx[6], idx[7])
