@@ -208,22 +208,24 @@ final class KernelVariantsTests: XCTestCase {
     /// quads, runs of every length) draws exactly what the single-pass loop draws.
     func testChunkedLoopMatchesTheSinglePassLoop() {
         for seed in 11...16 as ClosedRange<UInt64> {
-            var quads = Self.scene(seed: seed, width: 300, height: 140)
-            // Wide rotated and projective cards: runs longer than a chunk.
+            var quads = Self.scene(seed: seed, width: 600, height: 260)
+            // Wide rotated and projective cards, one above the other in front of the rest: runs
+            // longer than a chunk (`GatherScratch.chunk`, at most 300 pixels here).
             let wide = Self.card(97, 61, seed: UInt32(seed))
-            let a = Double(seed) * 0.37, c = cos(a), s = sin(a)
-            quads.append(Quad(texture: wide, corners: [Point2(0, 0), Point2(170, 0), Point2(170, 90), Point2(0, 90)].map {
-                Point2(60 + $0.x * c - $0.y * s, 20 + $0.x * s + $0.y * c)
+            let a = Double(seed - 10) * 0.05, c = cos(a), s = sin(a)
+            quads.append(Quad(texture: wide, corners: [Point2(0, 0), Point2(420, 0), Point2(420, 90), Point2(0, 90)].map {
+                Point2(60 + $0.x * c - $0.y * s, 10 + $0.x * s + $0.y * c)
             }, alpha: seed % 2 == 0 ? 1 : 0.7))
-            quads.append(Quad(texture: wide, corners: [Point2(-20.5, 10), Point2(230, 40), Point2(230, 100), Point2(-20.5, 130)]))
-            let prepared = quads.compactMap { PreparedQuad($0, clip: PixelRect(x: 0, y: 0, width: 300, height: 140), filter: .bilinear) }
+            quads.append(Quad(texture: wide, corners: [Point2(-20.5, 150), Point2(560, 170), Point2(560, 230), Point2(-20.5, 250)]))
+            XCTAssertLessThan(GatherScratch.chunk, 300)
+            let prepared = quads.compactMap { PreparedQuad($0, clip: PixelRect(x: 0, y: 0, width: 600, height: 260), filter: .bilinear) }
             XCTAssertTrue(prepared.contains { $0.sampler.kind == .affine } && prepared.contains { $0.sampler.kind == .projective })
             for backdrop in [nil, Backdrop.color(Self.background)] {
                 let frames = [true, false].map { chunked -> Canvas in
-                    let c = RT.canvas(300, 140, Self.background)
+                    let c = RT.canvas(600, 260, Self.background)
                     let worker = BandWorker()
                     worker.chunkedLoop = chunked
-                    worker.draw(prepared, rows: 0..<140, columns: 0..<300, pixels: c.pixels, stride: c.stride,
+                    worker.draw(prepared, rows: 0..<260, columns: 0..<600, pixels: c.pixels, stride: c.stride,
                                 occlusion: true, backdrop: backdrop)
                     return c
                 }
