@@ -58,11 +58,7 @@ extension SpanShader {
         // Per run, not per block: alpha as 16-bit weights, and the edge functions along this
         // row (value at the quad's first column, step per pixel).
         let alpha16 = pairs(weight(Float8(repeating: s.alpha), scale: 65535))
-        let row0 = Double(y), e = s.edges
-        let edgeRow = EdgeRow(
-            c: (Float(e.0.a * Double(origin) + e.0.b * row0 + e.0.c), Float(e.1.a * Double(origin) + e.1.b * row0 + e.1.c),
-                Float(e.2.a * Double(origin) + e.2.b * row0 + e.2.c), Float(e.3.a * Double(origin) + e.3.b * row0 + e.3.c)),
-            a: (Float(e.0.a), Float(e.1.a), Float(e.2.a), Float(e.3.a)))
+        let edgeRow = EdgeRow(s, y: y)
         // Texel offset from a pixel to the same column `prefetchRows` below, at `column` pixels
         // from the quad's first column: exact for affine quads (but for clamping), for
         // projective ones it drifts along the row and is taken once per chunk.
@@ -193,7 +189,7 @@ extension SpanShader {
         // Pixels 0 1 4 5 (`half` 0) or 2 3 6 7 (`half` 1) of the block, value·256.
         @inline(__always) func source(_ half: Int) -> U16x16 {
             let w = UnsafeRawPointer(g.weights + k).loadUnaligned(as: UInt8x8.self)
-            let wx = raster_spread4(w, Int32(half)), wy = unsafeBitCast(raster_spread4_high(w, Int32(half)), to: I16x16.self)
+            let wx = raster_spread4(w, Int32(half), 0), wy = unsafeBitCast(raster_spread4(w, Int32(half), 1), to: I16x16.self)
             let i = g.index + (k &+ 4 &* half)
             let t = raster_filter_pairs(raster_load_pairs4(s.texels, i), wx)
             return value256(t &+ raster_mulhrs(raster_filter_pairs(raster_load_pairs4(s.texels + s.stepY, i), wx) &- t, wy))
@@ -206,23 +202,10 @@ extension SpanShader {
             p1 = raster_mulhi(s1, alpha16)
         }
         if edge {
-            let ks = Float8(0, 1, 2, 3, 4, 5, 6, 7) + Float8(repeating: Float(column))
-            let c = edgeRow.c, a = edgeRow.a
-            // alpha × (the coverage product), in `filtered`'s order of operations.
-            var f = Float8(repeating: s.alpha)
-            f *= clamp(Float8(repeating: c.0) + Float8(repeating: a.0) * ks, 1)
-                * clamp(Float8(repeating: c.1) + Float8(repeating: a.1) * ks, 1)
-                * clamp(Float8(repeating: c.2) + Float8(repeating: a.2) * ks, 1)
-                * clamp(Float8(repeating: c.3) + Float8(repeating: a.3) * ks, 1)
-            let f16 = weight(f, scale: 65535)
-            // All ones in the lanes `covered` (lane − from ≥ 0 and to − 1 − lane ≥ 0), without
-            // SIMD masks (they lower to scalar code).
-            let lane = Int8x8(0, 1, 2, 3, 4, 5, 6, 7)
-            let outside = (lane &- covered.0) | ((covered.1 &- 1) &- lane)
-            let inside = unsafeBitCast(~(outside &>> 31), to: UInt8x8.self)
-            let in0 = raster_spread4(inside, 0), in1 = raster_spread4(inside, 1)
-            s0 = (p0 & in0) | (raster_mulhi(s0, raster_spread4(f16, 0)) & ~in0)
-            s1 = (p1 & in1) | (raster_mulhi(s1, raster_spread4(f16, 1)) & ~in1)
+            let f16 = edgeRow.weight(alpha: s.alpha, column: column), inside = lanesInside(covered)
+            let in0 = raster_spread4(inside, 0, 0), in1 = raster_spread4(inside, 1, 0)
+            s0 = (p0 & in0) | (raster_mulhi(s0, raster_spread4(f16, 0, 0)) & ~in0)
+            s1 = (p1 & in1) | (raster_mulhi(s1, raster_spread4(f16, 1, 0)) & ~in1)
         } else {
             s0 = p0
             s1 = p1
@@ -254,17 +237,8 @@ extension SpanShader {
             pag = raster_mulhi(sag, alpha16)
         }
         if edge {
-            let ks = Float8(0, 1, 2, 3, 4, 5, 6, 7) + Float8(repeating: Float(column))
-            let c = edgeRow.c, a = edgeRow.a
-            var f = Float8(repeating: s.alpha)
-            f *= clamp(Float8(repeating: c.0) + Float8(repeating: a.0) * ks, 1)
-                * clamp(Float8(repeating: c.1) + Float8(repeating: a.1) * ks, 1)
-                * clamp(Float8(repeating: c.2) + Float8(repeating: a.2) * ks, 1)
-                * clamp(Float8(repeating: c.3) + Float8(repeating: a.3) * ks, 1)
-            let f16 = pairs(weight(f, scale: 65535))
-            let lane = Int8x8(0, 1, 2, 3, 4, 5, 6, 7)
-            let outside = (lane &- covered.0) | ((covered.1 &- 1) &- lane)
-            let inside = unsafeBitCast(~(outside &>> 31), to: U16x16.self)
+            let f16 = pairs(edgeRow.weight(alpha: s.alpha, column: column))
+            let inside = unsafeBitCast(lanesInside(covered), to: U16x16.self)
             srb = (prb & inside) | (raster_mulhi(srb, f16) & ~inside)
             sag = (pag & inside) | (raster_mulhi(sag, f16) & ~inside)
         } else {
@@ -278,6 +252,41 @@ extension SpanShader {
 /// The four edge functions of a quad along one pixel row: value at the quad's first column and
 /// step per pixel, in the Float precision of the inner loops.
 struct EdgeRow {
+    /// Edge function `i` at pixel x is `c.i + a.i · (x − originX)`.
     var c: (Float, Float, Float, Float)
     var a: (Float, Float, Float, Float)
+
+    /// The edge functions of `s` along pixel row `y`.
+    @inline(always)
+    init(_ s: QuadSampler, y: Int) {
+        let e = s.edges, x = Double(s.originX), row = Double(y)
+        c = (Float(e.0.a * x + e.0.b * row + e.0.c), Float(e.1.a * x + e.1.b * row + e.1.c),
+             Float(e.2.a * x + e.2.b * row + e.2.c), Float(e.3.a * x + e.3.b * row + e.3.c))
+        a = (Float(e.0.a), Float(e.1.a), Float(e.2.a), Float(e.3.a))
+    }
+
+    /// alpha × the coverage (the product of the clamped edge functions) of the 8 pixels
+    /// `column…column + 7` pixels right of the quad's first column, as 16-bit weights (0…65535)
+    /// in 32-bit lanes: `filtered`'s order of operations.
+    @inline(always)
+    func weight(alpha: Float, column: Int) -> UInt8x8 {
+        let ks = Float8(0, 1, 2, 3, 4, 5, 6, 7) + Float8(repeating: Float(column))
+        var f = Float8(repeating: alpha)
+        f *= SpanShader.clamp(Float8(repeating: c.0) + Float8(repeating: a.0) * ks, 1)
+            * SpanShader.clamp(Float8(repeating: c.1) + Float8(repeating: a.1) * ks, 1)
+            * SpanShader.clamp(Float8(repeating: c.2) + Float8(repeating: a.2) * ks, 1)
+            * SpanShader.clamp(Float8(repeating: c.3) + Float8(repeating: a.3) * ks, 1)
+        return SpanShader.weight(f, scale: 65535)
+    }
+}
+
+extension SpanShader {
+    /// All ones in the lanes `covered.0..<covered.1` (lane − from ≥ 0 and to − 1 − lane ≥ 0),
+    /// zero in the others, without SIMD masks (they lower to scalar code).
+    @inline(always)
+    static func lanesInside(_ covered: (Int32, Int32)) -> UInt8x8 {
+        let lane = Int8x8(0, 1, 2, 3, 4, 5, 6, 7)
+        let outside = (lane &- covered.0) | ((covered.1 &- 1) &- lane)
+        return unsafeBitCast(~(outside &>> 31), to: UInt8x8.self)
+    }
 }

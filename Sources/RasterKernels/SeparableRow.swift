@@ -16,9 +16,8 @@ struct SeparableRow {
     var iwy: UInt32, wy: UInt32
     /// Vertical weights without alpha (partly covered columns scale by alpha × coverage).
     var edgeIwy: UInt32, edgeWy: UInt32
-    /// Edge function `i` at pixel x is `c.i + a.i · (x − originX)`, as the single-pass loop
-    /// steps it.
-    var c: (Float, Float, Float, Float), a: (Float, Float, Float, Float)
+    /// The edge functions along the row, as the single-pass loop steps them.
+    var edges: EdgeRow
 }
 
 extension SpanShader {
@@ -34,13 +33,9 @@ extension SpanShader {
         let (iwy16, wy16) = verticalWeights(Float8(repeating: rowF), alpha: s.alpha < 1 ? s.alpha : 1)
         let (edgeIwy16, edgeWy16) = verticalWeights(Float8(repeating: rowF), alpha: 1)
         @inline(__always) func lane(_ w: U16x16) -> UInt32 { unsafeBitCast(w, to: UInt8x8.self)[0] }
-        let e0 = s.edges.0, e1 = s.edges.1, e2 = s.edges.2, e3 = s.edges.3
-        let ox = Double(origin), yd = Double(y)
         return SeparableRow(top: top, bottom: bottom, first: run.lowerBound, rowI: rowI, rowF: rowF,
                             iwy: lane(iwy16), wy: lane(wy16), edgeIwy: lane(edgeIwy16), edgeWy: lane(edgeWy16),
-                            c: (Float(e0.a * ox + e0.b * yd + e0.c), Float(e1.a * ox + e1.b * yd + e1.c),
-                                Float(e2.a * ox + e2.b * yd + e2.c), Float(e3.a * ox + e3.b * yd + e3.c)),
-                            a: (Float(e0.a), Float(e1.a), Float(e2.a), Float(e3.a)))
+                            edges: EdgeRow(s, y: y))
     }
 
     /// The partly covered columns `x0..<x1` of an axis-aligned quad's row (its left or right
@@ -71,16 +66,10 @@ extension SpanShader {
                           from: UnsafePointer<UInt32>?, color: UInt32) {
         let top = r.top.advanced(by: x &- r.first), bottom = r.bottom.advanced(by: x &- r.first)
         let iwy16 = splat(r.edgeIwy), wy16 = splat(r.edgeWy)
-        // Pixel offsets from the quad's first column, as the single-pass loop steps them.
-        let ks = Float8(0, 1, 2, 3, 4, 5, 6, 7) + Float8(repeating: Float(x &- s.originX))
         var srb = raster_mulhi(top.rb(0), iwy16) &+ raster_mulhi(bottom.rb(0), wy16)
         var sag = raster_mulhi(top.ag(0), iwy16) &+ raster_mulhi(bottom.ag(0), wy16)
-        var f = Float8(repeating: s.alpha)
-        f *= clamp(Float8(repeating: r.c.0) + Float8(repeating: r.a.0) * ks, 1)
-            * clamp(Float8(repeating: r.c.1) + Float8(repeating: r.a.1) * ks, 1)
-            * clamp(Float8(repeating: r.c.2) + Float8(repeating: r.a.2) * ks, 1)
-            * clamp(Float8(repeating: r.c.3) + Float8(repeating: r.a.3) * ks, 1)
-        let f16 = pairs(weight(f, scale: 65535))
+        // Pixel offsets from the quad's first column, as the single-pass loop steps them.
+        let f16 = pairs(r.edges.weight(alpha: s.alpha, column: x &- s.originX))
         srb = raster_mulhi(srb, f16)
         sag = raster_mulhi(sag, f16)
         let out = row + x

@@ -297,11 +297,7 @@ enum SpanShader {
         let adjacent = axis && stepX == 1
         let scaled = useCoverage || s.alpha < 1
         let alpha = Float8(repeating: s.alpha)
-        let e0 = s.edges.0, e1 = s.edges.1, e2 = s.edges.2, e3 = s.edges.3
-        let c0 = Float(e0.a * Double(origin) + e0.b * Double(y) + e0.c), a0 = Float(e0.a)
-        let c1 = Float(e1.a * Double(origin) + e1.b * Double(y) + e1.c), a1 = Float(e1.a)
-        let c2 = Float(e2.a * Double(origin) + e2.b * Double(y) + e2.c), a2 = Float(e2.a)
-        let c3 = Float(e3.a * Double(origin) + e3.b * Double(y) + e3.c), a3 = Float(e3.a)
+        let edgeRow = EdgeRow(s, y: y)
         // Axis-aligned: one texture row pair and one vertical weight for the whole run.
         let rowV = clamp(v0, maxV)
         let rowI = Int(Int32(rowV))
@@ -398,14 +394,7 @@ enum SpanShader {
                 (srb, sag) = bilinear(p00, p01, p10, p11, f: f7, wy: wy15)
             }
             if scaled && !foldAlpha {
-                var f = alpha
-                if useCoverage {
-                    f *= clamp(Float8(repeating: c0) + Float8(repeating: a0) * ks, 1)
-                        * clamp(Float8(repeating: c1) + Float8(repeating: a1) * ks, 1)
-                        * clamp(Float8(repeating: c2) + Float8(repeating: a2) * ks, 1)
-                        * clamp(Float8(repeating: c3) + Float8(repeating: a3) * ks, 1)
-                }
-                let f16 = pairs(weight(f, scale: 65535))
+                let f16 = pairs(useCoverage ? edgeRow.weight(alpha: s.alpha, column: skip &+ k) : weight(alpha, scale: 65535))
                 srb = raster_mulhi(srb, f16)
                 sag = raster_mulhi(sag, f16)
             }

@@ -259,39 +259,24 @@ static inline raster_i16x16 raster_mulhrs(raster_i16x16 a, raster_i16x16 b)
 #endif
 }
 
-/* Per-pixel values (the low 16 bits of each lane of `v`, pixels 0…7) spread to the general loop's
- * layout: each in its pixel's 4 lanes, pixels 0 1 4 5 (`odd` = 0) or 2 3 6 7 (`odd` = 1).
- * One vpshufb on AVX2. */
-static inline raster_u16x16 raster_spread4(raster_u32x8 v, int odd)
+/* Per-pixel values (the low 16 bits of each lane of `v`, pixels 0…7; the high 16 bits with
+ * `high` = 1) spread to the general loop's layout: each in its pixel's 4 lanes, pixels 0 1 4 5
+ * (`odd` = 0) or 2 3 6 7 (`odd` = 1). One vpshufb on AVX2 (the flags are constants where it is
+ * inlined, so the pattern is one too). */
+static inline raster_u16x16 raster_spread4(raster_u32x8 v, int odd, int high)
 {
 #if defined(__AVX2__)
-    if (odd)
-        return (raster_u16x16)_mm256_shuffle_epi8((__m256i)v, _mm256_setr_epi8(
-            8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13,
-            8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13));
-    return (raster_u16x16)_mm256_shuffle_epi8((__m256i)v, _mm256_setr_epi8(
-        0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5,
-        0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5));
+    __m256i pattern = odd
+        ? _mm256_setr_epi8(8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13,
+                           8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13)
+        : _mm256_setr_epi8(0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5,
+                           0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5);
+    if (high) pattern = _mm256_add_epi8(pattern, _mm256_set1_epi8(2));
+    return (raster_u16x16)_mm256_shuffle_epi8((__m256i)v, pattern);
 #else
-    raster_u16x16 h = (raster_u16x16)v;  /* pixel i's low half is lane 2i */
+    raster_u16x16 h = (raster_u16x16)(high ? v >> 16 : v);  /* pixel i's value is lane 2i */
     if (odd) return __builtin_shufflevector(h, h, 4, 4, 4, 4, 6, 6, 6, 6, 12, 12, 12, 12, 14, 14, 14, 14);
     return __builtin_shufflevector(h, h, 0, 0, 0, 0, 2, 2, 2, 2, 8, 8, 8, 8, 10, 10, 10, 10);
-#endif
-}
-
-/* `raster_spread4` of the high 16 bits of each lane (one vpshufb on AVX2). */
-static inline raster_u16x16 raster_spread4_high(raster_u32x8 v, int odd)
-{
-#if defined(__AVX2__)
-    if (odd)
-        return (raster_u16x16)_mm256_shuffle_epi8((__m256i)v, _mm256_setr_epi8(
-            10, 11, 10, 11, 10, 11, 10, 11, 14, 15, 14, 15, 14, 15, 14, 15,
-            10, 11, 10, 11, 10, 11, 10, 11, 14, 15, 14, 15, 14, 15, 14, 15));
-    return (raster_u16x16)_mm256_shuffle_epi8((__m256i)v, _mm256_setr_epi8(
-        2, 3, 2, 3, 2, 3, 2, 3, 6, 7, 6, 7, 6, 7, 6, 7,
-        2, 3, 2, 3, 2, 3, 2, 3, 6, 7, 6, 7, 6, 7, 6, 7));
-#else
-    return raster_spread4(v >> 16, odd);
 #endif
 }
 
