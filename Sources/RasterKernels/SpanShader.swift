@@ -16,8 +16,8 @@ typealias I16x16 = SIMD16<Int16>
 /// bound by texture cache misses, not arithmetic.
 ///
 /// `BandWorker` sends affine and projective runs to `general` (GeneralLoop.swift), which
-/// computes the same values as `filtered` in chunks and two passes; `filtered` keeps the axis-aligned
-/// edge and short runs and textures one texel wide.
+/// computes the same values as `filtered` in chunks and two passes; `filtered` keeps the
+/// axis-aligned edge and short runs and textures one texel wide.
 ///
 /// Written against the portable standard-library SIMD types with only operations that lower to
 /// single packed instructions (see docs/compositor.md): no float→int conversion initialisers,
@@ -178,8 +178,8 @@ enum SpanShader {
     }
 
     /// `Int(v)` for 0 ≤ v < 2²¹ without the conversion's range check (adding 1.5·2²³ rounds
-    /// v − ½ to an integer held in the low mantissa bits; an exact integer may come out one lower, which is harmless for
-    /// a prefetch address).
+    /// v − ½ to an integer held in the low mantissa bits; an exact integer may come out one
+    /// lower, which is harmless for a prefetch address).
     @inline(__always)
     static func truncate(_ v: Float) -> Int {
         Int(Int32(bitPattern: ((v - 0.5) + 12_582_912).bitPattern) &- 0x4B40_0000)
