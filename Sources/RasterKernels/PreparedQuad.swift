@@ -91,7 +91,7 @@ struct PreparedQuad {
     var occluder: (EdgeFunction, EdgeFunction, EdgeFunction, EdgeFunction)?
     /// Rows the quad can touch (already clipped).
     var rows: Range<Int>
-    /// Pixel columns allowed (the clip).
+    /// Pixel columns allowed (the bounds, clipped).
     var columns: Range<Int>
     /// The mip level sampled (0 = the texture itself).
     var level: Int
@@ -146,11 +146,14 @@ struct PreparedQuad {
         let inv = inverse.m
         for c in p where inv.6 * c.x + inv.7 * c.y + inv.8 <= 0 { return nil }  // crosses the horizon
 
-        // Rows and columns it may touch: corners' box + 1 px, clipped.
+        // Rows and columns it may touch: corners' box + 1 px (`Quad.bounds`, what damage
+        // tracking redraws), clipped. Columns too: the edge ramps of a magnified card and the
+        // anti-aliasing beyond an acute corner reach further, and a clipped redraw must give
+        // the pixels a whole frame gives.
         let box = PixelRect.covering(p, margin: 1).intersection(clip)
         guard !box.isEmpty else { return nil }
         rows = box.y..<box.maxY
-        columns = clip.x..<clip.maxX
+        columns = box.x..<box.maxX
 
         // Kind.
         let axisAligned = isAffine && abs(inv.1) < 1e-12 && abs(inv.3) < 1e-12

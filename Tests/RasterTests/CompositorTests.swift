@@ -157,6 +157,36 @@ final class CompositorTests: XCTestCase {
         }
     }
 
+    /// A card magnified 200 times along one axis, its edge ramps one texel wide, and one with an
+    /// acute corner: nothing is drawn outside `Quad.bounds` (what damage tracking redraws), and
+    /// a redraw clipped to any few pixels gives the whole frame's pixels there. (The fuzzer found
+    /// a sliver whose ramp reached 5 px past its box, drawn in the whole frame but not in a
+    /// clipped redraw.)
+    func testNothingIsDrawnOutsideTheBoundsAndClippedRedrawsMatch() {
+        let tex = Texture(width: 17, height: 10) { x, y in 0xFF00_0000 | UInt32(x * 15) << 16 | UInt32(y * 25) << 8 | 0x40 }
+        let sliver = Quad(texture: tex, corners: [Point2(17.608, 2200.43), Point2(17.767, 37.367),
+                                                  Point2(3.2308, 27.54), Point2(-19.09, 13.145)])
+        let acute = Quad(texture: tex, corners: [Point2(2, 40), Point2(24, 42), Point2(24, 43.5), Point2(2, 40.4)])
+        let backdrop = Backdrop.color(RT.background)
+        for quad in [sliver, acute] {
+            let full = RT.canvas(25, 45, 0)
+            Compositor(filter: .bilinear).draw([quad], into: full, backdrop: backdrop)
+            let bounds = quad.bounds
+            for y in 0..<45 {
+                for x in 0..<25 where !(bounds.x..<bounds.maxX).contains(x) || !(bounds.y..<bounds.maxY).contains(y) {
+                    XCTAssertEqual(full[x, y], RT.background, "pixel \(x),\(y) outside \(bounds)")
+                }
+            }
+            for clip in [PixelRect(x: 19, y: 41, width: 5, height: 1), PixelRect(x: 0, y: 30, width: 25, height: 15),
+                         PixelRect(x: 17, y: 0, width: 8, height: 45)] {
+                let part = RT.canvas(25, 45, 0)
+                part.copy(from: full, x: 0, y: 0, width: 25, height: 45)
+                Compositor(filter: .bilinear).draw([quad], into: part, clip: clip, backdrop: backdrop)
+                XCTAssertTrue((0..<(25 * 45)).allSatisfy { full.pixels[$0] == part.pixels[$0] }, "redraw inside \(clip)")
+            }
+        }
+    }
+
     func testMipmapAveragesMinifiedDetailAndBilinearDoesNot() {
         let checker = Texture(width: 64, height: 64) { x, y in (x + y) % 2 == 0 ? 0xFFFF_FFFF : 0xFF00_0000 }
         checker.buildMipLevels()
