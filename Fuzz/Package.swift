@@ -20,5 +20,6 @@ let package = Package(
         harness("FuzzControlCommand"),
         harness("FuzzRasterImage"),
         harness("FuzzSVG"),
+        harness("FuzzCompositor"),
     ]
 )
