@@ -2,13 +2,7 @@ import CarouselCore
 import FuzzSupport
 import Raster
 
-/// Any bytes as a small scene for the compositor: 1–4 quads with textures of 1×1 up to 40×40
-/// texels (now and then one 33,000 texels wide, past the loops' 16.16 fixed point), corners
-/// near the canvas or far outside it, any alpha, with or without back-face culling, mip levels,
-/// a backdrop and a clip. Drawn by each instruction set's loops, on 1 and 3 threads, and (over
-/// a backdrop) redrawn inside the clip only: every way must give the same pixels, and no read may
-/// leave a texture (AddressSanitizer) — the texel pairs, the partial blocks and the chunks of the
-/// affine and projective loop included.
+/// The input bytes, read in order (0 past the end).
 private struct Bytes {
     let data: [UInt8]
     var at = 0
@@ -42,6 +36,13 @@ private func same(_ a: Canvas, _ b: Canvas, _ what: String, _ scene: () -> Strin
     }
 }
 
+/// Any bytes as a small scene for the compositor: 1–4 quads with textures of 1×1 up to 40×40
+/// texels (now and then one 33,000 texels wide, past the loops' 16.16 fixed point), corners
+/// near the canvas or far outside it, any alpha, with or without back-face culling, mip levels,
+/// a backdrop and a clip. Drawn by each instruction set's loops, on 1 and 3 threads, and (over
+/// a backdrop) redrawn inside the clip only: every way must give the same pixels, and no read may
+/// leave a texture (AddressSanitizer) — the texel pairs, the partial blocks and the chunks of the
+/// affine and projective loop included.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCompositor(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var r = Bytes(data: data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
