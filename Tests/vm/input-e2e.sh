@@ -21,7 +21,9 @@ work_folder input-e2e
     echo 'headless_size = [400, 240]'
     echo '[input.rotary]'
     echo 'name = "e2e-knob"'
-    for i in $(seq 0 15); do
+    # 48 items: however hard the swipe flings (its speed comes from the guest's event timing),
+    # three items are left after it for the knob (16 once let it reach the last item).
+    for i in $(seq 0 47); do
         colour=$(python3 -c "import sys; sys.path.insert(0, '$lib'); from events import item_colour; print('#%02x%02x%02x' % item_colour($i))")
         printf '\n[[item]]\nid = "item%02d"\ntitle = ""\nbackground = "%s"\nbackground_bottom = "%s"\n' "$i" "$colour" "$colour"
     done

@@ -98,5 +98,5 @@ def png_pixel(path, x, y):
 
 
 def item_colour(i):
-    """The card colour the e2e test gives item i (distinct for 0…15)."""
+    """The card colour the e2e test gives item i (distinct for 0…47: the red steps by 13)."""
     return ((40 + i * 13) % 256, (200 - i * 9) % 256, (i * 57) % 256)
