@@ -82,16 +82,11 @@ extension SpanShader {
             var k = 0
             // Pixel positions from the quad's first column, as exact Floats (as in `filtered`).
             var ks = lanes + Float8(repeating: Float(skip &+ start))
-            // Affine rows in fixed point: coordinates stepped by one addition per block.
-            var fu0 = Int8x8(), fv0 = Int8x8(), du8 = Int32(0), dv8 = Int32(0)
             if let f = fixed {
+                // Affine rows in fixed point: coordinates stepped by one addition per block.
                 let ki = Int8x8(0, 1, 2, 3, 4, 5, 6, 7) &+ Int32(truncatingIfNeeded: skip &+ start)
-                fu0 = f.u &+ f.du &* ki
-                fv0 = f.v &+ f.dv &* ki
-                du8 = f.du &* 8
-                dv8 = f.dv &* 8
-            }
-            if fixed != nil {
+                var fu0 = f.u &+ f.du &* ki, fv0 = f.v &+ f.dv &* ki
+                let du8 = f.du &* 8, dv8 = f.dv &* 8
                 while k < n {
                     let (idx, fu, fv) = texelIndex(fixedU: fu0, fixedV: fv0, s)
                     storeBlock(g, k, idx, fu, fv, prefetch: texels + offset, below: stepY)

@@ -40,8 +40,6 @@ struct QuadSampler {
     /// The same limits in 16.16 fixed point, after rounding: the last texel pair's left texel
     /// with the largest weight of its right neighbour (0 for 1-texel-wide/high levels).
     var maxUFixed: Int32, maxVFixed: Int32
-    /// Every texel index is below 2²⁴, so exact in Float (`raster_texel_index`).
-    var indexExactInFloat: Bool
     /// Offset to the right and lower neighbour (0 for 1-texel-wide/high levels).
     var stepX: Int, stepY: Int
     /// Texture coordinates in texel-centre space of the sampled level at pixel (x, y):
@@ -212,7 +210,6 @@ struct PreparedQuad {
             texWidth: tex.width, texHeight: tex.height,
             maxU: PreparedQuad.coordinateLimit(tex.width), maxV: PreparedQuad.coordinateLimit(tex.height),
             maxUFixed: PreparedQuad.fixedLimit(tex.width), maxVFixed: PreparedQuad.fixedLimit(tex.height),
-            indexExactInFloat: tex.width * tex.height < 1 << 24,
             stepX: tex.width > 1 ? 1 : 0, stepY: tex.height > 1 ? tex.width : 0,
             um: (ls * inv.0 - 0.5 * inv.6, ls * inv.1 - 0.5 * inv.7, ls * inv.2 - 0.5 * inv.8),
             vm: (lt * inv.3 - 0.5 * inv.6, lt * inv.4 - 0.5 * inv.7, lt * inv.5 - 0.5 * inv.8),

@@ -25,7 +25,6 @@ extension SpanShader {
     /// over all of it when `cache` does not hold them yet). The same arithmetic as
     /// `filtered(axis: true)`'s setup, so the pixels agree bit for bit.
     static func separableRow(_ s: QuadSampler, y: Int, run: Range<Int>, cache: RowFilterCache) -> SeparableRow {
-        let origin = s.originX
         let rowV = clamp(rowStart(s, y: y).2, s.maxV)
         let rowI = Int(Int32(rowV))
         let rowF = rowV - Float(rowI)

@@ -219,7 +219,13 @@ enum SpanShader {
     static func texelIndex(_ u: Float8, _ v: Float8, _ s: QuadSampler) -> (Int8x8, Int8x8, Int8x8) {
         let fu = raster_fixed16(u, s.maxU, 256, s.maxUFixed)
         let fv = raster_fixed16(v, s.maxV, 0.5, s.maxVFixed)
-        return (raster_texel_index(fu, fv, Int32(truncatingIfNeeded: s.stride), s.indexExactInFloat ? 1 : 0), fu, fv)
+        return (texelIndex(fu, fv, stride: s.stride), fu, fv)
+    }
+
+    /// The index (v's integer part) · stride + (u's integer part) of clamped 16.16 coordinates.
+    @inline(__always)
+    static func texelIndex(_ fu: Int8x8, _ fv: Int8x8, stride: Int) -> Int8x8 {
+        (fv &>> 16) &* Int32(truncatingIfNeeded: stride) &+ (fu &>> 16)
     }
 
     /// Affine rows in 16.16 fixed point: u and v at the quad's first column of row `y` and
@@ -244,7 +250,7 @@ enum SpanShader {
     @inline(always)
     static func texelIndex(fixedU: Int8x8, fixedV: Int8x8, _ s: QuadSampler) -> (Int8x8, Int8x8, Int8x8) {
         let fu = raster_clamp_fixed(fixedU, s.maxUFixed), fv = raster_clamp_fixed(fixedV, s.maxVFixed)
-        return (raster_texel_index(fu, fv, Int32(truncatingIfNeeded: s.stride), s.indexExactInFloat ? 1 : 0), fu, fv)
+        return (texelIndex(fu, fv, stride: s.stride), fu, fv)
     }
 
     /// The weight f (0…127, of 128) of the right texel for a 16.16 coordinate, as the byte pair

@@ -1,10 +1,11 @@
 /* Tiny helpers the Raster compositor needs but portable Swift cannot spell:
  * the prefetch builtin, 32-bit fill and copy, the high half of a 16×16-bit product (one
  * instruction on SSE2 and NEON, but no standard-library SIMD operation), a CPU feature check,
- * partial-block loads and stores, 16.16 fixed-point texture coordinates and their fractions, the
- * general loop's texel-pair loads and its filter, spread, keep, widen and pack steps (vpmaddubsw,
- * vpshufb, vpmulhrsw, vpunpck, vpackuswb), and for the AVX2 build of the loops
- * `vpermd`, `vblendvps` and masked moves (each with a portable fallback).
+ * partial-block loads and stores, 16.16 fixed-point texture coordinates, the general loop's
+ * texel-pair loads and rounded high multiply (`vpmulhrsw`), each with a portable fallback; and,
+ * for the AVX2 build of the loops only, `vpermd`, `vblendvps` and masked moves (with fallbacks)
+ * and the general loop's filter, spread, keep, widen and pack steps (vpmaddubsw, vpshufb,
+ * vpunpck, vpackuswb; the portable build filters channel pairs in Swift instead).
  * Everything is `static inline`, so it inlines fully into Swift callers. */
 #ifndef C_RASTER_SUPPORT_H
 #define C_RASTER_SUPPORT_H
@@ -115,8 +116,7 @@ static inline raster_u32x8 raster_select8(raster_u32x8 a, raster_u32x8 b, raster
 /* Imported into Swift as SIMD8<Float> and SIMD16<Int16>. */
 typedef float raster_f32x8 __attribute__((ext_vector_type(8)));
 typedef short raster_i16x16 __attribute__((ext_vector_type(16)));
-/* Internal: 32 bytes, and 16 lanes of 32 bits for widened products. */
-typedef unsigned char raster_u8x32 __attribute__((ext_vector_type(32)));
+/* Internal: 16 lanes of 32 bits for widened products. */
 typedef int raster_i32x16 __attribute__((ext_vector_type(16)));
 
 /* The fallbacks below are written with vector extensions only (lane-wise operations, constant
@@ -156,22 +156,6 @@ static inline raster_i32x8 raster_clamp_fixed(raster_i32x8 v, int limit)
 #endif
 }
 
-/* The texel index (v's integer part) · stride + (u's integer part) of 16.16 coordinates `fu`,
- * `fv` (0…32767.x each). AVX2 and NEON multiply 32-bit lanes in one instruction; SSE2 cannot,
- * and forms the same integer in Float where every index is below 2²⁴ (`exactInFloat`). */
-static inline raster_i32x8 raster_texel_index(raster_i32x8 fu, raster_i32x8 fv, int stride, int exactInFloat)
-{
-#if defined(__SSE2__) && !defined(__AVX2__)
-    if (exactInFloat) {
-        raster_f32x8 i = __builtin_convertvector(fv >> 16, raster_f32x8) * (float)stride + __builtin_convertvector(fu >> 16, raster_f32x8);
-        return __builtin_convertvector(i, raster_i32x8);
-    }
-#else
-    (void)exactInFloat;
-#endif
-    return (fv >> 16) * stride + (fu >> 16);
-}
-
 /* The general loop's pixel layout: 8 pixels as two vectors of 16-bit lanes, 4 lanes per pixel
  * (its B G R A channels), the first vector holding pixels 0 1 4 5 and the second 2 3 6 7 (the
  * order in which `vpunpck*bw` and `vpackuswb` split and join 8 pixels within 128-bit halves). */
@@ -206,30 +190,6 @@ static inline raster_u32x8 raster_split_pairs(raster_u32x8 a, raster_u32x8 b, in
     return __builtin_shufflevector(a, b, 0, 2, 8, 10, 4, 6, 12, 14);
 }
 
-/* The horizontal step of the bilinear filter for the 4 texel pairs in `v` (left texels in the
- * even lanes): per channel, (128 − f)·left + f·right − 16384 (value·128, biased into signed 16
- * bits), where the 4 lanes of each pixel in `w` all hold 128 + 255·f, f = 0…127 (the bytes
- * 128 − f and f). AVX2: vpxor (texels to signed bytes), vpshufb (each channel of the two texels
- * side by side) and vpmaddubsw, whose sums stay within −16384…16256. */
-static inline raster_i16x16 raster_filter_pairs(raster_u32x8 v, raster_u16x16 w)
-{
-#if defined(__AVX2__)
-    __m256i t = _mm256_xor_si256((__m256i)v, _mm256_set1_epi8((char)0x80));
-    t = _mm256_shuffle_epi8(t, _mm256_setr_epi8(
-        0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15,
-        0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15));
-    return (raster_i16x16)_mm256_maddubs_epi16((__m256i)w, t);
-#else
-    raster_u8x32 b = (raster_u8x32)v;
-    raster_u16x16 left = __builtin_convertvector(__builtin_shufflevector(b, b,
-        0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27), raster_u16x16);
-    raster_u16x16 right = __builtin_convertvector(__builtin_shufflevector(b, b,
-        4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31), raster_u16x16);
-    raster_u16x16 f = w >> 8;
-    return (raster_i16x16)(left * (128 - f) + right * f - 16384);
-#endif
-}
-
 /* (a · b + 2¹⁴) >> 15 per signed 16-bit lane (not both −32768): pmulhrsw on AVX2, vqrdmulh on
  * NEON. */
 static inline raster_i16x16 raster_mulhrs(raster_i16x16 a, raster_i16x16 b)
@@ -259,13 +219,30 @@ static inline raster_i16x16 raster_mulhrs(raster_i16x16 a, raster_i16x16 b)
 #endif
 }
 
+#if defined(__AVX2__)
+/* The AVX2 build's layout of the general loop (the portable build filters channel pairs in
+ * pixel order with the same integer arithmetic instead: `SpanShader.blendPairs`). */
+
+/* The horizontal step of the bilinear filter for the 4 texel pairs in `v` (left texels in the
+ * even lanes): per channel, (128 − f)·left + f·right − 16384 (value·128, biased into signed 16
+ * bits), where the 4 lanes of each pixel in `w` all hold 128 + 255·f, f = 0…127 (the bytes
+ * 128 − f and f). AVX2: vpxor (texels to signed bytes), vpshufb (each channel of the two texels
+ * side by side) and vpmaddubsw, whose sums stay within −16384…16256. */
+static inline raster_i16x16 raster_filter_pairs(raster_u32x8 v, raster_u16x16 w)
+{
+    __m256i t = _mm256_xor_si256((__m256i)v, _mm256_set1_epi8((char)0x80));
+    t = _mm256_shuffle_epi8(t, _mm256_setr_epi8(
+        0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15,
+        0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15));
+    return (raster_i16x16)_mm256_maddubs_epi16((__m256i)w, t);
+}
+
 /* Per-pixel values (the low 16 bits of each lane of `v`, pixels 0…7; the high 16 bits with
  * `high` = 1) spread to the general loop's layout: each in its pixel's 4 lanes, pixels 0 1 4 5
  * (`odd` = 0) or 2 3 6 7 (`odd` = 1). One vpshufb on AVX2 (the flags are constants where it is
  * inlined, so the pattern is one too). */
 static inline raster_u16x16 raster_spread4(raster_u32x8 v, int odd, int high)
 {
-#if defined(__AVX2__)
     __m256i pattern = odd
         ? _mm256_setr_epi8(8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13,
                            8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13)
@@ -273,11 +250,6 @@ static inline raster_u16x16 raster_spread4(raster_u32x8 v, int odd, int high)
                            0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5);
     if (high) pattern = _mm256_add_epi8(pattern, _mm256_set1_epi8(2));
     return (raster_u16x16)_mm256_shuffle_epi8((__m256i)v, pattern);
-#else
-    raster_u16x16 h = (raster_u16x16)(high ? v >> 16 : v);  /* pixel i's value is lane 2i */
-    if (odd) return __builtin_shufflevector(h, h, 4, 4, 4, 4, 6, 6, 6, 6, 12, 12, 12, 12, 14, 14, 14, 14);
-    return __builtin_shufflevector(h, h, 0, 0, 0, 0, 2, 2, 2, 2, 8, 8, 8, 8, 10, 10, 10, 10);
-#endif
 }
 
 /* For source pixels in the general loop's layout (value·256 per channel): the destination's
@@ -286,32 +258,18 @@ static inline raster_u16x16 raster_spread4(raster_u32x8 v, int odd, int high)
  * and one vpshufb copies that byte into the pixel's 8 bytes. */
 static inline raster_u16x16 raster_keep4(raster_u16x16 s)
 {
-#if defined(__AVX2__)
     __m256i t = _mm256_srli_epi16(_mm256_sub_epi16(_mm256_set1_epi16((short)65407), (__m256i)s), 8);
     return (raster_u16x16)_mm256_shuffle_epi8(t, _mm256_setr_epi8(
         6, 6, 6, 6, 6, 6, 6, 6, 14, 14, 14, 14, 14, 14, 14, 14,
         6, 6, 6, 6, 6, 6, 6, 6, 14, 14, 14, 14, 14, 14, 14, 14));
-#else
-    raster_u16x16 t = (65407 - s) >> 8;
-    return __builtin_shufflevector(t, t, 3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15) * 257;
-#endif
 }
 
 /* Pixels 0 1 4 5 (`odd` = 0) or 2 3 6 7 (`odd` = 1) of `d` in the general loop's layout, each
  * channel as value·256: one vpunpck[lh]bw with zero on AVX2. */
 static inline raster_u16x16 raster_widen4(raster_u32x8 d, int odd)
 {
-#if defined(__AVX2__)
     if (odd) return (raster_u16x16)_mm256_unpackhi_epi8(_mm256_setzero_si256(), (__m256i)d);
     return (raster_u16x16)_mm256_unpacklo_epi8(_mm256_setzero_si256(), (__m256i)d);
-#else
-    raster_u8x32 b = (raster_u8x32)d;
-    if (odd)
-        return __builtin_convertvector(__builtin_shufflevector(b, b,
-            8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31), raster_u16x16) << 8;
-    return __builtin_convertvector(__builtin_shufflevector(b, b,
-        0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23), raster_u16x16) << 8;
-#endif
 }
 
 /* Source-over results in the general loop's layout (value·256 per channel, not yet rounded) as
@@ -320,20 +278,13 @@ static inline raster_u16x16 raster_widen4(raster_u32x8 d, int odd)
  * vpackuswb. */
 static inline raster_u32x8 raster_pack4(raster_u16x16 a, raster_u16x16 b)
 {
-#if defined(__AVX2__)
     __m256i half = _mm256_set1_epi64x(0xFF80008000800080LL);
     __m256i p = _mm256_packus_epi16(_mm256_srli_epi16(_mm256_adds_epu16((__m256i)a, half), 8),
                                     _mm256_srli_epi16(_mm256_adds_epu16((__m256i)b, half), 8));
     return (raster_u32x8)p;
-#else
-    typedef unsigned char u8x16 __attribute__((ext_vector_type(16)));
-    u8x16 ha = __builtin_convertvector((a + 128) >> 8, u8x16), hb = __builtin_convertvector((b + 128) >> 8, u8x16);
-    raster_u8x32 p = __builtin_shufflevector(ha, hb,
-        0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23,
-        8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
-    return (raster_u32x8)p | 0xFF000000u;
-#endif
 }
+
+#endif
 
 /* (a * b) >> 16 per unsigned 16-bit lane (pmulhuw on x86, umull + shrn on ARM).
  * On x86 the instruction is named: spelled as widen-multiply-narrow, LLVM sometimes keeps
