@@ -46,10 +46,17 @@ final class BandWorker {
                 guard let sp = q.span(row: y) else { continue }
                 let r = y - rows.lowerBound
                 var visible = false
-                occ.forEachVisible(row: r, sp.lo, sp.hi) { a, b in
-                    spans.append(SpanRecord(y: Int32(y), lo: Int32(a), hi: Int32(b),
+                if occ.isEmpty(row: r) {
+                    // Nothing in front on this row (the common case): the whole span.
+                    spans.append(SpanRecord(y: Int32(y), lo: Int32(sp.lo), hi: Int32(sp.hi),
                                             innerLo: Int32(sp.innerLo), innerHi: Int32(sp.innerHi)))
                     visible = true
+                } else {
+                    occ.forEachVisible(row: r, sp.lo, sp.hi) { a, b in
+                        spans.append(SpanRecord(y: Int32(y), lo: Int32(a), hi: Int32(b),
+                                                innerLo: Int32(sp.innerLo), innerHi: Int32(sp.innerHi)))
+                        visible = true
+                    }
                 }
                 // A row hidden whole hides the quad's opaque columns too: nothing to add.
                 if useOcclusion, visible, let hidden = q.occludedColumns(row: y, inner: sp.innerLo..<sp.innerHi) {
@@ -93,6 +100,12 @@ final class BandWorker {
                     }
                     // Pixels no quad wrote yet this frame are blended onto the backdrop itself.
                     let r = y - rows.lowerBound
+                    if painted.isEmpty(row: r) {
+                        // The first run on this row (the common case): all of it.
+                        shade(s, row: row, y: y, lo, hi, inner: inner, run: run, setup: &setup, onto: backdrop)
+                        painted.set(row: r, lo, hi)
+                        continue
+                    }
                     if painted.isFull(row: r) {
                         painted.forEachVisible(row: r, columns.lowerBound, columns.upperBound) { a, b in
                             backdrop.fill(row: row, y: y, x0: a, x1: b)

@@ -60,19 +60,18 @@ extension SpanShader {
         let alpha16 = pairs(weight(Float8(repeating: s.alpha), scale: 65535))
         let edgeRow = EdgeRow(s, y: y)
         // Texel offset from a pixel to the same column `prefetchRows` below, at `column` pixels
-        // from the quad's first column: exact for affine quads (but for clamping), for
-        // projective ones it drifts along the row and is taken once per chunk.
+        // from the quad's first column. Projective quads: it drifts along the row and is taken
+        // once per chunk. Affine quads: the same for every pixel (a hint, so clamping at the
+        // texture's sides is ignored), the rounded step over those rows.
         @inline(__always) func prefetchOffset(at column: Int) -> Int {
             let c = Float(column)
             var cu = u0 + du * c, cv = v0 + dv * c, pu = pu0 + du * c, pv = pv0 + dv * c
-            if projective {
-                let iw = 1 / (w0 + dw * c), piw = 1 / (pw0 + dw * c)
-                cu *= iw; cv *= iw; pu *= piw; pv *= piw
-            }
+            let iw = 1 / (w0 + dw * c), piw = 1 / (pw0 + dw * c)
+            cu *= iw; cv *= iw; pu *= piw; pv *= piw
             cu = clamp(cu, maxU); cv = clamp(cv, maxV); pu = clamp(pu, maxU); pv = clamp(pv, maxV)
             return (truncate(pv) &- truncate(cv)) &* stride &+ (truncate(pu) &- truncate(cu))
         }
-        var offset = projective ? 0 : prefetchOffset(at: skip &+ count / 2)
+        var offset = projective ? 0 : texelOffset(s.vm.1 * prefetchRows) &* stride &+ texelOffset(s.um.1 * prefetchRows)
         var start = 0
         while start < count {
             let n = count &- start < GatherScratch.chunk ? count &- start : GatherScratch.chunk
@@ -143,6 +142,13 @@ extension SpanShader {
             }
             start &+= n
         }
+    }
+
+    /// `v` rounded to an integer, limited to ±2²⁰ (a texel offset for a prefetch hint).
+    @inline(__always)
+    static func texelOffset(_ v: Double) -> Int {
+        let limit = 1_048_576.0
+        return Int(v > limit ? limit : (v > -limit ? v.rounded() : -limit))
     }
 
     /// Pass 1 of `general` for the 8 pixels from chunk position `k`: their texel indices `idx`

@@ -290,11 +290,15 @@ struct PreparedQuad {
             return true
         }
         guard apply(s.edges.0), apply(s.edges.1), apply(s.edges.2), apply(s.edges.3) else { return nil }
-        // Pixel x is drawn when its value is > 0 (lo < x < hi); interior when ≥ 1.
-        let x0 = max(columns.lowerBound, Int(max(-1.0e9, lo).rounded(.down)))
-        let x1 = min(columns.upperBound, Int(min(1.0e9, hi).rounded(.up)) + 1)
+        // Pixel x is drawn when its value is > 0 (lo < x < hi); interior when ≥ 1. (The
+        // bounds are kept within ±10⁹, so the conversions need no range check.)
+        @inline(__always) func int(_ v: Double, _ rule: FloatingPointRoundingRule) -> Int {
+            Int(SpanShader.int32(min(1.0e9, max(-1.0e9, v)), rule))
+        }
+        let x0 = max(columns.lowerBound, int(lo, .down))
+        let x1 = min(columns.upperBound, int(hi, .up) + 1)
         guard x1 > x0 else { return nil }
-        var i0 = Int(max(-1.0e9, inLo).rounded(.up)), i1 = Int(min(1.0e9, inHi).rounded(.down)) + 1
+        var i0 = int(inLo, .up), i1 = int(inHi, .down) + 1
         i0 = max(i0, x0); i1 = min(i1, x1)
         if i1 <= i0 { i0 = x0; i1 = x0 }
         return RowSpan(lo: x0, hi: x1, innerLo: i0, innerHi: i1)

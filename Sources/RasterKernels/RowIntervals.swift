@@ -71,6 +71,10 @@ final class RowIntervals {
         return pieces <= 1
     }
 
+    /// True when row `row` holds no interval.
+    @inline(__always)
+    func isEmpty(row: Int) -> Bool { counts[row] == 0 }
+
     /// True when row `row` holds `capacity` intervals (the next `cover` may forget one).
     @inline(__always)
     func isFull(row: Int) -> Bool { Int(counts[row]) == RowIntervals.capacity }

@@ -242,8 +242,16 @@ enum SpanShader {
         guard abs(u) < limit, abs(v) < limit, abs(u + s.um.0 * width) < limit, abs(v + s.vm.0 * width) < limit else {
             return nil
         }
-        return (Int32((u * 65536 + 256).rounded(.down)), Int32((s.um.0 * 65536).rounded()),
-                Int32((v * 65536 + 0.5).rounded(.down)), Int32((s.vm.0 * 65536).rounded()))
+        return (int32(u * 65536 + 256, .down), int32(s.um.0 * 65536, .toNearestOrAwayFromZero),
+                int32(v * 65536 + 0.5, .down), int32(s.vm.0 * 65536, .toNearestOrAwayFromZero))
+    }
+
+    /// `v` rounded by `rule` as an Int32, for |v| < 2³¹ (the caller checks), without the
+    /// conversion's range checks: the integer is the low half of the sum's bits (1.5 · 2⁵²
+    /// moves it into the mantissa's last bits).
+    @inline(__always)
+    static func int32(_ v: Double, _ rule: FloatingPointRoundingRule) -> Int32 {
+        Int32(truncatingIfNeeded: (v.rounded(rule) + 6_755_399_441_055_744).bitPattern)
     }
 
     /// `texelIndex` for 16.16 fixed-point coordinates (`fixedRow`): clamped to the texture.
