@@ -242,6 +242,8 @@ enum SpanShader {
         guard abs(u) < limit, abs(v) < limit, abs(u + s.um.0 * width) < limit, abs(v + s.vm.0 * width) < limit else {
             return nil
         }
+        // In range for `int32`: |u|, |v| < 30 000 texels, and the steps too (the box is at
+        // least 2 pixels wide, and both its ends lie within 30 000 texels).
         return (int32(u * 65536 + 256, .down), int32(s.um.0 * 65536, .toNearestOrAwayFromZero),
                 int32(v * 65536 + 0.5, .down), int32(s.vm.0 * 65536, .toNearestOrAwayFromZero))
     }
