@@ -5,6 +5,12 @@ import RasterCore
 /// A run of one row of one quad left visible by the occlusion pass.
 struct SpanRecord {
     var y: Int32, lo: Int32, hi: Int32, innerLo: Int32, innerHi: Int32
+
+    /// Columns `lo..<hi` of row `y`, a piece of the row span `span`.
+    init(y: Int, _ lo: Int, _ hi: Int, _ span: RowSpan) {
+        self.y = Int32(y); self.lo = Int32(lo); self.hi = Int32(hi)
+        innerLo = Int32(span.innerLo); innerHi = Int32(span.innerHi)
+    }
 }
 
 /// One band's scratch and its two passes: front to back to find what is visible, then back
@@ -47,14 +53,13 @@ final class BandWorker {
                 let r = y - rows.lowerBound
                 var visible = false
                 if occ.isEmpty(row: r) {
-                    // Nothing in front on this row (the common case): the whole span.
-                    spans.append(SpanRecord(y: Int32(y), lo: Int32(sp.lo), hi: Int32(sp.hi),
-                                            innerLo: Int32(sp.innerLo), innerHi: Int32(sp.innerHi)))
+                    // Nothing in front on this row (the common case): the whole span, without
+                    // the interval walk and its closure.
+                    spans.append(SpanRecord(y: y, sp.lo, sp.hi, sp))
                     visible = true
                 } else {
                     occ.forEachVisible(row: r, sp.lo, sp.hi) { a, b in
-                        spans.append(SpanRecord(y: Int32(y), lo: Int32(a), hi: Int32(b),
-                                                innerLo: Int32(sp.innerLo), innerHi: Int32(sp.innerHi)))
+                        spans.append(SpanRecord(y: y, a, b, sp))
                         visible = true
                     }
                 }

@@ -71,7 +71,8 @@ extension SpanShader {
             cu = clamp(cu, maxU); cv = clamp(cv, maxV); pu = clamp(pu, maxU); pv = clamp(pv, maxV)
             return (truncate(pv) &- truncate(cv)) &* stride &+ (truncate(pu) &- truncate(cu))
         }
-        var offset = projective ? 0 : texelOffset(s.vm.1 * prefetchRows) &* stride &+ texelOffset(s.um.1 * prefetchRows)
+        @inline(__always) func rows(_ step: Double) -> Int { int(step * prefetchRows, .toNearestOrAwayFromZero, limit: 1e6) }
+        var offset = projective ? 0 : rows(s.vm.1) &* stride &+ rows(s.um.1)
         var start = 0
         while start < count {
             let n = count &- start < GatherScratch.chunk ? count &- start : GatherScratch.chunk
@@ -142,13 +143,6 @@ extension SpanShader {
             }
             start &+= n
         }
-    }
-
-    /// `v` rounded to an integer, limited to ±2²⁰ (a texel offset for a prefetch hint).
-    @inline(__always)
-    static func texelOffset(_ v: Double) -> Int {
-        let limit = 1_048_576.0
-        return Int(v > limit ? limit : (v > -limit ? v.rounded() : -limit))
     }
 
     /// Pass 1 of `general` for the 8 pixels from chunk position `k`: their texel indices `idx`

@@ -291,9 +291,9 @@ struct PreparedQuad {
         }
         guard apply(s.edges.0), apply(s.edges.1), apply(s.edges.2), apply(s.edges.3) else { return nil }
         // Pixel x is drawn when its value is > 0 (lo < x < hi); interior when ≥ 1. (The
-        // bounds are kept within ±10⁹, so the conversions need no range check.)
+        // bounds are kept within ±10⁹.)
         @inline(__always) func int(_ v: Double, _ rule: FloatingPointRoundingRule) -> Int {
-            Int(SpanShader.int32(min(1.0e9, max(-1.0e9, v)), rule))
+            SpanShader.int(v, rule, limit: 1.0e9)
         }
         let x0 = max(columns.lowerBound, int(lo, .down))
         let x1 = min(columns.upperBound, int(hi, .up) + 1)

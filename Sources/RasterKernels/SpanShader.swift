@@ -256,6 +256,13 @@ enum SpanShader {
         Int32(truncatingIfNeeded: (v.rounded(rule) + 6_755_399_441_055_744).bitPattern)
     }
 
+    /// `v` limited to ±`limit` (< 2³¹; NaN becomes −`limit`) and rounded by `rule`, without
+    /// a range check.
+    @inline(__always)
+    static func int(_ v: Double, _ rule: FloatingPointRoundingRule, limit: Double) -> Int {
+        Int(int32(min(limit, max(-limit, v)), rule))
+    }
+
     /// `texelIndex` for 16.16 fixed-point coordinates (`fixedRow`): clamped to the texture.
     @inline(always)
     static func texelIndex(fixedU: Int8x8, fixedV: Int8x8, _ s: QuadSampler) -> (Int8x8, Int8x8, Int8x8) {
