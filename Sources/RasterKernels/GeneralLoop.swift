@@ -120,15 +120,21 @@ extension SpanShader {
             @inline(__always) func covered(_ c: Int) -> (Int32, Int32) {
                 (Int32(truncatingIfNeeded: innerLo &- c), Int32(truncatingIfNeeded: innerHi &- c))
             }
+            // The texel pairs of the next block are loaded while this one is filtered (see
+            // `BlockPairs`). Pass 1 wrote whole blocks, so a partial block's slots are valid;
+            // after the last block its own are loaded again.
+            var next = BlockPairs(s, g, 0)
             while k &+ 8 <= n {
                 var d = splat
                 if !onColor, let under { d = UnsafeRawPointer(under + k).loadUnaligned(as: UInt8x8.self) }
                 let c = x0 &+ start &+ k
+                let current = next
+                next = BlockPairs(s, g, k &+ 8 < n ? k &+ 8 : k)
                 let o: UInt8x8
                 if edges && (c < innerLo || c &+ 8 > innerHi) {
-                    o = blendBlock(s, g, k, skip &+ start &+ k, alpha16, edgeRow, d, covered: covered(c), edge: true, onColor: onColor)
+                    o = blendBlock(s, g, k, skip &+ start &+ k, alpha16, edgeRow, d, covered: covered(c), edge: true, onColor: onColor, fetched: current)
                 } else {
-                    o = blendBlock(s, g, k, skip &+ start &+ k, alpha16, edgeRow, d, covered: (0, 8), edge: false, onColor: onColor)
+                    o = blendBlock(s, g, k, skip &+ start &+ k, alpha16, edgeRow, d, covered: (0, 8), edge: false, onColor: onColor, fetched: current)
                 }
                 UnsafeMutableRawPointer(out + k).storeBytes(of: o, as: UInt8x8.self)
                 k &+= 8
@@ -138,7 +144,8 @@ extension SpanShader {
                 var d = splat
                 if let under { d = raster_load_partial8(under + k, rest) }
                 let c = x0 &+ start &+ k
-                let o = blendBlock(s, g, k, skip &+ start &+ k, alpha16, edgeRow, d, covered: covered(c), edge: edges, onColor: onColor)
+                let o = blendBlock(s, g, k, skip &+ start &+ k, alpha16, edgeRow, d, covered: covered(c), edge: edges, onColor: onColor,
+                                   fetched: next)
                 raster_store_partial8(out + k, o, rest)
             }
             start &+= n
@@ -174,22 +181,21 @@ extension SpanShader {
     @inline(always)
     static func blendBlock(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ column: Int, _ alpha16: U16x16,
                            _ edgeRow: EdgeRow, _ d: UInt8x8, covered: (Int32, Int32), edge: Bool,
-                           onColor: Bool) -> UInt8x8 {
+                           onColor: Bool, fetched: BlockPairs) -> UInt8x8 {
         #if !RASTER_KERNELS_AVX2
         // Portable build: SSE2 and NEON have no byte shuffle or multiply-add of bytes to match
         // `raster_filter_pairs`; channel pairs in pixel order are cheaper there (and give the
         // same bits).
-        return blendPairs(s, g, k, column, alpha16, edgeRow, d, covered: covered, edge: edge)
+        return blendPairs(s, g, k, column, alpha16, edgeRow, d, covered: covered, edge: edge, fetched: fetched)
         #else
         // Pixels 0 1 4 5 (`half` 0) or 2 3 6 7 (`half` 1) of the block, value·256.
-        @inline(__always) func source(_ half: Int) -> U16x16 {
+        @inline(__always) func source(_ half: Int, _ upper: UInt8x8, _ lower: UInt8x8) -> U16x16 {
             let w = UnsafeRawPointer(g.weights + k).loadUnaligned(as: UInt8x8.self)
             let wx = raster_spread4(w, Int32(half), 0), wy = unsafeBitCast(raster_spread4(w, Int32(half), 1), to: I16x16.self)
-            let i = g.index + (k &+ 4 &* half)
-            let t = raster_filter_pairs(raster_load_pairs4(s.texels, i), wx)
-            return value256(t &+ raster_mulhrs(raster_filter_pairs(raster_load_pairs4(s.texels + s.stepY, i), wx) &- t, wy))
+            let t = raster_filter_pairs(upper, wx)
+            return value256(t &+ raster_mulhrs(raster_filter_pairs(lower, wx) &- t, wy))
         }
-        var s0 = source(0), s1 = source(1)
+        var s0 = source(0, fetched.upper0, fetched.lower0), s1 = source(1, fetched.upper1, fetched.lower1)
         // Fully covered pixels: scaled by alpha alone (not at all when opaque).
         var p0 = s0, p1 = s1
         if s.alpha < 1 {
@@ -217,11 +223,10 @@ extension SpanShader {
     /// texels' weight, is the high byte of `horizontalWeight`'s 128 + 255·f).
     @inline(always)
     static func blendPairs(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ column: Int, _ alpha16: U16x16,
-                           _ edgeRow: EdgeRow, _ d: UInt8x8, covered: (Int32, Int32), edge: Bool) -> UInt8x8 {
-        let i = g.index + k, below = s.texels + s.stepY
+                           _ edgeRow: EdgeRow, _ d: UInt8x8, covered: (Int32, Int32), edge: Bool,
+                           fetched: BlockPairs) -> UInt8x8 {
         let w = UnsafeRawPointer(g.weights + k).loadUnaligned(as: UInt8x8.self)
-        let t0 = raster_load_pairs4(s.texels, i), t1 = raster_load_pairs4(s.texels, i + 4)
-        let b0 = raster_load_pairs4(below, i), b1 = raster_load_pairs4(below, i + 4)
+        let t0 = fetched.upper0, t1 = fetched.upper1, b0 = fetched.lower0, b1 = fetched.lower1
         var (srb, sag) = bilinear(raster_split_pairs(t0, t1, 0), raster_split_pairs(t0, t1, 1),
                                   raster_split_pairs(b0, b1, 0), raster_split_pairs(b0, b1, 1),
                                   f: (w &>> 8) & 0xFF, wy: w &>> 16)
@@ -241,6 +246,27 @@ extension SpanShader {
             sag = pag
         }
         return over(srb, sag, d)
+    }
+}
+
+/// The texel pairs (left texel and right neighbour) of the 8 pixels of one block of the
+/// general loop, in pass 2's layout: upper and lower rows of pixels 0 1 4 5 (half 0) and
+/// 2 3 6 7 (half 1).
+///
+/// Pass 2 loads the next block's pairs before it filters the current one. Loaded where they
+/// are used, each block's arithmetic waits on an index load and then a texel load (about 12
+/// cycles) with some 60 vector operations queued behind them, which fills the scheduler.
+struct BlockPairs {
+    var upper0: UInt8x8, lower0: UInt8x8, upper1: UInt8x8, lower1: UInt8x8
+
+    /// The pairs of the block at chunk position `k` of `g`.
+    @inline(always)
+    init(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int) {
+        let i0 = g.index + k, i1 = g.index + (k &+ 4), below = s.texels + s.stepY
+        upper0 = raster_load_pairs4(s.texels, i0)
+        lower0 = raster_load_pairs4(below, i0)
+        upper1 = raster_load_pairs4(s.texels, i1)
+        lower1 = raster_load_pairs4(below, i1)
     }
 }
 
