@@ -63,8 +63,9 @@ final class BandWorker {
                         visible = true
                     }
                 }
-                // A row hidden whole hides the quad's opaque columns too: nothing to add.
-                if useOcclusion, visible, let hidden = q.occludedColumns(row: y, inner: sp.innerLo..<sp.innerHi) {
+                // A row hidden whole hides the quad's opaque columns too: nothing to add. Nor
+                // does the last quad visited, the backmost: nothing behind it reads them.
+                if useOcclusion, visible, qi > 0, let hidden = q.occludedColumns(row: y, inner: sp.innerLo..<sp.innerHi) {
                     occ.cover(row: r, hidden.lowerBound, hidden.upperBound)
                 }
             }
