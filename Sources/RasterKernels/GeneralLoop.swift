@@ -38,9 +38,10 @@ extension SpanShader {
     ///
     /// 1. per 8 pixels: texture coordinates, texel indices and the weights, stored;
     /// 2. per 8 pixels: the upper and lower texel pairs (left texel and right neighbour)
-    ///    loaded, filtered, scaled by alpha × coverage (alpha alone in `innerLo..<innerHi`)
-    ///    and blended onto the destination; `edges`: some pixels of the run lie outside that
-    ///    range; `onColor`: the destination is the colour `color` (`from` is nil).
+    ///    loaded (one block ahead), filtered, scaled by alpha × coverage (alpha alone in
+    ///    `innerLo..<innerHi`) and blended onto the destination; `edges`: some pixels of the
+    ///    run lie outside that range; `onColor`: the destination is the colour `color` (`from`
+    ///    is nil).
     @inline(always)
     static func general(_ s: QuadSampler, _ g: GatherBuffers, _ row: UnsafeMutablePointer<UInt32>, _ y: Int,
                         _ x0: Int, _ x1: Int, _ from: UnsafePointer<UInt32>?, _ color: UInt32,
@@ -173,7 +174,7 @@ extension SpanShader {
     }
 
     /// Pass 2 of `general` for the 8 pixels from chunk position `k`, `column`
-    /// pixels right of the quad's first column: their texel pairs loaded and filtered, scaled
+    /// pixels right of the quad's first column: their texel pairs (`fetched`) filtered, scaled
     /// by alpha (and, with `edge`, by the edge coverage outside the lanes `covered`) and blended
     /// onto `d`. The arithmetic of `filtered` (`bilinear`, `over`) on the layout of 4 lanes per
     /// pixel, pixels 0 1 4 5 in one vector and 2 3 6 7 in the other: the slot order the texel
@@ -255,7 +256,8 @@ extension SpanShader {
 ///
 /// Pass 2 loads the next block's pairs before it filters the current one. Loaded where they
 /// are used, each block's arithmetic waits on an index load and then a texel load (about 12
-/// cycles) with some 60 vector operations queued behind them, which fills the scheduler.
+/// cycles); loaded a block ahead, that wait overlaps the previous block's arithmetic (a card
+/// rotated 25° 3 % faster, 9 % in the portable build).
 struct BlockPairs {
     var upper0: UInt8x8, lower0: UInt8x8, upper1: UInt8x8, lower1: UInt8x8
 
