@@ -61,5 +61,11 @@ reliability: deps
 	$(SWIFT) build --build-tests
 	scripts/reliability.sh
 
+## make arm64-check: cross-builds for aarch64, runs the XCTests and `simulate` under qemu-user and
+## compares the PNG with x86-64's (docs/arm64.md; ARM64_TESTS=quick for the faster subset).
+.PHONY: arm64-check
+arm64-check:
+	scripts/arm64/check.sh
+
 clean:
 	rm -rf .build out
