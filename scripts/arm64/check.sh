@@ -79,7 +79,7 @@ if [ "$ARM64_TESTS" != none ]; then
     if [ "$ARM64_TESTS" = all ] || [ "$ARM64_TESTS" = quick ]; then
         # Every test, by name, minus the skipped ones: the bundle takes a comma-separated list.
         in_root "$SID_ARM64" "$TESTS --list-tests" > "$OUT/tests.txt" || die "cannot list the tests"
-        filter=$(grep -E '^[A-Za-z]+Tests\.[A-Za-z]+/test' "$OUT/tests.txt" \
+        filter=$(grep -E '^[A-Za-z0-9_]+\.[A-Za-z0-9_]+/test' "$OUT/tests.txt" \
             | { grep -vxF -f <(printf '%s\n' "${SKIP[@]}") || true; } \
             | { if [ "$ARM64_TESTS" = quick ]; then grep -Ev "\.($QUICK_SKIP_CLASSES)/" || true; else cat; fi; } \
             | paste -sd,)
