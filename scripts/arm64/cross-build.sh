@@ -36,11 +36,19 @@ step "cross-build $MODE: mounts"
 enter_root "$TOOLCHAIN"
 bind_once "$SRC" "$TOOLCHAIN/src"
 bind_once "$SID_ARM64" "$TOOLCHAIN/sid-arm64"
-[ "$MODE" = release ] && bind_once "$TRIXIE_ARM64" "$TOOLCHAIN/trixie-arm64"
+if [ "$MODE" = release ]; then
+    bind_once "$TRIXIE_ARM64" "$TOOLCHAIN/trixie-arm64"
+    # The driver takes swiftrt.o for a static link from SDK/usr/lib/swift_static, whatever
+    # -resource-dir says: give the trixie sysroot that path, to sid's arm64 static runtime
+    # (a symbolic link that resolves inside the toolchain root).
+    ln -sfn /sid-arm64/usr/libexec/swift/lib/swift_static "$TRIXIE_ARM64/usr/lib/swift_static"
+fi
 
 # The SwiftPM destination: the target, the sysroot for C headers and libraries, and the arm64
 # Swift resources (modules, runtime) of the sid root. lld links (the toolchain's own linker).
+# A static link reads its libraries from the static resource folder (swift_static).
 SWIFT_RES=/sid-arm64/usr/libexec/swift/lib/swift
+[ "$MODE" = release ] && SWIFT_RES=/sid-arm64/usr/libexec/swift/lib/swift_static
 write_destination() { # SDK FILE
     cat > "$2" <<JSON
 { "version": 1, "sdk": "$1", "toolchain-bin-dir": "/usr/libexec/swift/bin",
@@ -63,7 +71,10 @@ case $MODE in
         PC=/sid-arm64 ;;
     release)
         write_destination /trixie-arm64 "$TOOLCHAIN/root/aarch64-trixie.json"
-        ARGS+=(-c release --static-swift-stdlib --product kiosk-carousel --destination /root/aarch64-trixie.json)
+        # The same link flags as `make deb` on x86-64 (Makefile DEB_SWIFTFLAGS): no toolchain
+        # RUNPATH, full RELRO.
+        ARGS+=(-c release --static-swift-stdlib --product kiosk-carousel --destination /root/aarch64-trixie.json
+               -Xswiftc -no-toolchain-stdlib-rpath -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
         PC=/trixie-arm64 ;;
     host-same-libs)
         ARGS+=(--product kiosk-carousel)
