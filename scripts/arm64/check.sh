@@ -63,8 +63,11 @@ step "x86-64 reference build (amd64 sid root, same library versions)"
 "$HERE/cross-build.sh" host-same-libs
 
 step "simulate under qemu-user (arm64) and natively (x86-64, same libraries)"
+unmount_on_exit "$SID_ARM64" "$TOOLCHAIN"
 enter_root "$SID_ARM64"
 bind_once "$SRC" "$SID_ARM64/src"
+enter_root "$TOOLCHAIN"
+bind_once "$SRC" "$TOOLCHAIN/src"
 mkdir -p "$OUT"; rm -f "$OUT"/*.png
 in_root "$SID_ARM64" "cd /src && $BIN/kiosk-carousel $SIM_ARGS --shot 1=.build-arm64/check/arm64.png >/dev/null" \
     || die "simulate under qemu-user failed"

@@ -33,6 +33,7 @@ step "cross-build $MODE: roots"
 "$HERE/roots.sh" toolchain sid-arm64 $([ "$MODE" = release ] && echo trixie-arm64)
 
 step "cross-build $MODE: mounts"
+unmount_on_exit "$TOOLCHAIN"
 enter_root "$TOOLCHAIN"
 bind_once "$SRC" "$TOOLCHAIN/src"
 bind_once "$SID_ARM64" "$TOOLCHAIN/sid-arm64"

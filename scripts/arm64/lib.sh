@@ -115,6 +115,13 @@ umount_root() {
     done
 }
 
+# unmount_on_exit DIR...: when the script ends, however it ends, the roots' mounts go (a root
+# left with /dev bind-mounted in it must never be deleted with rm -rf).
+unmount_on_exit() {
+    _arm64_mounted_roots=("$@")
+    trap 'for r in "${_arm64_mounted_roots[@]}"; do umount_root "$r"; done' EXIT
+}
+
 # in_root DIR COMMAND: runs a shell command in DIR with a clean environment.
 in_root() {
     local r=$1; shift

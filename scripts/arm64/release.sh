@@ -30,6 +30,7 @@ step "cross build (aarch64 release, static Swift runtime, trixie sysroot)"
 [ -x "$SRC/$BIN" ] || die "no $BIN"
 
 step "symbol versions the binary needs (trixie: glibc $GLIBC_MAX)"
+unmount_on_exit "$TOOLCHAIN" "$TRIXIE"
 enter_root "$TOOLCHAIN"
 bind_once "$SRC" "$TOOLCHAIN/src"
 in_root "$TOOLCHAIN" "/usr/libexec/swift/bin/llvm-objdump -T /src/$BIN" > "$SRC/.build-arm64-release/dynamic-symbols.txt"

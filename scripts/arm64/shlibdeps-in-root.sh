@@ -22,6 +22,6 @@ trap cleanup EXIT
 for d in $(printf '%s\n' "${dirs[@]}" | sort -u); do
     if ! mountpoint -q "$ROOT$d"; then mkdir -p "$ROOT$d"; mount --bind "$d" "$ROOT$d"; mounted=("$ROOT$d" "${mounted[@]}"); fi
 done
-mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc"
+mountpoint -q "$ROOT/proc" || { mount -t proc proc "$ROOT/proc"; mounted=("$ROOT/proc" "${mounted[@]}"); }
 printf -v quoted ' %q' "$@"
 chroot "$ROOT" env -i PATH=/usr/bin:/bin LANG=C.UTF-8 bash -c "cd $(printf %q "$PWD") && dpkg-shlibdeps$quoted"
