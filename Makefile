@@ -2,9 +2,13 @@
 SWIFT ?= swift
 BIN_DEBUG := .build/debug/kiosk-carousel
 BIN_RELEASE := .build/release/kiosk-carousel
+# The packaged build: Swift runtime linked in, no toolchain RUNPATH, full RELRO (docs/packaging.md).
+DEB_SCRATCH := .build-deb
+DEB_SWIFTFLAGS := -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) \
+	-Xswiftc -no-toolchain-stdlib-rpath -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 CONFIG ?= config/example.toml
 
-.PHONY: all deps build release run test unit vm-test bench fuzz soak reliability install docs clean
+.PHONY: all deps build release run test unit vm-test bench fuzz soak reliability install deb docs clean
 
 all: build
 
@@ -43,6 +47,11 @@ bench: release
 install: release
 	BIN=$(BIN_RELEASE) scripts/install.sh
 
+## make deb: out/kiosk-carousel_<version>_<arch>.deb, checked by lintian (docs/packaging.md).
+deb: deps
+	$(SWIFT) build $(DEB_SWIFTFLAGS)
+	BIN=$$($(SWIFT) build $(DEB_SWIFTFLAGS) --show-bin-path)/kiosk-carousel SCRATCH=$(DEB_SCRATCH) scripts/make-deb.sh
+
 ## make docs: regenerate the pictures and the configuration reference from the program itself.
 docs: build
 	scripts/make-doc-images.sh $(BIN_DEBUG)
@@ -62,7 +71,7 @@ reliability: deps
 	scripts/reliability.sh
 
 clean:
-	rm -rf .build out
+	rm -rf .build .build-deb .build-manual out
 
 ## make image: out/kiosk-carousel-<version>-amd64.img, a disk that boots into the carousel (docs/image.md).
 .PHONY: image image-test
