@@ -140,6 +140,7 @@ mkdir -p "$ROOT/srv/kiosk"
 step "disk: GPT, ${TOTAL_MB} MiB"
 tmpimg=$IMG.tmp
 rm -f "$tmpimg"
+trap 'rm -f "$tmpimg"' EXIT
 truncate -s "${TOTAL_MB}M" "$tmpimg"
 sfdisk -q "$tmpimg" <<EOF
 label: gpt
@@ -149,11 +150,21 @@ start=$((ROOT_START * 2048)), size=$((ROOT_MB * 2048)), type=4F68BCE3-E8CD-4DB1-
 start=$((KIOSK_START * 2048)), size=$((KIOSK_MB * 2048)), type=EBD0A0A2-B9E5-4433-87C0-68B6B72699C7, uuid=$kiosk_partuuid, name="KIOSK"
 EOF
 export MTOOLS_SKIP_CHECK=1
+# mkfs_fat32 LABEL START_MIB SIZE_MIB: FAT32 in place. With --offset mkfs.vfat sizes its clusters
+# for the whole file, which leaves too few clusters for FAT32 (mtools then finds "No directory
+# slots"): pick the largest cluster (<= 32 KiB) that still gives >= 65,525 clusters, and record
+# the partition's start as the hidden sectors (what Windows expects of a partition).
+mkfs_fat32() {
+    local sectors=$(($3 * 2048)) spc=64
+    while [ "$spc" -gt 1 ] && [ $((sectors / spc)) -lt 66000 ]; do spc=$((spc / 2)); done
+    mkfs.vfat -F 32 -S 512 -s "$spc" -h $(($2 * 2048)) -n "$1" --offset $(($2 * 2048)) \
+        "$tmpimg" $(($3 * 1024)) >/dev/null 2>&1 || die "mkfs.vfat of $1 failed"
+}
 ESP="$tmpimg@@$((ESP_START * 1048576))"
 KFAT="$tmpimg@@$((KIOSK_START * 1048576))"
 
 step "ESP: systemd-boot, kernel $kver, initrd $(du -h "$initrd" | cut -f1)"
-mkfs.vfat -F 32 -n ESP --offset $((ESP_START * 2048)) "$tmpimg" $((ESP_MB * 1024)) >/dev/null
+mkfs_fat32 ESP "$ESP_START" "$ESP_MB"
 mmd -i "$ESP" ::/EFI ::/EFI/BOOT ::/loader ::/loader/entries ::/debian
 mcopy -i "$ESP" /usr/lib/systemd/boot/efi/systemd-bootx64.efi ::/EFI/BOOT/BOOTX64.EFI
 mcopy -i "$ESP" "$kernel" ::/debian/vmlinuz
@@ -175,7 +186,7 @@ mcopy -i "$ESP" "$WORK/loader.conf" ::/loader/loader.conf
 mcopy -i "$ESP" "$WORK/kiosk.conf" ::/loader/entries/kiosk.conf
 
 step "KIOSK: $(basename "$example")/config.toml + media/ ($(du -sh "$example/media" | cut -f1))"
-mkfs.vfat -F 32 -n KIOSK --offset $((KIOSK_START * 2048)) "$tmpimg" $((KIOSK_MB * 1024)) >/dev/null
+mkfs_fat32 KIOSK "$KIOSK_START" "$KIOSK_MB"
 mcopy -i "$KFAT" "$example/config.toml" ::/config.toml
 mcopy -s -i "$KFAT" "$example/media" ::/media
 cat >"$WORK/README.txt" <<'EOF'
