@@ -90,7 +90,7 @@ mmdebstrap --mode=root --variant=minbase --architectures="$ARCH" --format=direct
     --include="$(IFS=,; echo "${packages[*]}")" \
     --include="$DEB" \
     --hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount \
-    --skip=download/empty \
+    --skip=download/empty --skip=essential/unlink \
     --setup-hook="mkdir -p \"\$1\"/var/cache/apt/archives/" \
     --setup-hook="sync-in '$CACHE/archives' /var/cache/apt/archives/" \
     --customize-hook="sync-out /var/cache/apt/archives '$CACHE/archives'" \
