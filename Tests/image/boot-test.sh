@@ -26,6 +26,7 @@ ok() { say "ok: $*"; passed=$((passed + 1)); }
 fail() { say "FAIL: $*"; failed=$((failed + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
 finish() {
+    [ "$failed" -gt 0 ] && [ "${KEEP:-0}" != 1 ] && say "(KEEP=1 keeps the screenshots and serial logs of a run)"
     say "$passed passed, $failed failed"
     [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
     exit $?
