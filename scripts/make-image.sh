@@ -52,6 +52,7 @@ done
 [ -f /usr/lib/systemd/boot/efi/systemd-bootx64.efi ] || need+=(systemd-boot-efi)
 if [ ${#need[@]} -gt 0 ]; then
     echo "make-image: installing ${need[*]}"
+    apt-get update -q >/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}"
 fi
 

@@ -34,10 +34,23 @@ finish() {
     [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
     exit $?
 }
-for tool in qemu-system-x86_64 mcopy sfdisk e2fsck debugfs fsck.vfat; do
-    command -v "$tool" >/dev/null || { fail "missing $tool (apt-get install qemu-system-x86 mtools fdisk e2fsprogs dosfstools)"; finish; }
+# Prerequisites (Debian packages), installed when missing and we are root.
+need=()
+for pair in qemu-system-x86_64:qemu-system-x86 mcopy:mtools sfdisk:fdisk e2fsck:e2fsprogs \
+            debugfs:e2fsprogs fsck.vfat:dosfstools; do
+    command -v "${pair%%:*}" >/dev/null 2>&1 || need+=("${pair#*:}")
 done
-[ -f /usr/share/OVMF/OVMF_CODE_4M.fd ] || { fail "missing OVMF (apt-get install ovmf)"; finish; }
+[ -f /usr/share/OVMF/OVMF_CODE_4M.fd ] || need+=(ovmf)
+if [ ${#need[@]} -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+        say "installing ${need[*]}"
+        apt-get update -q >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null \
+            || { fail "apt-get install ${need[*]} failed"; finish; }
+    else
+        fail "missing: apt-get install ${need[*]}"; finish
+    fi
+fi
 
 IMG=${IMG:-$(ls -t out/kiosk-carousel-*-amd64.img 2>/dev/null | head -1)}
 [ -n "$IMG" ] && [ -f "$IMG" ] || { fail "no image: run make image first (or set IMG=)"; finish; }
