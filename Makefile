@@ -8,7 +8,7 @@ DEB_SWIFTFLAGS := -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH)
 	-Xswiftc -no-toolchain-stdlib-rpath -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 CONFIG ?= config/example.toml
 
-.PHONY: all deps build release run test unit vm-test bench fuzz soak reliability install deb docs clean
+.PHONY: all deps build release run test unit vm-test bench fuzz soak reliability install deb package-test docs clean
 
 all: build
 
@@ -51,6 +51,12 @@ install: release
 deb: deps
 	$(SWIFT) build $(DEB_SWIFTFLAGS)
 	BIN=$$($(SWIFT) build $(DEB_SWIFTFLAGS) --show-bin-path)/kiosk-carousel SCRATCH=$(DEB_SCRATCH) scripts/make-deb.sh
+
+## make package-test: the .deb installed by apt into a clean Debian 12 (scripts/check-deb.sh), and
+## its maintainer scripts under a running systemd in the VM (Tests/package/lifecycle.sh).
+package-test: deb
+	scripts/check-deb.sh
+	Tests/package/lifecycle.sh
 
 ## make docs: regenerate the pictures and the configuration reference from the program itself.
 docs: build

@@ -102,8 +102,6 @@ printf 'kiosk-carousel (%s) unstable; urgency=medium\n\n  * Built from commit %s
 step "maintainer scripts, conffiles"
 install -m 0755 "$pkgsrc/postinst" "$pkgsrc/prerm" "$pkgsrc/postrm" "$root/DEBIAN/"
 echo /etc/kiosk-carousel/config.toml > "$root/DEBIAN/conffiles"
-install -d -m 0755 "$root/usr/share/lintian/overrides"
-install -m 0644 "$pkgsrc/lintian-overrides" "$root/usr/share/lintian/overrides/kiosk-carousel"
 
 step "Depends (dpkg-shlibdeps)"
 mkdir -p "$work/shlibs/debian"
