@@ -55,8 +55,7 @@ deb: deps
 ## make package-test: the .deb installed by apt into a clean Debian 12 (scripts/check-deb.sh), and
 ## its maintainer scripts under a running systemd in the VM (Tests/package/lifecycle.sh).
 package-test: deb
-	scripts/check-deb.sh
-	Tests/package/lifecycle.sh
+	scripts/run-package-tests.sh
 
 ## make docs: regenerate the pictures and the configuration reference from the program itself.
 docs: build

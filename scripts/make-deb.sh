@@ -126,7 +126,7 @@ echo "make-deb: $deb ($(du -h "$deb" | cut -f1))"
 if [ "$LINTIAN" = 1 ]; then
     command -v lintian >/dev/null || die "lintian not found (apt-get install lintian, or LINTIAN=0)"
     step "lintian"
-    report=$(lintian --info --display-info "$deb" 2>&1 || true)
+    report=$(lintian --display-info "$deb" 2>&1 || true)
     echo "$report" | sed 's/^/  /'
     if echo "$report" | grep -q '^E: '; then die "lintian reported errors"; fi
 fi
