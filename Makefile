@@ -75,5 +75,15 @@ reliability: deps
 	$(SWIFT) build --build-tests
 	scripts/reliability.sh
 
+## make arm64-check: cross-builds for aarch64, runs the XCTests and `simulate` under qemu-user and
+## compares the PNG with x86-64's (docs/arm64.md; ARM64_TESTS=quick for the faster subset).
+## make arm64-release: the shippable aarch64 binary (static Swift runtime, Debian 13 sysroot).
+.PHONY: arm64-check arm64-release
+arm64-check:
+	scripts/arm64/check.sh
+
+arm64-release:
+	scripts/arm64/release.sh
+
 clean:
 	rm -rf .build .build-deb .build-manual out
