@@ -87,3 +87,12 @@ arm64-release:
 
 clean:
 	rm -rf .build .build-deb .build-manual out
+
+## make image: out/kiosk-carousel-<version>-amd64.img, a disk that boots into the carousel (docs/image.md).
+.PHONY: image image-test
+image: deb
+	scripts/make-image.sh
+
+## make image-test: boots the image in QEMU, turns the carousel, pulls the power, boots again (docs/image.md).
+image-test: image
+	Tests/image/boot-test.sh
