@@ -16,8 +16,9 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${CACHE:-/var/cache/kiosk-carousel/deb-check}
 SUITE=${SUITE:-bookworm}
+# The Debian mirror this machine's apt uses.
 MIRROR=${MIRROR:-$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)}
-MIRROR=${MIRROR:-http://deb.debian.org/debian}
+[ -n "$MIRROR" ] || { echo "check-deb: set MIRROR= to a Debian mirror (none in /etc/apt/sources.list.d/debian.sources)" >&2; exit 1; }
 deb=${1:-$(ls -t "$top"/out/kiosk-carousel_*_"$(dpkg --print-architecture)".deb 2>/dev/null | head -1)}
 [ -f "${deb:-}" ] || { echo "check-deb: no .deb (run make deb first)" >&2; exit 1; }
 deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")
