@@ -43,9 +43,7 @@ step() {  # NAME: marks the start of a step; a failure names the step and the ea
 }
 fail() {
     echo "FAIL in step '$current' ($(( $(date +%s) - last )) s into it; earlier:$steps): $*"
-    echo "--- systemctl status"; sc status kiosk-carousel --no-pager 2>&1 | head -20
-    echo "--- kiosk output"; tail -20 /run/kiosk-test.log 2>/dev/null
-    echo "--- systemd (kmsg)"; dmesg | grep -i "systemd\[1\]\|kiosk" | tail -20
+    dump_kiosk_unit 20
     exit 1
 }
 wait_for() {  # BASE_SECONDS DESCRIPTION COMMAND...: polls once a second, limit BASE x slowdown

@@ -40,9 +40,7 @@ bin=$1; unit=$2; dir=$3; ctl=$4
 source "$5"
 fail() {
     echo "FAIL: $*"
-    echo "--- systemctl status"; sc status kiosk-carousel --no-pager 2>&1 | head -30
-    echo "--- kiosk output"; tail -30 /run/kiosk-test.log 2>/dev/null
-    echo "--- systemd (kmsg)"; dmesg | grep -i "systemd\[1\]\|kiosk" | tail -30
+    dump_kiosk_unit 30
     exit 1
 }
 boot=$(date +%s)

@@ -7,6 +7,7 @@
 #   sc ARGS...             systemctl inside (10 s limit per call)
 #   inside CMD...          any command inside systemd's mount and PID namespaces
 #   unit_prop UNIT PROP    one property's value
+#   dump_kiosk_unit LINES  the kiosk unit's status, output and systemd's lines, for a failure
 
 start_systemd() {
     mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup
@@ -25,3 +26,10 @@ start_systemd() {
 sc() { timeout 10 nsenter --target "$sdpid" --mount --pid systemctl "$@"; }
 inside() { nsenter --target "$sdpid" --mount --pid "$@"; }
 unit_prop() { sc show "$1" -p "$2" --value 2>/dev/null; }
+# What a failing test shows of the kiosk unit: its status, its output (the tests send it to
+# /run/kiosk-test.log) and systemd's log lines, LINES of each.
+dump_kiosk_unit() {
+    echo "--- systemctl status"; sc status kiosk-carousel --no-pager 2>&1 | head -"$1"
+    echo "--- kiosk output"; tail -"$1" /run/kiosk-test.log 2>/dev/null
+    echo "--- systemd (kmsg)"; dmesg | grep -i "systemd\[1\]\|kiosk" | tail -"$1"
+}
