@@ -8,7 +8,7 @@ DEB_SWIFTFLAGS := -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH)
 	-Xswiftc -no-toolchain-stdlib-rpath -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 CONFIG ?= config/example.toml
 
-.PHONY: all deps build release run test unit vm-test bench fuzz soak reliability install deb docs clean
+.PHONY: all deps build release run test unit vm-test bench fuzz soak reliability install deb package-test docs clean
 
 all: build
 
@@ -52,6 +52,11 @@ deb: deps
 	$(SWIFT) build $(DEB_SWIFTFLAGS)
 	BIN=$$($(SWIFT) build $(DEB_SWIFTFLAGS) --show-bin-path)/kiosk-carousel SCRATCH=$(DEB_SCRATCH) scripts/make-deb.sh
 
+## make package-test: the .deb installed by apt into a clean Debian 12 (scripts/check-deb.sh), and
+## its maintainer scripts under a running systemd in the VM (Tests/package/lifecycle.sh).
+package-test: deb
+	scripts/run-package-tests.sh
+
 ## make docs: regenerate the pictures and the configuration reference from the program itself.
 docs: build
 	scripts/make-doc-images.sh $(BIN_DEBUG)
@@ -69,6 +74,16 @@ soak: deps
 reliability: deps
 	$(SWIFT) build --build-tests
 	scripts/reliability.sh
+
+## make arm64-check: cross-builds for aarch64, runs the XCTests and `simulate` under qemu-user and
+## compares the PNG with x86-64's (docs/arm64.md; ARM64_TESTS=quick for the faster subset).
+## make arm64-release: the shippable aarch64 binary (static Swift runtime, Debian 13 sysroot).
+.PHONY: arm64-check arm64-release
+arm64-check:
+	scripts/arm64/check.sh
+
+arm64-release:
+	scripts/arm64/release.sh
 
 clean:
 	rm -rf .build .build-deb .build-manual out

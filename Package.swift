@@ -16,13 +16,29 @@ var rasterKernels: [Target] = [
     .target(name: "RasterKernels", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"]),
 ]
 var rasterKernelModules: [Target.Dependency] = ["RasterKernels"]
-#if arch(x86_64)
-rasterKernels.append(.target(
-    name: "RasterKernelsAVX2", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"],
-    swiftSettings: [.define("RASTER_KERNELS_AVX2"),
-                    .unsafeFlags(["-target-cpu", "haswell", "-Xcc", "-march=haswell"])]))
-rasterKernelModules.append("RasterKernelsAVX2")
-#endif
+
+/// The architecture the build is *for*. `#if arch(...)` in a manifest tests the machine that runs
+/// the manifest (the build machine), not the target, and the manifest cannot see `--triple` or
+/// `--destination`: a cross build from x86-64 to aarch64 would add the AVX2 target with haswell
+/// flags and fail. So a cross build names its target in `KIOSK_TARGET_ARCH` (`aarch64`, set by
+/// scripts/arm64/cross-build.sh; docs/arm64.md); without it, the build machine's architecture.
+let targetArch: String = {
+    if let arch = Context.environment["KIOSK_TARGET_ARCH"], !arch.isEmpty { return arch }
+    #if arch(x86_64)
+    return "x86_64"
+    #elseif arch(arm64)
+    return "aarch64"
+    #else
+    return "unknown"
+    #endif
+}()
+if targetArch == "x86_64" {
+    rasterKernels.append(.target(
+        name: "RasterKernelsAVX2", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"],
+        swiftSettings: [.define("RASTER_KERNELS_AVX2"),
+                        .unsafeFlags(["-target-cpu", "haswell", "-Xcc", "-march=haswell"])]))
+    rasterKernelModules.append("RasterKernelsAVX2")
+}
 
 let package = Package(
     name: "KioskCarousel",

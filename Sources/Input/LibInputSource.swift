@@ -52,7 +52,7 @@ public final class LibInputSource: InputSource {
             // Paths that are missing now (or go away later) are added when udev reports them.
             monitor = try UdevMonitor()
         }
-        libinput_log_set_handler(li, libinputLogHandler)
+        kiosk_libinput_set_log_sink(li, libinputLogSink)
         libinput_log_set_priority(li, LIBINPUT_LOG_PRIORITY_INFO)
         libinputFD = libinput_get_fd(li)
         try group.add(libinputFD)
@@ -304,12 +304,11 @@ public final class LibInputSource: InputSource {
     }()
 }
 
-/// libinput's log messages, into our log.
-private let libinputLogHandler: libinput_log_handler = { _, priority, format, args in
-    guard let format, let args else { return }
-    var buffer = [CChar](repeating: 0, count: 512)
-    _ = vsnprintf(&buffer, buffer.count, format, args)
-    let text = "libinput: " + String(cString: buffer).trimmingCharacters(in: .whitespacesAndNewlines)
+/// libinput's log messages, into our log. The message arrives formatted by the C shim
+/// (`kiosk_libinput_log_format`): a Swift closure taking the `va_list` crashes the compiler for aarch64.
+private let libinputLogSink: kiosk_libinput_log_sink = { priority, message in
+    guard let message else { return }
+    let text = "libinput: " + String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
     switch priority {
     case LIBINPUT_LOG_PRIORITY_ERROR: log.error("\(text)")
     default: log.debug("\(text)")

@@ -42,7 +42,11 @@ extension SpanShader {
     ///    `innerLo..<innerHi`) and blended onto the destination; `edges`: some pixels of the
     ///    run lie outside that range; `onColor`: the destination is the colour `color` (`from`
     ///    is nil).
+    #if compiler(>=6.3)
     @inline(always)
+    #else
+    @inline(__always)  // Swift 6.2 (Debian's arm64 cross compiler; docs/arm64.md)
+    #endif
     static func general(_ s: QuadSampler, _ g: GatherBuffers, _ row: UnsafeMutablePointer<UInt32>, _ y: Int,
                         _ x0: Int, _ x1: Int, _ from: UnsafePointer<UInt32>?, _ color: UInt32,
                         _ innerLo: Int, _ innerHi: Int, projective: Bool, edges: Bool, onColor: Bool) {
@@ -157,7 +161,11 @@ extension SpanShader {
     /// and the weights from the 16.16 coordinates `fu`, `fv`, stored for pass 2; the texels at
     /// `prefetch` (`texels` moved by the prefetch offset) + the first index (the lane read
     /// without a shuffle), and the row `below` texels under them, prefetched.
+    #if compiler(>=6.3)
     @inline(always)
+    #else
+    @inline(__always)
+    #endif
     static func storeBlock(_ g: GatherBuffers, _ k: Int, _ idx: Int8x8, _ fu: Int8x8, _ fv: Int8x8,
                            prefetch: UnsafePointer<UInt32>, below: Int) {
         // Both weights of a pixel in one lane: pass 2 spreads them to its layout.
@@ -179,7 +187,11 @@ extension SpanShader {
     /// onto `d`. The arithmetic of `filtered` (`bilinear`, `over`) on the layout of 4 lanes per
     /// pixel, pixels 0 1 4 5 in one vector and 2 3 6 7 in the other: the slot order the texel
     /// indices are stored in.
+    #if compiler(>=6.3)
     @inline(always)
+    #else
+    @inline(__always)
+    #endif
     static func blendBlock(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ column: Int, _ alpha16: U16x16,
                            _ edgeRow: EdgeRow, _ d: UInt8x8, covered: (Int32, Int32), edge: Bool,
                            onColor: Bool, fetched: BlockPairs) -> UInt8x8 {
@@ -222,7 +234,11 @@ extension SpanShader {
     /// `blendBlock` of the portable build: the texel pairs split into left and right texels in
     /// pixel order, filtered on channel pairs by `bilinear` and blended by `over` (f, the right
     /// texels' weight, is the high byte of `horizontalWeight`'s 128 + 255·f).
+    #if compiler(>=6.3)
     @inline(always)
+    #else
+    @inline(__always)
+    #endif
     static func blendPairs(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ column: Int, _ alpha16: U16x16,
                            _ edgeRow: EdgeRow, _ d: UInt8x8, covered: (Int32, Int32), edge: Bool,
                            fetched: BlockPairs) -> UInt8x8 {
@@ -262,7 +278,11 @@ struct BlockPairs {
     var upper0: UInt8x8, lower0: UInt8x8, upper1: UInt8x8, lower1: UInt8x8
 
     /// The pairs of the block at chunk position `k` of `g`.
+    #if compiler(>=6.3)
     @inline(always)
+    #else
+    @inline(__always)
+    #endif
     init(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int) {
         let i0 = g.index + k, i1 = g.index + (k &+ 4), below = s.texels + s.stepY
         upper0 = raster_load_pairs4(s.texels, i0)
@@ -280,7 +300,11 @@ struct EdgeRow {
     var a: (Float, Float, Float, Float)
 
     /// The edge functions of `s` along pixel row `y`.
+    #if compiler(>=6.3)
     @inline(always)
+    #else
+    @inline(__always)
+    #endif
     init(_ s: QuadSampler, y: Int) {
         let e = s.edges, x = Double(s.originX), row = Double(y)
         c = (Float(e.0.a * x + e.0.b * row + e.0.c), Float(e.1.a * x + e.1.b * row + e.1.c),
@@ -291,7 +315,11 @@ struct EdgeRow {
     /// alpha × the coverage (the product of the clamped edge functions) of the 8 pixels
     /// `column…column + 7` pixels right of the quad's first column, as 16-bit weights (0…65535)
     /// in 32-bit lanes: `filtered`'s order of operations.
+    #if compiler(>=6.3)
     @inline(always)
+    #else
+    @inline(__always)
+    #endif
     func weight(alpha: Float, column: Int) -> UInt8x8 {
         let ks = Float8(0, 1, 2, 3, 4, 5, 6, 7) + Float8(repeating: Float(column))
         var f = Float8(repeating: alpha)
@@ -306,7 +334,11 @@ struct EdgeRow {
 extension SpanShader {
     /// All ones in the lanes `covered.0..<covered.1` (lane − from ≥ 0 and to − 1 − lane ≥ 0),
     /// zero in the others, without SIMD masks (they lower to scalar code).
+    #if compiler(>=6.3)
     @inline(always)
+    #else
+    @inline(__always)
+    #endif
     static func lanesInside(_ covered: (Int32, Int32)) -> UInt8x8 {
         let lane = Int8x8(0, 1, 2, 3, 4, 5, 6, 7)
         let outside = (lane &- covered.0) | ((covered.1 &- 1) &- lane)

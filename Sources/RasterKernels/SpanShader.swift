@@ -203,7 +203,11 @@ enum SpanShader {
     /// its step per pixel, in the Float precision of the loops. Coordinates step from the quad's
     /// first column, not from a run's, so a pixel gets bit-identical results however its row is
     /// split into runs (occlusion, bands, clips).
+    #if compiler(>=6.3)
     @inline(always)
+    #else
+    @inline(__always)  // Swift 6.2 (Debian's arm64 cross compiler; docs/arm64.md)
+    #endif
     static func rowStart(_ s: QuadSampler, y: Int) -> (Float, Float, Float, Float, Float, Float) {
         let px = Double(s.originX) + 0.5, py = Double(y) + 0.5
         return (Float(s.um.0 * px + s.um.1 * py + s.um.2), Float(s.um.0),
@@ -215,7 +219,11 @@ enum SpanShader {
     /// and u and v in 16.16 fixed point, clamped to the texture (`raster_fixed16`). u is rounded
     /// to the 7 bits of the horizontal weight (`horizontalWeight`), v to the 16 of the vertical
     /// one (`verticalWeight`).
+    #if compiler(>=6.3)
     @inline(always)
+    #else
+    @inline(__always)
+    #endif
     static func texelIndex(_ u: Float8, _ v: Float8, _ s: QuadSampler) -> (Int8x8, Int8x8, Int8x8) {
         let fu = raster_fixed16(u, s.maxU, 256, s.maxUFixed)
         let fv = raster_fixed16(v, s.maxV, 0.5, s.maxVFixed)
@@ -264,7 +272,11 @@ enum SpanShader {
     }
 
     /// `texelIndex` for 16.16 fixed-point coordinates (`fixedRow`): clamped to the texture.
+    #if compiler(>=6.3)
     @inline(always)
+    #else
+    @inline(__always)
+    #endif
     static func texelIndex(fixedU: Int8x8, fixedV: Int8x8, _ s: QuadSampler) -> (Int8x8, Int8x8, Int8x8) {
         let fu = raster_clamp_fixed(fixedU, s.maxUFixed), fv = raster_clamp_fixed(fixedV, s.maxVFixed)
         return (texelIndex(fu, fv, stride: s.stride), fu, fv)
@@ -305,7 +317,11 @@ enum SpanShader {
     @inline(__always)
     static func value256(_ v: I16x16) -> U16x16 { unsafeBitCast(v &+ v, to: U16x16.self) ^ 0x8000 }
 
+    #if compiler(>=6.3)
     @inline(always)
+    #else
+    @inline(__always)
+    #endif
     static func filtered(_ s: QuadSampler, _ row: UnsafeMutablePointer<UInt32>, _ y: Int, _ x0: Int, _ x1: Int,
                          _ from: UnsafePointer<UInt32>?, _ color: UInt32,
                          projective: Bool, axis: Bool, coverage useCoverage: Bool) {

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# make arm64-check: builds KioskCarousel for aarch64 on this x86-64 host and checks it under
+# qemu-user (docs/arm64.md). Steps, each announced with its time:
+#   1. host packages, binfmt; the Debian roots (scripts/arm64/roots.sh; cached after the first run)
+#   2. cross build: the debug binary and the XCTest bundle (scripts/arm64/cross-build.sh debug)
+#   3. the x86-64 reference: the same debug binary built natively in the amd64 sid root, against
+#      the same versions of pango, cairo, pixman, freetype and the fonts as the arm64 root
+#   4. `simulate` of config/example.toml on both; the PNGs compared (bound below)
+#   5. the XCTests under qemu-user, in the arm64 sid root
+# Ends with "N passed, N failed" (the XCTest cases, plus one for the PNG comparison).
+#
+# ARM64_TESTS=all (default) | quick (without the slow soak/property/memory classes, see
+# QUICK_SKIP) | none | an XCTest filter (e.g. CardsTests).
+#
+# The PNG bound: 0 — the two PNGs must be identical. Both builds draw the cards with the same
+# pango, cairo, pixman, freetype and fonts, and the compositor's kernels (AVX2 on this host, the
+# portable SIMD ones on aarch64) do the same integer arithmetic: measured identical (0 of 921,600
+# pixels differ; docs/arm64.md), so any difference is an architecture-dependent code path to look
+# at. Against this host's own build (bookworm's older pango/cairo/fonts) 0.44 % of the pixels
+# differ, all in text: printed for information, not bounded. ARM64_PNG_BOUND (percent of the
+# pixels that may differ, any channel) relaxes it.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRC=$(cd "$HERE/../.." && pwd)
+. "$HERE/lib.sh"
+need_root
+ARM64_TESTS=${ARM64_TESTS:-all}
+ARM64_PNG_BOUND=${ARM64_PNG_BOUND:-0}
+# Left out, with the reason (docs/arm64.md):
+# - testMissingBinaryFailsWithoutChild: qemu-user cannot report a failed exec from posix_spawn
+#   (glibc's CLONE_VFORK hand-back of the exec error is emulated as a plain fork): an emulator
+#   artefact, not a defect of the program.
+# - testClientThatNeverReadsIsDroppedWithoutBlocking: 20,000 broadcasts must take < 10 s, a
+#   wall-clock bound for native speed; the debug build under qemu-user took 32.6 s here on the
+#   loaded machine (it does not block: the test's other assertions passed).
+SKIP=(KioskTests.ActionRunnerTests/testMissingBinaryFailsWithoutChild
+      KioskTests.ControlServerTests/testClientThatNeverReadsIsDroppedWithoutBlocking)
+# The slow classes under emulation (~7 of the ~12 minutes), left out by ARM64_TESTS=quick.
+QUICK_SKIP_CLASSES='SoakTests|PropertyTests|ConfigReloadMemoryTests'
+TOOLCHAIN=$ARM64_CACHE/sid-amd64
+SID_ARM64=$ARM64_CACHE/sid-arm64
+OUT=$SRC/.build-arm64/check
+SIM_ARGS="simulate --config config/example.toml --size 1280x720 --until 2"
+
+step "host packages, qemu-user binfmt"
+host_packages qemu-user-static binfmt-support mmdebstrap
+binfmt_ready
+
+step "roots (cached in $ARM64_CACHE)"
+"$HERE/roots.sh" toolchain sid-arm64
+
+step "cross build (aarch64 debug binary + XCTest bundle)"
+"$HERE/cross-build.sh" debug
+BIN=.build-arm64/aarch64-unknown-linux-gnu/debug
+[ "$(od -An -j18 -N2 -tx2 "$SRC/$BIN/kiosk-carousel" | tr -d ' ')" = 00b7 ] || die "$BIN/kiosk-carousel is not an aarch64 ELF"
+
+step "x86-64 reference build (amd64 sid root, same library versions)"
+"$HERE/cross-build.sh" host-same-libs
+
+step "simulate under qemu-user (arm64) and natively (x86-64, same libraries)"
+enter_root "$SID_ARM64"
+bind_once "$SRC" "$SID_ARM64/src"
+mkdir -p "$OUT"; rm -f "$OUT"/*.png
+in_root "$SID_ARM64" "cd /src && $BIN/kiosk-carousel $SIM_ARGS --shot 1=.build-arm64/check/arm64.png >/dev/null" \
+    || die "simulate under qemu-user failed"
+in_root "$TOOLCHAIN" "cd /src && .build-x86-sid/debug/kiosk-carousel $SIM_ARGS --shot 1=.build-arm64/check/x86-64-sid.png >/dev/null" \
+    || die "simulate of the x86-64 reference failed"
+
+step "compare the PNGs (bound: $ARM64_PNG_BOUND % of the pixels)"
+png_ok=1
+echo "arm64 vs x86-64 (same library versions, sid):"
+python3 "$HERE/png-compare.py" "$OUT/x86-64-sid.png" "$OUT/arm64.png" "$ARM64_PNG_BOUND" || png_ok=0
+if [ -x "$SRC/.build/debug/kiosk-carousel" ]; then
+    # For information: the host's own build (bookworm's older pango/cairo/fonts), no bound.
+    (cd "$SRC" && .build/debug/kiosk-carousel $SIM_ARGS --shot 1=.build-arm64/check/x86-64-host.png >/dev/null) \
+        && { echo "arm64 vs this host's x86-64 build (bookworm libraries; information only):"
+             python3 "$HERE/png-compare.py" "$OUT/x86-64-host.png" "$OUT/arm64.png"; }
+fi
+
+passed=0; failed=0; skipped=0
+if [ "$ARM64_TESTS" != none ]; then
+    step "XCTests under qemu-user ($ARM64_TESTS)"
+    TESTS=/src/$BIN/KioskCarouselPackageTests.xctest
+    if [ "$ARM64_TESTS" = all ] || [ "$ARM64_TESTS" = quick ]; then
+        # Every test, by name, minus the skipped ones: the bundle takes a comma-separated list.
+        in_root "$SID_ARM64" "$TESTS --list-tests" > "$OUT/tests.txt" || die "cannot list the tests"
+        filter=$(grep -E '^[A-Za-z0-9_]+\.[A-Za-z0-9_]+/test' "$OUT/tests.txt" \
+            | { grep -vxF -f <(printf '%s\n' "${SKIP[@]}") || true; } \
+            | { if [ "$ARM64_TESTS" = quick ]; then grep -Ev "\.($QUICK_SKIP_CLASSES)/" || true; else cat; fi; } \
+            | paste -sd,)
+        echo "running $(tr ',' '\n' <<< "$filter" | wc -l) of $(grep -cE '/test' "$OUT/tests.txt") tests; skipped: ${SKIP[*]}$([ "$ARM64_TESTS" = quick ] && echo " and the classes $QUICK_SKIP_CLASSES")"
+    else
+        filter=$ARM64_TESTS
+    fi
+    in_root "$SID_ARM64" "cd /src && $TESTS '$filter'" > "$OUT/xctest.log" 2>&1 || true
+    passed=$(grep -cE "^Test Case '.*' passed" "$OUT/xctest.log" || true)
+    failed=$(grep -cE "^Test Case '.*' failed" "$OUT/xctest.log" || true)
+    skipped=$(grep -cE "^Test Case '.*' skipped" "$OUT/xctest.log" || true)
+    grep -E "^Test Case '.*' failed|error:" "$OUT/xctest.log" | head -20 || true
+    grep -E "^Executed [0-9]+ tests" "$OUT/xctest.log" | tail -1 || true
+    echo "XCTest log: $OUT/xctest.log"
+fi
+step_end
+if [ "$png_ok" = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+echo "arm64-check: $passed passed, $failed failed ($skipped XCTests skipped by the tests themselves; the PNG comparison counts as one)"
+[ "$failed" -eq 0 ]

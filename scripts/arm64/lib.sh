@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Shared by the scripts in scripts/arm64/ (sourced, not run): where the cache lives, how a step
+# is announced and timed, how the Debian roots are made and entered. See docs/arm64.md.
+#
+# Everything downloaded lives outside the tree, in $ARM64_CACHE (default
+# /var/cache/kiosk-carousel/arm64). A root is made once and reused while its recipe (suite,
+# architecture, variant, package list) is unchanged: its stamp file records the recipe.
+
+ARM64_CACHE=${ARM64_CACHE:-/var/cache/kiosk-carousel/arm64}
+# The Debian mirror this machine already uses (its apt sources).
+MIRROR=${MIRROR:-$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)}
+
+# The C libraries the program links and the fonts its cards and tests use (scripts/deps.txt,
+# without the VM-test packages).
+ARM64_DEV_PACKAGES=pkgconf,zlib1g-dev,libdrm-dev,libudev-dev,libinput-dev,libevdev-dev,libcairo2-dev,libpango1.0-dev,librsvg2-dev,libturbojpeg0-dev,libpng-dev,libwebp-dev,libfontconfig-dev
+ARM64_FONT_PACKAGES=fonts-dejavu-core,fonts-noto-core,fonts-wqy-microhei
+
+# The clock starts in the first script; scripts it runs count from the same start.
+export _arm64_t0=${_arm64_t0:-$(date +%s)}
+_arm64_step_t=$_arm64_t0
+_arm64_step_name=""
+
+# step NAME: announces a step, and how long the previous one took.
+step() {
+    local now; now=$(date +%s)
+    [ -z "$_arm64_step_name" ] || echo "== ${_arm64_step_name}: done in $(( now - _arm64_step_t )) s"
+    _arm64_step_name=$1; _arm64_step_t=$now
+    echo "== [$(( now - _arm64_t0 )) s] $1"
+}
+# step_end: closes the last step.
+step_end() { step "finished"; _arm64_step_name=""; }
+
+# die MESSAGE: stops with the step it failed in.
+die() { echo "arm64: FAILED in step '${_arm64_step_name}': $*" >&2; exit 1; }
+
+need_root() { [ "$(id -u)" -eq 0 ] || die "needs root (chroot, mount, mmdebstrap --mode=root)"; }
+
+# host_packages PKG...: installs the host's missing Debian packages (apt-get, no recommends).
+host_packages() {
+    local missing=() p
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "arm64: installing on the host: ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null \
+        || die "apt-get install ${missing[*]}"
+}
+
+# binfmt_ready: qemu-user runs aarch64 programs (inside chroots, too: the F flag of
+# qemu-user-static's binfmt entry opens the interpreter when it is registered).
+binfmt_ready() {
+    host_packages qemu-user-static binfmt-support mmdebstrap
+    mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+    update-binfmts --enable qemu-aarch64 2>/dev/null || true
+    [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || die "qemu-aarch64 binfmt entry missing"
+}
+
+# make_root SUITE ARCH VARIANT DIR PACKAGES: a Debian root from the mirror, made once.
+# VARIANT extract only unpacks (natively, no dpkg under emulation: fast; no dpkg database);
+# apt installs properly (maintainer scripts run under qemu-user for a foreign ARCH; slower).
+make_root() {
+    local suite=$1 arch=$2 variant=$3 dir=$4 pkgs=$5
+    local recipe="$suite $arch $variant $pkgs"
+    if [ -f "$dir/.kiosk-root-stamp" ] && [ "$(cat "$dir/.kiosk-root-stamp")" = "$recipe" ]; then
+        echo "arm64: $dir is up to date (cached)"
+        return 0
+    fi
+    [ -n "$MIRROR" ] || die "no Debian mirror: set MIRROR"
+    umount_root "$dir"
+    rm -rf "$dir"; mkdir -p "$(dirname "$dir")"
+    local include=(--include="$pkgs")
+    [ "$variant" = extract ] && include=(--include='?essential' --include="$pkgs")
+    # sid's Release file on this mirror is past its Valid-Until date; the archive key still checks it.
+    nice -n 10 mmdebstrap --mode=root --arch="$arch" --variant="$variant" \
+        --aptopt='APT::Install-Recommends "false"' --aptopt='Acquire::Check-Valid-Until "false"' \
+        "${include[@]}" "$suite" "$dir" "$MIRROR" > "$dir.log" 2>&1 \
+        || { tail -20 "$dir.log" >&2; die "mmdebstrap $suite $arch (log: $dir.log)"; }
+    if [ "$variant" = extract ]; then
+        # Unpacked only: give it the users, groups and library cache a configured system has.
+        cp "$dir/usr/share/base-passwd/passwd.master" "$dir/etc/passwd"
+        cp "$dir/usr/share/base-passwd/group.master" "$dir/etc/group"
+        # No alternatives are set up unpacked: `swift` on PATH, as update-alternatives would.
+        [ -x "$dir/usr/libexec/swift/bin/swift" ] && ln -sf /usr/libexec/swift/bin/swift "$dir/usr/bin/swift"
+        chroot "$dir" /sbin/ldconfig
+        [ -x "$dir/usr/bin/fc-cache" ] && chroot "$dir" fc-cache -s >/dev/null 2>&1 || true
+    fi
+    echo "$recipe" > "$dir/.kiosk-root-stamp"
+}
+
+# bind_once SRC DST: a bind mount, unless DST is already a mount point.
+bind_once() { mountpoint -q "$2" || { mkdir -p "$2"; mount --bind "$1" "$2"; }; }
+
+# enter_root DIR: /proc, /dev and the Swift package mirror mounted, git told to read github.com
+# from /opt/swift-packages (the only source of Swift packages here).
+enter_root() {
+    local r=$1
+    mountpoint -q "$r/proc" || mount -t proc proc "$r/proc"
+    mountpoint -q "$r/dev" || { mkdir -p "$r/dev"; mount --rbind /dev "$r/dev"; mount --make-rslave "$r/dev"; }
+    if [ -d /opt/swift-packages ]; then
+        bind_once /opt/swift-packages "$r/opt/swift-packages"
+        mkdir -p "$r/root"
+        printf '[url "/opt/swift-packages/"]\n\tinsteadOf = https://github.com/\n[safe]\n\tdirectory = *\n' > "$r/root/.gitconfig"
+    fi
+}
+
+# umount_root DIR: undoes every mount below DIR (deepest first).
+umount_root() {
+    local m
+    [ -d "$1" ] || return 0
+    for m in $(awk -v d="$(realpath "$1")" '$5 ~ "^"d"/" {print $5}' /proc/self/mountinfo | sort -r); do
+        umount -l "$m" 2>/dev/null || true
+    done
+}
+
+# in_root DIR COMMAND: runs a shell command in DIR with a clean environment.
+in_root() {
+    local r=$1; shift
+    chroot "$r" env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 "${@:1:$#-1}" bash -c "${@: -1}"
+}
