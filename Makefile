@@ -52,8 +52,9 @@ deb: deps
 	$(SWIFT) build $(DEB_SWIFTFLAGS)
 	BIN=$$($(SWIFT) build $(DEB_SWIFTFLAGS) --show-bin-path)/kiosk-carousel SCRATCH=$(DEB_SCRATCH) scripts/make-deb.sh
 
-## make package-test: the .deb installed by apt into a clean Debian 12 (scripts/check-deb.sh), and
-## its maintainer scripts under a running systemd in the VM (Tests/package/lifecycle.sh).
+## make package-test: the .deb installed by apt into a clean Debian 12 (scripts/check-deb.sh), its
+## maintainer scripts under a running systemd in the VM (Tests/package/lifecycle.sh), and the disk
+## image built and booted from its own disk (make image, make image-test). CI runs it after make test.
 package-test: deb
 	scripts/run-package-tests.sh
 

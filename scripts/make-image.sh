@@ -12,8 +12,8 @@
 # only the archive's index files.
 #
 # Variables: DEB (default: the newest out/kiosk-carousel_*_amd64.deb), OUT (default out/),
-# CACHE (default /var/cache/kiosk-carousel/image), MIRROR (default http://deb.debian.org/debian),
-# SECURITY_MIRROR, KIOSK_MB (size of the KIOSK partition, default 256), EXTRA_PACKAGES (say
+# CACHE (default /var/cache/kiosk-carousel/image), MIRROR and SECURITY_MIRROR (default: the
+# mirrors this machine's apt uses, from /etc/apt/sources.list.d/debian.sources), KIOSK_MB (size of the KIOSK partition, default 256), EXTRA_PACKAGES (say
 # firmware for a real machine's GPU: "firmware-amd-graphics"; needs non-free-firmware in
 # COMPONENTS), COMPONENTS (default "main"), WORK (scratch folder, default out/image-work).
 # Needs root (mmdebstrap in root mode, files owned by root in the ext4 image). No loop devices.
@@ -24,8 +24,10 @@ cd "$top"
 OUT=${OUT:-$top/out}
 WORK=${WORK:-$OUT/image-work}
 CACHE=${CACHE:-/var/cache/kiosk-carousel/image}
-MIRROR=${MIRROR:-http://deb.debian.org/debian}
-SECURITY_MIRROR=${SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+# The mirrors this machine's apt uses: the first URIs of debian.sources, and the one for -security.
+apt_uris() { sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null; }
+MIRROR=${MIRROR:-$(apt_uris | grep -v security | head -1)}
+SECURITY_MIRROR=${SECURITY_MIRROR:-$(apt_uris | grep security | head -1)}
 COMPONENTS=${COMPONENTS:-main}
 KIOSK_MB=${KIOSK_MB:-256}
 ESP_MB=128
@@ -41,6 +43,8 @@ step() {
 }
 die() { echo "make-image: $*" >&2; exit 1; }
 
+[ -n "$MIRROR" ] && [ -n "$SECURITY_MIRROR" ] \
+    || die "set MIRROR= and SECURITY_MIRROR= (Debian's archive and its security archive): /etc/apt/sources.list.d/debian.sources names none"
 [ "$(id -u)" -eq 0 ] || die "needs root (mmdebstrap in root mode; the root filesystem's files are owned by root)"
 
 # --- prerequisites (Debian package names) ---------------------------------------------------

@@ -3,7 +3,9 @@
 # then "N passed, N failed".
 #   deb-check      scripts/check-deb.sh: apt install of the .deb into a clean Debian 12 root
 #   lifecycle      Tests/package/lifecycle.sh: its maintainer scripts under systemd in the VM
-# Needs out/kiosk-carousel_<version>_amd64.deb (make deb). Time limits follow the host
+#   image          scripts/make-image.sh: the disk image with that package (docs/image.md)
+#   image-boot     Tests/image/boot-test.sh: the image booted in QEMU from its own disk
+# Needs out/kiosk-carousel_<version>_amd64.deb (make deb) and root (the image build). Time limits follow the host
 # (Tests/vm/lib/slowdown.bash); logs in out/package-logs/.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,9 +24,15 @@ run() {  # NAME COMMAND...
     else
         fail=$((fail + 1)); echo "FAIL $name ($(( $(date +%s) - start )) s) — log: $logdir/$name.log"
         tail -n 30 "$logdir/$name.log" | sed 's/^/    /'
+        return 1
     fi
 }
 run deb-check scripts/check-deb.sh
 run lifecycle Tests/package/lifecycle.sh
+if run image scripts/make-image.sh; then
+    run image-boot Tests/image/boot-test.sh
+else
+    fail=$((fail + 1)); echo "FAIL image-boot (not run: no image)"
+fi
 echo "package: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
