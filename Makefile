@@ -8,7 +8,7 @@ DEB_SWIFTFLAGS := -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH)
 	-Xswiftc -no-toolchain-stdlib-rpath -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 CONFIG ?= config/example.toml
 
-.PHONY: all deps build release run test unit vm-test bench fuzz soak reliability install deb docs clean
+.PHONY: all deps build release run test unit vm-test bench fuzz soak reliability install deb package-test docs clean
 
 all: build
 
@@ -52,6 +52,12 @@ deb: deps
 	$(SWIFT) build $(DEB_SWIFTFLAGS)
 	BIN=$$($(SWIFT) build $(DEB_SWIFTFLAGS) --show-bin-path)/kiosk-carousel SCRATCH=$(DEB_SCRATCH) scripts/make-deb.sh
 
+## make package-test: the .deb installed by apt into a clean Debian 12 (scripts/check-deb.sh), its
+## maintainer scripts under a running systemd in the VM (Tests/package/lifecycle.sh), and the disk
+## image built and booted from its own disk (make image, make image-test). CI runs it after make test.
+package-test: deb
+	scripts/run-package-tests.sh
+
 ## make docs: regenerate the pictures and the configuration reference from the program itself.
 docs: build
 	scripts/make-doc-images.sh $(BIN_DEBUG)
@@ -86,3 +92,12 @@ arm64-deb: arm64-release
 
 clean:
 	rm -rf .build .build-deb .build-manual out
+
+## make image: out/kiosk-carousel-<version>-amd64.img, a disk that boots into the carousel (docs/image.md).
+.PHONY: image image-test
+image: deb
+	scripts/make-image.sh
+
+## make image-test: boots the image in QEMU, turns the carousel, pulls the power, boots again (docs/image.md).
+image-test: image
+	Tests/image/boot-test.sh

@@ -102,8 +102,6 @@ printf 'kiosk-carousel (%s) unstable; urgency=medium\n\n  * Built from commit %s
 step "maintainer scripts, conffiles"
 install -m 0755 "$pkgsrc/postinst" "$pkgsrc/prerm" "$pkgsrc/postrm" "$root/DEBIAN/"
 echo /etc/kiosk-carousel/config.toml > "$root/DEBIAN/conffiles"
-install -d -m 0755 "$root/usr/share/lintian/overrides"
-install -m 0644 "$pkgsrc/lintian-overrides" "$root/usr/share/lintian/overrides/kiosk-carousel"
 
 step "Depends (dpkg-shlibdeps)"
 mkdir -p "$work/shlibs/debian"
@@ -128,7 +126,7 @@ echo "make-deb: $deb ($(du -h "$deb" | cut -f1))"
 if [ "$LINTIAN" = 1 ]; then
     command -v lintian >/dev/null || die "lintian not found (apt-get install lintian, or LINTIAN=0)"
     step "lintian"
-    report=$(lintian --info --display-info "$deb" 2>&1 || true)
+    report=$(lintian --display-info "$deb" 2>&1 || true)
     echo "$report" | sed 's/^/  /'
     if echo "$report" | grep -q '^E: '; then die "lintian reported errors"; fi
 fi

@@ -11,6 +11,9 @@ if [ ! -x "$KIOSK_VM" ]; then
     echo "run-vm-tests: $KIOSK_VM not found (the VM harness lives in ../shared/vm)" >&2
     exit 1
 fi
+# Time limits follow the host (Tests/vm/lib/slowdown.bash).
+source "$top/Tests/vm/lib/slowdown.bash"
+vm_slowdown_setup
 pass=0; fail=0; failed=()
 logdir=${VM_LOG_DIR:-$top/out/vm-logs}
 mkdir -p "$logdir"

@@ -281,7 +281,10 @@ public final class LibInputSource: InputSource {
         p.initialize(to: libinput_interface(
             open_restricted: { path, flags, _ in
                 guard let path else { return -EINVAL }
-                let fd = open(path, flags | O_CLOEXEC)
+                // Read-only whatever libinput asks for (it asks O_RDWR, for keyboard LEDs): the
+                // unit allows input devices read-only (`DeviceAllow=char-input r`), and the
+                // device cgroup refuses a read-write open with EPERM (docs/systemd.md).
+                let fd = open(path, (flags & ~O_ACCMODE) | O_RDONLY | O_CLOEXEC)
                 if fd < 0 {
                     let e = errno
                     if e == ENOENT || e == ENODEV {

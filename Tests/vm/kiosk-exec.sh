@@ -73,4 +73,4 @@ wait "$kiosk"; rc=$?
 echo "events:"; cat "$dir/events.jsonl" | grep -E 'action|selected'
 echo "PASS: screen handed over (orange), carousel back, clean exit"
 GUEST
-"$KIOSK_VM" --size 640x480 --timeout 110 --out "$tmp/out" -- bash "$tmp/guest.sh" "$BIN" "$tmp" "$(dirname "$KIOSK_VM")/examples/pngcheck.py" "$here/control-client.py"
+"$KIOSK_VM" --size 640x480 --timeout 110 --out "$tmp/out" -- bash "$tmp/guest.sh" "$BIN" "$tmp" "$(dirname "${KIOSK_VM_REAL:-$KIOSK_VM}")/examples/pngcheck.py" "$here/control-client.py"

@@ -37,16 +37,14 @@ TOML
 cat > "$tmp/guest.sh" <<'GUEST'
 set -u
 bin=$1; unit=$2; dir=$3; ctl=$4
+source "$5"
 fail() {
     echo "FAIL: $*"
-    echo "--- systemctl status"; sc status kiosk-carousel --no-pager 2>&1 | head -30
-    echo "--- kiosk output"; tail -30 /run/kiosk-test.log 2>/dev/null
-    echo "--- systemd (kmsg)"; dmesg | grep -i "systemd\[1\]\|kiosk" | tail -30
+    dump_kiosk_unit 30
     exit 1
 }
 boot=$(date +%s)
 elapsed() { echo "[$(( $(date +%s) - boot )) s]"; }
-mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup
 useradd --system --no-create-home --shell /usr/sbin/nologin --user-group -G video,input kiosk || exit 1
 mkdir -p /etc/kiosk-carousel /etc/systemd/system/kiosk-carousel.service.d
 cp "$dir/config.toml" /etc/kiosk-carousel/config.toml
@@ -56,15 +54,8 @@ install -D -m 0755 "$bin" /usr/local/bin/kiosk-carousel
 sed -e 's|^\[Unit\]$|[Unit]\nDefaultDependencies=no|' "$unit" > /etc/systemd/system/kiosk-carousel.service
 printf '[Service]\nStandardOutput=file:/run/kiosk-test.log\nStandardError=file:/run/kiosk-test.log\nWatchdogSec=4\n' \
     > /etc/systemd/system/kiosk-carousel.service.d/test-output.conf
-mkdir -p /run/no-generators
-unshare --pid --fork --mount-proc env container=kiosk-vm SYSTEMD_GENERATOR_PATH=/run/no-generators \
-    /lib/systemd/systemd --system \
-    --unit=kiosk-carousel.service --log-target=kmsg --log-level=notice >/dev/null 2>&1 &
-sdpid=
-for _ in $(seq 1 50); do sdpid=$(pgrep -f "^/lib/systemd/systemd --system" | head -1); [ -n "$sdpid" ] && break; sleep 0.1; done
-[ -n "$sdpid" ] || { echo "FAIL: systemd did not start"; exit 1; }
-sc() { timeout 10 nsenter --target "$sdpid" --mount --pid systemctl "$@"; }
-prop() { sc show kiosk-carousel -p "$1" --value 2>/dev/null; }
+start_systemd kiosk-carousel.service || { echo "FAIL: systemd did not start"; exit 1; }
+prop() { unit_prop kiosk-carousel "$1"; }
 wait_active() {  # SECONDS
     for _ in $(seq 1 "$1"); do [ "$(prop ActiveState)" = active ] && return 0; sleep 1; done
     return 1
@@ -81,7 +72,6 @@ echo "$outer" | grep -q "^NoNewPrivs:[[:space:]]*1" || fail "NoNewPrivs not set"
 echo "$outer" | grep -q "^Seccomp:[[:space:]]*2" || fail "no seccomp filter"
 echo "$outer" | grep -q "^CapBnd:[[:space:]]*0000000000000000" || fail "capability bounding set not empty"
 
-inside() { nsenter --target "$sdpid" --mount --pid "$@"; }
 perms=$(inside stat -c '%a %U' /run/kiosk-carousel /run/kiosk-carousel/control.sock | tr '\n' ' ')
 [ "$perms" = "700 kiosk 600 kiosk " ] || fail "runtime folder and socket are '$perms', expected '700 kiosk 600 kiosk '"
 inside python3 "$ctl" /run/kiosk-carousel/control.sock '{"cmd":"state"}' || fail "no state reply"
@@ -114,4 +104,5 @@ echo "$(elapsed) stop: inactive, exit status 0"
 dmesg | grep "kiosk-carousel.service" | sed 's/^\[ *[0-9.]*\] //' | tail -8
 echo PASS
 GUEST
-"$KIOSK_VM" --timeout 170 -- bash "$tmp/guest.sh" "$BIN" "$here/../../systemd/kiosk-carousel.service" "$tmp" "$here/control-client.py"
+"$KIOSK_VM" --timeout 170 -- bash "$tmp/guest.sh" "$BIN" "$here/../../systemd/kiosk-carousel.service" "$tmp" "$here/control-client.py" \
+    "$here/lib/systemd-ns.bash"

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# make image-test: boots a copy of out/kiosk-carousel-<version>-amd64.img in QEMU (TCG, OVMF,
+# virtio disk, virtio-gpu 1280x720, serial to a file, QMP) from its own disk: firmware ->
+# systemd-boot -> kernel -> systemd -> kiosk-carousel.service -> the carousel through DRM.
+#
+#   1. the carousel on screen (power-on -> first frame, from QEMU start; host load noted), then
+#      equal to `simulate` of the same config (the one on the image's KIOSK partition)
+#   2. QMP key Right: the screen equals `simulate` of the same config fed the same key
+#   3. the boot's breakdown from the guest's report on the serial port
+#   4. the power cut: SIGKILL of QEMU while the kiosk runs: config and media on the KIOSK
+#      partition unchanged; then, as a laptop would, a changed config.toml written to the KIOSK
+#      partition (other background colours); boot again: the carousel is back and equals
+#      `simulate` of the changed config; after the second power cut the KIOSK files are the
+#      edited ones and the root partition is unchanged (or e2fsck-clean)
+#
+# Variables: IMG (default: the newest out/kiosk-carousel-*-amd64.img), KIOSK_VM_SLOWDOWN
+# (multiplies every deadline, default 1), KEEP=1 keeps the work folder (screenshots, serial logs).
+# Prints "N passed, N failed"; exit status 1 when a check failed. docs/image.md has the figures.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here=$top/Tests/image
+cd "$top"
+SIZE=1280x720
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+passed=0 failed=0
+say() { printf '%s\n' "$*"; }
+ok() { say "ok: $*"; passed=$((passed + 1)); }
+fail() { say "FAIL: $*"; failed=$((failed + 1)); }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
+finish() {
+    [ "$failed" -gt 0 ] && [ "${KEEP:-0}" != 1 ] && say "(KEEP=1 keeps the screenshots and serial logs of a run)"
+    say "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+    exit $?
+}
+# Prerequisites (Debian packages), installed when missing and we are root.
+need=()
+for pair in qemu-system-x86_64:qemu-system-x86 mcopy:mtools sfdisk:fdisk e2fsck:e2fsprogs \
+            debugfs:e2fsprogs fsck.vfat:dosfstools; do
+    command -v "${pair%%:*}" >/dev/null 2>&1 || need+=("${pair#*:}")
+done
+[ -f /usr/share/OVMF/OVMF_CODE_4M.fd ] || need+=(ovmf)
+if [ ${#need[@]} -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+        say "installing ${need[*]}"
+        apt-get update -q >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null \
+            || { fail "apt-get install ${need[*]} failed"; finish; }
+    else
+        fail "missing: apt-get install ${need[*]}"; finish
+    fi
+fi
+
+IMG=${IMG:-$(ls -t out/kiosk-carousel-*-amd64.img 2>/dev/null | head -1)}
+[ -n "$IMG" ] && [ -f "$IMG" ] || { fail "no image: run make image first (or set IMG=)"; finish; }
+say "== image $IMG"
+W=$(mktemp -d /var/tmp/kiosk-image-test.XXXXXX)
+[ "${KEEP:-0}" = 1 ] && say "work folder (kept): $W" || trap 'rm -rf "$W"' EXIT
+
+# --- the partitions, from the table itself ----------------------------------------------------
+# part N -> "start_sector size_sectors"
+part() { sfdisk -J "$1" | "$PY" -c "import json,sys; p=json.load(sys.stdin)['partitiontable']['partitions'][$2-1]; print(p['start'], p['size'])"; }
+read -r kiosk_start kiosk_size < <(part "$IMG" 3)
+read -r root_start root_size < <(part "$IMG" 2)
+kiosk_off=$((kiosk_start * 512))
+export MTOOLS_SKIP_CHECK=1
+
+# What the KIOSK partition holds before any boot: every file with its checksum.
+kiosk_sums() {   # kiosk_sums DISK DIR: copies config.toml + media/ out to DIR, prints checksums
+    rm -rf "$2"; mkdir -p "$2"
+    mcopy -s -n -i "$1@@$kiosk_off" ::/config.toml ::/media "$2/" 2>/dev/null || return 1
+    (cd "$2" && find . -type f | LC_ALL=C sort | xargs sha256sum)
+}
+root_sum() { dd if="$1" bs=512 skip="$root_start" count="$root_size" status=none | sha256sum | cut -d' ' -f1; }
+kiosk_sums "$IMG" "$W/kiosk-before" >"$W/kiosk-before.sums" || { fail "cannot read the KIOSK partition of $IMG"; finish; }
+say "KIOSK partition: $(wc -l <"$W/kiosk-before.sums") files"
+root_before=$(root_sum "$IMG")
+
+# --- references: simulate with the image's own binary and the KIOSK partition's config -------
+dd if="$IMG" of="$W/root.ext4" bs=512 skip="$root_start" count="$root_size" status=none
+debugfs -R "dump /usr/bin/kiosk-carousel $W/kiosk-carousel" "$W/root.ext4" >/dev/null 2>&1
+rm -f "$W/root.ext4"
+chmod +x "$W/kiosk-carousel"
+BIN=$W/kiosk-carousel
+"$BIN" --version >/dev/null 2>&1 || { fail "the image's /usr/bin/kiosk-carousel does not run here"; finish; }
+say "binary: kiosk-carousel $("$BIN" --version | head -1) (from the image's root partition)"
+cat >"$W/right.jsonl" <<'EOF'
+# The Right arrow once (what the boot test sends over QMP), at t = 1 s.
+{"t":1.0,"type":"key_down","key":"right"}
+{"t":1.05,"type":"key_up","key":"right"}
+EOF
+"$BIN" simulate --config "$W/kiosk-before/config.toml" --size "$SIZE" --input "$W/right.jsonl" \
+    --until 4.5 --shot "0.9=$W/ref-start.png" --shot "4.4=$W/ref-after.png" >/dev/null \
+    || { fail "simulate failed"; finish; }
+check "the simulate frames before and after the Right key differ (the comparison can fail)" \
+    "$PY" Tests/vm/display/compare.py "$W/ref-start.png" "$W/ref-after.png" --expect-different
+
+# --- boot 1 -------------------------------------------------------------------------------------
+cp --sparse=always "$IMG" "$W/disk.img"
+say "== boot 1 (load $(cut -d' ' -f1-3 /proc/loadavg))"
+"$PY" "$here/qemu_boot.py" --disk "$W/disk.img" --out "$W" --name boot1 --size "$SIZE" \
+    --ref-start "$W/ref-start.png" --ref-after "$W/ref-after.png" | tee "$W/boot1.out"
+rc=${PIPESTATUS[0]}
+check "boot 1: the carousel came up, turned and reported in time" test "$rc" -eq 0
+result() { sed -n "s/^RESULT $2=//p" "$W/$1.out" | tr -d '"'; }
+if [ -f "$W/boot1-start.png" ]; then
+    check "boot 1: the screen equals simulate's start frame" \
+        "$PY" Tests/vm/display/compare.py "$W/ref-start.png" "$W/boot1-start.png"
+fi
+if [ -f "$W/boot1-after.png" ]; then
+    check "boot 1: after the Right key the screen equals simulate's frame with the same key" \
+        "$PY" Tests/vm/display/compare.py "$W/ref-after.png" "$W/boot1-after.png"
+fi
+
+# --- the breakdown from the guest -----------------------------------------------------------
+report() {   # report BOOT: the report's key=value lines
+    sed -n '/KIOSK-BOOT-REPORT BEGIN/,/KIOSK-BOOT-REPORT END/p' "$W/$1-serial.log" | tr -d '\r'
+}
+breakdown() {
+    local b=$1 r first
+    r=$(report "$b")
+    [ -n "$r" ] || { fail "$b: no boot report on the serial port"; return; }
+    v() { printf '%s\n' "$r" | sed -n "s/^$1=//p" | head -1; }
+    first=$(result "$b" first_frame_s)
+    "$PY" - "$first" "$(v FirmwareTimestampMonotonic)" "$(v LoaderTimestampMonotonic)" \
+        "$(v UserspaceTimestampMonotonic)" "$(v KioskExecMainStartTimestampMonotonic)" \
+        "$(v KioskActiveEnterTimestampMonotonic)" "$(v FinishTimestampMonotonic)" \
+        "$(printf '%s\n' "$r" | sed -n 's/^\[ *\([0-9.]*\)\].*first frame on screen.*/\1/p' | head -1)" <<'EOF'
+import sys
+first, fw, ld, us, ex, act, fin, ff = sys.argv[1:]
+s = lambda x: int(x) / 1e6
+first = float(first) if first else None
+print(f"  QEMU start -> first frame (host, screendump poll)  {first:6.2f} s" if first else "  first frame: not seen")
+if int(fw or 0) or int(ld or 0):
+    print(f"  firmware (guest, systemd)                         {s(fw) - s(ld):6.2f} s")
+    print(f"  boot loader (guest, systemd-boot)                 {s(ld):6.2f} s")
+if first:
+    print(f"  QEMU start -> kernel start (host first frame - guest READY)  {first - s(act):6.2f} s")
+print(f"  kernel + initramfs (guest: kernel start -> systemd)  {s(us):6.2f} s")
+print(f"  userspace before our unit (systemd -> exec)       {s(ex) - s(us):6.2f} s")
+if ff:
+    print(f"  our unit: exec -> first frame on screen (its log)  {float(ff) - s(ex):6.2f} s")
+print(f"  our unit: exec -> READY=1 (after the first frame)  {s(act) - s(ex):6.2f} s")
+print(f"  kernel start -> READY=1                            {s(act):6.2f} s")
+print(f"  boot finished (all units, guest)                   {s(fin):6.2f} s")
+EOF
+    check "$b: no failed units" test -z "$(printf '%s\n' "$r" | sed -n '/^--- failed units/,/^---/p' | grep -v '^---' | grep -v '^$')"
+    check "$b: the kiosk started once (no restart)" test "$(v KioskNRestarts)" = 0
+    check "$b: root mounted read-only, KIOSK read-only at /srv/kiosk" \
+        bash -c "printf '%s\n' \"\$1\" | grep -q ' / ext4 ro,' && printf '%s\n' \"\$1\" | grep -q ' /srv/kiosk vfat ro,'" _ "$r"
+}
+say "== boot 1 breakdown (load at first frame: $(result boot1 load_at_first_frame); the first frame came between the screendumps at $(result boot1 first_frame_after_s) s and $(result boot1 first_frame_s) s)"
+breakdown boot1
+
+# --- after the first power cut: the KIOSK partition, then edited as on a laptop ---------------
+kiosk_sums "$W/disk.img" "$W/kiosk-after1" >"$W/kiosk-after1.sums"
+check "KIOSK partition: config.toml and every media file unchanged after the power cut" \
+    cmp -s "$W/kiosk-before.sums" "$W/kiosk-after1.sums"
+# The theme's two background colours changed, the way someone edits config.toml on a laptop.
+sed -e 's/^background = "#0B1626"/background = "#3B1010"/' \
+    -e 's/^background_bottom = "#1D3350"/background_bottom = "#5A2A10"/' \
+    "$W/kiosk-before/config.toml" >"$W/config-edited.toml"
+if cmp -s "$W/kiosk-before/config.toml" "$W/config-edited.toml"; then
+    fail "could not edit the example's [theme] background colours (did the example change?)"
+fi
+mcopy -o -i "$W/disk.img@@$kiosk_off" "$W/config-edited.toml" ::/config.toml
+kiosk_sums "$W/disk.img" "$W/kiosk-edited" >"$W/kiosk-edited.sums"
+"$BIN" simulate --config "$W/kiosk-edited/config.toml" --size "$SIZE" --until 1 \
+    --shot "0.9=$W/ref-start2.png" >/dev/null || fail "simulate of the edited config failed"
+check "the edited config's simulate frame differs from the original's" \
+    "$PY" Tests/vm/display/compare.py "$W/ref-start.png" "$W/ref-start2.png" --expect-different
+
+# --- boot 2, after the power cut, with the edited config ---------------------------------------
+say "== boot 2 after the power cut, config.toml edited on the KIOSK partition (load $(cut -d' ' -f1-3 /proc/loadavg))"
+"$PY" "$here/qemu_boot.py" --disk "$W/disk.img" --out "$W" --name boot2 --size "$SIZE" \
+    --ref-start "$W/ref-start2.png" | tee "$W/boot2.out"
+rc=${PIPESTATUS[0]}
+check "boot 2 (after SIGKILL of QEMU): the carousel came up again" test "$rc" -eq 0
+if [ -f "$W/boot2-start.png" ]; then
+    check "boot 2: the screen equals simulate's frame of the edited config (the kiosk reads the KIOSK partition)" \
+        "$PY" Tests/vm/display/compare.py "$W/ref-start2.png" "$W/boot2-start.png"
+fi
+say "== boot 2 breakdown (load at first frame: $(result boot2 load_at_first_frame); the first frame came between the screendumps at $(result boot2 first_frame_after_s) s and $(result boot2 first_frame_s) s)"
+breakdown boot2
+
+# --- after the second power cut: the disk -----------------------------------------------------
+kiosk_sums "$W/disk.img" "$W/kiosk-after" >"$W/kiosk-after.sums"
+check "KIOSK partition: the edited config.toml and every media file unchanged after the second power cut" \
+    cmp -s "$W/kiosk-edited.sums" "$W/kiosk-after.sums"
+dd if="$W/disk.img" of="$W/kiosk.fat" bs=512 skip="$kiosk_start" count="$kiosk_size" status=none
+check "KIOSK partition: fsck.vfat -n finds nothing to repair" fsck.vfat -n "$W/kiosk.fat"
+rm -f "$W/kiosk.fat"
+if [ "$(root_sum "$W/disk.img")" = "$root_before" ]; then
+    ok "root partition: not one byte changed by two boots and two power cuts"
+else
+    say "root partition changed; checking it"
+    dd if="$W/disk.img" of="$W/root.ext4" bs=512 skip="$root_start" count="$root_size" status=none
+    check "root partition: e2fsck -fn clean" e2fsck -fn "$W/root.ext4"
+    rm -f "$W/root.ext4"
+fi
+rm -f "$W/disk.img"
+finish

@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+"""One boot of the kiosk image in QEMU (TCG, OVMF, virtio disk and GPU), driven over QMP.
+
+    qemu_boot.py --disk DISK --out DIR --size WxH --ref-start PNG [--ref-after PNG]
+                 [--slowdown F] [--name NAME] [--no-report]
+
+Standard library only. Steps, each with its own deadline (base seconds x --slowdown):
+  first-frame    QEMU start -> the first screendump that shows the kiosk's background in all four
+                 corners (the colours of --ref-start's corners): power-on -> first frame
+  settled        the screen matches --ref-start and two screendumps 1 s apart are identical
+                 (the card faces have arrived and faded in)
+  turned         (with --ref-after) QMP input-send-event: key "right" down and up; the screen
+                 matches --ref-after and stops changing
+  report         the guest's kiosk-boot-report on the serial port (KIOSK-BOOT-REPORT END)
+then SIGKILL of QEMU while the kiosk runs (the power cut). Screenshots (PNG) land in --out as
+NAME-start.png and NAME-after.png; the serial log as NAME-serial.log. Prints one
+"RESULT key=value" line per figure and "STEP name seconds" per step; exit status 0 when every
+step finished in time, 1 when one timed out (the message says which, and how long the earlier
+steps took), 2 on a usage or QEMU error.
+"""
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+OVMF_CODE = '/usr/share/OVMF/OVMF_CODE_4M.fd'
+OVMF_VARS = '/usr/share/OVMF/OVMF_VARS_4M.fd'
+
+# Base deadlines in seconds (TCG on this 2-core machine, quiet: the whole boot to the first
+# frame took ~45 s; x3 for a busy machine), multiplied by --slowdown.
+DEADLINE = {'first-frame': 240, 'settled': 90, 'turned': 60, 'report': 180}
+
+
+def read_ppm(path):
+    data = open(path, 'rb').read()
+    # P6\n<w> <h>\n255\n<rgb...>
+    parts, pos = [], 0
+    while len(parts) < 4:
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        end = pos
+        while not data[end:end + 1].isspace():
+            end += 1
+        parts.append(data[pos:end])
+        pos = end
+    pos += 1
+    if parts[0] != b'P6' or parts[3] != b'255':
+        raise ValueError(f'{path}: not a binary 8-bit PPM')
+    w, h = int(parts[1]), int(parts[2])
+    return w, h, data[pos:pos + w * h * 3]
+
+
+def read_png_rgb(path):
+    """A PNG written by QEMU or by kiosk-carousel simulate, as (w, h, RGB bytes)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'vm', 'display'))
+    import compare  # the display tests' reader (Tests/vm/display/compare.py)
+    w, h, px = compare.read_png(path)
+    return w, h, bytes(c for row in px for p in row for c in p)
+
+
+class Frame:
+    def __init__(self, w, h, rgb):
+        self.w, self.h, self.rgb = w, h, rgb
+
+    def at(self, x, y):
+        i = (y * self.w + x) * 3
+        return tuple(self.rgb[i:i + 3])
+
+    def corners(self):
+        m = 6
+        return [self.at(x, y) for x in (m, self.w - 1 - m) for y in (m, self.h - 1 - m)]
+
+    def sampled_mean_diff(self, other, step=7):
+        """Mean |difference| per channel over every step-th pixel (a quick look while polling;
+        the verdict is compare.py's on the full PNGs)."""
+        if (self.w, self.h) != (other.w, other.h):
+            return 255.0
+        a, b = self.rgb, other.rgb
+        total = n = 0
+        for i in range(0, len(a) - 2, 3 * step):
+            total += abs(a[i] - b[i]) + abs(a[i + 1] - b[i + 1]) + abs(a[i + 2] - b[i + 2])
+            n += 3
+        return total / n
+
+
+class QMP:
+    def __init__(self, path, deadline):
+        while True:
+            try:
+                self.sock = socket.socket(socket.AF_UNIX)
+                self.sock.connect(path)
+                break
+            except OSError:
+                self.sock.close()
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        self.f = self.sock.makefile('rw')
+        json.loads(self.f.readline())  # greeting
+        self.cmd('qmp_capabilities')
+
+    def cmd(self, name, **args):
+        msg = {'execute': name}
+        if args:
+            msg['arguments'] = args
+        self.f.write(json.dumps(msg) + '\n')
+        self.f.flush()
+        while True:
+            line = self.f.readline()
+            if not line:
+                raise EOFError('QMP connection closed')
+            r = json.loads(line)
+            if 'error' in r:
+                raise RuntimeError(f'QMP {name}: {r["error"]}')
+            if 'return' in r:
+                return r['return']
+
+    def key(self, qcode):
+        for down in (True, False):
+            self.cmd('input-send-event', events=[
+                {'type': 'key', 'data': {'down': down, 'key': {'type': 'qcode', 'data': qcode}}}])
+            time.sleep(0.05)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--disk', required=True)
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--size', default='1280x720')
+    ap.add_argument('--ref-start', required=True)
+    ap.add_argument('--ref-after')
+    ap.add_argument('--slowdown', type=float, default=float(os.environ.get('KIOSK_VM_SLOWDOWN', '1')))
+    ap.add_argument('--name', default='boot')
+    ap.add_argument('--mem', default='1024')
+    ap.add_argument('--smp', default='2')
+    a = ap.parse_args()
+    xres, yres = a.size.split('x')
+    os.makedirs(a.out, exist_ok=True)
+    run = os.path.join(a.out, a.name)
+    serial = run + '-serial.log'
+    qmp_path = run + '-qmp.sock'
+    vars_fd = run + '-OVMF_VARS.fd'
+    for p in (serial, qmp_path):
+        if os.path.exists(p):
+            os.unlink(p)
+    with open(OVMF_VARS, 'rb') as src, open(vars_fd, 'wb') as dst:
+        dst.write(src.read())
+
+    ref_start = Frame(*read_png_rgb(a.ref_start))
+    ref_after = Frame(*read_png_rgb(a.ref_after)) if a.ref_after else None
+    if (ref_start.w, ref_start.h) != (int(xres), int(yres)):
+        print(f'qemu_boot: --ref-start is {ref_start.w}x{ref_start.h}, not {a.size}', file=sys.stderr)
+        return 2
+    want_corners = ref_start.corners()
+
+    qemu = ['qemu-system-x86_64', '-machine', 'q35', '-accel', 'tcg', '-m', a.mem, '-smp', a.smp,
+            '-nodefaults', '-display', 'none', '-no-reboot',
+            '-drive', f'if=pflash,format=raw,readonly=on,file={OVMF_CODE}',
+            '-drive', f'if=pflash,format=raw,file={vars_fd}',
+            '-drive', f'file={a.disk},format=raw,if=virtio',
+            '-device', f'virtio-gpu-pci,xres={xres},yres={yres}',
+            '-serial', f'file:{serial}',
+            '-qmp', f'unix:{qmp_path},server=on,wait=off']
+    log = open(run + '-qemu.log', 'w')
+    t0 = time.monotonic()
+    proc = subprocess.Popen(qemu, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    steps = []          # (name, seconds since QEMU start when it finished)
+
+    def elapsed():
+        return time.monotonic() - t0
+
+    def kill():
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+    def timeout(step, what):
+        done = ', '.join(f'{n} at {t:.1f} s' for n, t in steps) or 'none'
+        print(f'TIMEOUT in step {step} after {elapsed():.1f} s since QEMU start '
+              f'(deadline {DEADLINE[step] * a.slowdown:.0f} s for the step): {what}. '
+              f'Earlier steps: {done}. Load: {loadavg()}. Serial log: {serial}', flush=True)
+        kill()
+        return 1
+
+    def step_done(name):
+        steps.append((name, elapsed()))
+        print(f'STEP {name} {elapsed():.2f}', flush=True)
+
+    try:
+        qmp = QMP(qmp_path, time.monotonic() + 30 * a.slowdown)
+        shot_ppm = run + '-poll.ppm'
+
+        def grab():
+            t_req = elapsed()
+            qmp.cmd('screendump', filename=os.path.abspath(shot_ppm))
+            return t_req, Frame(*read_ppm(shot_ppm))
+
+        def png(name):
+            path = f'{run}-{name}.png'
+            qmp.cmd('screendump', filename=os.path.abspath(path), format='png')
+            return path
+
+        # 1. first frame: the kiosk's background in the four corners (the console and the
+        #    firmware are black there).
+        step_start, deadline = elapsed(), DEADLINE['first-frame'] * a.slowdown
+        polls, t_prev = 0, 0.0
+        while True:
+            if proc.poll() is not None:
+                print(f'QEMU exited with {proc.returncode} during first-frame', flush=True)
+                return 2
+            t_req, fr = grab()
+            polls += 1
+            if all(max(abs(c - d) for c, d in zip(got, want)) <= 8
+                   for got, want in zip(fr.corners(), want_corners)):
+                break
+            if elapsed() - step_start > deadline:
+                return timeout('first-frame', 'the screen never showed the kiosk background '
+                                              f'(corners {fr.corners()}, want {want_corners})')
+            t_prev = t_req
+            # Every screendump costs QEMU's main thread (and the guest) time: twice a second.
+            time.sleep(0.5)
+        step_done('first-frame')
+        print(f'RESULT first_frame_s={t_req:.2f}', flush=True)
+        print(f'RESULT first_frame_after_s={t_prev:.2f}', flush=True)
+        print(f'RESULT load_at_first_frame="{loadavg()}"', flush=True)
+        print(f'RESULT first_frame_polls={polls}', flush=True)
+
+        # 2. settled: the start frame with the card faces, and no longer changing (faces are
+        #    drawn off the loop and fade in).
+        step_start, deadline = elapsed(), DEADLINE['settled'] * a.slowdown
+        prev = None
+        while True:
+            t_req, fr = grab()
+            diff = fr.sampled_mean_diff(ref_start)
+            if diff <= 1.0 and prev is not None and fr.rgb == prev.rgb:
+                break
+            if elapsed() - step_start > deadline:
+                return timeout('settled', f'the screen never matched the simulate start frame '
+                                          f'and stopped changing (sampled mean difference {diff:.2f})')
+            prev = fr
+            time.sleep(1.0)
+        step_done('settled')
+        print(f'RESULT settled_s={t_req:.2f}', flush=True)
+        print(f'SHOT start {png("start")}', flush=True)
+
+        # 3. the Right arrow: one item further.
+        if ref_after:
+            step_start, deadline = elapsed(), DEADLINE['turned'] * a.slowdown
+            qmp.key('right')
+            t_key = elapsed()
+            t_match, prev = None, None
+            while True:
+                t_req, fr = grab()
+                diff = fr.sampled_mean_diff(ref_after)
+                if diff <= 1.0:
+                    t_match = t_match or t_req
+                    if prev is not None and fr.rgb == prev.rgb:
+                        break
+                if elapsed() - step_start > deadline:
+                    png('after-timeout')
+                    return timeout('turned', f'after the Right key the screen never matched the '
+                                             f'simulate frame and stopped changing (sampled mean '
+                                             f'difference {diff:.2f})')
+                prev = fr
+                time.sleep(0.3 if t_match is None else 1.0)
+            t_req = t_match
+            step_done('turned')
+            print(f'RESULT key_to_match_s={t_req - t_key:.2f}', flush=True)
+            print(f'SHOT after {png("after")}', flush=True)
+
+        # 4. the guest's report on the serial port.
+        step_start, deadline = elapsed(), DEADLINE['report'] * a.slowdown
+        while b'KIOSK-BOOT-REPORT END' not in open(serial, 'rb').read():
+            if elapsed() - step_start > deadline:
+                return timeout('report', 'no KIOSK-BOOT-REPORT END on the serial port')
+            time.sleep(0.5)
+        step_done('report')
+
+        # 5. the power cut, while the kiosk runs.
+        print(f'SHOT before-kill {png("before-kill")}', flush=True)
+        kill()
+        step_done('power-cut')
+        return 0
+    finally:
+        kill()
+        log.close()
+        for p in (qmp_path, vars_fd, run + '-poll.ppm'):
+            if os.path.exists(p):
+                os.unlink(p)
+
+
+def loadavg():
+    return ' '.join(open('/proc/loadavg').read().split()[:3])
+
+
+if __name__ == '__main__':
+    sys.exit(main())

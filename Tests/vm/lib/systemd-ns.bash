@@ -1,0 +1,35 @@
+# Sourced by guest scripts that need real systemd (Debian 12's) in the kiosk-vm guest: systemd
+# runs as PID 1 of a PID namespace (the guest's own PID 1 is kiosk-vm's init), with no
+# generators, logging to kmsg. Only the unit named is started, so units that should not pull in
+# the host image's whole boot need `DefaultDependencies=no` (a drop-in can say it).
+#
+#   start_systemd UNIT     sets $sdpid; returns non-zero if systemd did not come up in 5 s
+#   sc ARGS...             systemctl inside (10 s limit per call)
+#   inside CMD...          any command inside systemd's mount and PID namespaces
+#   unit_prop UNIT PROP    one property's value
+#   dump_kiosk_unit LINES  the kiosk unit's status, output and systemd's lines, for a failure
+
+start_systemd() {
+    mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup
+    mkdir -p /run/no-generators
+    unshare --pid --fork --mount-proc env container=kiosk-vm SYSTEMD_GENERATOR_PATH=/run/no-generators \
+        /lib/systemd/systemd --system \
+        --unit="$1" --log-target=kmsg --log-level=notice >/dev/null 2>&1 &
+    sdpid=
+    for _ in $(seq 1 50); do
+        sdpid=$(pgrep -f "^/lib/systemd/systemd --system" | head -1)
+        [ -n "$sdpid" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+sc() { timeout 10 nsenter --target "$sdpid" --mount --pid systemctl "$@"; }
+inside() { nsenter --target "$sdpid" --mount --pid "$@"; }
+unit_prop() { sc show "$1" -p "$2" --value 2>/dev/null; }
+# What a failing test shows of the kiosk unit: its status, its output (the tests send it to
+# /run/kiosk-test.log) and systemd's log lines, LINES of each.
+dump_kiosk_unit() {
+    echo "--- systemctl status"; sc status kiosk-carousel --no-pager 2>&1 | head -"$1"
+    echo "--- kiosk output"; tail -"$1" /run/kiosk-test.log 2>/dev/null
+    echo "--- systemd (kmsg)"; dmesg | grep -i "systemd\[1\]\|kiosk" | tail -"$1"
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# mmdebstrap customize hook of scripts/make-image.sh: turns the installed Debian into the kiosk
+# image. $1 is the root folder (outside view). Runs after every package is installed.
+set -eu
+root=$1
+here=$(cd "$(dirname "$0")" && pwd)
+
+# Our files: the unit drop-in (config on the KIOSK partition), journald/logind settings,
+# the boot report unit (serial port, diagnostics only).
+cp -a "$here/rootfs/." "$root/"
+chmod 0755 "$root/usr/lib/kiosk-image/boot-report"
+
+# The package enabled the kiosk unit in its postinst; check, do not assume.
+[ -L "$root/etc/systemd/system/multi-user.target.wants/kiosk-carousel.service" ] || {
+    echo "customize: kiosk-carousel.service is not enabled by the package's postinst" >&2; exit 1; }
+getent() { grep -q "^$2:" "$root/etc/$1"; }
+getent passwd kiosk || { echo "customize: the package did not create the user kiosk" >&2; exit 1; }
+
+systemctl --root="$root" enable kiosk-boot-report.service
+# No login anywhere: not on the kiosk's screen (tty1), not on other VTs, not on the serial port.
+# Nothing that writes to the (read-only) root on a timer or expects a network.
+systemctl --root="$root" mask \
+    getty@tty1.service serial-getty@ttyS0.service autovt@.service getty-static.service \
+    systemd-firstboot.service \
+    apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer e2scrub_all.timer \
+    e2scrub_reap.service fstrim.timer \
+    systemd-rfkill.service systemd-rfkill.socket
+
+# /etc/machine-id empty: systemd makes a transient one in RAM at every boot (read-only /etc).
+: >"$root/etc/machine-id"
+rm -f "$root/var/lib/dbus/machine-id"
+# A host name for the journal and the prompt nobody sees.
+echo kiosk >"$root/etc/hostname"
+printf '127.0.0.1\tlocalhost\n127.0.1.1\tkiosk\n::1\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
+
+# Font cache: fontconfig checks a cache against its folder's mtime to the nanosecond, and
+# mke2fs -d keeps whole seconds only, so the caches written by fontconfig's trigger would look
+# stale in the image: every start would scan the fonts again and log "Fontconfig error: No
+# writable cache directories". Whole-second folder times, then the caches again.
+now=$(date +%s)
+find "$root/usr/share/fonts" "$root/usr/local/share/fonts" -type d -exec touch -h -d "@$now" {} + 2>/dev/null || true
+chroot "$root" fc-cache -s -f
+
+# The initramfs is Debian's default (initramfs-tools: MODULES=most, COMPRESS=zstd), built when
+# the kernel was installed: it mounts the root partition of any PC's SATA/NVMe/USB/SD disk.
+
+# Nothing to keep from the build. The downloaded packages were synced out to the cache by the
+# hook before this one; --skip=download/empty keeps them in the tree, so delete them here
+# (~170 MB that would otherwise ship in the image).
+rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/*.bin "$root"/var/log/* \
+       "$root"/var/cache/apt/archives/*.deb \
+       "$root"/tmp/* "$root"/var/tmp/*

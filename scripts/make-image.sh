@@ -1,0 +1,228 @@
+#!/usr/bin/env bash
+# make image: a raw disk image that boots (UEFI, x86-64) straight into the carousel.
+#
+#   out/kiosk-carousel-<version>-amd64.img     write it with dd (docs/image.md)
+#
+#   GPT  1  ESP     FAT32  systemd-boot as \EFI\BOOT\BOOTX64.EFI, the kernel and initrd
+#        2  root    ext4   Debian 12 (bookworm), mounted read-only
+#        3  KIOSK   FAT32  config.toml + media/ (the package's example), edited on a laptop
+#
+# Debian 12 because the .deb is built on this bookworm machine against bookworm's libraries
+# (docs/image.md). The packages downloaded are kept in $CACHE so that a second build downloads
+# only the archive's index files.
+#
+# Variables: DEB (default: the newest out/kiosk-carousel_*_amd64.deb), OUT (default out/),
+# CACHE (default /var/cache/kiosk-carousel/image), MIRROR and SECURITY_MIRROR (default: the
+# mirrors this machine's apt uses, from /etc/apt/sources.list.d/debian.sources), KIOSK_MB (size of the KIOSK partition, default 256), EXTRA_PACKAGES (say
+# firmware for a real machine's GPU: "firmware-amd-graphics"; needs non-free-firmware in
+# COMPONENTS), COMPONENTS (default "main"), WORK (scratch folder, default out/image-work).
+# Needs root (mmdebstrap in root mode, files owned by root in the ext4 image). No loop devices.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+OUT=${OUT:-$top/out}
+WORK=${WORK:-$OUT/image-work}
+CACHE=${CACHE:-/var/cache/kiosk-carousel/image}
+# The mirrors this machine's apt uses: the first URIs of debian.sources, and the one for -security.
+apt_uris() { sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null; }
+MIRROR=${MIRROR:-$(apt_uris | grep -v security | head -1)}
+SECURITY_MIRROR=${SECURITY_MIRROR:-$(apt_uris | grep security | head -1)}
+COMPONENTS=${COMPONENTS:-main}
+KIOSK_MB=${KIOSK_MB:-256}
+ESP_MB=128
+SUITE=bookworm
+ARCH=amd64
+
+t0=$(date +%s.%N)
+tstep=$t0
+step() {
+    local now; now=$(date +%s.%N)
+    printf 'make-image: [%6.1f s] %s\n' "$(echo "$now - $t0" | bc)" "$*"
+    tstep=$now
+}
+die() { echo "make-image: $*" >&2; exit 1; }
+
+[ -n "$MIRROR" ] && [ -n "$SECURITY_MIRROR" ] \
+    || die "set MIRROR= and SECURITY_MIRROR= (Debian's archive and its security archive): /etc/apt/sources.list.d/debian.sources names none"
+[ "$(id -u)" -eq 0 ] || die "needs root (mmdebstrap in root mode; the root filesystem's files are owned by root)"
+
+# --- prerequisites (Debian package names) ---------------------------------------------------
+need=()
+for pair in mmdebstrap:mmdebstrap mkfs.ext4:e2fsprogs mkfs.vfat:dosfstools mcopy:mtools \
+            sfdisk:fdisk bc:bc uuidgen:uuid-runtime; do
+    command -v "${pair%%:*}" >/dev/null 2>&1 || need+=("${pair#*:}")
+done
+[ -f /usr/lib/systemd/boot/efi/systemd-bootx64.efi ] || need+=(systemd-boot-efi)
+if [ ${#need[@]} -gt 0 ]; then
+    echo "make-image: installing ${need[*]}"
+    apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}"
+fi
+
+# --- the package ---------------------------------------------------------------------------
+if [ -z "${DEB:-}" ]; then
+    DEB=$(ls -t "$OUT"/kiosk-carousel_*_"$ARCH".deb 2>/dev/null | head -1 || true)
+    [ -n "$DEB" ] || die "no $OUT/kiosk-carousel_*_$ARCH.deb: run make deb first, or set DEB="
+fi
+DEB=$(realpath "$DEB")
+pkgversion=$(dpkg-deb -f "$DEB" Version)
+version=${pkgversion%-*}           # the program's version, without a Debian revision
+IMG=$OUT/kiosk-carousel-$version-$ARCH.img
+step "package $DEB (version $pkgversion) -> $IMG"
+
+rm -rf "$WORK"
+mkdir -p "$WORK" "$CACHE/archives" "$OUT"
+ROOT=$WORK/root
+
+# --- 1. the root filesystem ----------------------------------------------------------------
+# minbase + what boots and runs the kiosk. Recommends are off: every package is named here or
+# pulled in by a Depends. The package goes in through apt (so its Depends are resolved from
+# the archive) from the local file, which file-mirror-automount makes visible inside.
+# fontconfig: its trigger writes the font cache into /var/cache/fontconfig at build time; without
+# it every start scans the fonts again and complains that no cache folder is writable.
+packages=(linux-image-amd64 initramfs-tools zstd systemd systemd-sysv udev dosfstools fontconfig)
+# shellcheck disable=SC2206
+packages+=(${EXTRA_PACKAGES:-})
+step "mmdebstrap $SUITE ($ARCH, minbase): ${packages[*]} + $(basename "$DEB")"
+mmdebstrap --mode=root --variant=minbase --architectures="$ARCH" --format=directory \
+    --aptopt='APT::Install-Recommends "false"' \
+    --dpkgopt='path-exclude=/usr/share/man/*' \
+    --dpkgopt='path-exclude=/usr/share/locale/*' \
+    --dpkgopt='path-include=/usr/share/locale/locale.alias' \
+    --dpkgopt='path-exclude=/usr/share/doc/*' \
+    --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+    --include="$(IFS=,; echo "${packages[*]}")" \
+    --include="$DEB" \
+    --hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount \
+    --skip=download/empty --skip=essential/unlink \
+    --setup-hook="mkdir -p \"\$1\"/var/cache/apt/archives/" \
+    --setup-hook="sync-in '$CACHE/archives' /var/cache/apt/archives/" \
+    --customize-hook="sync-out /var/cache/apt/archives '$CACHE/archives'" \
+    --customize-hook="'$top/image/customize.sh' \"\$1\"" \
+    "$SUITE" "$ROOT" \
+    "deb $MIRROR $SUITE ${COMPONENTS//,/ }" \
+    "deb $MIRROR $SUITE-updates ${COMPONENTS//,/ }" \
+    "deb $SECURITY_MIRROR $SUITE-security ${COMPONENTS//,/ }"
+step "root filesystem ready: $(du -sh --apparent-size "$ROOT" | cut -f1) ($(ls "$CACHE/archives" | grep -c '\.deb$') packages in $CACHE/archives)"
+
+kernel=$(ls "$ROOT"/boot/vmlinuz-* | sort -V | tail -1)
+kver=${kernel##*/vmlinuz-}
+initrd=$ROOT/boot/initrd.img-$kver
+[ -f "$initrd" ] || die "no initrd for $kver"
+example=$ROOT/usr/share/kiosk-carousel/example
+[ -f "$example/config.toml" ] || die "the package has no $example/config.toml (the example config the KIOSK partition starts with)"
+
+# --- 2. partition layout -------------------------------------------------------------------
+# 1 MiB alignment; sizes in MiB. The root partition: what the files use + 15 % + 64 MiB for the
+# filesystem's own metadata (it is read-only: nothing grows).
+used_mb=$(du -sm --apparent-size "$ROOT" | cut -f1)
+ROOT_MB=$(( used_mb * 115 / 100 + 64 ))
+ESP_START=1
+ROOT_START=$((ESP_START + ESP_MB))
+KIOSK_START=$((ROOT_START + ROOT_MB))
+TOTAL_MB=$((KIOSK_START + KIOSK_MB + 1))       # + 1 MiB for the backup GPT
+root_partuuid=$(uuidgen)
+esp_partuuid=$(uuidgen)
+kiosk_partuuid=$(uuidgen)
+
+# fstab and the loader entry name the root partition by its PARTUUID.
+cat >"$ROOT/etc/fstab" <<EOF
+# KioskCarousel image (scripts/make-image.sh, docs/image.md). The root filesystem is read-only;
+# everything written at run time goes to RAM. The KIOSK partition holds config.toml and media/.
+PARTUUID=$root_partuuid  /                 ext4   ro,noatime,errors=remount-ro  0 0
+LABEL=KIOSK   /srv/kiosk         vfat   ro,nofail,umask=022,iocharset=utf8,nosuid,nodev,noexec,x-systemd.device-timeout=20s  0 2
+tmpfs         /tmp               tmpfs  mode=1777,nosuid,nodev,size=25%  0 0
+tmpfs         /var/tmp           tmpfs  mode=1777,nosuid,nodev,size=10%  0 0
+tmpfs         /var/log           tmpfs  mode=0755,nosuid,nodev,noexec,size=10%  0 0
+tmpfs         /var/lib/systemd   tmpfs  mode=0755,nosuid,nodev,size=16M  0 0
+EOF
+mkdir -p "$ROOT/srv/kiosk"
+
+# --- 3. the disk: partition table, then each filesystem written in place ------------------
+# No loop devices: mkfs.vfat --offset, mke2fs -E offset=, mtools' IMAGE@@OFFSET address the
+# partitions inside the image file directly.
+step "disk: GPT, ${TOTAL_MB} MiB"
+tmpimg=$IMG.tmp
+rm -f "$tmpimg"
+trap 'rm -f "$tmpimg"' EXIT
+truncate -s "${TOTAL_MB}M" "$tmpimg"
+sfdisk -q "$tmpimg" <<EOF
+label: gpt
+unit: sectors
+start=$((ESP_START * 2048)), size=$((ESP_MB * 2048)), type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B, uuid=$esp_partuuid, name="ESP"
+start=$((ROOT_START * 2048)), size=$((ROOT_MB * 2048)), type=4F68BCE3-E8CD-4DB1-96E7-FBCAF984B709, uuid=$root_partuuid, name="root"
+start=$((KIOSK_START * 2048)), size=$((KIOSK_MB * 2048)), type=EBD0A0A2-B9E5-4433-87C0-68B6B72699C7, uuid=$kiosk_partuuid, name="KIOSK"
+EOF
+export MTOOLS_SKIP_CHECK=1
+# mkfs_fat32 LABEL START_MIB SIZE_MIB: FAT32 in place. With --offset mkfs.vfat sizes its clusters
+# for the whole file, which leaves too few clusters for FAT32 (mtools then finds "No directory
+# slots"): pick the largest cluster (<= 32 KiB) that still gives >= 65,525 clusters, and record
+# the partition's start as the hidden sectors (what Windows expects of a partition).
+mkfs_fat32() {
+    local sectors=$(($3 * 2048)) spc=64
+    while [ "$spc" -gt 1 ] && [ $((sectors / spc)) -lt 66000 ]; do spc=$((spc / 2)); done
+    mkfs.vfat -F 32 -S 512 -s "$spc" -h $(($2 * 2048)) -n "$1" --offset $(($2 * 2048)) \
+        "$tmpimg" $(($3 * 1024)) >/dev/null 2>&1 || die "mkfs.vfat of $1 failed"
+}
+ESP="$tmpimg@@$((ESP_START * 1048576))"
+KFAT="$tmpimg@@$((KIOSK_START * 1048576))"
+
+step "ESP: systemd-boot, kernel $kver, initrd $(du -h "$initrd" | cut -f1)"
+mkfs_fat32 ESP "$ESP_START" "$ESP_MB"
+mmd -i "$ESP" ::/EFI ::/EFI/BOOT ::/loader ::/loader/entries ::/debian
+mcopy -i "$ESP" /usr/lib/systemd/boot/efi/systemd-bootx64.efi ::/EFI/BOOT/BOOTX64.EFI
+mcopy -i "$ESP" "$kernel" ::/debian/vmlinuz
+mcopy -i "$ESP" "$initrd" ::/debian/initrd.img
+cat >"$WORK/loader.conf" <<EOF
+default kiosk.conf
+timeout 0
+console-mode keep
+editor no
+EOF
+cmdline="root=PARTUUID=$root_partuuid ro quiet loglevel=3 systemd.show_status=false rd.udev.log_level=3 vt.global_cursor_default=0"
+cat >"$WORK/kiosk.conf" <<EOF
+title   KioskCarousel $version (Debian 12, kernel $kver)
+linux   /debian/vmlinuz
+initrd  /debian/initrd.img
+options $cmdline
+EOF
+mcopy -i "$ESP" "$WORK/loader.conf" ::/loader/loader.conf
+mcopy -i "$ESP" "$WORK/kiosk.conf" ::/loader/entries/kiosk.conf
+
+step "KIOSK: $(basename "$example")/config.toml + media/ ($(du -sh "$example/media" | cut -f1))"
+mkfs_fat32 KIOSK "$KIOSK_START" "$KIOSK_MB"
+mcopy -i "$KFAT" "$example/config.toml" ::/config.toml
+mcopy -s -i "$KFAT" "$example/media" ::/media
+cat >"$WORK/README.txt" <<'EOF'
+KioskCarousel: this partition is the kiosk's content.
+
+  config.toml   the carousel: items, pictures, theme (docs/configuration.md)
+  media/        the pictures; paths in config.toml like "media/01.jpg" are relative to this folder
+
+Edit them on any computer, eject the stick or card properly, put it back and power the kiosk on.
+The kiosk reads this partition only; it never writes to it.
+EOF
+sed -i 's/$/\r/' "$WORK/README.txt"
+mcopy -i "$KFAT" "$WORK/README.txt" ::/README.txt
+
+step "root: ext4 ${ROOT_MB} MiB from ${used_mb} MiB of files"
+mkfs.ext4 -q -L kiosk-root -d "$ROOT" -E root_owner=0:0,offset=$((ROOT_START * 1048576)) "$tmpimg" "${ROOT_MB}M"
+[ "$(stat -c %s "$tmpimg")" -eq $((TOTAL_MB * 1048576)) ] || die "mkfs changed the image's size"
+sfdisk -q --verify "$tmpimg" >/dev/null || die "sfdisk --verify of $tmpimg failed"
+mv "$tmpimg" "$IMG"
+# What the boot test and a person checking the written stick need to know.
+cat >"$IMG.layout" <<EOF
+version=$version
+kernel=$kver
+esp_start_mib=$ESP_START
+esp_mib=$ESP_MB
+root_start_mib=$ROOT_START
+root_mib=$ROOT_MB
+kiosk_start_mib=$KIOSK_START
+kiosk_mib=$KIOSK_MB
+root_partuuid=$root_partuuid
+cmdline=$cmdline
+EOF
+rm -rf "$WORK"
+step "done: $IMG ($(du -h --apparent-size "$IMG" | cut -f1), $(du -h "$IMG" | cut -f1) allocated)"
