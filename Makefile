@@ -52,6 +52,15 @@ deb: deps
 	$(SWIFT) build $(DEB_SWIFTFLAGS)
 	BIN=$$($(SWIFT) build $(DEB_SWIFTFLAGS) --show-bin-path)/kiosk-carousel SCRATCH=$(DEB_SCRATCH) scripts/make-deb.sh
 
+## make image: out/kiosk-carousel-<version>-amd64.img, a disk that boots into the carousel (docs/image.md).
+.PHONY: image image-test
+image: deb
+	scripts/make-image.sh
+
+## make image-test: boots the image in QEMU, turns the carousel, pulls the power, boots again (docs/image.md).
+image-test: image
+	Tests/image/boot-test.sh
+
 ## make package-test: the .deb installed by apt into a clean Debian 12 (scripts/check-deb.sh), its
 ## maintainer scripts under a running systemd in the VM (Tests/package/lifecycle.sh), and the disk
 ## image built and booted from its own disk (make image, make image-test). CI runs it after make test.
@@ -91,13 +100,4 @@ arm64-deb: arm64-release
 	scripts/arm64/deb.sh
 
 clean:
-	rm -rf .build .build-deb .build-manual out
-
-## make image: out/kiosk-carousel-<version>-amd64.img, a disk that boots into the carousel (docs/image.md).
-.PHONY: image image-test
-image: deb
-	scripts/make-image.sh
-
-## make image-test: boots the image in QEMU, turns the carousel, pulls the power, boots again (docs/image.md).
-image-test: image
-	Tests/image/boot-test.sh
+	rm -rf .build .build-deb .build-manual .build-arm64 .build-arm64-release .build-x86-sid out
