@@ -79,12 +79,16 @@ reliability: deps
 ## make arm64-check: cross-builds for aarch64, runs the XCTests and `simulate` under qemu-user and
 ## compares the PNG with x86-64's (docs/arm64.md; ARM64_TESTS=quick for the faster subset).
 ## make arm64-release: the shippable aarch64 binary (static Swift runtime, Debian 13 sysroot).
-.PHONY: arm64-check arm64-release
+## make arm64-deb: out/kiosk-carousel_<version>_arm64.deb (scripts/make-deb.sh), apt-installed in a clean trixie arm64 root.
+.PHONY: arm64-check arm64-release arm64-deb
 arm64-check:
 	scripts/arm64/check.sh
 
 arm64-release:
 	scripts/arm64/release.sh
+
+arm64-deb: arm64-release
+	scripts/arm64/deb.sh
 
 clean:
 	rm -rf .build .build-deb .build-manual out

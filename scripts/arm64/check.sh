@@ -33,8 +33,13 @@ ARM64_PNG_BOUND=${ARM64_PNG_BOUND:-0}
 # - testClientThatNeverReadsIsDroppedWithoutBlocking: 20,000 broadcasts must take < 10 s, a
 #   wall-clock bound for native speed; the debug build under qemu-user took 32.6 s here on the
 #   loaded machine (it does not block: the test's other assertions passed).
+# - testTextOnlyGradientBorderWrapsWithEllipsis: its golden PNG was recorded with bookworm's
+#   pango/cairo/fonts; with sid's, 1.32 % of its pixels differ (bound 1 %) on x86-64 exactly as on
+#   aarch64 (measured in the amd64 sid root; the two cards are identical): library versions,
+#   not the architecture. The PNG comparison above is the cross-architecture check.
 SKIP=(KioskTests.ActionRunnerTests/testMissingBinaryFailsWithoutChild
-      KioskTests.ControlServerTests/testClientThatNeverReadsIsDroppedWithoutBlocking)
+      KioskTests.ControlServerTests/testClientThatNeverReadsIsDroppedWithoutBlocking
+      CardsTests.GoldenCardTests/testTextOnlyGradientBorderWrapsWithEllipsis)
 # The slow classes under emulation (~7 of the ~12 minutes), left out by ARM64_TESTS=quick.
 QUICK_SKIP_CLASSES='SoakTests|PropertyTests|ConfigReloadMemoryTests'
 TOOLCHAIN=$ARM64_CACHE/sid-amd64

@@ -43,6 +43,8 @@ host_packages() {
     done
     [ ${#missing[@]} -eq 0 ] && return 0
     echo "arm64: installing on the host: ${missing[*]}"
+    # Without package lists (a fresh machine, or lists cleaned), read them first.
+    apt-cache show "${missing[@]}" >/dev/null 2>&1 || apt-get update -q >/dev/null || die "apt-get update"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null \
         || die "apt-get install ${missing[*]}"
 }
