@@ -20,7 +20,7 @@ systemctl --root="$root" enable kiosk-boot-report.service
 # No login anywhere: not on the kiosk's screen (tty1), not on other VTs, not on the serial port.
 # Nothing that writes to the (read-only) root on a timer or expects a network.
 systemctl --root="$root" mask \
-    getty@tty1.service serial-getty@ttyS0.service autovt@.service getty-static.service \
+    getty@tty1.service serial-getty@ttyS0.service serial-getty@ttyAMA0.service autovt@.service getty-static.service \
     systemd-firstboot.service \
     apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer e2scrub_all.timer \
     e2scrub_reap.service fstrim.timer \
