@@ -26,6 +26,12 @@ systemctl --root="$root" mask \
     e2scrub_reap.service fstrim.timer \
     systemd-rfkill.service systemd-rfkill.socket
 
+# The ESP is never mounted (the firmware and the boot loader read it). systemd's GPT generator
+# would set up an automount for it at /efi, which fails on the read-only root (trixie's systemd
+# 257: efi.automount failed, the system "degraded"); root= names the root partition anyway.
+mkdir -p "$root/etc/systemd/system-generators"
+ln -sf /dev/null "$root/etc/systemd/system-generators/systemd-gpt-auto-generator"
+
 # /etc/machine-id empty: systemd makes a transient one in RAM at every boot (read-only /etc).
 : >"$root/etc/machine-id"
 rm -f "$root/var/lib/dbus/machine-id"
