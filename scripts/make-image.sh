@@ -198,11 +198,6 @@ sdboot=/usr/lib/systemd/boot/efi/$EFI_LOADER
 [ "$ARCH" = "$native" ] || sdboot=$ROOT$sdboot
 [ -f "$sdboot" ] || die "no $sdboot"
 mcopy -i "$ESP" "$sdboot" "::/EFI/BOOT/$EFI_BOOT"
-# Debian's arm64 vmlinuz is a gzip'd Image, which systemd-boot cannot start: the Image itself
-# (an EFI application through its EFI stub) goes on the ESP.
-if [ "$(head -c2 "$kernel" | od -An -tx1 | tr -d ' ')" = 1f8b ]; then
-    zcat "$kernel" >"$WORK/vmlinuz"; kernel=$WORK/vmlinuz
-fi
 mcopy -i "$ESP" "$kernel" ::/debian/vmlinuz
 mcopy -i "$ESP" "$initrd" ::/debian/initrd.img
 cat >"$WORK/loader.conf" <<EOF
