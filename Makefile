@@ -53,13 +53,17 @@ deb: deps
 	BIN=$$($(SWIFT) build $(DEB_SWIFTFLAGS) --show-bin-path)/kiosk-carousel SCRATCH=$(DEB_SCRATCH) scripts/make-deb.sh
 
 ## make image: out/kiosk-carousel-<version>-amd64.img, a disk that boots into the carousel (docs/image.md).
+## make image ARCH=arm64: out/kiosk-carousel-<version>-arm64.img (Debian 13) from the arm64 .deb in out/.
+## (make arm64-deb once first; ARCH=arm64 does not rebuild it.)
 .PHONY: image image-test
-image: deb
-	scripts/make-image.sh
+IMAGE_ARCH = $(if $(filter arm64,$(ARCH)),arm64,amd64)
+image: $(if $(filter arm64,$(IMAGE_ARCH)),,deb)
+	ARCH=$(IMAGE_ARCH) scripts/make-image.sh
 
 ## make image-test: boots the image in QEMU, turns the carousel, pulls the power, boots again (docs/image.md).
-image-test: image
-	Tests/image/boot-test.sh
+## ARCH=arm64: the arm64 image in qemu-system-aarch64 -M virt; simulate from the x86-64 .deb (make deb).
+image-test: image $(if $(filter arm64,$(IMAGE_ARCH)),deb,)
+	ARCH=$(IMAGE_ARCH) Tests/image/boot-test.sh
 
 ## make package-test: the .deb installed by apt into a clean Debian 12 (scripts/check-deb.sh), its
 ## maintainer scripts under a running systemd in the VM (Tests/package/lifecycle.sh), and the disk

@@ -20,11 +20,17 @@ systemctl --root="$root" enable kiosk-boot-report.service
 # No login anywhere: not on the kiosk's screen (tty1), not on other VTs, not on the serial port.
 # Nothing that writes to the (read-only) root on a timer or expects a network.
 systemctl --root="$root" mask \
-    getty@tty1.service serial-getty@ttyS0.service autovt@.service getty-static.service \
+    getty@tty1.service serial-getty@ttyS0.service serial-getty@ttyAMA0.service autovt@.service getty-static.service \
     systemd-firstboot.service \
     apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer e2scrub_all.timer \
     e2scrub_reap.service fstrim.timer \
     systemd-rfkill.service systemd-rfkill.socket
+
+# The ESP is never mounted (the firmware and the boot loader read it). systemd's GPT generator
+# would set up an automount for it at /efi, which fails on the read-only root (trixie's systemd
+# 257: efi.automount failed, the system "degraded"); root= names the root partition anyway.
+mkdir -p "$root/etc/systemd/system-generators"
+ln -sf /dev/null "$root/etc/systemd/system-generators/systemd-gpt-auto-generator"
 
 # /etc/machine-id empty: systemd makes a transient one in RAM at every boot (read-only /etc).
 : >"$root/etc/machine-id"

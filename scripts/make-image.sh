@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# make image: a raw disk image that boots (UEFI, x86-64) straight into the carousel.
+# make image: a raw disk image that boots (UEFI, x86-64 or arm64) straight into the carousel.
 #
 #   out/kiosk-carousel-<version>-amd64.img     write it with dd (docs/image.md)
+#   out/kiosk-carousel-<version>-arm64.img     ARCH=arm64: UEFI arm64 (qemu -M virt, SBSA/EBBR boards)
 #
-#   GPT  1  ESP     FAT32  systemd-boot as \EFI\BOOT\BOOTX64.EFI, the kernel and initrd
-#        2  root    ext4   Debian 12 (bookworm), mounted read-only
+#   GPT  1  ESP     FAT32  systemd-boot as \EFI\BOOT\BOOTX64.EFI (arm64: BOOTAA64.EFI), kernel, initrd
+#        2  root    ext4   Debian 12 (bookworm; arm64: Debian 13 trixie), mounted read-only
 #        3  KIOSK   FAT32  config.toml + media/ (the package's example), edited on a laptop
 #
 # Debian 12 because the .deb is built on this bookworm machine against bookworm's libraries
-# (docs/image.md). The packages downloaded are kept in $CACHE so that a second build downloads
-# only the archive's index files.
+# (docs/image.md); the arm64 .deb (make arm64-deb, docs/arm64.md) targets Debian 13 trixie. A
+# foreign ARCH runs the packages' maintainer scripts under qemu-user (binfmt): slow, but works.
+# The packages downloaded are kept in $CACHE (one folder per suite and architecture) so that a
+# second build downloads only the archive's index files.
 #
-# Variables: DEB (default: the newest out/kiosk-carousel_*_amd64.deb), OUT (default out/),
+# Variables: ARCH (amd64 or arm64, default amd64), SUITE (default bookworm for amd64, trixie for
+# arm64), DEB (default: the newest out/kiosk-carousel_*_$ARCH.deb), OUT (default out/),
 # CACHE (default /var/cache/kiosk-carousel/image), MIRROR and SECURITY_MIRROR (default: the
 # mirrors this machine's apt uses, from /etc/apt/sources.list.d/debian.sources), KIOSK_MB (size of the KIOSK partition, default 256), EXTRA_PACKAGES (say
 # firmware for a real machine's GPU: "firmware-amd-graphics"; needs non-free-firmware in
@@ -31,8 +35,19 @@ SECURITY_MIRROR=${SECURITY_MIRROR:-$(apt_uris | grep security | head -1)}
 COMPONENTS=${COMPONENTS:-main}
 KIOSK_MB=${KIOSK_MB:-256}
 ESP_MB=128
-SUITE=bookworm
-ARCH=amd64
+ARCH=${ARCH:-amd64}
+# Per architecture: the Debian release the .deb was built for, the kernel package, the name UEFI
+# gives the architecture (systemd-boot<efi>.efi -> \EFI\BOOT\BOOT<EFI>.EFI), how long systemd
+# waits for the KIOSK partition (arm64 under QEMU TCG: udev's coldplug alone takes ~25 s, the
+# disk's partitions appear ~40 s after systemd starts; an SD card on a board is slow too).
+case $ARCH in
+    amd64) SUITE=${SUITE:-bookworm}; efi=x64;  kernel_pkg=linux-image-amd64; kiosk_wait=20s ;;
+    arm64) SUITE=${SUITE:-trixie};   efi=aa64; kernel_pkg=linux-image-arm64; kiosk_wait=90s ;;
+    *) echo "make-image: ARCH=$ARCH: amd64 or arm64" >&2; exit 1 ;;
+esac
+case $SUITE in bookworm) debian="Debian 12" ;; trixie) debian="Debian 13" ;; *) debian="Debian $SUITE" ;; esac
+EFI_LOADER=systemd-boot$efi.efi
+EFI_BOOT=BOOT$(echo "$efi" | tr a-z A-Z).EFI
 
 t0=$(date +%s.%N)
 tstep=$t0
@@ -53,7 +68,10 @@ for pair in mmdebstrap:mmdebstrap mkfs.ext4:e2fsprogs mkfs.vfat:dosfstools mcopy
             sfdisk:fdisk bc:bc uuidgen:uuid-runtime; do
     command -v "${pair%%:*}" >/dev/null 2>&1 || need+=("${pair#*:}")
 done
-[ -f /usr/lib/systemd/boot/efi/systemd-bootx64.efi ] || need+=(systemd-boot-efi)
+# The host's systemd-boot for the host's architecture; a foreign ARCH's comes from the image root
+# (systemd-boot-efi installed there, below).
+native=$(dpkg --print-architecture)
+[ "$ARCH" != "$native" ] || [ -f /usr/lib/systemd/boot/efi/$EFI_LOADER ] || need+=(systemd-boot-efi)
 if [ ${#need[@]} -gt 0 ]; then
     echo "make-image: installing ${need[*]}"
     apt-get update -q >/dev/null
@@ -72,7 +90,11 @@ IMG=$OUT/kiosk-carousel-$version-$ARCH.img
 step "package $DEB (version $pkgversion) -> $IMG"
 
 rm -rf "$WORK"
-mkdir -p "$WORK" "$CACHE/archives" "$OUT"
+# The package cache, one per suite and architecture; bookworm amd64 keeps the folder it always had
+# (other checkouts on the same machine share it).
+PKGCACHE=$CACHE/$SUITE-$ARCH/archives
+[ "$SUITE-$ARCH" != bookworm-amd64 ] || PKGCACHE=$CACHE/archives
+mkdir -p "$WORK" "$PKGCACHE" "$OUT"
 ROOT=$WORK/root
 
 # --- 1. the root filesystem ----------------------------------------------------------------
@@ -81,7 +103,8 @@ ROOT=$WORK/root
 # the archive) from the local file, which file-mirror-automount makes visible inside.
 # fontconfig: its trigger writes the font cache into /var/cache/fontconfig at build time; without
 # it every start scans the fonts again and complains that no cache folder is writable.
-packages=(linux-image-amd64 initramfs-tools zstd systemd systemd-sysv udev dosfstools fontconfig)
+packages=($kernel_pkg initramfs-tools zstd systemd systemd-sysv udev dosfstools fontconfig)
+[ "$ARCH" = "$native" ] || packages+=(systemd-boot-efi)    # only its $EFI_LOADER is used, on the ESP
 # shellcheck disable=SC2206
 packages+=(${EXTRA_PACKAGES:-})
 step "mmdebstrap $SUITE ($ARCH, minbase): ${packages[*]} + $(basename "$DEB")"
@@ -97,14 +120,14 @@ mmdebstrap --mode=root --variant=minbase --architectures="$ARCH" --format=direct
     --hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount \
     --skip=download/empty --skip=essential/unlink \
     --setup-hook="mkdir -p \"\$1\"/var/cache/apt/archives/" \
-    --setup-hook="sync-in '$CACHE/archives' /var/cache/apt/archives/" \
-    --customize-hook="sync-out /var/cache/apt/archives '$CACHE/archives'" \
+    --setup-hook="sync-in '$PKGCACHE' /var/cache/apt/archives/" \
+    --customize-hook="sync-out /var/cache/apt/archives '$PKGCACHE'" \
     --customize-hook="'$top/image/customize.sh' \"\$1\"" \
     "$SUITE" "$ROOT" \
     "deb $MIRROR $SUITE ${COMPONENTS//,/ }" \
     "deb $MIRROR $SUITE-updates ${COMPONENTS//,/ }" \
     "deb $SECURITY_MIRROR $SUITE-security ${COMPONENTS//,/ }"
-step "root filesystem ready: $(du -sh --apparent-size "$ROOT" | cut -f1) ($(ls "$CACHE/archives" | grep -c '\.deb$') packages in $CACHE/archives)"
+step "root filesystem ready: $(du -sh --apparent-size "$ROOT" | cut -f1) ($(ls "$PKGCACHE" | grep -c '\.deb$') packages in $PKGCACHE)"
 
 kernel=$(ls "$ROOT"/boot/vmlinuz-* | sort -V | tail -1)
 kver=${kernel##*/vmlinuz-}
@@ -131,7 +154,7 @@ cat >"$ROOT/etc/fstab" <<EOF
 # KioskCarousel image (scripts/make-image.sh, docs/image.md). The root filesystem is read-only;
 # everything written at run time goes to RAM. The KIOSK partition holds config.toml and media/.
 PARTUUID=$root_partuuid  /                 ext4   ro,noatime,errors=remount-ro  0 0
-LABEL=KIOSK   /srv/kiosk         vfat   ro,nofail,umask=022,iocharset=utf8,nosuid,nodev,noexec,x-systemd.device-timeout=20s  0 2
+LABEL=KIOSK   /srv/kiosk         vfat   ro,nofail,umask=022,iocharset=utf8,nosuid,nodev,noexec,x-systemd.device-timeout=$kiosk_wait  0 2
 tmpfs         /tmp               tmpfs  mode=1777,nosuid,nodev,size=25%  0 0
 tmpfs         /var/tmp           tmpfs  mode=1777,nosuid,nodev,size=10%  0 0
 tmpfs         /var/log           tmpfs  mode=0755,nosuid,nodev,noexec,size=10%  0 0
@@ -171,7 +194,10 @@ KFAT="$tmpimg@@$((KIOSK_START * 1048576))"
 step "ESP: systemd-boot, kernel $kver, initrd $(du -h "$initrd" | cut -f1)"
 mkfs_fat32 ESP "$ESP_START" "$ESP_MB"
 mmd -i "$ESP" ::/EFI ::/EFI/BOOT ::/loader ::/loader/entries ::/debian
-mcopy -i "$ESP" /usr/lib/systemd/boot/efi/systemd-bootx64.efi ::/EFI/BOOT/BOOTX64.EFI
+sdboot=/usr/lib/systemd/boot/efi/$EFI_LOADER
+[ "$ARCH" = "$native" ] || sdboot=$ROOT$sdboot
+[ -f "$sdboot" ] || die "no $sdboot"
+mcopy -i "$ESP" "$sdboot" "::/EFI/BOOT/$EFI_BOOT"
 mcopy -i "$ESP" "$kernel" ::/debian/vmlinuz
 mcopy -i "$ESP" "$initrd" ::/debian/initrd.img
 cat >"$WORK/loader.conf" <<EOF
@@ -182,7 +208,7 @@ editor no
 EOF
 cmdline="root=PARTUUID=$root_partuuid ro quiet loglevel=3 systemd.show_status=false rd.udev.log_level=3 vt.global_cursor_default=0"
 cat >"$WORK/kiosk.conf" <<EOF
-title   KioskCarousel $version (Debian 12, kernel $kver)
+title   KioskCarousel $version ($debian, kernel $kver)
 linux   /debian/vmlinuz
 initrd  /debian/initrd.img
 options $cmdline

@@ -29,8 +29,8 @@ run() {  # NAME COMMAND...
 }
 run deb-check scripts/check-deb.sh
 run lifecycle Tests/package/lifecycle.sh
-if run image scripts/make-image.sh; then
-    run image-boot Tests/image/boot-test.sh
+if run image env ARCH=amd64 scripts/make-image.sh; then
+    run image-boot env ARCH=amd64 Tests/image/boot-test.sh
 else
     fail=$((fail + 1)); echo "FAIL image-boot (not run: no image)"
 fi

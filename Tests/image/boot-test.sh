@@ -13,7 +13,12 @@
 #      `simulate` of the changed config; after the second power cut the KIOSK files are the
 #      edited ones and the root partition is unchanged (or e2fsck-clean)
 #
-# Variables: IMG (default: the newest out/kiosk-carousel-*-amd64.img), KIOSK_VM_SLOWDOWN
+# ARCH=arm64: the arm64 image (make image ARCH=arm64) in qemu-system-aarch64 -M virt (AAVMF, a USB
+# keyboard); the references come from the x86-64 host binary (SIM_BIN=, default: the newest
+# out/kiosk-carousel_*_amd64.deb's), since the image's own binary is aarch64.
+#
+# Variables: ARCH (amd64 or arm64, default amd64), IMG (default: the newest
+# out/kiosk-carousel-*-$ARCH.img), SIM_BIN (ARCH=arm64 only), KIOSK_VM_SLOWDOWN
 # (multiplies every deadline, default 1), KEEP=1 keeps the work folder (screenshots, serial logs).
 # Prints "N passed, N failed"; exit status 1 when a check failed. docs/image.md has the figures.
 set -uo pipefail
@@ -21,6 +26,12 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/Tests/image
 cd "$top"
 SIZE=1280x720
+ARCH=${ARCH:-amd64}
+# The screenshots against simulate: compare.py's threshold (mean <= 0.5, <= 0.1 % of pixels off
+# by > 4). arm64: the references are the x86-64 binary's, drawn with bookworm's font libraries,
+# the guest's text with trixie's: <= 1 % (measured 0.25-0.5 %, all of it text; docs/image.md).
+CMP=()
+[ "$ARCH" = amd64 ] || CMP=(--max-over4 0.01)
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 passed=0 failed=0
@@ -36,11 +47,17 @@ finish() {
 }
 # Prerequisites (Debian packages), installed when missing and we are root.
 need=()
-for pair in qemu-system-x86_64:qemu-system-x86 mcopy:mtools sfdisk:fdisk e2fsck:e2fsprogs \
+qemu=qemu-system-x86_64:qemu-system-x86
+[ "$ARCH" = amd64 ] || qemu=qemu-system-aarch64:qemu-system-arm
+for pair in $qemu mcopy:mtools sfdisk:fdisk e2fsck:e2fsprogs \
             debugfs:e2fsprogs fsck.vfat:dosfstools; do
     command -v "${pair%%:*}" >/dev/null 2>&1 || need+=("${pair#*:}")
 done
-[ -f /usr/share/OVMF/OVMF_CODE_4M.fd ] || need+=(ovmf)
+if [ "$ARCH" = amd64 ]; then
+    [ -f /usr/share/OVMF/OVMF_CODE_4M.fd ] || need+=(ovmf)
+else
+    [ -f /usr/share/AAVMF/AAVMF_CODE.fd ] || need+=(qemu-efi-aarch64)
+fi
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ]; then
         say "installing ${need[*]}"
@@ -52,7 +69,7 @@ if [ ${#need[@]} -gt 0 ]; then
     fi
 fi
 
-IMG=${IMG:-$(ls -t out/kiosk-carousel-*-amd64.img 2>/dev/null | head -1)}
+IMG=${IMG:-$(ls -t out/kiosk-carousel-*-"$ARCH".img 2>/dev/null | head -1)}
 [ -n "$IMG" ] && [ -f "$IMG" ] || { fail "no image: run make image first (or set IMG=)"; finish; }
 say "== image $IMG"
 W=$(mktemp -d /var/tmp/kiosk-image-test.XXXXXX)
@@ -83,8 +100,21 @@ debugfs -R "dump /usr/bin/kiosk-carousel $W/kiosk-carousel" "$W/root.ext4" >/dev
 rm -f "$W/root.ext4"
 chmod +x "$W/kiosk-carousel"
 BIN=$W/kiosk-carousel
-"$BIN" --version >/dev/null 2>&1 || { fail "the image's /usr/bin/kiosk-carousel does not run here"; finish; }
-say "binary: kiosk-carousel $("$BIN" --version | head -1) (from the image's root partition)"
+if [ "$ARCH" = amd64 ]; then
+    "$BIN" --version >/dev/null 2>&1 || { fail "the image's /usr/bin/kiosk-carousel does not run here"; finish; }
+    say "binary: kiosk-carousel $("$BIN" --version | head -1) (from the image's root partition)"
+else
+    # The image's binary is aarch64: simulate with the x86-64 build of the same version.
+    BIN=${SIM_BIN:-}
+    if [ -z "$BIN" ]; then
+        hostdeb=$(ls -t out/kiosk-carousel_*_amd64.deb 2>/dev/null | head -1)
+        [ -n "$hostdeb" ] || { fail "ARCH=arm64: no out/kiosk-carousel_*_amd64.deb for simulate (make deb, or set SIM_BIN=)"; finish; }
+        dpkg-deb -x "$hostdeb" "$W/hostdeb"
+        BIN=$W/hostdeb/usr/bin/kiosk-carousel
+    fi
+    "$BIN" --version >/dev/null 2>&1 || { fail "$BIN does not run here"; finish; }
+    say "simulate: x86-64 kiosk-carousel $("$BIN" --version | head -1) ($BIN); the image's is aarch64"
+fi
 cat >"$W/right.jsonl" <<'EOF'
 # The Right arrow once (what the boot test sends over QMP), at t = 1 s.
 {"t":1.0,"type":"key_down","key":"right"}
@@ -99,18 +129,18 @@ check "the simulate frames before and after the Right key differ (the comparison
 # --- boot 1 -------------------------------------------------------------------------------------
 cp --sparse=always "$IMG" "$W/disk.img"
 say "== boot 1 (load $(cut -d' ' -f1-3 /proc/loadavg))"
-"$PY" "$here/qemu_boot.py" --disk "$W/disk.img" --out "$W" --name boot1 --size "$SIZE" \
+"$PY" "$here/qemu_boot.py" --arch "$ARCH" --disk "$W/disk.img" --out "$W" --name boot1 --size "$SIZE" \
     --ref-start "$W/ref-start.png" --ref-after "$W/ref-after.png" | tee "$W/boot1.out"
 rc=${PIPESTATUS[0]}
 check "boot 1: the carousel came up, turned and reported in time" test "$rc" -eq 0
 result() { sed -n "s/^RESULT $2=//p" "$W/$1.out" | tr -d '"'; }
 if [ -f "$W/boot1-start.png" ]; then
     check "boot 1: the screen equals simulate's start frame" \
-        "$PY" Tests/vm/display/compare.py "$W/ref-start.png" "$W/boot1-start.png"
+        "$PY" Tests/vm/display/compare.py "$W/ref-start.png" "$W/boot1-start.png" "${CMP[@]}"
 fi
 if [ -f "$W/boot1-after.png" ]; then
     check "boot 1: after the Right key the screen equals simulate's frame with the same key" \
-        "$PY" Tests/vm/display/compare.py "$W/ref-after.png" "$W/boot1-after.png"
+        "$PY" Tests/vm/display/compare.py "$W/ref-after.png" "$W/boot1-after.png" "${CMP[@]}"
 fi
 
 # --- the breakdown from the guest -----------------------------------------------------------
@@ -173,13 +203,13 @@ check "the edited config's simulate frame differs from the original's" \
 
 # --- boot 2, after the power cut, with the edited config ---------------------------------------
 say "== boot 2 after the power cut, config.toml edited on the KIOSK partition (load $(cut -d' ' -f1-3 /proc/loadavg))"
-"$PY" "$here/qemu_boot.py" --disk "$W/disk.img" --out "$W" --name boot2 --size "$SIZE" \
+"$PY" "$here/qemu_boot.py" --arch "$ARCH" --disk "$W/disk.img" --out "$W" --name boot2 --size "$SIZE" \
     --ref-start "$W/ref-start2.png" | tee "$W/boot2.out"
 rc=${PIPESTATUS[0]}
 check "boot 2 (after SIGKILL of QEMU): the carousel came up again" test "$rc" -eq 0
 if [ -f "$W/boot2-start.png" ]; then
     check "boot 2: the screen equals simulate's frame of the edited config (the kiosk reads the KIOSK partition)" \
-        "$PY" Tests/vm/display/compare.py "$W/ref-start2.png" "$W/boot2-start.png"
+        "$PY" Tests/vm/display/compare.py "$W/ref-start2.png" "$W/boot2-start.png" "${CMP[@]}"
 fi
 say "== boot 2 breakdown (load at first frame: $(result boot2 load_at_first_frame); the first frame came between the screendumps at $(result boot2 first_frame_after_s) s and $(result boot2 first_frame_s) s)"
 breakdown boot2

@@ -2,7 +2,10 @@
 """One boot of the kiosk image in QEMU (TCG, OVMF, virtio disk and GPU), driven over QMP.
 
     qemu_boot.py --disk DISK --out DIR --size WxH --ref-start PNG [--ref-after PNG]
-                 [--slowdown F] [--name NAME] [--no-report]
+                 [--slowdown F] [--name NAME] [--no-report] [--arch amd64|arm64]
+
+--arch arm64: qemu-system-aarch64 -M virt -cpu cortex-a72, AAVMF firmware, a USB keyboard (virt
+has no PS/2); the guest is much slower under TCG, so the deadlines are x3 on top of --slowdown.
 
 Standard library only. Steps, each with its own deadline (base seconds x --slowdown):
   first-frame    QEMU start -> the first screendump that shows the kiosk's background in all four
@@ -29,6 +32,8 @@ import time
 
 OVMF_CODE = '/usr/share/OVMF/OVMF_CODE_4M.fd'
 OVMF_VARS = '/usr/share/OVMF/OVMF_VARS_4M.fd'
+AAVMF_CODE = '/usr/share/AAVMF/AAVMF_CODE.fd'
+AAVMF_VARS = '/usr/share/AAVMF/AAVMF_VARS.fd'
 
 # Base deadlines in seconds (TCG on this 2-core machine, quiet: the whole boot to the first
 # frame took ~45 s; x3 for a busy machine), multiplied by --slowdown.
@@ -137,7 +142,11 @@ def main():
     ap.add_argument('--name', default='boot')
     ap.add_argument('--mem', default='1024')
     ap.add_argument('--smp', default='2')
+    ap.add_argument('--arch', default='amd64', choices=('amd64', 'arm64'))
     a = ap.parse_args()
+    code, vars_src = (OVMF_CODE, OVMF_VARS) if a.arch == 'amd64' else (AAVMF_CODE, AAVMF_VARS)
+    if a.arch == 'arm64':
+        a.slowdown *= 3
     xres, yres = a.size.split('x')
     os.makedirs(a.out, exist_ok=True)
     run = os.path.join(a.out, a.name)
@@ -147,7 +156,7 @@ def main():
     for p in (serial, qmp_path):
         if os.path.exists(p):
             os.unlink(p)
-    with open(OVMF_VARS, 'rb') as src, open(vars_fd, 'wb') as dst:
+    with open(vars_src, 'rb') as src, open(vars_fd, 'wb') as dst:
         dst.write(src.read())
 
     ref_start = Frame(*read_png_rgb(a.ref_start))
@@ -157,14 +166,20 @@ def main():
         return 2
     want_corners = ref_start.corners()
 
-    qemu = ['qemu-system-x86_64', '-machine', 'q35', '-accel', 'tcg', '-m', a.mem, '-smp', a.smp,
+    if a.arch == 'amd64':
+        qemu = ['qemu-system-x86_64', '-machine', 'q35']
+    else:
+        qemu = ['qemu-system-aarch64', '-machine', 'virt', '-cpu', 'cortex-a72']
+    qemu += ['-accel', 'tcg', '-m', a.mem, '-smp', a.smp,
             '-nodefaults', '-display', 'none', '-no-reboot',
-            '-drive', f'if=pflash,format=raw,readonly=on,file={OVMF_CODE}',
+            '-drive', f'if=pflash,format=raw,readonly=on,file={code}',
             '-drive', f'if=pflash,format=raw,file={vars_fd}',
             '-drive', f'file={a.disk},format=raw,if=virtio',
             '-device', f'virtio-gpu-pci,xres={xres},yres={yres}',
             '-serial', f'file:{serial}',
             '-qmp', f'unix:{qmp_path},server=on,wait=off']
+    if a.arch == 'arm64':
+        qemu += ['-device', 'qemu-xhci', '-device', 'usb-kbd']
     log = open(run + '-qemu.log', 'w')
     t0 = time.monotonic()
     proc = subprocess.Popen(qemu, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
