@@ -10,8 +10,12 @@
 #             a cross build names a command that runs it where ARCH's libraries are)
 #   OUT       where the .deb goes (default out/)
 #   LINTIAN   0 skips the lintian run (default 1: errors fail the build)
+#   STRIP     the strip program for ARCH (default strip)
+#   SCRATCH   the SwiftPM build folder that made BIN, whose swift-argument-parser checkout
+#             builds the manual generator (default .build; make deb sets .build-deb)
 #
-# Depends is computed (dpkg-shlibdeps on the binary) plus the fonts the default theme needs.
+# Depends is computed (dpkg-shlibdeps on the binary) plus fonts-dejavu-core (the default
+# theme's font), fontconfig (the system font cache) and systemd (the unit, sysusers).
 # The version comes from the binary itself: one source of truth (Sources/Kiosk/KioskVersion.swift).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
