@@ -61,6 +61,7 @@ sed -e 's|/usr/local/bin/kiosk-carousel|/usr/bin/kiosk-carousel|g' \
     -e 's|^Documentation=.*|Documentation=man:kiosk-carousel(1) file:///usr/share/doc/kiosk-carousel/docs/systemd.md|' \
     -e 's|^# Install: .*|# Installed by the kiosk-carousel package; the `kiosk` user comes from sysusers.d.|' \
     -e '/^# docs\/systemd.md. Exposure/s|.*|# Exposure (systemd-analyze security --offline=yes): see docs/systemd.md.|' \
+    -e 's|^# see systemd/kiosk-carousel.service.d/|# see /usr/share/doc/kiosk-carousel/examples/kiosk-carousel.service.d/|' \
     "$top/systemd/kiosk-carousel.service" > "$root/lib/systemd/system/kiosk-carousel.service"
 grep -q '^ExecStart=/usr/bin/kiosk-carousel ' "$root/lib/systemd/system/kiosk-carousel.service" \
     || die "the unit's ExecStart was not rewritten to /usr/bin"
@@ -79,6 +80,7 @@ cp -R "$top/config/media" "$share/example/media"
 find "$share/example/media" -type d -exec chmod 0755 {} + ; find "$share/example/media" -type f -exec chmod 0644 {} +
 # /etc's copy points at the shared pictures, so the conffile is the only thing in /etc.
 sed -e 's|^\(image *= *"\)media/|\1/usr/share/kiosk-carousel/example/media/|' \
+    -e 's|check-config config/example.toml|check-config /etc/kiosk-carousel/config.toml|' \
     -e 's|^# Relative paths (the pictures in media/) are relative to this file.s folder.|# The example pictures are in /usr/share/kiosk-carousel/example/media/; relative paths are relative to this file'"'"'s folder.|' \
     "$top/config/example.toml" > "$root/etc/kiosk-carousel/config.toml"
 chmod 0644 "$root/etc/kiosk-carousel/config.toml"
