@@ -9,7 +9,8 @@
 #     .dpkg-dist/.dpkg-old beside it;
 #   - remove keeps the config, purge removes it and the unit's enablement.
 # The unit under a running systemd (start, restart once on upgrade, stop on remove) is the VM
-# test Tests/vm/package-lifecycle.sh. Downloads are cached in $CACHE (a second run is offline).
+# test Tests/package/lifecycle.sh. Downloaded packages are cached in $CACHE (a second run
+# fetches only the archive's index files).
 #
 #   scripts/check-deb.sh [DEB]     (default: the newest out/kiosk-carousel_*_amd64.deb)
 set -euo pipefail
