@@ -17,7 +17,6 @@ public final class InputDevices: InputSource {
 
     public var pollDescriptors: [Int32] { sources.flatMap(\.pollDescriptors) }
 
-    public func read(fd: Int32) -> [InputEvent] { readTimed(fd: fd).map(\.event) }
 
     public func readTimed(fd: Int32) -> [TimedInputEvent] {
         for s in sources where s.pollDescriptors.contains(fd) { return s.readTimed(fd: fd) }

@@ -6,10 +6,13 @@ public protocol InputSource: AnyObject {
     /// File descriptors to wait on for input (level-triggered, `EPOLLIN`). The device sources
     /// of this module keep this list constant for their whole life, hotplug included.
     var pollDescriptors: [Int32] { get }
-    /// Reads what is pending on the ready descriptor `fd` and returns the events, oldest first.
-    func read(fd: Int32) -> [InputEvent]
-    /// Like `read(fd:)`, with each event's time in seconds of the monotonic clock
-    /// (`CLOCK_MONOTONIC`, the kernel's timestamp of the event where the device gives one).
+    /// Reads what is pending on the ready descriptor `fd` and returns the events, oldest first,
+    /// each with its time in seconds of the monotonic clock (`CLOCK_MONOTONIC`): the kernel's
+    /// timestamp of the event (libinput's `time_usec`, evdev's `input_event` time), or the time
+    /// of reading for the few events no device stamped (releases synthesized on unplug).
+    ///
+    /// This is the only read: the loop maps these times into its own clock, so that a burst
+    /// of motions read at once after a slow frame keeps the spacing the finger gave them.
     func readTimed(fd: Int32) -> [TimedInputEvent]
     /// Stops reading (a foreground program owns the devices) until `resume()`.
     func suspend()
@@ -25,10 +28,4 @@ public protocol InputSource: AnyObject {
 extension InputSource {
     /// For sources without positions: nothing to do.
     public func screenChanged(width: Int, height: Int) {}
-
-    /// For sources without their own timestamps: stamped with the monotonic clock now.
-    public func readTimed(fd: Int32) -> [TimedInputEvent] {
-        let now = monotonicNow()
-        return read(fd: fd).map { TimedInputEvent(time: now, event: $0) }
-    }
 }

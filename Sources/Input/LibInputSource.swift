@@ -77,7 +77,6 @@ public final class LibInputSource: InputSource {
 
     public var pollDescriptors: [Int32] { li == nil ? [] : [group.fd] }
 
-    public func read(fd: Int32) -> [InputEvent] { readTimed(fd: fd).map(\.event) }
 
     public func readTimed(fd: Int32) -> [TimedInputEvent] {
         guard fd == group.fd, let li else { return [] }

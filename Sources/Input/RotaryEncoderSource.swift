@@ -50,7 +50,6 @@ public final class RotaryEncoderSource: InputSource {
 
     public var pollDescriptors: [Int32] { closed ? [] : [group.fd] }
 
-    public func read(fd: Int32) -> [InputEvent] { readTimed(fd: fd).map(\.event) }
 
     public func readTimed(fd: Int32) -> [TimedInputEvent] {
         guard fd == group.fd, !closed else { return [] }

@@ -61,9 +61,11 @@ public final class Simulator {
                 reloads = reloads.dropFirst()
                 behavior.reload(path: r.path, reason: "--reload", now: now, logger: logger)
             }
+            // Each event at its own time (as the live loop delivers the kernel's), not rounded
+            // to the tick: the engine steps up to it, then takes it.
             while let e = pending.first, e.time <= now + 1e-9 {
                 pending = pending.dropFirst()
-                behavior.input(e.event, now: now)
+                behavior.input(e.event, now: max(0, e.time))
             }
             if let due = behavior.idle.nextDeadline, due <= now + 1e-9 { behavior.updateIdle(now: now) }
             if let d = nextDemo, now >= d - 1e-9 {

@@ -140,7 +140,7 @@ final class LiveDeviceTests: XCTestCase {
         var out: [InputEvent] = []
         let end = Date().addingTimeInterval(settle > 0 ? settle : 5)
         while Date() < end {
-            if readable(fd, timeout: 0.1) { out += s.read(fd: fd) }
+            if readable(fd, timeout: 0.1) { out += s.readTimed(fd: fd).map(\.event) }
             if settle == 0, out.count >= count { return out }
         }
         if settle > 0 { return out }

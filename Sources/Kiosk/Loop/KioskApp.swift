@@ -33,6 +33,8 @@ public final class KioskApp {
     var exitCode: Int32 = 0
     let exitAfter: Double?
     let start: Double
+    /// Kernel input timestamps → the loop's clock.
+    var inputClock: InputClock
     /// Frames presented since start (for `state` and the idle measurement; black frames of a
     /// blank are not counted).
     public internal(set) var framesPresented = 0
@@ -75,6 +77,7 @@ public final class KioskApp {
         tick = try TickTimer()
         files = try MediaWatcher()
         start = monotonicNow()
+        inputClock = InputClock(start: start)
         session = CarouselSession(config: config, width: display.size.width, height: display.size.height,
                                   synchronousCards: false)
         actions = ActionRunner(settings: config.actions, logger: Logger(label: "kiosk.actions"))
@@ -154,10 +157,13 @@ public final class KioskApp {
         }
     }
 
+    /// Delivers what `fd` has, each event at its kernel time in the loop's clock (`InputClock`).
     func readInput(_ fd: Int32) {
         let t = now
         for source in inputs where source.pollDescriptors.contains(fd) {
-            for event in source.read(fd: fd) { behavior.input(event, now: t) }
+            for e in source.readTimed(fd: fd) {
+                behavior.input(e.event, now: inputClock.loopTime(ofKernelTime: e.time, now: t))
+            }
         }
         try? syncInputs()
     }
