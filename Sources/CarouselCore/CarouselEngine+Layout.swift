@@ -7,19 +7,47 @@ struct PlacedItem {
     var slotOffset: Double
 }
 
+/// A layout and what it was computed from: it holds while nothing it depends on changed.
+struct LayoutCache {
+    var generation: UInt64
+    var time: Double
+    var placed: [PlacedItem]
+}
+
 extension CarouselEngine {
-    /// Items to draw in a view of `viewSize`, back to front: only the visible slots around the
-    /// focus are touched, so the cost does not depend on the item count. Records `viewSize` for
-    /// hit testing.
-    public func layout(viewSize: Size2) -> [ItemPose] {
-        self.viewSize = viewSize
-        return placedItems().map(\.pose)
+    /// Items to draw in the engine's `viewSize`, back to front: only the visible slots around
+    /// the focus are touched, so the cost does not depend on the item count. The result is kept
+    /// until something it depends on changes, so a tap's hit test uses the layout the frame was
+    /// drawn from instead of computing it again.
+    public func layout() -> [ItemPose] { currentPlacedItems().map(\.pose) }
+
+    /// The items as they would be drawn in a view of `size` (the engine's own `viewSize` is not
+    /// changed; `layout()` when the sizes are the same).
+    public func layout(viewSize size: Size2) -> [ItemPose] {
+        size == viewSize ? layout() : placedItems(in: size).map(\.pose)
     }
 
-    /// The data index of the front-most drawn item under `point` (screen pixels), if any.
-    public func itemIndex(at point: Point2, viewSize: Size2) -> Int? {
-        self.viewSize = viewSize
-        return hitTest(point)?.index
+    /// The data index of the front-most drawn item under `point` (screen pixels) in a view of
+    /// `size` (default: the engine's `viewSize`), if any.
+    public func itemIndex(at point: Point2, viewSize size: Size2? = nil) -> Int? {
+        let placed = size.map { $0 == viewSize ? currentPlacedItems() : placedItems(in: $0) } ?? currentPlacedItems()
+        return Self.frontmostHit(point, in: placed)?.index
+    }
+
+    /// Something a layout depends on changed (offset, toggle, size, options, items, transitions):
+    /// the cached one is stale.
+    func layoutInputsChanged() {
+        layoutGeneration &+= 1
+        layoutCache = nil
+    }
+
+    /// The layout of the engine's present state, computed once per state.
+    func currentPlacedItems() -> [PlacedItem] {
+        let time = clock.time
+        if let c = layoutCache, c.generation == layoutGeneration, c.time == time { return c.placed }
+        let placed = placedItems(in: viewSize)
+        layoutCache = LayoutCache(generation: layoutGeneration, time: time, placed: placed)
+        return placed
     }
 
     /// The slots that may show an item, as iCarousel's `loadUnloadViews` picks them: `visible`
@@ -41,7 +69,7 @@ extension CarouselEngine {
 
     /// Lays out every visible slot: offset (with insert/remove displacement), alpha, transform
     /// (with the focus-point shift), back-face culling, corners; sorted back to front.
-    func placedItems() -> [PlacedItem] {
+    func placedItems(in viewSize: Size2) -> [PlacedItem] {
         guard itemCount > 0, viewSize.width.isFinite, viewSize.height.isFinite else { return [] }
         let now = clock.time
         let env = LayoutEnvironment(options: options, itemCount: itemCount, viewSize: viewSize, toggle: toggle,
@@ -89,9 +117,15 @@ extension CarouselEngine {
         return placed
     }
 
-    /// The front-most drawn item (never a placeholder) whose projected quad contains `point`.
+    /// The front-most drawn item (never a placeholder) whose projected quad contains `point`,
+    /// in the layout of the present state (the one the last frame was drawn from, if nothing
+    /// moved since).
     func hitTest(_ point: Point2) -> (index: Int, slotOffset: Double)? {
-        for item in placedItems().reversed() where !item.pose.isPlaceholder && Self.quad(item.pose.corners, contains: point) {
+        Self.frontmostHit(point, in: currentPlacedItems())
+    }
+
+    static func frontmostHit(_ point: Point2, in placed: [PlacedItem]) -> (index: Int, slotOffset: Double)? {
+        for item in placed.reversed() where !item.pose.isPlaceholder && quad(item.pose.corners, contains: point) {
             return (item.pose.index, item.slotOffset)
         }
         return nil

@@ -15,19 +15,19 @@ public final class CarouselEngine {
         case scrolling(ScrollAnimation)
     }
 
-    public private(set) var options: CarouselOptions
-    public private(set) var itemCount: Int
-    /// The view the carousel is drawn in, in pixels. `layout(viewSize:)` records it; taps are hit
-    /// tested and conveyor/pager drags are scaled against it. Set it before the first tap when
-    /// nothing has been drawn yet.
-    public var viewSize: Size2
+    public private(set) var options: CarouselOptions { didSet { layoutInputsChanged() } }
+    public private(set) var itemCount: Int { didSet { layoutInputsChanged() } }
+    /// The view the carousel is drawn in, in pixels: `layout()` lays out in it, taps are hit
+    /// tested and conveyor/pager drags are scaled against it. Its owner (the session) sets it at
+    /// start and whenever the screen changes size; laying out never changes it.
+    public var viewSize: Size2 { didSet { layoutInputsChanged() } }
     /// Position of the focus in item units: item `i` sits at offset `i - scrollOffset`. In
     /// `0..<itemCount` when the carousel wraps; within the bounce range otherwise.
-    public private(set) var scrollOffset: Double = 0
+    public private(set) var scrollOffset: Double = 0 { didSet { if scrollOffset != oldValue { layoutInputsChanged() } } }
     /// The item nearest the focus (0 when there are no items).
     public private(set) var currentIndex: Int = 0
     /// coverflow2's toggle in −1…1 (iCarousel's `toggle`).
-    public private(set) var toggle: Double = 0
+    public private(set) var toggle: Double = 0 { didSet { if toggle != oldValue { layoutInputsChanged() } } }
 
     var motion = Motion.idle
     var clock: FixedStepClock
@@ -43,10 +43,14 @@ public final class CarouselEngine {
     /// coverflow2: the toggle's value when its animation (re)started, and when.
     private var toggleStart = 0.0
     private var toggleTime = 0.0
-    var transitions = ItemTransitions()
+    var transitions = ItemTransitions() { didSet { layoutInputsChanged() } }
+    /// The last layout computed, for the hit test of a tap that comes before anything it depends
+    /// on changed (`CarouselEngine+Layout`).
+    var layoutCache: LayoutCache?
+    /// Counts changes to what a layout depends on.
+    var layoutGeneration: UInt64 = 0
 
-    /// A carousel of `itemCount` items resting on item 0, shown in a view of `viewSize` pixels
-    /// (used to hit test taps and scale conveyor/pager drags until `layout(viewSize:)` is called).
+    /// A carousel of `itemCount` items resting on item 0, shown in a view of `viewSize` pixels.
     public init(options: CarouselOptions, itemCount: Int, viewSize: Size2 = Size2(1280, 720)) {
         self.options = options
         self.itemCount = max(0, itemCount)

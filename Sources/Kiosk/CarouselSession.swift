@@ -77,7 +77,7 @@ public final class CarouselSession {
     /// The quads of the visible items, back to front, then the page indicator and the focused
     /// item's title. Asks the card pipeline for the visible faces (drawn here when synchronous).
     public func quads() -> [Quad] {
-        let poses = engine.layout(viewSize: Size2(Double(scene.width), Double(scene.height)))
+        let poses = engine.layout()
             .filter { $0.isPlaceholder || config.items.indices.contains($0.index) }
         cards.request(visible: poses.filter { !$0.isPlaceholder }.map(\.index), focus: engine.scrollOffset)
         var quads = poses.flatMap { pose -> [Quad] in
