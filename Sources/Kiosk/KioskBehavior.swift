@@ -47,10 +47,22 @@ public final class KioskBehavior {
         flushEvents()
     }
 
-    /// An intent from outside the gestures (control commands, the demo), counted as activity.
+    /// An intent the kiosk gives itself (the demo of `make run`): not activity, the idle
+    /// timers keep counting.
     public func apply(_ intent: Intent, now: Double) {
         session.apply(intent, now: now)
         flushEvents()
+    }
+
+    /// The intent of a control command that moves the carousel (`scroll_to`, `scroll_by`,
+    /// `select`): activity, as a touch is — it ends attract mode, wakes a blanked screen and
+    /// restarts the idle timers — and then applied (unlike a touch, the command that wakes the
+    /// screen is not swallowed: another system asked for this item). The caller writes the
+    /// events (`flushEvents()`) once its batch of commands is done.
+    public func command(_ intent: Intent, now: Double) {
+        let idleActions = idle.inputOccurred(now: now)
+        if !idleActions.isEmpty { applyIdle(idleActions, now: now) }
+        session.apply(intent, now: now)
     }
 
     /// One engine tick.

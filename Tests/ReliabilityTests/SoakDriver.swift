@@ -56,6 +56,9 @@ final class SoakDriver {
     let width: Int, height: Int
     private var rng: SplitMix64
     private let session: CarouselSession
+    /// Control commands go through the kiosk's behaviour (commands are activity for idle); the
+    /// soak's configurations have no idle stages, so it only passes them on.
+    private let behavior: KioskBehavior
     private let log: EventLog
     private var now = 0.0
     private var report = SoakReport()
@@ -78,6 +81,8 @@ final class SoakDriver {
         rng = SplitMix64(seed: seed)
         session = CarouselSession(config: configs[0], width: width, height: height)
         log = try EventLog(path: nil)
+        behavior = KioskBehavior(session: session, log: try EventLog(path: nil), now: 0,
+                                 performAction: KioskBehavior.simulatedAction)
     }
 
     private func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
@@ -208,7 +213,7 @@ final class SoakDriver {
             if line.expectation != .command(parsed.command) {
                 violation("a control line was read as \(parsed.command) instead of \(line.expectation)", detail: shown)
             }
-            let reply = ControlCommandHandler.handle(parsed.command, session: session, now: now, effects: self)
+            let reply = ControlCommandHandler.handle(parsed.command, behavior: behavior, now: now, effects: self)
             let replyLine = reply.line(command: parsed.command.name, requestID: parsed.requestID)
             switch reply {
             case .error:

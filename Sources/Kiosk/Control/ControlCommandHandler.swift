@@ -23,24 +23,28 @@ public protocol ControlEffects: AnyObject {
 /// outside world is reached only through `ControlEffects`. A command that is refused (an index
 /// past the items, a screenshot that cannot be written) changes nothing and gets `.error`.
 public enum ControlCommandHandler {
-    /// The reply to `command`, after applying it to `session` at `now`.
-    public static func handle(_ command: ControlCommand, session: CarouselSession, now: Double,
+    /// The reply to `command`, after applying it at `now` through `behavior`: the commands that
+    /// move the carousel count as activity for the idle stages (`KioskBehavior.command`);
+    /// `state`, `screenshot` and `reload` do not (a monitor polling `state` must not keep the
+    /// kiosk from going idle).
+    public static func handle(_ command: ControlCommand, behavior: KioskBehavior, now: Double,
                               effects: ControlEffects) -> ControlReply {
+        let session = behavior.session
         let count = session.config.items.count
         switch command {
         case .scrollTo(let index, let duration):
             guard index < count else { return .error("no item \(index): there are \(count)") }
-            session.apply(.scrollTo(index: index, duration: duration), now: now)
+            behavior.command(.scrollTo(index: index, duration: duration), now: now)
             return .ok
         case .scrollBy(let items, let duration):
-            session.apply(.scrollBy(items: items, duration: duration), now: now)
+            behavior.command(.scrollBy(items: items, duration: duration), now: now)
             return .ok
         case .select(let index):
             if let index {
                 guard index < count else { return .error("no item \(index): there are \(count)") }
-                session.apply(.scrollTo(index: index, duration: 0), now: now)
+                behavior.command(.scrollTo(index: index, duration: 0), now: now)
             }
-            session.apply(.select, now: now)
+            behavior.command(.select, now: now)
             return .ok
         case .reload:
             // Answered ok either way, as SIGHUP: a refused file is logged with its problems.

@@ -7,7 +7,7 @@ extension KioskApp: ControlEffects {
         guard let control else { return }
         let t = now
         for request in control.handleEvents() {
-            control.reply(to: request, ControlCommandHandler.handle(request.command, session: session, now: t, effects: self))
+            control.reply(to: request, ControlCommandHandler.handle(request.command, behavior: behavior, now: t, effects: self))
         }
         behavior.flushEvents()
     }
