@@ -10,18 +10,20 @@ struct BenchCardsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "cards",
         abstract: "Card render times (4000×3000 JPEG, PNG, SVG, text) and peak memory scrolling 1,000 photo items.")
 
-    @Option(help: "Card size for the render times, WIDTHxHEIGHT.") var size = "480x360"
+    @Option(help: "Card size for the render times, WIDTHxHEIGHT.", transform: PixelSize.init(parsing:))
+    var size = PixelSize(480, 360)
     @Option(help: "Timed renders per source (after 2 warm-up renders).") var runs = 20
     @Option(help: "Photo items in the scroll test.") var items = 1000
-    @Option(help: "Card size in the scroll test, WIDTHxHEIGHT (a cover-flow card on a 1080p screen).")
-    var scrollCardSize = "800x600"
+    @Option(help: "Card size in the scroll test, WIDTHxHEIGHT (a cover-flow card on a 1080p screen).",
+            transform: PixelSize.init(parsing:))
+    var scrollCardSize = PixelSize(800, 600)
     @Option(help: "Cache bound in MB for the scroll test ([cards] cache_mb).") var cacheMb = 64
     @Option(help: "Worker threads for the scroll test ([cards] workers).") var workers = 2
     @Option(help: "Items visible at once while scrolling.") var visible = 9
 
     func run() throws {
-        let (w, h) = try parseSize(size)
-        let (sw, sh) = try parseSize(scrollCardSize)
+        let (w, h) = (size.width, size.height)
+        let (sw, sh) = (scrollCardSize.width, scrollCardSize.height)
         guard runs > 0, items > 0, cacheMb > 0, workers > 0, visible > 0 else {
             throw ValidationError("--runs, --items, --cache-mb, --workers and --visible must be positive")
         }
@@ -62,7 +64,7 @@ struct BenchCardsCommand: ParsableCommand {
         style.shadow = true
         let jpeg = dir + "/big.jpg"
         let bytes = JPEGEncoder.encode(scene(width: 4000, height: 3000, seed: 1), quality: 90)
-        FileManager.default.createFile(atPath: jpeg, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: jpeg, contents: Data(bytes))
         let png = dir + "/photo.png"
         try TexturePNG.write(scene(width: 1600, height: 1200, seed: 2), to: png)
         let svg = dir + "/icon.svg"
@@ -85,7 +87,7 @@ struct BenchCardsCommand: ParsableCommand {
         var photos: [String] = []
         for k in 0..<10 {
             let p = dir + "/scroll\(k).jpg"
-            FileManager.default.createFile(atPath: p, contents: Data(JPEGEncoder.encode(scene(width: 1920, height: 1080, seed: 10 + k), quality: 85)))
+            _ = FileManager.default.createFile(atPath: p, contents: Data(JPEGEncoder.encode(scene(width: 1920, height: 1080, seed: 10 + k), quality: 85)))
             photos.append(p)
         }
         var style = CardStyle()

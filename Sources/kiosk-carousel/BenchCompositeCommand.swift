@@ -28,27 +28,21 @@ struct BenchCompositeCommand: ParsableCommand {
     @Option(help: "Timed frames.") var frames = 200
     @Option(help: "Untimed frames first.") var warmup = 20
     @Option(help: "Horizontal bands drawn in parallel.") var threads = 1
-    @Option(help: "bilinear (no mip levels) or mipmap.") var filter: String = TextureFilter.mipmap.rawValue
+    @Option(help: "bilinear (no mip levels) or mipmap.") var filter: TextureFilter = .mipmap
     @Option(help: "Write the final frame as PNG.") var png: String?
     @Option(help: "Build tag printed in the RESULT line.") var build = "release"
     @Option(help: "Loops to use: \(InstructionSet.allCases.map(\.rawValue).joined(separator: ", ")) (default: the best available).")
-    var instructionSet: String?
+    var instructionSet: InstructionSet?
     @Flag(help: "Turn occlusion culling off.") var noOcclusion = false
     @Flag(help: "Also report damage-tracked pixels per frame, idle and panning.") var damage = false
 
     func validate() throws {
-        if let name = instructionSet {
-            guard let set = InstructionSet(rawValue: name) else {
-                throw ValidationError("--instruction-set must be one of: \(InstructionSet.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            guard set.isAvailable else { throw ValidationError("--instruction-set \(name): not available on this CPU or build") }
+        if let set = instructionSet, !set.isAvailable {
+            throw ValidationError("--instruction-set \(set.rawValue): not available on this CPU or build")
         }
         guard frames >= 1 else { throw ValidationError("--frames must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup must be 0 or more") }
         guard (1...64).contains(threads) else { throw ValidationError("--threads must be 1...64") }
-        guard TextureFilter(rawValue: filter) != nil else {
-            throw ValidationError("--filter must be one of: \(TextureFilter.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
     }
 
     func run() throws {
@@ -56,11 +50,11 @@ struct BenchCompositeCommand: ParsableCommand {
         do { loaded = try BenchScene.load(path: scene) } catch let e as BenchScene.LoadError {
             throw ValidationError(e.description)
         }
-        let textureFilter = TextureFilter(rawValue: filter)!
+        let textureFilter = filter
         if textureFilter == .mipmap { for q in loaded.quads { q.texture.buildMipLevels() } }
         let canvas = Canvas(width: loaded.width, height: loaded.height)
         let compositor = Compositor(filter: textureFilter, threads: threads,
-                                    instructionSet: instructionSet.flatMap(InstructionSet.init(rawValue:)) ?? .best)
+                                    instructionSet: instructionSet ?? .best)
         compositor.occlusionCulling = !noOcclusion
         func frame() {
             // The whole frame is written every frame: the background where no card is, and the

@@ -11,7 +11,7 @@ struct BenchEngineCommand: ParsableCommand {
         abstract: "Tick + layout cost for 10^2, 10^4 and 10^6 items.")
 
     @Option(help: "Frames measured per type and item count.") var frames: Int = 2000
-    @Option(help: "View size as WIDTHxHEIGHT.") var size: String = "1280x720"
+    @Option(help: "View size as WIDTHxHEIGHT.", transform: PixelSize.init(parsing:)) var size = PixelSize(1280, 720)
     @Flag(help: "Print one line per layout type too.") var verbose = false
 
     func validate() throws {
@@ -19,7 +19,7 @@ struct BenchEngineCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (w, h) = try parseSize(size)
+        let (w, h) = (size.width, size.height)
         let view = Size2(Double(w), Double(h))
         print("bench engine: \(frames) frames (one 120 Hz tick + one layout) per type, view \(w)x\(h), thread CPU time")
         print(pad("items", 10) + pad("mean µs", 12, right: true) + pad("median µs", 12, right: true) + pad("p99 µs", 12, right: true)

@@ -15,6 +15,16 @@ import Glibc
 /// same virtual clock, and prints what it measured. Used by `Tests/vm/display-*.sh` to prove the
 /// backends on a real kernel until `run` drives them.
 struct DisplayTestCommand: ParsableCommand {
+    /// What `display-test` shows.
+    enum DisplayTestScene: String, CaseIterable, ExpressibleByArgument {
+        /// The frames `simulate` draws.
+        case carousel
+        /// A 64-pixel bar sweeping across: small damage every frame.
+        case bars
+        /// The whole frame changes every frame.
+        case full
+    }
+
     static let configuration = CommandConfiguration(commandName: "display-test",
         abstract: "Show the carousel through a real display backend for a few seconds and print figures.",
         discussion: """
@@ -22,8 +32,8 @@ struct DisplayTestCommand: ParsableCommand {
         holds the clock at T, shows that frame and asks kiosk-vm for a screenshot (`kiosk-vm-shot NAME`). \
         SIGTERM/SIGINT close the display (restoring the console) and print the figures.
         """)
-    @Option(help: "The config file.") var config: String?
-    @Option(help: "drm or fbdev (auto: DRM, else fbdev).") var backend: String = "drm"
+    @OptionGroup var config: ConfigOption
+    @Option(help: "The display backend (auto: DRM, else fbdev).") var backend: DisplayBackendKind = .drm
     @Option(help: "Device (/dev/dri/cardN or /dev/fbN); default: from the config, else the first usable.") var device: String?
     @Option(help: "Connector name such as HDMI-A-1.") var connector: String?
     @Option(help: "Mode WIDTHxHEIGHT[@HZ].") var mode: String?
@@ -36,25 +46,18 @@ struct DisplayTestCommand: ParsableCommand {
     @Option(help: "SECONDS=COMMAND: at that virtual time release the display, run COMMAND with /bin/sh (a full-screen program), then take the display back.")
     var handover: String?
     @Option(help: "carousel (the frames simulate draws), bars (a 64-pixel bar sweeping across: small damage every frame) or full (the whole frame changes every frame).")
-    var scene: String = "carousel"
+    var scene: DisplayTestScene = .carousel
     @Flag(help: "Read the CRTCs before start and after close through a second open file and fail unless they match.")
     var verifyRestore = false
 
     func validate() throws {
         if let r = rotation, DisplayRotation(degrees: r) == nil { throw ValidationError("--rotation must be 0, 90, 180 or 270, not \(r)") }
         if let b = buffers, !(2...3).contains(b) { throw ValidationError("--buffers must be 2 or 3, not \(b)") }
-        guard DisplayBackendKind(rawValue: backend) != nil else { throw ValidationError("--backend must be auto, drm or fbdev, not '\(backend)'") }
-        guard ["carousel", "bars", "full"].contains(scene) else { throw ValidationError("--scene must be carousel, bars or full, not '\(scene)'") }
         guard seconds > 0, seconds < 3600 else { throw ValidationError("--seconds must be between 0 and 3600") }
     }
 
     func run() throws {
-        let path = ConfigLoader.resolvePath(explicit: config)
-        let cfg: KioskConfiguration
-        do { cfg = try ConfigLoader.load(path: path) } catch let e as ConfigErrors {
-            FileHandle.standardError.write(Data((e.description + "\n").utf8))
-            throw ExitCode(1)
-        }
+        let cfg = try config.load()
         var options = DisplayFactory.displayOptions(cfg.display)
         if let device { options.device = device }
         if let connector { options.connector = connector }
@@ -79,7 +82,7 @@ struct DisplayTestCommand: ParsableCommand {
         }
 
         let signals = try SignalDescriptor([SIGTERM, SIGINT])
-        let kind = DisplayBackendKind(rawValue: backend)!
+        let kind = backend
         var probe: DRMStateProbe?
         var before: [String] = []
         if verifyRestore && kind != .fbdev {
@@ -93,8 +96,8 @@ struct DisplayTestCommand: ParsableCommand {
             FileHandle.standardError.write(Data("kiosk-carousel: \(e.description)\n".utf8))
             throw ExitCode(2)
         }
-        if scene != "carousel" {
-            let stats = try runSynthetic(display: display, signals: signals, fullFrames: scene == "full", seconds: seconds)
+        if scene != .carousel {
+            let stats = try runSynthetic(display: display, signals: signals, fullFrames: scene == .full, seconds: seconds)
             display.close()
             print(stats)
             print("restore: \(restoreSummary(display))")

@@ -15,22 +15,19 @@ struct LayoutCommand: ParsableCommand {
         screen positions of the card's top-left, top-right, bottom-right and bottom-left corners.
         """)
 
-    @Option(help: "The config file.") var config: String
+    @OptionGroup var config: ConfigOption
     @Option(name: .customLong("scroll-offset"), help: "The scroll offset in item units.") var scrollOffset: Double
-    @Option(help: "View size as WIDTHxHEIGHT (default: the config's headless size).") var size: String?
+    @Option(help: "View size as WIDTHxHEIGHT (default: the config's headless size).", transform: PixelSize.init(parsing:))
+    var size: PixelSize?
 
     func validate() throws {
         guard scrollOffset.isFinite else { throw ValidationError("--scroll-offset must be a finite number") }
     }
 
     func run() throws {
-        let cfg: KioskConfiguration
-        do { cfg = try ConfigLoader.load(path: config) } catch let e as ConfigErrors {
-            FileHandle.standardError.write(Data((e.description + "\n").utf8))
-            throw ExitCode(1)
-        }
-        let (w, h) = try size.map(parseSize) ?? (cfg.display.headlessSize.width, cfg.display.headlessSize.height)
-        let view = Size2(Double(w), Double(h))
+        let cfg = try config.load()
+        let s = size ?? PixelSize(cfg.display.headlessSize.width, cfg.display.headlessSize.height)
+        let view = Size2(Double(s.width), Double(s.height))
         let engine = CarouselEngine(options: cfg.carousel, itemCount: cfg.items.count, viewSize: view)
         engine.setScrollOffset(scrollOffset, now: 0)
         print(Self.json(view: view, poses: engine.layout(viewSize: view)))

@@ -20,10 +20,12 @@ struct RecordCommand: ParsableCommand {
         """)
 
     @Option(help: "The script to write (- for standard output).") var out: String
-    @Option(help: "The config file ([input], [input.rotary], [display] mode and rotation).") var config: String?
+    /// The config file: [input], [input.rotary], [display] mode and rotation (none: the defaults).
+    @OptionGroup var config: ConfigOption
     @Option(help: "Stop after this many seconds (default: until SIGINT or SIGTERM).") var seconds: Double?
-    @Option(help: "Panel size WIDTHxHEIGHT before rotation (default: [display] mode, else the connected screen's preferred mode).")
-    var size: String?
+    @Option(help: "Panel size WIDTHxHEIGHT before rotation (default: [display] mode, else the connected screen's preferred mode).",
+            transform: PixelSize.init(parsing:))
+    var size: PixelSize?
     @Option(help: "Display rotation 0, 90, 180 or 270 (default: [display] rotation).") var rotation: Int?
     @Option(name: .customLong("device"), help: "A device for libinput's path backend instead of udev (repeatable).")
     var devices: [String] = []
@@ -31,18 +33,14 @@ struct RecordCommand: ParsableCommand {
     var calibration: String?
     @Option(help: "Rotary encoder device path (replaces [input.rotary]).") var rotaryDevice: String?
     @Option(help: "Rotary encoder device name (replaces [input.rotary]).") var rotaryName: String?
-    @Option(help: "Rotary encoder axis: REL_DIAL, REL_WHEEL, REL_HWHEEL, REL_X or ABS_X.") var rotaryAxis: String?
+    @Option(help: "Rotary encoder axis.") var rotaryAxis: RotarySettings.Axis?
     @Flag(help: "Reverse the rotary encoder's direction.") var rotaryInvert = false
     @Option(help: "The rotary encoder's push button: a key code name (KEY_ENTER) or number.") var rotarySelectKey: String?
 
     func validate() throws {
         if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds must be a positive number") }
-        if let size { _ = try parseSize(size) }
         if let rotation, InputRotation(rawValue: rotation) == nil {
             throw ValidationError("--rotation must be 0, 90, 180 or 270, not \(rotation)")
-        }
-        if let rotaryAxis, RotaryOptions.Axis(rawValue: rotaryAxis.uppercased()) == nil {
-            throw ValidationError("--rotary-axis must be one of \(RotaryOptions.Axis.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         _ = try parsedCalibration()
     }
@@ -57,7 +55,7 @@ struct RecordCommand: ParsableCommand {
     }
 
     func run() throws {
-        let cfg = try loadConfig()
+        let cfg = try config.loadOrDefaults()
         let options = try inputOptions(cfg)
         let screen = options.screenSize
         let output = try RecordOutput(path: out)
@@ -73,15 +71,6 @@ struct RecordCommand: ParsableCommand {
         FileHandle.standardError.write(Data("record: \(count) events\n".utf8))
     }
 
-    private func loadConfig() throws -> KioskConfiguration {
-        let path = ConfigLoader.resolvePath(explicit: config)
-        if config == nil, !FileManager.default.fileExists(atPath: path) { return KioskConfiguration() }
-        do { return try ConfigLoader.load(path: path) } catch let e as ConfigErrors {
-            FileHandle.standardError.write(Data((e.description + "\n").utf8))
-            throw ExitCode(1)
-        }
-    }
-
     private func inputOptions(_ cfg: KioskConfiguration) throws -> InputOptions {
         var settings = cfg.input
         if !devices.isEmpty { settings.devices = devices }
@@ -89,32 +78,32 @@ struct RecordCommand: ParsableCommand {
         if rotaryDevice != nil || rotaryName != nil || rotaryAxis != nil || rotaryInvert || rotarySelectKey != nil {
             var r = settings.rotary ?? RotarySettings()
             if rotaryDevice != nil || rotaryName != nil { r.device = rotaryDevice; r.name = rotaryName }
-            if let a = rotaryAxis, let axis = RotarySettings.Axis(rawValue: a.uppercased()) { r.axis = axis }
+            if let rotaryAxis { r.axis = rotaryAxis }
             if rotaryInvert { r.invert = true }
             if let k = rotarySelectKey { r.selectKey = k }
             settings.rotary = r
         }
-        let (w, h) = try panelSize(cfg)
+        let panel = try panelSize(cfg)
         do {
-            return try InputOptions(settings: settings, rotation: rotation ?? cfg.display.rotation, panelWidth: w, panelHeight: h)
+            return try InputOptions(settings: settings, rotation: rotation ?? cfg.display.rotation, panelWidth: panel.width, panelHeight: panel.height)
         } catch let e as InputConfigError {
             throw ValidationError("\(cfg.file.isEmpty ? "input" : cfg.file): \(e.description)")
         }
     }
 
     /// `--size`, else `[display] mode`, else the first connected screen's preferred mode.
-    private func panelSize(_ cfg: KioskConfiguration) throws -> (Int, Int) {
-        if let size { return try parseSize(size) }
-        if let mode = cfg.display.mode, let s = try? parseSize(String(mode.split(separator: "@")[0])) { return s }
+    private func panelSize(_ cfg: KioskConfiguration) throws -> PixelSize {
+        if let size { return size }
+        if let mode = cfg.display.mode, let s = PixelSize(modeName: mode) { return s }
         if let s = ConnectedScreen.preferredSize() { return s }
         FileHandle.standardError.write(Data("record: no connected screen found; assuming 1280x720 (use --size)\n".utf8))
-        return (1280, 720)
+        return PixelSize(1280, 720)
     }
 }
 
 /// The first connected DRM connector's preferred mode, read from sysfs (no DRM master needed).
 enum ConnectedScreen {
-    static func preferredSize(sysfs: String = "/sys/class/drm") -> (Int, Int)? {
+    static func preferredSize(sysfs: String = "/sys/class/drm") -> PixelSize? {
         let entries = ((try? FileManager.default.contentsOfDirectory(atPath: sysfs)) ?? []).sorted()
         for e in entries where e.hasPrefix("card") && e.contains("-") {
             let dir = sysfs + "/" + e
@@ -122,7 +111,7 @@ enum ConnectedScreen {
                   status.trimmingCharacters(in: .whitespacesAndNewlines) == "connected",
                   let modes = try? String(contentsOfFile: dir + "/modes", encoding: .utf8),
                   let first = modes.split(separator: "\n").first,
-                  let s = try? parseSize(String(first.split(separator: "@")[0])) else { continue }
+                  let s = PixelSize(modeName: String(first)) else { continue }
             return s
         }
         return nil

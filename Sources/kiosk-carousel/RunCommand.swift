@@ -10,9 +10,8 @@ import Logging
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "run",
         abstract: "Run the kiosk: full screen, touch, knob and keys, until SIGTERM or SIGINT.")
-    @Option(help: "The config file (default: $KIOSK_CAROUSEL_CONFIG, then /etc/kiosk-carousel/config.toml).")
-    var config: String?
-    @Option(help: "auto, drm, fbdev or headless (default: the config's [display] backend).")
+    @OptionGroup var config: ConfigOption
+    @Option(help: "The display backend (default: the config's [display] backend).")
     var backend: DisplaySettings.Backend?
     @Option(help: "Write events as JSON lines to FILE (- for standard output).") var events: String?
     @Option(help: "Exit by itself after this many seconds (for tests and measurements).") var exitAfter: Double?
@@ -27,12 +26,8 @@ struct RunCommand: ParsableCommand {
         FontStartup.begin()
         KioskLogging.bootstrap(level: logLevel)
         let logger = Logger(label: "kiosk-carousel")
-        let path = ConfigLoader.resolvePath(explicit: config)
-        let cfg: KioskConfiguration
-        do { cfg = try ConfigLoader.load(path: path) } catch let e as ConfigErrors {
-            FileHandle.standardError.write(Data((e.description + "\n").utf8))
-            throw ExitCode(1)
-        }
+        let path = config.path
+        let cfg = try config.load()
         let display = try DisplayFactory.open(cfg.display, backend: backend ?? cfg.display.backend, logger: logger)
         let inputs = InputFactory.open(cfg, screenWidth: display.size.width, screenHeight: display.size.height,
                                        logger: logger)
@@ -42,5 +37,3 @@ struct RunCommand: ParsableCommand {
         if code != 0 { throw ExitCode(code) }
     }
 }
-
-extension DisplaySettings.Backend: ExpressibleByArgument {}

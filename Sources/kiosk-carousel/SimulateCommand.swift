@@ -8,8 +8,8 @@ import KioskConfig
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "simulate",
         abstract: "Run the whole program on a virtual clock with scripted input; write PNG shots and JSON-line events.")
-    @Option(help: "The config file.") var config: String?
-    @Option(help: "Screen size as WIDTHxHEIGHT.") var size: String = "1280x720"
+    @OptionGroup var config: ConfigOption
+    @Option(help: "Screen size as WIDTHxHEIGHT.", transform: PixelSize.init(parsing:)) var size = PixelSize(1280, 720)
     @Option(help: "Input script (JSON lines, docs/input-script.md).") var input: String?
     @Option(help: "Virtual seconds to run.") var until: Double = 5
     @Option(name: .customLong("shot"), help: "SECONDS=FILE.png: write the screen at that virtual time (repeatable).")
@@ -20,14 +20,8 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Turn the carousel by itself, one item per second (what `make run` shows).") var demo = false
 
     func run() throws {
-        let (w, h) = try parseSize(size)
-        let path = ConfigLoader.resolvePath(explicit: config)
-        let cfg: KioskConfiguration
-        do { cfg = try ConfigLoader.load(path: path) } catch let e as ConfigErrors {
-            FileHandle.standardError.write(Data((e.description + "\n").utf8))
-            throw ExitCode(1)
-        }
-        var plan = SimulationPlan(config: cfg, width: w, height: h)
+        let cfg = try config.load()
+        var plan = SimulationPlan(config: cfg, width: size.width, height: size.height)
         plan.until = until
         if demo { plan.demoInterval = 1 }
         if let input { plan.script = try InputScript.load(path: input) }

@@ -14,13 +14,4 @@ struct KioskCarouselCommand: ParsableCommand {
                       RecordCommand.self, BenchCommand.self, ConfigReferenceCommand.self])
 }
 
-/// Parses `WxH`.
-func parseSize(_ s: String) throws -> (Int, Int) {
-    let parts = s.lowercased().split(separator: "x")
-    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 16384, h <= 16384 else {
-        throw ValidationError("--size must look like 1280x720 (1 to 16384 each), not '\(s)'")
-    }
-    return (w, h)
-}
-
 KioskCarouselCommand.main()
