@@ -66,6 +66,9 @@ let package = Package(
         .target(name: "CKioskSys", dependencies: ["CDRM"], path: "Sources/C/CKioskSys"),
 
         .target(name: "CLinux", path: "Sources/C/CLinux"),
+        // The Linux primitives every loop is built on: epoll, timerfd, signalfd, eventfd, inotify,
+        // the monotonic clock, `SystemCallError` and the EINTR policy.
+        .target(name: "LinuxSystem", dependencies: ["CLinux"]),
 
         // Pure Swift: geometry, layouts, physics, engine, gestures.
         .target(name: "CarouselCore"),
@@ -91,6 +94,7 @@ let package = Package(
             "Kiosk", "Cards", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore", "TestSupport"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterKernels", "TestSupport"]),
