@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "Raster", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"] + rasterKernelModules),
         .target(name: "Cards", dependencies: ["Raster", "KioskConfig", "CCardLibs",
                                               .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Display", dependencies: ["Raster", "CDRM", "CUdev", "CZlib", "CKioskSys",
+        .target(name: "Display", dependencies: ["Raster", "CDRM", "CUdev", "CZlib", "CKioskSys", "LinuxSystem",
                                                 .product(name: "Logging", package: "swift-log")]),
         .target(name: "Input", dependencies: ["CarouselCore", "CLibInput", "CEvdev", "CUdev", "CLinux",
                                               .product(name: "Logging", package: "swift-log")]),
