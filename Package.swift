@@ -87,7 +87,7 @@ let package = Package(
         .target(name: "Input", dependencies: ["CarouselCore", "CLibInput", "CEvdev", "CUdev", "CLinux",
                                               .product(name: "Logging", package: "swift-log")]),
         .target(name: "Kiosk", dependencies: [
-            "CarouselCore", "KioskConfig", "Raster", "Cards", "Display", "Input", "CLinux",
+            "CarouselCore", "KioskConfig", "Raster", "Cards", "Display", "Input", "CLinux", "LinuxSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "kiosk-carousel", dependencies: [
@@ -103,7 +103,7 @@ let package = Package(
                     resources: [.copy("Golden")]),
         .testTarget(name: "DisplayTests", dependencies: ["Display"]),
         .testTarget(name: "InputTests", dependencies: ["Input"]),
-        .testTarget(name: "KioskTests", dependencies: ["Kiosk"]),
+        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LinuxSystem"]),
         // Soak, fault and fuzz-regression tests across modules (docs/reliability.md).
         .testTarget(name: "ReliabilityTests", dependencies: ["Kiosk", "KioskConfig", "Input", "CarouselCore",
                                                        "TestSupport"]),
