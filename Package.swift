@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CUdev", "CZlib", "CKioskSys", "LinuxSystem",
                                                 .product(name: "Logging", package: "swift-log")]),
         .target(name: "Input", dependencies: ["CarouselCore", "CLibInput", "CEvdev", "CUdev", "CLinux",
-                                              .product(name: "Logging", package: "swift-log")]),
+                                              "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Kiosk", dependencies: [
             "CarouselCore", "KioskConfig", "Raster", "Cards", "Display", "Input", "CLinux", "LinuxSystem",
             .product(name: "Logging", package: "swift-log"),
@@ -102,7 +102,7 @@ let package = Package(
                                                      .product(name: "Logging", package: "swift-log")],
                     resources: [.copy("Golden")]),
         .testTarget(name: "DisplayTests", dependencies: ["Display"]),
-        .testTarget(name: "InputTests", dependencies: ["Input"]),
+        .testTarget(name: "InputTests", dependencies: ["Input", "LinuxSystem"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LinuxSystem"]),
         // Soak, fault and fuzz-regression tests across modules (docs/reliability.md).
         .testTarget(name: "ReliabilityTests", dependencies: ["Kiosk", "KioskConfig", "Input", "CarouselCore",
