@@ -80,7 +80,7 @@ let package = Package(
         // Canvas, Texture, Quad, Backdrop: what the compositor and its kernel modules share.
         .target(name: "RasterCore", dependencies: ["CarouselCore", "CRasterSupport"]),
         .target(name: "Raster", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"] + rasterKernelModules),
-        .target(name: "Cards", dependencies: ["Raster", "KioskConfig", "CCardLibs",
+        .target(name: "Cards", dependencies: ["Raster", "KioskConfig", "CCardLibs", "LinuxSystem",
                                               .product(name: "Logging", package: "swift-log")]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CUdev", "CZlib", "CKioskSys", "LinuxSystem",
                                                 .product(name: "Logging", package: "swift-log")]),
