@@ -91,7 +91,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "kiosk-carousel", dependencies: [
-            "Kiosk", "Cards", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Kiosk", "Cards", "LinuxSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
