@@ -73,7 +73,7 @@ let package = Package(
         // Pure Swift: geometry, layouts, physics, engine, gestures.
         .target(name: "CarouselCore"),
         .target(name: "KioskConfig", dependencies: [
-            "CarouselCore", "CEvdev", .product(name: "TOMLKit", package: "TOMLKit"),
+            "CarouselCore", "LinuxSystem", .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         // Header-only helpers for Raster's hot loops (prefetch); no library behind it.
         .target(name: "CRasterSupport", path: "Sources/C/CRasterSupport"),
