@@ -25,7 +25,9 @@ public final class Epoll {
 
     /// One ready descriptor from `wait`.
     public struct Event: Equatable, Sendable {
+        /// The member that is ready.
         public var fd: Int32
+        /// What it is ready for (or that it failed or hung up).
         public var events: Events
         public init(fd: Int32, events: Events) { self.fd = fd; self.events = events }
     }

@@ -34,9 +34,13 @@ public final class Inotify {
     /// One event: the watch it came from, what happened, and the name inside a watched folder
     /// (empty for the watched object itself).
     public struct Event: Equatable, Sendable {
+        /// The watch descriptor `addWatch` returned.
         public var watch: Int32
+        /// What happened (`IN_ISDIR` set when the subject is a folder).
         public var mask: Mask
+        /// Pairs the `movedFrom` and `movedTo` events of one rename (0 otherwise).
         public var cookie: UInt32
+        /// The file's name inside the watched folder (empty for the watched object itself).
         public var name: String
         public init(watch: Int32, mask: Mask, cookie: UInt32 = 0, name: String) {
             self.watch = watch; self.mask = mask; self.cookie = cookie; self.name = name

@@ -25,6 +25,7 @@ public struct SystemCallError: Error, Equatable, Hashable, Sendable, CustomStrin
     /// `strerror(errno)`: the C library's text for the code.
     public var message: String { String(cString: strerror(errno)) }
 
+    /// `SUBJECT: CALL: strerror`, or `CALL: strerror` without a subject.
     public var description: String {
         if let subject, !subject.isEmpty { return "\(subject): \(call): \(message)" }
         return "\(call): \(message)"
