@@ -66,31 +66,35 @@ let package = Package(
         .target(name: "CKioskSys", dependencies: ["CDRM"], path: "Sources/C/CKioskSys"),
 
         .target(name: "CLinux", path: "Sources/C/CLinux"),
+        // The Linux primitives every loop is built on: epoll, timerfd, signalfd, eventfd, inotify,
+        // the monotonic clock, `SystemCallError` and the EINTR policy.
+        .target(name: "LinuxSystem", dependencies: ["CLinux"]),
 
         // Pure Swift: geometry, layouts, physics, engine, gestures.
         .target(name: "CarouselCore"),
         .target(name: "KioskConfig", dependencies: [
-            "CarouselCore", "CEvdev", .product(name: "TOMLKit", package: "TOMLKit"),
+            "CarouselCore", "LinuxSystem", .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         // Header-only helpers for Raster's hot loops (prefetch); no library behind it.
         .target(name: "CRasterSupport", path: "Sources/C/CRasterSupport"),
         // Canvas, Texture, Quad, Backdrop: what the compositor and its kernel modules share.
         .target(name: "RasterCore", dependencies: ["CarouselCore", "CRasterSupport"]),
         .target(name: "Raster", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"] + rasterKernelModules),
-        .target(name: "Cards", dependencies: ["Raster", "KioskConfig", "CCardLibs",
+        .target(name: "Cards", dependencies: ["Raster", "KioskConfig", "CCardLibs", "LinuxSystem",
                                               .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Display", dependencies: ["Raster", "CDRM", "CUdev", "CZlib", "CKioskSys",
+        .target(name: "Display", dependencies: ["Raster", "CDRM", "CUdev", "CZlib", "CKioskSys", "LinuxSystem",
                                                 .product(name: "Logging", package: "swift-log")]),
         .target(name: "Input", dependencies: ["CarouselCore", "CLibInput", "CEvdev", "CUdev", "CLinux",
-                                              .product(name: "Logging", package: "swift-log")]),
+                                              "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Kiosk", dependencies: [
-            "CarouselCore", "KioskConfig", "Raster", "Cards", "Display", "Input", "CLinux",
+            "CarouselCore", "KioskConfig", "Raster", "Cards", "Display", "Input", "LinuxSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "kiosk-carousel", dependencies: [
-            "Kiosk", "Cards", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Kiosk", "Cards", "LinuxSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore", "TestSupport"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterKernels", "TestSupport"]),
@@ -98,8 +102,8 @@ let package = Package(
                                                      .product(name: "Logging", package: "swift-log")],
                     resources: [.copy("Golden")]),
         .testTarget(name: "DisplayTests", dependencies: ["Display"]),
-        .testTarget(name: "InputTests", dependencies: ["Input"]),
-        .testTarget(name: "KioskTests", dependencies: ["Kiosk"]),
+        .testTarget(name: "InputTests", dependencies: ["Input", "LinuxSystem"]),
+        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LinuxSystem"]),
         // Soak, fault and fuzz-regression tests across modules (docs/reliability.md).
         .testTarget(name: "ReliabilityTests", dependencies: ["Kiosk", "KioskConfig", "Input", "CarouselCore",
                                                        "TestSupport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import KioskConfig
+import LinuxSystem
 import Logging
 import Raster
 
@@ -52,7 +53,11 @@ public final class CardPipeline {
     private let logger: Logger
     private var cache: CardCache
     private let queue = RenderQueue()
-    private let signal = EventFD()
+    /// Finished faces wake the loop through it. A process that cannot make one eventfd (out of
+    /// descriptors at start) cannot run a kiosk: stop with the reason.
+    private let signal: EventFD = {
+        do { return try EventFD() } catch { preconditionFailure("\(error)") }
+    }()
     private var threads: [Thread] = []
     private var versions: [Int]
     private var nextVersion = 1

@@ -1,13 +1,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LinuxSystem
 
 /// Reads image files with reasons a person can act on (missing, empty, a folder, too big,
 /// unreadable) instead of a bare failure.
 enum ImageFile {
     /// The whole file, at most `limits.maxFileBytes` long.
     static func read(_ path: String, limits: ImageLimits) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = retryingOnEINTR { open(path, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw CardFailure(file: path, reason: describe(errno: errno)) }
         defer { close(fd) }
         var st = stat()
@@ -26,11 +27,8 @@ enum ImageFile {
         var bytes = [UInt8](repeating: 0, count: size)
         var done = 0
         while done < size {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, size - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CardFailure(file: path, reason: describe(errno: errno))
-            }
+            let n = bytes.withUnsafeMutableBytes { buf in retryingOnEINTR { Glibc.read(fd, buf.baseAddress! + done, size - done) } }
+            if n < 0 { throw CardFailure(file: path, reason: describe(errno: errno)) }
             if n == 0 { break }
             done += n
         }

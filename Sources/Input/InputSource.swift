@@ -1,4 +1,5 @@
 import CarouselCore
+import LinuxSystem
 
 /// Anything people can touch or turn, normalized into `InputEvent`s in screen pixels.
 /// Sources expose file descriptors for the main loop's epoll and are read when those are ready.

@@ -1,25 +1,16 @@
 import CEvdev
 import Foundation
 import CarouselCore
+import LinuxSystem
 
-/// Linux key code names (`KEY_ENTER`, `BTN_LEFT`, …) and numbers, through libevdev's tables,
-/// so every name the kernel headers know is accepted.
+/// Linux key code names (`KEY_ENTER`, `BTN_LEFT`, …) and numbers: `LinuxKeyCodes`, the table
+/// the config validates names with, so every name `check-config` accepts is bound.
 public enum KeyCodeNames {
     /// The code of a `KEY_*`/`BTN_*` name or a decimal key code (`"28"`); nil when unknown.
-    public static func code(of name: String) -> UInt16? {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
-        if let n = UInt16(trimmed) { return n <= UInt16(KEY_MAX) ? n : nil }
-        let upper = trimmed.uppercased()
-        guard upper.hasPrefix("KEY_") || upper.hasPrefix("BTN_") else { return nil }
-        let code = libevdev_event_code_from_name(UInt32(EV_KEY), upper)
-        return code >= 0 ? UInt16(code) : nil
-    }
+    public static func code(of name: String) -> UInt16? { LinuxKeyCodes.code(of: name) }
 
     /// The kernel's name of a key code (`KEY_ENTER`), or its number when it has none.
-    public static func name(of code: UInt16) -> String {
-        guard let p = libevdev_event_code_get_name(UInt32(EV_KEY), UInt32(code)) else { return String(code) }
-        return String(cString: p)
-    }
+    public static func name(of code: UInt16) -> String { LinuxKeyCodes.name(of: code) }
 }
 
 /// Which Linux key code drives which kiosk key. Codes not in the map are ignored.

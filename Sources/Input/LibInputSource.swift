@@ -3,6 +3,7 @@ import CLinux
 import CUdev
 import CarouselCore
 import Glibc
+import LinuxSystem
 import Logging
 
 private let log = Logger(label: "kiosk.input")

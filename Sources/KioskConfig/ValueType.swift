@@ -1,4 +1,4 @@
-import CEvdev
+import LinuxSystem
 import Foundation
 
 /// An allowed interval of numbers, each end open, closed or absent.
@@ -259,7 +259,8 @@ enum ValueType {
         case .keyCode:
             guard let s = node.string else { return wrongType("a key code name such as \"KEY_ENTER\"") }
             guard KeyCodeName.isValid(s) else {
-                return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a key code the kernel knows; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. \"KEY_ENTER\") or a number up to 767"))
+                return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a key code the kernel knows; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. \"KEY_ENTER\") or a number up to 767"
+                                             + KeyCodeName.suggestion(for: s, quote: { "\"\($0)\"" })))
             }
             return .success(.string(s))
         case .itemReference:
@@ -303,15 +304,15 @@ struct ValueProblem: Error {
 }
 
 /// Linux key codes as the Input module reads them: a name from `linux/input-event-codes.h` or
-/// a number up to `KEY_MAX` (767). Names are looked up in libevdev's tables (any case), as the
-/// Input module does, so `check-config` rejects what the kiosk would not bind.
+/// a number up to `KEY_MAX` (767). Names come from `LinuxKeyCodes`, the table the Input module
+/// binds with, so `check-config` rejects exactly what the kiosk would not bind.
 enum KeyCodeName {
     /// A known `KEY_…`/`BTN_…` name (any case) or 0…767.
-    static func isValid(_ text: String) -> Bool {
-        if let n = Int(text), (0...767).contains(n), text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) { return true }
-        let s = text.uppercased()
-        guard s.hasPrefix("KEY_") || s.hasPrefix("BTN_"), s.utf8.count > 4, s.utf8.count <= 40 else { return false }
-        return libevdev_event_code_from_name(UInt32(EV_KEY), s) >= 0
+    static func isValid(_ text: String) -> Bool { LinuxKeyCodes.code(of: text) != nil }
+
+    /// `"; did you mean KEY_ENTER?"` for a misspelt name (with `quote` around it), or "".
+    static func suggestion(for text: String, quote: (String) -> String) -> String {
+        Suggestion.clause(for: text, in: LinuxKeyCodes.allNames, quote: quote)
     }
 }
 

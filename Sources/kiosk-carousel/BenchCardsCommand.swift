@@ -2,6 +2,7 @@ import ArgumentParser
 import Cards
 import Foundation
 import KioskConfig
+import LinuxSystem
 import Raster
 
 /// `bench cards`: how long one card takes to draw from each kind of source, and how much
@@ -163,11 +164,7 @@ struct BenchCardsCommand: ParsableCommand {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
-    func monotonic() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    func monotonic() -> Double { MonotonicClock.now() }
 
     /// A `/proc/self/status` field in kB (VmRSS, VmHWM).
     func memory(_ field: String) -> Int {

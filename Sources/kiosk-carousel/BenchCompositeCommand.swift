@@ -2,6 +2,7 @@ import ArgumentParser
 import CarouselCore
 import Display
 import Foundation
+import LinuxSystem
 import Raster
 
 /// `composite`: renders a `../shared/bench` scene repeatedly and prints the peers' RESULT line.
@@ -116,9 +117,5 @@ struct BenchCompositeCommand: ParsableCommand {
               + String(format: "%.1f%% of the frame", 100 * Double(scrolling / 20) / Double(full)))
     }
 
-    private func monotonicMilliseconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) * 1e3 + Double(ts.tv_nsec) * 1e-6
-    }
+    private func monotonicMilliseconds() -> Double { MonotonicClock.now() * 1e3 }
 }

@@ -4,6 +4,7 @@ import Display
 import Foundation
 import Kiosk
 import KioskConfig
+import LinuxSystem
 import Raster
 #if canImport(Glibc)
 import Glibc
@@ -58,21 +59,11 @@ final class CarouselDriver {
     }
 }
 
-/// CLOCK_MONOTONIC seconds, from an origin taken at creation.
-struct MonotonicClock {
-    let start: Double
-    init() { start = Self.raw() }
-    func now() -> Double { Self.raw() }
-    static func raw() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-    static func wall() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_REALTIME, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
+/// The wall clock (`CLOCK_REALTIME`) in seconds since 1970, for the report's timestamps.
+func wallClockNow() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_REALTIME, &t)
+    return MonotonicClock.seconds(t)
 }
 
 /// The write end of the signal pipe (the handler may only make async-signal-safe calls).
@@ -185,7 +176,7 @@ struct DisplayTestStats {
         if idle { idleFrames += 1 }
         // Idle time is counted from the first frame on (start-up is not idling).
         if framesPresented == 1 && !moving {
-            idleStart = MonotonicClock.raw()
+            idleStart = MonotonicClock.now()
             idleCPUStart = Self.cpuSeconds()
         }
     }
@@ -218,12 +209,12 @@ struct DisplayTestStats {
     }
 
     mutating func finish(display: DisplayBackend) {
-        let now = MonotonicClock.raw()
+        let now = MonotonicClock.now()
         if let s = idleStart { idleSeconds += now - s; idleCPUSeconds += Self.cpuSeconds() - idleCPUStart; idleStart = nil }
         let first = (display as? DRMDisplay)?.firstFrameTime ?? (display as? FBDevDisplay)?.firstFrameTime
         if let first {
             firstFrameMs = (first - startMonotonic) * 1000
-            firstFrameWall = MonotonicClock.wall() - (now - first)
+            firstFrameWall = wallClockNow() - (now - first)
         }
         flips = flipCount(display)
         pixelsCopied = (display as? DRMDisplay)?.pixelsCopied ?? (display as? FBDevDisplay)?.pixelsCopied ?? 0
@@ -260,14 +251,14 @@ struct DisplayTestStats {
 /// a bar sweeping across (damage: two 64-pixel columns) or, with `fullFrames`, a whole frame
 /// changing every time. Draws whenever the display can take a frame, for `seconds`.
 func runSynthetic(display: DisplayBackend, signals: SignalDescriptor, fullFrames: Bool, seconds: Double) throws -> String {
-    let start = MonotonicClock.raw()
+    let start = MonotonicClock.now()
     let cpuStart = DisplayTestStats.cpuSeconds()
     var frame = Canvas(width: max(1, display.size.width), height: max(1, display.size.height))
     var frames = 0
     var copiedPixels = 0
     var oldBar = PixelRect.empty
     let barWidth = 64
-    while MonotonicClock.raw() - start < seconds {
+    while MonotonicClock.now() - start < seconds {
         if frame.width != display.size.width || frame.height != display.size.height {
             frame = Canvas(width: max(1, display.size.width), height: max(1, display.size.height))
             oldBar = .empty
@@ -289,15 +280,15 @@ func runSynthetic(display: DisplayBackend, signals: SignalDescriptor, fullFrames
             frames += 1
             copiedPixels += damage.reduce(0) { $0 + $1.area }
         }
-        var timeout = seconds - (MonotonicClock.raw() - start)
-        if let w = display.nextWakeTime { timeout = min(timeout, w - MonotonicClock.raw()) }
+        var timeout = seconds - (MonotonicClock.now() - start)
+        if let w = display.nextWakeTime { timeout = min(timeout, w - MonotonicClock.now()) }
         // The copy may have taken longer than the cap: then the next frame can go at once.
         if display.canPresent { timeout = 0 }
         let r = try waitForEvents(display: display, signals: signals, timeout: max(0, timeout))
         if r.signal != nil { break }
-        if let w = display.nextWakeTime, MonotonicClock.raw() >= w { _ = display.handleWake() }
+        if let w = display.nextWakeTime, MonotonicClock.now() >= w { _ = display.handleWake() }
     }
-    let elapsed = MonotonicClock.raw() - start
+    let elapsed = MonotonicClock.now() - start
     let cpu = DisplayTestStats.cpuSeconds() - cpuStart
     return String(format: "synthetic %@ size=%dx%d refresh=%.2f frames=%d flips=%d seconds=%.3f fps=%.1f cpu_percent=%.0f damage_pixels_per_frame=%d",
                   fullFrames ? "full" : "bars", display.size.width, display.size.height, display.refreshRate, frames,

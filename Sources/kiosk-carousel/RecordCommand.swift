@@ -6,6 +6,7 @@ import Glibc
 import Input
 import Kiosk
 import KioskConfig
+import LinuxSystem
 
 /// `record`: writes real device input as a `simulate` script (docs/input-script.md), one
 /// flushed line per event, so what happened on a kiosk can be replayed exactly.
@@ -127,7 +128,7 @@ final class RecordOutput {
     init(path: String) throws {
         self.path = path
         if path == "-" { fd = STDOUT_FILENO; return }
-        fd = kiosk_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        fd = retryingOnEINTR { kiosk_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw ValidationError("cannot write \(path): \(String(cString: strerror(errno)))") }
     }
 
@@ -139,8 +140,7 @@ final class RecordOutput {
         let bytes = Array((line + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0, errno == EINTR { continue }
+            let n = bytes.withUnsafeBytes { buf in retryingOnEINTR { Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset) } }
             guard n > 0 else {
                 FileHandle.standardError.write(Data("record: cannot write \(path): \(String(cString: strerror(errno)))\n".utf8))
                 throw ExitCode(1)
@@ -150,7 +150,7 @@ final class RecordOutput {
     }
 }
 
-/// Waits on the input sources' descriptors and a signalfd (SIGINT, SIGTERM) with one epoll,
+/// Waits on the input sources' descriptors and a `SignalFD` (SIGINT, SIGTERM) with one `Epoll`,
 /// with the deadline as the only timeout: no polling.
 struct RecordLoop {
     var input: InputSource
@@ -158,47 +158,34 @@ struct RecordLoop {
 
     /// Calls `emit` with each event (time relative to the start); returns how many there were.
     func run(_ emit: (TimedInputEvent) throws -> Void) throws -> Int {
-        var mask = sigset_t()
-        sigemptyset(&mask); sigaddset(&mask, SIGINT); sigaddset(&mask, SIGTERM)
-        sigprocmask(SIG_BLOCK, &mask, nil)
-        let sfd = signalfd(-1, &mask, Int32(SFD_CLOEXEC))
-        let ep = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard sfd >= 0, ep >= 0 else { throw ValidationError("record: cannot set up epoll/signalfd") }
-        defer { Glibc.close(sfd); Glibc.close(ep) }
-        for fd in input.pollDescriptors + [sfd] {
-            var ev = epoll_event()
-            ev.events = EPOLLIN.rawValue
-            ev.data.fd = fd
-            epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev)
+        let signals: SignalFD, epoll: Epoll
+        do {
+            signals = try SignalFD(signals: [SIGINT, SIGTERM])
+            epoll = try Epoll(maxEvents: 8)
+            for fd in input.pollDescriptors + [signals.fd] { try epoll.add(fd, events: .readable) }
+        } catch {
+            throw ValidationError("record: cannot wait for input: \(error)")
         }
-        let start = Self.now()
+        let start = monotonicNow()
         let end = seconds.map { start + $0 }
         var count = 0
-        var events = [epoll_event](repeating: epoll_event(), count: 8)
         while true {
             var timeout: Int32 = -1
             if let end {
-                let left = end - Self.now()
+                let left = end - monotonicNow()
                 if left <= 0 { break }
                 timeout = Int32(min((left * 1000).rounded(.up), 1e9))
             }
-            let n = epoll_wait(ep, &events, Int32(events.count), timeout)
-            if n < 0 { if errno == EINTR { continue }; throw ValidationError("record: epoll_wait failed") }
-            for i in 0..<Int(n) {
-                let fd = events[i].data.fd
-                if fd == sfd { return count }
-                for e in input.readTimed(fd: fd) {
+            let ready: [Epoll.Event]
+            do { ready = try epoll.wait(timeout: timeout) } catch { throw ValidationError("record: \(error)") }
+            for event in ready {
+                if event.fd == signals.fd { return count }
+                for e in input.readTimed(fd: event.fd) {
                     try emit(TimedInputEvent(time: max(0, e.time - start), event: e.event))
                     count += 1
                 }
             }
         }
         return count
-    }
-
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

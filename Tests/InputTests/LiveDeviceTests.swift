@@ -1,6 +1,7 @@
 import CEvdev
 import CarouselCore
 import Glibc
+import LinuxSystem
 import XCTest
 @testable import Input
 
@@ -172,7 +173,7 @@ final class UInputDevice {
         build(dev)
         var u: OpaquePointer?
         let rc = libevdev_uinput_create_from_device(dev, Int32(LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue), &u)
-        guard rc == 0, let u else { throw InputDeviceError.system("libevdev_uinput_create_from_device", -rc) }
+        guard rc == 0, let u else { throw SystemCallError(call: "libevdev_uinput_create_from_device", errno: -rc) }
         uinput = u
         devnode = String(cString: libevdev_uinput_get_devnode(u))
         _ = Glibc.system("udevadm settle --timeout=10")

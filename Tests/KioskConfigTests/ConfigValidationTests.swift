@@ -56,10 +56,10 @@ final class ConfigValidationTests: XCTestCase {
         ])
         // Well-formed names the kernel does not have are refused here, not first at run time.
         XCTAssertEqual(fixture.report("[input.keymap]\nKEY_PAGEDWN = \"right\"\nBTN_TOUCH = \"enter\"\n"), [
-            "2:1: 'KEY_PAGEDWN' is not a key code the kernel knows; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. KEY_SPACE) or a number up to 767",
+            "2:1: 'KEY_PAGEDWN' is not a key code the kernel knows; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. KEY_SPACE) or a number up to 767; did you mean KEY_PAGEDOWN?",
         ])
         XCTAssertEqual(fixture.report("[input.rotary]\nname = \"knob\"\nselect_key = \"KEY_ENTR\"\n"), [
-            "3:14: 'select_key' \"KEY_ENTR\" is not a key code the kernel knows; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. \"KEY_ENTER\") or a number up to 767",
+            "3:14: 'select_key' \"KEY_ENTR\" is not a key code the kernel knows; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. \"KEY_ENTER\") or a number up to 767; did you mean \"KEY_ENTER\"?",
         ])
     }
 

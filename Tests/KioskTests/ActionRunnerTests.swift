@@ -1,5 +1,6 @@
 import Glibc
 import KioskConfig
+import LinuxSystem
 import XCTest
 @testable import Kiosk
 
@@ -340,6 +341,6 @@ func waitForFile(_ path: String) {
 /// A fresh, empty folder under /tmp, removed when the process ends.
 func temporaryDirectory() throws -> String {
     var template = Array("/tmp/kiosk-test-XXXXXX".utf8CString)
-    guard let p = mkdtemp(&template) else { throw SystemError("mkdtemp", errno) }
+    guard let p = mkdtemp(&template) else { throw SystemCallError(call: "mkdtemp") }
     return String(cString: p)
 }

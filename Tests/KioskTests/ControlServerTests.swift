@@ -1,6 +1,7 @@
 import Glibc
 import Input
 import Raster
+import LinuxSystem
 import XCTest
 @testable import Kiosk
 
@@ -12,7 +13,7 @@ private final class TestClient {
     init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         let r = UnixSocketAddress.with(path) { connect(fd, $0, $1) }
-        if r != 0 { throw SystemError("connect", errno) }
+        if r != 0 { throw SystemCallError(call: "connect") }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import LinuxSystem
 import XCTest
 @testable import Kiosk
 
@@ -9,7 +10,7 @@ final class SystemdNotifierTests: XCTestCase {
         init(address: String) throws {
             fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
             let r = UnixSocketAddress.with(address) { bind(fd, $0, $1) }
-            if r != 0 { throw SystemError("bind", errno) }
+            if r != 0 { throw SystemCallError(call: "bind") }
         }
         deinit { close(fd) }
         /// The next datagram, or nil when none is waiting.

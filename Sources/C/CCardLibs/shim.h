@@ -9,7 +9,4 @@
 #include <webp/decode.h>
 #include <webp/encode.h>
 #include "rsvg_api.h"
-// Linux interfaces Glibc's Swift module leaves out: the workers' eventfd, inotify on media.
-#include <sys/eventfd.h>
-#include <sys/inotify.h>
 #include <malloc.h>

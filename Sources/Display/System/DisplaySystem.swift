@@ -3,13 +3,8 @@ import Glibc
 #endif
 import CDRM
 import CKioskSys
-
-/// A failed system call: which call, and the `errno` it gave.
-struct SystemCallError: Error, Equatable, CustomStringConvertible {
-    var call: String
-    var errno: Int32
-    var description: String { "\(call): \(String(cString: strerror(errno)))" }
-}
+// `SystemCallError` and the clock, for every file of the module (DRM/, FBDev/) and its users.
+@_exported import LinuxSystem
 
 /// A display mode of a connector (a copy of the kernel's `drm_mode_modeinfo`).
 public struct DRMMode: CustomStringConvertible {

@@ -23,11 +23,7 @@ final class LinuxDisplaySystem: DisplaySystem {
     // MARK: files and memory
 
     func open(_ path: String, flags: Int32) throws -> Int32 {
-        while true {
-            let fd = Glibc.open(path, flags)
-            if fd >= 0 { return fd }
-            if errno != EINTR { throw SystemCallError(call: "open \(path)", errno: errno) }
-        }
+        try SystemCall.check("open \(path)") { Glibc.open(path, flags) }
     }
 
     func close(_ fd: Int32) { _ = Glibc.close(fd) }
@@ -55,22 +51,9 @@ final class LinuxDisplaySystem: DisplaySystem {
 
     func munmap(_ address: UnsafeMutableRawPointer, length: Int) { _ = Glibc.munmap(address, length) }
 
-    func monotonicNow() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
+    func monotonicNow() -> Double { MonotonicClock.now() }
 
-    func waitReadable(_ fd: Int32, timeout: Double) -> Bool {
-        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let deadline = monotonicNow() + timeout
-        while true {
-            let left = max(0, deadline - monotonicNow())
-            let r = Glibc.poll(&p, 1, Int32((left * 1000).rounded(.up)))
-            if r > 0 { return p.revents & Int16(POLLIN) != 0 }
-            if r == 0 || errno != EINTR { return false }
-        }
-    }
+    func waitReadable(_ fd: Int32, timeout: Double) -> Bool { LinuxSystem.waitReadable(fd, timeout: timeout) }
 
     func setConsoleGraphicsMode(_ graphics: Bool) -> Bool {
         let fd = Glibc.open("/dev/tty0", O_RDWR | O_CLOEXEC | O_NOCTTY)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import KioskConfig
+import LinuxSystem
 import Logging
 
 /// Hands the screen and input over to a foreground program and takes them back.

@@ -1,6 +1,6 @@
-import CLinux
 import Glibc
 import Input
+import LinuxSystem
 import Logging
 
 /// Identifies one connected control client for the length of its connection (never reused).
@@ -50,20 +50,21 @@ public final class ControlServer {
         /// Requests handed to the loop and not yet replied to.
         var outstanding = 0
         /// The epoll events registered now.
-        var interest: UInt32 = EPOLLIN.rawValue
+        var interest: Epoll.Events = .readable
         init(id: ControlClientID, fd: Int32) { self.id = id; self.fd = fd }
     }
 
     /// The socket's path.
     public var path: String { listener.path }
     /// The descriptor the loop waits on (readable: call `handleEvents()`).
-    public var fileDescriptor: Int32 { epollFD }
+    public var fileDescriptor: Int32 { epoll?.fd ?? -1 }
     /// Connected clients.
     public var clientCount: Int { clients.count }
     public let limits: Limits
 
     private let listener: UnixListener
-    private var epollFD: Int32
+    /// The listening socket and the clients (nil once closed).
+    private var epoll: Epoll?
     private var clients: [Int32: Client] = [:]
     private var fdOfClient: [ControlClientID: Int32] = [:]
     private var nextClient = 1
@@ -74,12 +75,15 @@ public final class ControlServer {
         self.limits = limits
         self.logger = logger
         listener = try UnixListener(path: path)
-        epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epollFD >= 0 else {
+        do {
+            let epoll = try Epoll(maxEvents: 32)
+            try epoll.add(listener.fd, events: .readable)
+            self.epoll = epoll
+        } catch var e as SystemCallError {
             listener.close()
-            throw ControlServerError(errnoMessage("epoll_create1"))
+            e.subject = path
+            throw e
         }
-        watch(listener.fd, events: EPOLLIN.rawValue, op: EPOLL_CTL_ADD)
         logger.info("control socket listening on \(path)")
     }
 
@@ -89,32 +93,29 @@ public final class ControlServer {
     public func close() {
         for c in Array(clients.values) { drop(c, reason: nil) }
         if listener.fd >= 0 { listener.close() }
-        if epollFD >= 0 { Glibc.close(epollFD) }
-        epollFD = -1
+        epoll = nil
     }
 
     /// Does all pending socket work without blocking; returns the commands received, in order.
     public func handleEvents() -> [ControlRequest] {
         var requests: [ControlRequest] = []
-        var events = [epoll_event](repeating: epoll_event(), count: 32)
-        let n = retryingOnEINTR { epoll_wait(epollFD, &events, Int32(events.count), 0) }
-        guard n > 0 else { return [] }
-        for e in events.prefix(Int(n)) {
-            let fd = e.data.fd
+        guard let ready = try? epoll?.wait(timeout: 0), !ready.isEmpty else { return [] }
+        for e in ready {
+            let fd = e.fd
             if fd == listener.fd {
                 acceptAll()
                 continue
             }
             guard let c = clients[fd] else { continue }
-            if e.events & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 && !c.readClosed {
+            if !e.events.isDisjoint(with: [.readable, .hangUp, .error]) && !c.readClosed {
                 requests += read(c)
             }
             guard clients[fd] === c else { continue }
-            if e.events & EPOLLOUT.rawValue != 0 { flush(c) }
-            if clients[fd] === c && e.events & EPOLLERR.rawValue != 0 { drop(c, reason: "socket error") }
+            if e.events.contains(.writable) { flush(c) }
+            if clients[fd] === c && e.events.contains(.error) { drop(c, reason: "socket error") }
             // Both directions are shut: the peer is gone, nobody can read a reply (and the
             // hang-up would keep the descriptor readable forever).
-            if clients[fd] === c && e.events & EPOLLHUP.rawValue != 0 { drop(c, reason: nil) }
+            if clients[fd] === c && e.events.contains(.hangUp) { drop(c, reason: nil) }
         }
         return requests
     }
@@ -154,7 +155,10 @@ public final class ControlServer {
             nextClient += 1
             clients[fd] = c
             fdOfClient[c.id] = fd
-            watch(fd, events: EPOLLIN.rawValue, op: EPOLL_CTL_ADD)
+            do { try epoll?.add(fd, events: .readable) } catch {
+                drop(c, reason: "\(error)")
+                continue
+            }
             logger.debug("control: \(c.id) connected")
         }
     }
@@ -162,17 +166,10 @@ public final class ControlServer {
     private func drop(_ c: Client, reason: String?) {
         guard clients[c.fd] === c else { return }
         if let reason { logger.warning("control: dropped \(c.id): \(reason)") } else { logger.debug("control: \(c.id) disconnected") }
-        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, c.fd, nil)
+        epoll?.remove(c.fd)
         Glibc.close(c.fd)
         clients[c.fd] = nil
         fdOfClient[c.id] = nil
-    }
-
-    private func watch(_ fd: Int32, events: UInt32, op: Int32) {
-        var ev = epoll_event()
-        ev.events = events
-        ev.data.fd = fd
-        _ = epoll_ctl(epollFD, op, fd, &ev)
     }
 
     // MARK: - Reading
@@ -293,10 +290,12 @@ public final class ControlServer {
             drop(c, reason: nil)
             return
         }
-        let wanted = (c.readClosed ? 0 : EPOLLIN.rawValue) | (c.output.isEmpty ? 0 : EPOLLOUT.rawValue)
+        var wanted: Epoll.Events = []
+        if !c.readClosed { wanted.insert(.readable) }
+        if !c.output.isEmpty { wanted.insert(.writable) }
         if wanted != c.interest {
             c.interest = wanted
-            watch(c.fd, events: wanted, op: EPOLL_CTL_MOD)
+            do { try epoll?.modify(c.fd, events: wanted) } catch { drop(c, reason: "\(error)") }
         }
     }
 }

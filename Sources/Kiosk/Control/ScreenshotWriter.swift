@@ -1,5 +1,6 @@
 import Display
 import Glibc
+import LinuxSystem
 import Raster
 
 /// Writes the current frame as a PNG file for the `screenshot` command.

@@ -1,4 +1,5 @@
 import Glibc
+import LinuxSystem
 
 /// A listening unix stream socket at a path, created the careful way:
 ///
@@ -28,7 +29,7 @@ final class UnixListener {
         try Self.clearStaleSocket(path)
 
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ControlServerError(errnoMessage("socket", subject: path)) }
+        guard fd >= 0 else { throw SystemCallError(call: "socket", subject: path) }
         var temporary = "\(dir)/.\(Self.basename(of: path)).\(getpid()).tmp"
         if temporary.utf8.count > Self.maxPathBytes { temporary = path }
         unlink(temporary)
@@ -37,14 +38,14 @@ final class UnixListener {
         let bindErrno = errno
         umask(oldMask)
         do {
-            guard bound == 0 else { throw ControlServerError(errnoMessage("bind", subject: temporary, code: bindErrno)) }
-            guard chmod(temporary, 0o600) == 0 else { throw ControlServerError(errnoMessage("chmod", subject: temporary)) }
-            guard listen(fd, backlog) == 0 else { throw ControlServerError(errnoMessage("listen", subject: temporary)) }
+            guard bound == 0 else { throw SystemCallError(call: "bind", errno: bindErrno, subject: temporary) }
+            guard chmod(temporary, 0o600) == 0 else { throw SystemCallError(call: "chmod", subject: temporary) }
+            guard listen(fd, backlog) == 0 else { throw SystemCallError(call: "listen", subject: temporary) }
             if temporary != path {
-                guard rename(temporary, path) == 0 else { throw ControlServerError(errnoMessage("rename", subject: path)) }
+                guard rename(temporary, path) == 0 else { throw SystemCallError(call: "rename", subject: path) }
             }
             var st = stat()
-            guard lstat(path, &st) == 0 else { throw ControlServerError(errnoMessage("lstat", subject: path)) }
+            guard lstat(path, &st) == 0 else { throw SystemCallError(call: "lstat", subject: path) }
             boundDevice = UInt64(st.st_dev); boundInode = UInt64(st.st_ino)
         } catch {
             Glibc.close(fd); fd = -1
@@ -94,7 +95,7 @@ final class UnixListener {
         }
         try makeDirectories(parent(of: dir))
         if mkdir(dir, 0o700) != 0 && errno != EEXIST {
-            throw ControlServerError(errnoMessage("mkdir", subject: dir))
+            throw SystemCallError(call: "mkdir", subject: dir)
         }
     }
 
@@ -106,7 +107,7 @@ final class UnixListener {
             throw ControlServerError("\(path): exists and is not a socket; remove it or choose another [control] socket")
         }
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard probe >= 0 else { throw ControlServerError(errnoMessage("socket", subject: path)) }
+        guard probe >= 0 else { throw SystemCallError(call: "socket", subject: path) }
         defer { Glibc.close(probe) }
         let r = UnixSocketAddress.with(path) { connect(probe, $0, $1) }
         if r == 0 { throw ControlServerError("\(path): another program is listening there (is kiosk-carousel already running?)") }
@@ -114,7 +115,8 @@ final class UnixListener {
     }
 }
 
-/// The control socket could not be set up.
+/// The control socket could not be set up for a reason other than a failed system call (those
+/// throw `SystemCallError` with the socket's path as its subject): the path is unusable or taken.
 public struct ControlServerError: Error, CustomStringConvertible {
     public var description: String
     init(_ d: String) { description = d }

@@ -1,4 +1,5 @@
 import Foundation
+import LinuxSystem
 
 /// Commands from the control socket, answered in the loop by `ControlCommandHandler`; the kiosk
 /// supplies the effects that reach outside the carousel.

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import Input
 import KioskConfig
+import LinuxSystem
 import Logging
 import Raster
 import Cards

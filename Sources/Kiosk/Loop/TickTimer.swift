@@ -1,18 +1,16 @@
-import CLinux
-import Glibc
+import LinuxSystem
 
-/// A `timerfd` that is armed only while something is due: the engine's fixed-rate tick while
+/// A `TimerFD` that is armed only while something is due: the engine's fixed-rate tick while
 /// the carousel moves, or a one-shot deadline (idle stages, frame-rate cap).
 public final class TickTimer {
-    public let fd: Int32
+    private let timer: TimerFD
+    /// The descriptor the loop watches.
+    public var fd: Int32 { timer.fd }
     public private(set) var isArmed = false
 
     public init() throws {
-        fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard fd >= 0 else { throw SystemError("timerfd_create", errno) }
+        timer = try TimerFD()
     }
-
-    deinit { Glibc.close(fd) }
 
     /// Fires every `interval` seconds starting `interval` from now.
     public func armRepeating(interval: Double) {
@@ -31,23 +29,13 @@ public final class TickTimer {
 
     /// Reads the expiration count (0 if it had not fired); call when `fd` is readable.
     @discardableResult
-    public func acknowledge() -> UInt64 {
-        var count: UInt64 = 0
-        let n = Glibc.read(fd, &count, 8)
-        return n == 8 ? count : 0
-    }
+    public func acknowledge() -> UInt64 { timer.acknowledge() }
 
+    /// `timerfd_settime` cannot fail with a valid descriptor and a normalized value; a failure
+    /// would be a bug, so it stops the program in debug builds and is ignored in release ones
+    /// (as before the `TimerFD` wrapper).
     private func set(first: Double, interval: Double) {
-        var spec = itimerspec()
-        spec.it_value = Self.timespec(first)
-        spec.it_interval = Self.timespec(interval)
-        _ = timerfd_settime(fd, 0, &spec, nil)
+        do { try timer.set(first: first, interval: interval) } catch { assertionFailure("\(error)") }
         isArmed = first > 0
-    }
-
-    private static func timespec(_ s: Double) -> Glibc.timespec {
-        guard s > 0 else { return Glibc.timespec() }
-        let sec = Int(s)
-        return Glibc.timespec(tv_sec: sec, tv_nsec: Int((s - Double(sec)) * 1e9))
     }
 }

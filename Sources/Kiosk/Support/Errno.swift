@@ -1,18 +1,8 @@
 import Glibc
+import LinuxSystem
 
 /// `SUBJECT: CALL: errno text` (or `CALL: errno text` without a subject), for messages that
-/// name what failed and on what.
+/// name what failed and on what: the description of the `SystemCallError` it would be.
 func errnoMessage(_ call: String, subject: String = "", code: Int32 = errno) -> String {
-    let text = String(cString: strerror(code))
-    return subject.isEmpty ? "\(call): \(text)" : "\(subject): \(call): \(text)"
-}
-
-/// Calls `body` again while it fails with `EINTR`; returns its last result.
-@discardableResult
-func retryingOnEINTR<T: BinaryInteger>(_ body: () -> T) -> T {
-    while true {
-        let r = body()
-        if r < 0 && errno == EINTR { continue }
-        return r
-    }
+    SystemCallError(call: call, errno: code, subject: subject).description
 }

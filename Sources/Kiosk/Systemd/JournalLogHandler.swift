@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LinuxSystem
 import Logging
 
 /// A swift-log handler for a service: one line per message on standard error, prefixed with the
@@ -74,8 +75,7 @@ public struct JournalLogHandler: LogHandler {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { buf in Glibc.write(2, buf.baseAddress! + offset, buf.count - offset) }
-            if n < 0 && errno == EINTR { continue }
+            let n = bytes.withUnsafeMutableBytes { buf in retryingOnEINTR { Glibc.write(2, buf.baseAddress! + offset, buf.count - offset) } }
             if n <= 0 { return }
             offset += n
         }

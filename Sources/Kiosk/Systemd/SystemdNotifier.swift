@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LinuxSystem
 
 /// Talks to systemd's service manager without libsystemd: `sd_notify` datagrams to
 /// `$NOTIFY_SOCKET` (a path, or an abstract socket written `@name`), and the watchdog interval

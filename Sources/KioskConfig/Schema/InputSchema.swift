@@ -88,6 +88,7 @@ enum InputSchema {
              example: [("KEY_SPACE", "\"enter\""), ("KEY_PAGEDOWN", "\"right\""), ("BTN_LEFT", "\"enter\"")],
              checkKey: { k in
                  KeyCodeName.isValid(k) ? nil : "'\(k)' is not a key code the kernel knows; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. KEY_SPACE) or a number up to 767"
+                     + KeyCodeName.suggestion(for: k, quote: { $0 })
              },
              apply: { config, key, v in if let name = KeyName(rawValue: v.string) { config.input.keymap[key] = name } })
     }
