@@ -2,9 +2,8 @@
 # input-replay: what a person saw live replays the same. On a real kernel (kiosk-vm) with real
 # devices (udev, libinput), a uinput touchscreen flings the carousel while `kiosk-carousel run
 # --events` shows it and `kiosk-carousel record` writes the same device's events as a script.
-# The kiosk is busy
-# during the whole flick (SIGSTOP until the finger has left, as a long frame on a slow board
-# would hold it): it reads the flick in one batch. The script is then replayed by `simulate`.
+# The kiosk is busy during the whole flick (SIGSTOP until the finger has left, as a long frame
+# on a slow board would hold it): it reads the flick in one batch. The script is then replayed by `simulate`.
 # Both take each event at the kernel's time (#18 §1), so:
 #   1. the replay ends on the same item as the live run;
 #   2. the glide ends at the same time after the drag began (within one engine tick: the live
