@@ -29,12 +29,20 @@ public struct SimulationPlan {
 /// display) on a virtual clock stepping at the engine's tick rate. Deterministic: the same plan
 /// always writes the same bytes. Programs of `exec` actions are reported (`action_skipped`),
 /// not started.
+///
+/// The one virtual-clock driver: `simulate` calls `run()`; `display-test` calls `advance(to:)`
+/// to show the same frames through a real backend.
 public final class Simulator {
     public let plan: SimulationPlan
     public let session: CarouselSession
     public let behavior: KioskBehavior
     private let display: HeadlessDisplay
     private let logger: Logger
+    private let dt: Double
+    private var step = 0
+    private var pending: ArraySlice<TimedInputEvent>
+    private var reloads: ArraySlice<(time: Double, path: String)>
+    private var nextDemo: Double?
 
     public init(plan: SimulationPlan, log: EventLog, logger: Logger = Logger(label: "kiosk.simulate")) {
         self.plan = plan
@@ -42,45 +50,61 @@ public final class Simulator {
         session = CarouselSession(config: plan.config, width: plan.width, height: plan.height)
         behavior = KioskBehavior(session: session, log: log, now: 0, performAction: KioskBehavior.simulatedAction)
         display = HeadlessDisplay(width: plan.width, height: plan.height)
+        dt = 1 / max(1, plan.config.carousel.tickHz)
+        pending = plan.script[...]
+        reloads = plan.reloads.sorted { $0.time < $1.time }[...]
+        nextDemo = plan.demoInterval
+    }
+
+    /// Virtual time of the next step.
+    public var nextStepTime: Double { Double(step) * dt }
+
+    /// Scripted input is still to come.
+    public var hasPendingInput: Bool { !pending.isEmpty }
+
+    /// Runs every step up to virtual time `t`: at each, reloads, then input (each event at its
+    /// own time, as the live loop delivers the kernel's, not rounded to the tick: the engine
+    /// steps up to it, then takes it), then idle stages, the demo and the engine tick.
+    public func advance(to t: Double) {
+        while nextStepTime <= t + 1e-9 {
+            runStep()
+        }
     }
 
     /// Runs to `plan.until`, writing shots and events. Returns the PNG paths written.
     @discardableResult
     public func run() throws -> [String] {
-        let dt = 1 / max(1, plan.config.carousel.tickHz)
-        var pending = plan.script[...]
         var shots = plan.shots.sorted { $0.time < $1.time }[...]
-        var reloads = plan.reloads.sorted { $0.time < $1.time }[...]
         var written: [String] = []
-        var nextDemo = plan.demoInterval
-        var step = 0
-        while true {
-            let now = Double(step) * dt
-            if now > plan.until + 1e-9 { break }
-            while let r = reloads.first, r.time <= now + 1e-9 {
-                reloads = reloads.dropFirst()
-                behavior.reload(path: r.path, reason: "--reload", now: now, logger: logger)
-            }
-            // Each event at its own time (as the live loop delivers the kernel's), not rounded
-            // to the tick: the engine steps up to it, then takes it.
-            while let e = pending.first, e.time <= now + 1e-9 {
-                pending = pending.dropFirst()
-                behavior.input(e.event, now: max(0, e.time))
-            }
-            if let due = behavior.idle.nextDeadline, due <= now + 1e-9 { behavior.updateIdle(now: now) }
-            if let d = nextDemo, now >= d - 1e-9 {
-                behavior.apply(.scrollBy(items: 1, duration: nil), now: now)
-                nextDemo = d + (plan.demoInterval ?? 1)
-            }
-            behavior.tick(now: now)
+        while nextStepTime <= plan.until + 1e-9 {
+            let now = nextStepTime
+            runStep()
             while let s = shots.first, s.time <= now + 1e-9 {
                 shots = shots.dropFirst()
                 try shoot(to: s.path, now: now)
                 written.append(s.path)
             }
-            step += 1
         }
         return written
+    }
+
+    private func runStep() {
+        let now = nextStepTime
+        while let r = reloads.first, r.time <= now + 1e-9 {
+            reloads = reloads.dropFirst()
+            behavior.reload(path: r.path, reason: "--reload", now: now, logger: logger)
+        }
+        while let e = pending.first, e.time <= now + 1e-9 {
+            pending = pending.dropFirst()
+            behavior.input(e.event, now: max(0, e.time))
+        }
+        if let due = behavior.idle.nextDeadline, due <= now + 1e-9 { behavior.updateIdle(now: now) }
+        if let d = nextDemo, now >= d - 1e-9 {
+            behavior.apply(.scrollBy(items: 1, duration: nil), now: now)
+            nextDemo = d + (plan.demoInterval ?? 1)
+        }
+        behavior.tick(now: now)
+        step += 1
     }
 
     private func shoot(to path: String, now: Double) throws {

@@ -103,7 +103,11 @@ struct DisplayTestCommand: ParsableCommand {
             print("restore: \(restoreSummary(display))")
             return
         }
-        let driver = CarouselDriver(config: cfg, script: script, size: display.size)
+        // The frames `simulate` draws: the same driver on the same virtual clock.
+        var plan = SimulationPlan(config: cfg, width: max(1, display.size.width), height: max(1, display.size.height))
+        plan.script = script
+        let driver = Simulator(plan: plan, log: try EventLog(path: nil))
+        var isActive: Bool { driver.session.isMoving || driver.hasPendingInput }
         var hasScreen: Bool { display.size.width > 0 && display.size.height > 0 }
         let clock = MonotonicClock()
         var frozen = 0.0
@@ -122,7 +126,7 @@ struct DisplayTestCommand: ParsableCommand {
             if let sig = r.signal { stopSignal = sig }
             if let w = display.nextWakeTime, clock.now() >= w { resized = display.handleWake() || resized }
             if resized {
-                driver.resize(to: display.size)
+                if hasScreen { driver.session.resize(width: display.size.width, height: display.size.height) }
                 sceneDirty = true
                 stats.resizes += 1
                 announceFrame = true
@@ -133,7 +137,8 @@ struct DisplayTestCommand: ParsableCommand {
             let deadline = clock.now() + 2
             while !display.canPresent && clock.now() < deadline && stopSignal == nil { try wait(0.02) }
             guard hasScreen else { return }
-            let (frame, _) = driver.render(full: true)
+            _ = driver.session.renderFrame(full: true)
+            let frame = driver.session.scene.frame
             try display.present(frame, damage: [frame.bounds])
             stats.framePresented(idle: false)
             let end = clock.now() + 2
@@ -145,9 +150,10 @@ struct DisplayTestCommand: ParsableCommand {
             // A slow frame may jump past the end: shots still due are taken first.
             if now >= seconds && pendingShots.isEmpty { break }
             let shot = pendingShots.first.flatMap { $0.0 <= now ? $0 : nil }
-            let changed = driver.advance(to: shot?.0 ?? now)
+            driver.advance(to: shot?.0 ?? now)
+            let changed = driver.session.needsFrame
             if changed { sceneDirty = true }
-            if driver.isMoving { stats.motion(true, at: clock.now(), flips: flipCount(display)) }
+            if driver.session.isMoving { stats.motion(true, at: clock.now(), flips: flipCount(display)) }
             if let (t, name) = shot {
                 pendingShots = pendingShots.dropFirst()
                 let held = clock.now(), heldCPU = DisplayTestStats.cpuSeconds()
@@ -179,9 +185,10 @@ struct DisplayTestCommand: ParsableCommand {
                 continue
             }
             if (sceneDirty || display.wantsFrame), display.canPresent, hasScreen {
-                let (frame, damage) = driver.render()
+                let damage = driver.session.renderFrame()
+                let frame = driver.session.scene.frame
                 try display.present(frame, damage: damage)
-                stats.framePresented(idle: !sceneDirty && !driver.isActive)
+                stats.framePresented(idle: !sceneDirty && !isActive)
                 if stats.framesPresented == 1 {
                     // The first frame draws every visible card: hold the clock while it does, so
                     // the script starts with the carousel on screen.
@@ -196,11 +203,11 @@ struct DisplayTestCommand: ParsableCommand {
                 sceneDirty = false
             }
             // Motion ends once its last frame is out (idle time starts after it).
-            if !driver.isMoving && !sceneDirty { stats.motion(false, at: clock.now(), flips: flipCount(display)) }
+            if !driver.session.isMoving && !sceneDirty { stats.motion(false, at: clock.now(), flips: flipCount(display)) }
             // Sleep until the next engine tick (only while something moves), the next shot, the
             // display's wake time, or an fd.
             var until = seconds
-            if driver.isActive { until = min(until, driver.nextStepTime) }
+            if isActive { until = min(until, driver.nextStepTime) }
             if let s = pendingShots.first { until = min(until, s.0) }
             var timeout = until - virtualNow()
             if let w = display.nextWakeTime { timeout = min(timeout, w - clock.now()) }

@@ -10,55 +10,6 @@ import Raster
 import Glibc
 #endif
 
-/// The carousel `simulate` shows (the same `CarouselSession`, stepped on the same fixed tick from
-/// the same script, cards drawn synchronously), so a frame at virtual time T is the frame
-/// `simulate --shot T=...` writes.
-final class CarouselDriver {
-    let session: CarouselSession
-    private var pending: ArraySlice<TimedInputEvent>
-    private let dt: Double
-    private var step = 0
-
-    init(config: KioskConfiguration, script: [TimedInputEvent], size: (width: Int, height: Int)) {
-        session = CarouselSession(config: config, width: max(1, size.width), height: max(1, size.height))
-        pending = script[...]
-        dt = 1 / max(1, config.carousel.tickHz)
-    }
-
-    /// Virtual time of the next engine step.
-    var nextStepTime: Double { Double(step) * dt }
-    /// Something moves or scripted input is still to come.
-    var isActive: Bool { session.isMoving || !pending.isEmpty }
-    /// The engine (or a card fade) is moving.
-    var isMoving: Bool { session.isMoving }
-
-    /// Steps the session (as `Simulator.run` does) through every tick up to `t`. Returns true
-    /// when the picture changed.
-    func advance(to t: Double) -> Bool {
-        while Double(step) * dt <= t + 1e-9 {
-            let now = Double(step) * dt
-            while let e = pending.first, e.time <= now + 1e-9 {
-                pending = pending.dropFirst()
-                session.handle(e.event, now: now)
-            }
-            _ = session.tick(now: now)
-            step += 1
-        }
-        return session.needsFrame
-    }
-
-    /// Draws the current state; returns the frame and its damage.
-    func render(full: Bool = false) -> (frame: Canvas, damage: [PixelRect]) {
-        let damage = session.renderFrame(full: full)
-        return (session.scene.frame, damage)
-    }
-
-    /// Lays the scene out for the display's new size (nothing while no screen is connected).
-    func resize(to size: (width: Int, height: Int)) {
-        if size.width > 0 && size.height > 0 { session.resize(width: size.width, height: size.height) }
-    }
-}
-
 /// The wall clock (`CLOCK_REALTIME`) in seconds since 1970, for the report's timestamps.
 func wallClockNow() -> Double {
     var t = timespec()
