@@ -119,8 +119,7 @@ public final class CarouselSession {
         engine.update(options: new.carousel, itemCount: new.items.count, now: now)
         gestures.options = new.gestures
         gestures.vertical = new.carousel.vertical
-        if old.theme != new.theme || old.display.renderThreads != new.display.renderThreads
-            || old.display.buffers != new.display.buffers {
+        if old.theme != new.theme || old.display.renderThreads != new.display.renderThreads {
             scene = SceneRenderer(width: scene.width, height: scene.height, config: new)
             overlays = OverlayRenderer(style: OverlayStyle(theme: new.theme), screenWidth: scene.width, screenHeight: scene.height)
         }

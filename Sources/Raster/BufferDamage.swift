@@ -11,22 +11,30 @@ import CarouselCore
 ///
 /// At most `limit` rectangles are kept per buffer; beyond that they collapse into their bounding
 /// box, so a long run of small changes never grows memory or copy work without bound.
-struct BufferDamage {
-    private(set) var pending: [[PixelRect]]
-    let limit: Int
+///
+/// This is the one owner of per-buffer damage: the display backends keep one for their scan-out
+/// buffers (only they know how many there are and which is the back one), and `bench composite
+/// --damage` uses the same type for its simulated buffers. `FrameComposer` only reports the damage
+/// of each frame relative to the one before.
+public struct BufferDamage: Sendable {
+    /// For each buffer, the rectangles it lacks.
+    public private(set) var pending: [[PixelRect]]
+    /// Rectangles kept per buffer before they collapse into their bounding box.
+    public let limit: Int
 
-    init(buffers: Int, limit: Int = 8) {
+    /// Tracks `buffers` buffers, each starting with nothing pending.
+    public init(buffers: Int, limit: Int = 8) {
         pending = Array(repeating: [], count: buffers)
         self.limit = limit
     }
 
     /// Marks every buffer as needing `whole` (new buffers, unknown content).
-    mutating func invalidateAll(_ whole: PixelRect) {
+    public mutating func invalidateAll(_ whole: PixelRect) {
         for i in pending.indices { pending[i] = whole.isEmpty ? [] : [whole] }
     }
 
     /// Adds one present's damage to every buffer's history.
-    mutating func record(_ damage: [PixelRect]) {
+    public mutating func record(_ damage: [PixelRect]) {
         let rects = damage.filter { !$0.isEmpty }
         guard !rects.isEmpty else { return }
         for i in pending.indices {
@@ -41,15 +49,8 @@ struct BufferDamage {
     }
 
     /// What `buffer` must receive to show the current frame; its history starts over.
-    mutating func take(_ buffer: Int) -> [PixelRect] {
+    public mutating func take(_ buffer: Int) -> [PixelRect] {
         defer { pending[buffer] = [] }
         return pending[buffer]
-    }
-}
-
-extension PixelRect {
-    /// True when `o` lies entirely inside this rectangle (an empty `o` always does).
-    func contains(_ o: PixelRect) -> Bool {
-        o.isEmpty || (o.x >= x && o.y >= y && o.maxX <= maxX && o.maxY <= maxY)
     }
 }
