@@ -9,8 +9,10 @@ import CarouselCore
 /// whose content is unknown (after a mode set, or when someone else drew on the screen), is
 /// marked with the whole frame.
 ///
-/// At most `limit` rectangles are kept per buffer; beyond that they collapse into their bounding
-/// box, so a long run of small changes never grows memory or copy work without bound.
+/// Rectangles are merged when their bounding box costs no more pixels than both apart (one
+/// inside the other, two places of a card that moved a little). At most `limit` rectangles are
+/// kept per buffer; beyond that they collapse into their bounding box, so a long run of small
+/// changes never grows memory or copy work without bound.
 ///
 /// This is the one owner of per-buffer damage: the display backends keep one for their scan-out
 /// buffers (only they know how many there are and which is the back one), and `bench composite
@@ -35,17 +37,32 @@ public struct BufferDamage: Sendable {
 
     /// Adds one present's damage to every buffer's history.
     public mutating func record(_ damage: [PixelRect]) {
-        let rects = damage.filter { !$0.isEmpty }
-        guard !rects.isEmpty else { return }
         for i in pending.indices {
-            for r in rects where !pending[i].contains(where: { $0.contains(r) }) {
-                pending[i].removeAll { r.contains($0) }
-                pending[i].append(r)
-            }
+            for r in damage where !r.isEmpty { Self.add(r, to: &pending[i]) }
             if pending[i].count > limit {
                 pending[i] = [pending[i].reduce(PixelRect.empty) { $0.union($1) }]
             }
         }
+    }
+
+    /// Adds `rect` to `list`, merging it with every rectangle whose bounding box with it costs no
+    /// more pixels than the two apart (one inside the other, or much overlap: a card moved a few
+    /// pixels), so the copy never grows by merging and overlaps are not copied twice.
+    static func add(_ rect: PixelRect, to list: inout [PixelRect]) {
+        var r = rect
+        var merged = true
+        while merged {
+            merged = false
+            for j in list.indices.reversed() {
+                let u = list[j].union(r)
+                if u.area <= list[j].area + r.area {
+                    r = u
+                    list.remove(at: j)
+                    merged = true
+                }
+            }
+        }
+        list.append(r)
     }
 
     /// What `buffer` must receive to show the current frame; its history starts over.

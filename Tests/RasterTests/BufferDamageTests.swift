@@ -28,3 +28,20 @@ final class BufferDamageTests: XCTestCase {
         XCTAssertEqual(d.take(0), [PixelRect(x: 0, y: 0, width: 640, height: 480)])
     }
 }
+
+extension BufferDamageTests {
+    /// A card moved a few pixels: its old and new places overlap, and their bounding box costs
+    /// less than both apart, so they become one rectangle; far-apart ones stay apart.
+    func testOverlappingRectanglesMergeWhenThatCostsNoMorePixels() {
+        var d = BufferDamage(buffers: 1)
+        let card = PixelRect(x: 100, y: 50, width: 200, height: 150)
+        d.record([card])
+        d.record([PixelRect(x: 107, y: 50, width: 200, height: 150)])
+        d.record([PixelRect(x: 900, y: 0, width: 10, height: 10)])
+        XCTAssertEqual(d.take(0), [PixelRect(x: 100, y: 50, width: 207, height: 150), PixelRect(x: 900, y: 0, width: 10, height: 10)])
+        // Diagonal neighbours: the bounding box would cost more than both, so they stay apart.
+        d.record([PixelRect(x: 0, y: 0, width: 8, height: 8)])
+        d.record([PixelRect(x: 6, y: 6, width: 8, height: 8)])
+        XCTAssertEqual(d.take(0).count, 2)
+    }
+}
