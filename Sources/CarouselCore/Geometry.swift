@@ -42,6 +42,11 @@ public struct PixelRect: Equatable, Hashable, Sendable {
     }
 
     /// The overlap of both, or `.empty`.
+    /// True when `o` lies entirely inside this rectangle (an empty `o` always does).
+    public func contains(_ o: PixelRect) -> Bool {
+        o.isEmpty || (o.x >= x && o.y >= y && o.maxX <= maxX && o.maxY <= maxY)
+    }
+
     public func intersection(_ o: PixelRect) -> PixelRect {
         let nx = max(x, o.x), ny = max(y, o.y)
         let mx = min(maxX, o.maxX), my = min(maxY, o.maxY)

@@ -13,16 +13,23 @@ import Raster
 ///    changed (hotplug, new mode): lay the scene out again in the new `size` and draw in full;
 /// 2. the time `nextWakeTime` has come → `handleWake()` (frame-rate cap over, master retry);
 /// 3. the scene changed, or `wantsFrame` → draw and `present` if `canPresent`, else wait.
+///
+/// The backend is the one owner of frame pacing (`canPresent`, `nextWakeTime`: it knows whether
+/// its flips wait for vblank and when the last one completed) and of the damage of its buffers
+/// (`BufferDamage`: only it knows how many it has and which one is drawn into next). The loop
+/// keeps no frame-rate cap of its own.
 public protocol DisplayBackend: AnyObject {
     /// The size the scene is laid out in (already swapped for 90°/270° rotation); zero when no
     /// screen is connected.
     var size: (width: Int, height: Int) { get }
-    /// The refresh rate of the mode in Hz (a frame-rate cap for drivers that flip early).
+    /// The refresh rate of the mode in Hz (the backend's own frame-rate cap where nothing else
+    /// paces frames).
     var refreshRate: Double { get }
     /// File descriptors the main loop waits on for this backend.
     var pollDescriptors: [Int32] { get }
     /// True when a frame can be presented now (no flip in flight, the frame-rate cap allows it,
-    /// the display is ours and a screen is connected).
+    /// the display is ours and a screen is connected). The loop draws only when this is true and
+    /// otherwise waits until `nextWakeTime` or a readable descriptor.
     var canPresent: Bool { get }
     /// True when the backend needs a `present` although the scene did not change (after taking
     /// the display back, a new mode, new buffers). The frame passed must hold the whole current
@@ -34,7 +41,16 @@ public protocol DisplayBackend: AnyObject {
     var nextWakeTime: Double? { get }
     /// Shows `frame`; only `damage` changed since the frame that was last presented. A frame that
     /// cannot be shown now (display lost, no screen) is remembered as damage, never an error.
+    /// A frame sent to the screen gets the next `frameSequence`.
     func present(_ frame: Canvas, damage: [PixelRect]) throws
+    /// The number of the latest frame `present` sent to the screen (1 for the first; 0 before).
+    /// Read it after `present` to know which `FrameShown` will be that frame's. Numbers of
+    /// frames that could not be shown are not reused, nor reported.
+    var frameSequence: UInt64 { get }
+    /// Called on the loop's thread when a presented frame reached the screen, with the time it
+    /// did (the kernel's vblank timestamp of a page flip where there is one). Set by whoever
+    /// measures latency; nil costs nothing.
+    var onFrameShown: ((FrameShown) -> Void)? { get set }
     /// Handles readiness of one of `pollDescriptors` (flip completions, hotplug).
     /// Returns true when the size changed and the scene must be laid out again.
     func handleReadable(_ fd: Int32) -> Bool

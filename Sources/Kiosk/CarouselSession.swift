@@ -20,6 +20,8 @@ public final class CarouselSession {
     private var frameTime = 0.0
     /// True when the state changed since the last frame was drawn.
     public private(set) var needsFrame = true
+    /// The next `renderFrame` reports the whole frame as damage (`requestFullFrame()`).
+    private var fullFrameRequested = false
 
     public init(config: KioskConfiguration, width: Int, height: Int, synchronousCards: Bool = true) {
         self.config = config
@@ -98,9 +100,19 @@ public final class CarouselSession {
 
     /// Draws the frame for time `now` (card fades) into `scene.frame`; returns the damaged rectangles.
     public func renderFrame(full: Bool = false, now: Double = 0) -> [PixelRect] {
+        let whole = full || fullFrameRequested
         needsFrame = false
+        fullFrameRequested = false
         frameTime = now
-        return scene.render(quads(), full: full)
+        return scene.render(quads(), full: whole)
+    }
+
+    /// Asks for a frame whose damage is the whole screen, although the scene may not have
+    /// changed: the picture on screen is not the cached frame any more (a black frame was shown
+    /// while blanked, another program had the display). The layout and the cached frame stay.
+    public func requestFullFrame() {
+        fullFrameRequested = true
+        needsFrame = true
     }
 
     /// Lays the scene out for a new screen size (hotplug, new mode); the next frame is full.
@@ -119,8 +131,7 @@ public final class CarouselSession {
         engine.update(options: new.carousel, itemCount: new.items.count, now: now)
         gestures.options = new.gestures
         gestures.vertical = new.carousel.vertical
-        if old.theme != new.theme || old.display.renderThreads != new.display.renderThreads
-            || old.display.buffers != new.display.buffers {
+        if old.theme != new.theme || old.display.renderThreads != new.display.renderThreads {
             scene = SceneRenderer(width: scene.width, height: scene.height, config: new)
             overlays = OverlayRenderer(style: OverlayStyle(theme: new.theme), screenWidth: scene.width, screenHeight: scene.height)
         }

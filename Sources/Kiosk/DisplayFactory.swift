@@ -8,7 +8,7 @@ public enum DisplayFactory {
         let options = displayOptions(settings)
         switch backend {
         case .headless:
-            return HeadlessDisplay(width: settings.headlessSize.width, height: settings.headlessSize.height)
+            return HeadlessDisplay(width: settings.headlessSize.width, height: settings.headlessSize.height, paced: true)
         case .drm:
             return try DisplayOpener.open(.drm, options: options)
         case .fbdev:
@@ -16,7 +16,7 @@ public enum DisplayFactory {
         case .auto:
             do { return try DisplayOpener.open(.auto, options: options) } catch let e as DisplayError where e.kind == .noDevice {
                 logger.warning("no display device (\(e)); running headless")
-                return HeadlessDisplay(width: settings.headlessSize.width, height: settings.headlessSize.height)
+                return HeadlessDisplay(width: settings.headlessSize.width, height: settings.headlessSize.height, paced: true)
             }
         }
     }

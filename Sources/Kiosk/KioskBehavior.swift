@@ -168,7 +168,7 @@ public final class KioskBehavior {
                 onBlank?()
             case .wake:
                 blanked = false
-                session.resize(width: session.size.width, height: session.size.height)
+                session.requestFullFrame()
                 onWake?()
             }
         }

@@ -4,35 +4,31 @@ import KioskConfig
 import Raster
 
 /// Turns item poses into a frame: the themed background, then each visible card's texture
-/// through its quad, back to front. Damage tracking (per frame and per display buffer) lives in
-/// Raster's `FrameComposer`; this type adds the theme.
+/// through its quad, back to front. Each frame's damage comes from Raster's `FrameComposer`
+/// (what each display buffer lacks is the display's business); this type adds the theme.
 public final class SceneRenderer {
     public let width: Int
     public let height: Int
-    /// Draws into cached memory and knows what each display buffer is missing.
+    /// Draws into cached memory and says what changed since the previous frame.
     public let composer: FrameComposer
     /// The frame drawn last (cached memory; the display copies damaged parts out of it).
     public var frame: Canvas { composer.frame }
 
     /// - Parameters:
     ///   - threads: horizontal bands drawn in parallel (`[display] render_threads`).
-    ///   - bufferCount: display buffers whose contents `composer` tracks.
-    public init(width: Int, height: Int, theme: Theme, filter: TextureFilter = .mipmap, threads: Int = 1,
-                bufferCount: Int = 3) {
+    public init(width: Int, height: Int, theme: Theme, filter: TextureFilter = .mipmap, threads: Int = 1) {
         self.width = width
         self.height = height
         let background = Canvas(width: width, height: height)
         SceneRenderer.paintBackground(background, theme: theme)
-        composer = FrameComposer(background: background, compositor: Compositor(filter: filter, threads: threads),
-                                 bufferCount: bufferCount)
+        composer = FrameComposer(background: background, compositor: Compositor(filter: filter, threads: threads))
     }
 
     /// A renderer for `config`: its theme, `[display] render_threads` (default: the number of
-    /// cores, at most 4) and `[display] buffers`.
+    /// cores, at most 4).
     public convenience init(width: Int, height: Int, config: KioskConfiguration) {
         self.init(width: width, height: height, theme: config.theme,
-                  threads: config.display.renderThreads ?? Compositor.defaultThreadCount,
-                  bufferCount: config.display.buffers)
+                  threads: config.display.renderThreads ?? Compositor.defaultThreadCount)
     }
 
     /// Draws `quads` and returns the rectangles that changed since the previous frame (the

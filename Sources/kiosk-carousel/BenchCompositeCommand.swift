@@ -85,12 +85,14 @@ struct BenchCompositeCommand: ParsableCommand {
     }
 
     /// Damage-tracked rendering of the scene: idle (same quads again) and panning by 7 px per
-    /// frame, through a `FrameComposer` with two display buffers.
+    /// frame, into two display buffers whose damage is kept by `BufferDamage`, as the display
+    /// backends keep theirs.
     private func reportDamage(_ s: BenchScene, filter: TextureFilter, instructionSet: InstructionSet) {
         let background = Canvas(width: s.width, height: s.height)
         background.fill(s.background)
         let composer = FrameComposer(background: background, compositor: Compositor(filter: filter, threads: threads, instructionSet: instructionSet))
         let display = [Canvas(width: s.width, height: s.height), Canvas(width: s.width, height: s.height)]
+        var bufferDamage = BufferDamage(buffers: display.count)
         func shifted(_ dx: Double) -> [Quad] {
             s.quads.map { q in
                 var m = q
@@ -100,9 +102,13 @@ struct BenchCompositeCommand: ParsableCommand {
         }
         var frameNumber = 0
         func present(_ quads: [Quad]) -> Int {
-            composer.render(quads)
-            let buffer = display[frameNumber % 2]
-            let copied = composer.copyDamage(into: buffer, bufferIndex: frameNumber % 2)
+            bufferDamage.record(composer.render(quads))
+            let index = frameNumber % display.count
+            var copied = 0
+            for r in bufferDamage.take(index) {
+                display[index].copy(from: composer.frame, x: r.x, y: r.y, width: r.width, height: r.height)
+                copied += r.area
+            }
             frameNumber += 1
             return copied
         }

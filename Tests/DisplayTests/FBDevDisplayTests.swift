@@ -75,6 +75,18 @@ final class FBDevDisplayTests: XCTestCase {
         XCTAssertTrue(d.canPresent)
     }
 
+    func testFramesAreNumberedAndReportedWhenWritten() throws {
+        sys.installFramebuffer(width: 8, height: 4, bpp: 32, pages: 2)
+        let d = try FBDevDisplay(options: DisplayOptions(), system: sys)
+        var shown: [FrameShown] = []
+        d.onFrameShown = { shown.append($0) }
+        let frame = Canvas(width: 8, height: 4)
+        try d.present(frame, damage: [frame.bounds])
+        try d.present(frame, damage: [frame.bounds])  // too early: capped, not shown, no number
+        XCTAssertEqual(d.frameSequence, 1)
+        XCTAssertEqual(shown, [FrameShown(sequence: 1, time: sys.now, timing: .submitted)])
+    }
+
     func testCloseRestoresTheConsolePicture() throws {
         let (d, frame) = try openShowing(0xFF11_2233)
         try d.present(frame, damage: [frame.bounds])

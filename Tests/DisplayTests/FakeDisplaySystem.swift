@@ -29,6 +29,8 @@ final class FakeDisplaySystem: DisplaySystem {
     var flipDuration = 0.0
     var pendingFlips: [(crtc: UInt32, fb: UInt32, at: Double)] = []
     var scannedOut: UInt32 = 7
+    /// The CRTC's vblank counter as the flip events report it.
+    var vblankCount: UInt32 = 1000
     /// The id of the connectors' `DPMS` property (nil: the driver has none). Other properties
     /// come before it, so a lookup must go by name.
     var dpmsPropertyID: UInt32? = 7
@@ -190,7 +192,10 @@ final class FakeDisplaySystem: DisplaySystem {
         let done = pendingFlips.filter { $0.at <= now }
         pendingFlips.removeAll { $0.at <= now }
         for f in done { scannedOut = f.fb; crtcs[f.crtc]?.framebuffer = f.fb }
-        return done.map { DRMFlipCompletion(crtcID: $0.crtc, time: $0.at) }
+        return done.map { f in
+            vblankCount += 1
+            return DRMFlipCompletion(crtcID: f.crtc, time: f.at, sequence: vblankCount)
+        }
     }
 
     func drmConnectorProperties(_ fd: Int32, connector: UInt32) throws -> [DRMProperty] {

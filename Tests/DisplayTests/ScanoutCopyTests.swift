@@ -86,33 +86,6 @@ final class ScanoutCopyTests: XCTestCase {
     }
 }
 
-final class BufferDamageTests: XCTestCase {
-    func testEachBufferKeepsWhatItMissed() {
-        var d = BufferDamage(buffers: 3)
-        let a = PixelRect(x: 0, y: 0, width: 10, height: 10), b = PixelRect(x: 50, y: 50, width: 5, height: 5)
-        d.record([a])
-        XCTAssertEqual(d.take(0), [a])
-        d.record([b])
-        XCTAssertEqual(d.take(1), [a, b])
-        XCTAssertEqual(d.take(0), [b])
-        XCTAssertEqual(d.take(2), [a, b])
-        XCTAssertEqual(d.take(2), [])
-    }
-
-    func testContainedRectsAreDroppedAndLongHistoriesCollapse() {
-        var d = BufferDamage(buffers: 2, limit: 4)
-        d.record([PixelRect(x: 2, y: 2, width: 2, height: 2)])
-        d.record([PixelRect(x: 0, y: 0, width: 10, height: 10)])
-        d.record([PixelRect(x: 1, y: 1, width: 1, height: 1)])
-        XCTAssertEqual(d.take(0), [PixelRect(x: 0, y: 0, width: 10, height: 10)])
-        for i in 0..<6 { d.record([PixelRect(x: i * 20, y: 0, width: 5, height: 5)]) }
-        // Five rectangles exceed the limit and collapse into one; the sixth is kept apart.
-        XCTAssertEqual(d.take(1), [PixelRect(x: 0, y: 0, width: 85, height: 10), PixelRect(x: 100, y: 0, width: 5, height: 5)])
-        d.invalidateAll(PixelRect(x: 0, y: 0, width: 640, height: 480))
-        XCTAssertEqual(d.take(0), [PixelRect(x: 0, y: 0, width: 640, height: 480)])
-    }
-}
-
 final class ModeRequestTests: XCTestCase {
     func testParsing() {
         XCTAssertEqual(ModeRequest("1920x1080@60"), ModeRequest(width: 1920, height: 1080, refresh: 60))

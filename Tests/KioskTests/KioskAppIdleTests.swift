@@ -18,7 +18,7 @@ final class KioskAppIdleTests: XCTestCase {
         for i in 0..<8 { text += "[[item]]\nid = \"i\(i)\"\ntitle = \"Item \(i)\"\n" }
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let config = try ConfigLoader.load(path: path)
-        let display = HeadlessDisplay(width: 480, height: 320)
+        let display = HeadlessDisplay(width: 480, height: 320, paced: true)
         let app = try KioskApp(configPath: path, config: config, display: display, inputs: [],
                                log: try EventLog(path: nil), logger: Logger(label: "test"), exitAfter: 1.5)
         XCTAssertEqual(try app.run(), 0)

@@ -8,12 +8,25 @@ import Raster
 /// The screen through DRM/KMS: dumb buffers in XRGB8888, one `drmModeSetCrtc`, then page flips
 /// with completion events, at most one in flight.
 ///
-/// - Pacing: a frame can be presented when the last flip completed. Drivers whose flips complete
-///   long before the next vblank (virtual GPUs: bochs, virtio-gpu) would let the loop run
-///   unthrottled, so when a flip completes in less than half a refresh period a cap on the
-///   mode's refresh rate applies (`nextWakeTime` says when the next frame may go).
+/// State (`DRMState.swift`): `ownership` (owned / released / lost with a retry time), `output`
+/// (unplugged / configured: mode, buffers, presenter, front buffer), `flip` (idle / pending:
+/// buffer, submit time, frame sequence) and `pacing` (flip events / the clock).
+///
+/// - Presenter: chosen when the output is configured. Page flips unless the driver has refused
+///   one (EINVAL/ENOSYS/EOPNOTSUPP): then the output is configured again with a mode set per
+///   frame, the refused frame is shown that way, and every later configure (hotplug, a new
+///   mode) uses mode sets from the start.
+/// - Pacing (this backend is its one owner; the loop only asks `canPresent` and `nextWakeTime`):
+///   a frame can be presented when the last flip completed. Drivers whose flips complete long
+///   before the next vblank (virtual GPUs: bochs, virtio-gpu) would let the loop run
+///   unthrottled, so when a flip completes in less than half a refresh period, and after every
+///   mode set, a cap on the mode's refresh rate applies (`nextWakeTime` says when the next
+///   frame may go).
 /// - Damage: every buffer receives the union of the damage since *it* was last written
 ///   (`BufferDamage`), copied (and rotated) from the loop's cached frame.
+/// - Feedback: every `present` that sends a frame to the screen numbers it (`frameSequence`);
+///   `onFrameShown` gets the flip event's kernel vblank timestamp, CRTC and vblank counter
+///   (`page_flip_handler2`), or the time a mode set returned.
 /// - DRM master: losing it (a page flip or mode set fails with EACCES/EPERM) stops drawing
 ///   without an error; the backend tries to take it back once a second and then asks for a
 ///   frame (`wantsFrame`). `release()`/`reacquire()` give it away and take it back on request.
@@ -37,14 +50,22 @@ public final class DRMDisplay: DisplayBackend {
     /// The DRM file descriptor.
     public let fd: Int32
 
-    public private(set) var size: (width: Int, height: Int) = (0, 0)
+    public var size: (width: Int, height: Int) {
+        guard case .configured(let out) = output else { return (0, 0) }
+        return options.rotation.logicalSize(physicalWidth: out.mode.width, physicalHeight: out.mode.height)
+    }
     public private(set) var refreshRate: Double = 60
     public private(set) var wantsFrame = true
+    public private(set) var frameSequence: UInt64 = 0
+    public var onFrameShown: ((FrameShown) -> Void)?
 
     /// The connector driven (its name, e.g. `HDMI-A-1`).
     public var connectorName: String { connector.name }
     /// The mode set, or nil while no screen is connected.
-    public var currentMode: DRMMode? { mode }
+    public var currentMode: DRMMode? {
+        guard case .configured(let out) = output else { return nil }
+        return out.mode
+    }
 
     // Figures (for `display-test`, `state` and tests).
     /// Frames shown (mode sets and page flips).
@@ -57,7 +78,8 @@ public final class DRMDisplay: DisplayBackend {
     public private(set) var firstFrameTime: Double?
     /// What `close()` did to give the screen back (nil before).
     public private(set) var restoreSummary: String?
-    /// True while the screen is switched off through DPMS (`setScreenPower(false)`).
+    /// True while the screen is switched off through DPMS (`setScreenPower(false)`): the state
+    /// the kiosk wants, kept across losing master, hotplug and release.
     public private(set) var isScreenOff = false
 
     let system: DisplaySystem
@@ -66,29 +88,21 @@ public final class DRMDisplay: DisplayBackend {
     private var resources: DRMResources
     private(set) var connector: DRMConnector
     private(set) var crtcID: UInt32
-    private var mode: DRMMode?
     /// What the CRTC showed before we started (restored on close).
     private let saved: DRMCrtcState?
-    private(set) var buffers: [DumbBuffer] = []
     private var damage: BufferDamage
     private let copier = ScanoutCopier()
 
-    private(set) var hasMaster = true
-    private(set) var isReleased = false
+    private(set) var ownership: DRMOwnership = .owned
+    private(set) var output: DRMOutput = .unplugged
+    private(set) var flip: DRMFlip = .idle
+    private(set) var pacing: DRMPacing = .clock
+    private var cap = RefreshCap(refreshRate: 60)
+    /// The presenter the next configure chooses: page flips until the driver refuses one.
+    private(set) var presenterForDevice: DRMPresenter = .pageFlip
     private(set) var isClosed = false
-    /// `drmModeSetCrtc` has put the current buffers on screen.
-    private var modeSet = false
-    private(set) var flipPending = false
-    private var pendingBuffer = 0
-    private var flipSubmitTime = 0.0
-    private(set) var front = 0
-    /// Flips complete early (no vblank pacing): apply the refresh-rate cap.
-    private(set) var capActive = false
-    private var nextSlot = 0.0
-    private var retryMasterAt: Double?
-    private var pendingResize = false
-    /// The driver has no page flips: every frame is a mode set (+ DirtyFB).
-    private var setCrtcPerFrame = false
+    /// Taking the display back changed the size: `handleWake` reports it.
+    private var relayoutDue = false
     private var dirtyFBUnsupported = false
     /// DPMS was switched by us at least once: put it back to the wanted state when master comes
     /// back, and On when closing.
@@ -98,6 +112,20 @@ public final class DRMDisplay: DisplayBackend {
     static let flipTimeout = 1.0
     /// Seconds between attempts to take DRM master back.
     static let masterRetryInterval = 1.0
+
+    // For tests and `debugState`.
+    /// The scan-out buffers of the configured output (none while unplugged).
+    var buffers: [DumbBuffer] {
+        guard case .configured(let out) = output else { return [] }
+        return out.buffers
+    }
+    /// True while a page flip is in flight.
+    var flipPending: Bool { flip != .idle }
+    /// The presenter of the configured output.
+    var presenter: DRMPresenter? {
+        guard case .configured(let out) = output else { return nil }
+        return out.presenter
+    }
 
     /// Opens the display described by `options` on this machine.
     public convenience init(options: DisplayOptions) throws {
@@ -134,7 +162,7 @@ public final class DRMDisplay: DisplayBackend {
             throw error
         }
         self.hotplug = hotplug
-        log.info("DRM \(devicePath) \(connector.name) \(mode.map { "\($0)" } ?? "-") on CRTC \(crtcID), \(buffers.count) buffers, rotation \(options.rotation.rawValue)")
+        log.info("DRM \(devicePath) \(connector.name) \(currentMode.map { "\($0)" } ?? "-") on CRTC \(crtcID), \(buffers.count) buffers, rotation \(options.rotation.rawValue)")
     }
 
     deinit { close() }
@@ -146,22 +174,22 @@ public final class DRMDisplay: DisplayBackend {
     }
 
     public var canPresent: Bool {
-        guard isShowing, !flipPending else { return false }
-        return !capActive || system.monotonicNow() >= nextSlot
+        guard isShowing, flip == .idle else { return false }
+        return pacing == .flipEvents || cap.allows(system.monotonicNow())
     }
 
     public var nextWakeTime: Double? {
         if isClosed { return nil }
-        if pendingResize { return system.monotonicNow() }
-        if !hasMaster && !isReleased { return retryMasterAt }
-        if flipPending { return flipSubmitTime + Self.flipTimeout }
-        if isShowing && capActive && nextSlot > system.monotonicNow() { return nextSlot }
+        if relayoutDue { return system.monotonicNow() }
+        if case .lost(let retryAt) = ownership { return retryAt }
+        if case .pending(_, let since, _) = flip { return since + Self.flipTimeout }
+        if isShowing && pacing == .clock { return cap.wakeTime(after: system.monotonicNow()) }
         return nil
     }
 
     public func present(_ frame: Canvas, damage rects: [PixelRect]) throws {
         damage.record(rects)
-        guard isShowing, let mode else { return }
+        guard isShowing, case .configured(var out) = output else { return }
         guard frame.width == size.width, frame.height == size.height else {
             // Drawn for another size (a hotplug happened since): wait for the relaid-out frame.
             damage.invalidateAll(fullLogicalRect)
@@ -169,58 +197,55 @@ public final class DRMDisplay: DisplayBackend {
             return
         }
         let now = system.monotonicNow()
-        guard !flipPending, !capActive || now >= nextSlot else {
+        guard flip == .idle, pacing == .flipEvents || cap.allows(now) else {
             // Too early (the loop should check canPresent); the damage is kept for the next one.
             wantsFrame = true
             return
         }
-        let back = (front + 1) % buffers.count
-        let target = buffers[back].scanout
-        for r in damage.take(back) { pixelsCopied += copier.copy(r, from: frame, to: target, rotation: options.rotation) }
+        let back = (out.front + 1) % out.buffers.count
+        for r in damage.take(back) { pixelsCopied += copier.copy(r, from: frame, to: out.buffers[back].scanout, rotation: options.rotation) }
 
-        if !modeSet || setCrtcPerFrame {
-            do {
-                try system.drmSetCrtc(fd, crtc: crtcID, framebuffer: buffers[back].framebuffer, x: 0, y: 0,
-                                      connectors: [connector.id], mode: mode)
-            } catch let e as SystemCallError {
-                if Self.meansMasterLost(e) { loseMaster(e); return }
-                throw DisplayError(.failed, "setting mode \(mode) on \(connector.name) (\(devicePath)) failed: \(e)")
-            }
-            modeSet = true
-            front = back
-            markDirty(buffers[back].framebuffer)
+        let sequence = frameSequence + 1
+        var outcome = out.needsModeSet || out.presenter == .setCrtcPerFrame
+            ? try setCrtc(out, buffer: back) : try pageFlip(out, buffer: back)
+        if case .flipsRefused(let e) = outcome {
+            // The presenter is chosen again, once: this frame and every later configure use mode sets.
+            log.warning("\(devicePath): no page flips (\(e)); using a mode set per frame")
+            presenterForDevice = .setCrtcPerFrame
+            out.presenter = .setCrtcPerFrame
+            out.needsModeSet = true
+            output = .configured(out)
+            outcome = try setCrtc(out, buffer: back)
+        }
+        switch outcome {
+        case .masterLost(let e):
+            loseMaster(e)
+            return
+        case .busy:
+            // A flip the kernel still has in flight: the buffer is up to date; show it next time.
+            wantsFrame = true
+            return
+        case .flipsRefused:
+            return  // not reached: a mode set does not answer so
+        case .shown:
+            out.needsModeSet = false
+            out.front = back
+            output = .configured(out)
+            markDirty(out.buffers[back].framebuffer)
             if firstFrameTime == nil {
                 firstFrameTime = now
-                log.info("\(devicePath): first frame on screen (\(mode))")
+                log.info("\(devicePath): first frame on screen (\(out.mode))")
             }
-            capActive = true  // no completion event to pace the next frame by
-        } else {
-            do {
-                try system.drmPageFlip(fd, crtc: crtcID, framebuffer: buffers[back].framebuffer)
-                flipPending = true
-                pendingBuffer = back
-                flipSubmitTime = now
-            } catch let e as SystemCallError {
-                if Self.meansMasterLost(e) { loseMaster(e); return }
-                if e.errno == EBUSY {
-                    // A flip the kernel still has in flight: the buffer is up to date; show it next time.
-                    wantsFrame = true
-                    return
-                }
-                guard e.errno == EINVAL || e.errno == ENOSYS || e.errno == EOPNOTSUPP else {
-                    throw DisplayError(.failed, "page flip on \(connector.name) (\(devicePath)) failed: \(e)")
-                }
-                log.warning("\(devicePath): no page flips (\(e)); using a mode set per frame")
-                setCrtcPerFrame = true
-                modeSet = false
-                damage.record([fullLogicalRect])
-                return try present(frame, damage: [])
-            }
+            pacing = .clock  // no completion event to pace the next frame by
+            frameSequence = sequence
+            onFrameShown?(FrameShown(sequence: sequence, time: system.monotonicNow(), timing: .submitted, crtcID: crtcID))
+        case .flipping:
+            frameSequence = sequence
+            flip = .pending(buffer: back, since: now, sequence: sequence)
         }
         framesPresented += 1
         wantsFrame = false
-        let period = 1 / max(1, refreshRate)
-        nextSlot = (now - nextSlot) < period ? nextSlot + period : now + period
+        cap.presented(at: now)
     }
 
     public func handleReadable(_ fd: Int32) -> Bool {
@@ -237,42 +262,41 @@ public final class DRMDisplay: DisplayBackend {
     public func handleWake() -> Bool {
         guard !isClosed else { return false }
         let now = system.monotonicNow()
-        if flipPending && now - flipSubmitTime >= Self.flipTimeout {
+        if case .pending(_, let since, _) = flip, now - since >= Self.flipTimeout {
             log.warning("\(devicePath): page flip completion did not arrive within \(Self.flipTimeout) s; going on")
-            completeFlip(at: now)
+            completeFlip(nil, at: now)
         }
         var changed = false
-        if !hasMaster && !isReleased, let t = retryMasterAt, now >= t { changed = takeMasterBack() }
-        if pendingResize { pendingResize = false; changed = true }
+        if case .lost(let retryAt) = ownership, now >= retryAt { changed = takeMasterBack() }
+        if relayoutDue { relayoutDue = false; changed = true }
         return changed
     }
 
     public func release() {
-        guard !isClosed, !isReleased else { return }
+        guard !isClosed, ownership != .released else { return }
         drainFlip()
         // The next owner gets a screen that is on; `reacquire` switches it off again if still wanted.
-        if hasMaster && isScreenOff { _ = applyDPMS(.on) }
-        if hasMaster {
+        if ownership == .owned && isScreenOff { _ = applyDPMS(.on) }
+        if ownership == .owned {
             do { try system.drmDropMaster(fd) } catch { log.warning("\(devicePath): dropping DRM master: \(error)") }
         }
-        hasMaster = false
-        isReleased = true
-        modeSet = false
+        ownership = .released
+        requireModeSet()
         log.info("\(devicePath): display released")
     }
 
     public func reacquire() {
-        guard !isClosed, isReleased else { return }
-        isReleased = false
-        if takeMasterBack() { pendingResize = true }
-        if !hasMaster { log.notice("\(devicePath): cannot take the display back yet; retrying every \(Self.masterRetryInterval) s") }
+        guard !isClosed, ownership == .released else { return }
+        ownership = .lost(retryAt: system.monotonicNow())
+        if takeMasterBack() { relayoutDue = true }
+        if case .lost = ownership { log.notice("\(devicePath): cannot take the display back yet; retrying every \(Self.masterRetryInterval) s") }
     }
 
     public func close() {
         guard !isClosed else { return }
         drainFlip()
-        if !hasMaster && !isReleased { hasMaster = (try? system.drmSetMaster(fd)) != nil }
-        if hasMaster {
+        if case .lost = ownership, (try? system.drmSetMaster(fd)) != nil { ownership = .owned }
+        if ownership == .owned {
             if usedDPMS, let problem = applyDPMS(.on) { log.warning("\(devicePath): \(problem)") }
             restoreSummary = restore()
             log.info("\(devicePath): \(restoreSummary ?? "")")
@@ -280,8 +304,8 @@ public final class DRMDisplay: DisplayBackend {
             restoreSummary = "not DRM master: the screen stays with its current owner"
         }
         destroyBuffers()
-        if hasMaster { try? system.drmDropMaster(fd) }
-        hasMaster = false
+        if ownership == .owned { try? system.drmDropMaster(fd) }
+        ownership = .released
         hotplug?.close()
         hotplug = nil
         system.close(fd)
@@ -295,16 +319,19 @@ public final class DRMDisplay: DisplayBackend {
 
     /// The bookkeeping in one line (for debugging output).
     public var debugState: String {
-        "master=\(hasMaster) released=\(isReleased) mode=\(mode.map { "\($0)" } ?? "-") buffers=\(buffers.count) "
-            + "flipPending=\(flipPending) capActive=\(capActive) nextSlot=\(nextSlot) modeSet=\(modeSet) front=\(front) "
-            + "screenOff=\(isScreenOff)"
+        let out: String
+        switch output {
+        case .unplugged: out = "unplugged"
+        case .configured(let o): out = "\(o.mode) buffers=\(o.buffers.count) presenter=\(o.presenter) front=\(o.front) needsModeSet=\(o.needsModeSet)"
+        }
+        return "ownership=\(ownership) output=\(out) flip=\(flip) pacing=\(pacing) nextSlot=\(cap.nextSlot) screenOff=\(isScreenOff)"
     }
 
     // MARK: screen power
 
     private func screenOff() -> ScreenPowerResult {
         if isScreenOff { return .switched(.dpms) }
-        guard hasMaster && !isReleased else {
+        guard ownership == .owned else {
             return .unsupported(reason: "\(devicePath) is not DRM master now; cannot set DPMS")
         }
         drainFlip()
@@ -319,10 +346,10 @@ public final class DRMDisplay: DisplayBackend {
         // Whatever happened while off (a hotplug turning the CRTC off, a new mode), a full mode
         // set with the whole frame brings the picture back; with an unchanged mode the kernel
         // does no real mode set.
-        modeSet = false
+        requireModeSet()
         damage.invalidateAll(fullLogicalRect)
         wantsFrame = true
-        guard hasMaster && !isReleased else { return .switched(.dpms) }  // put back with master
+        guard ownership == .owned else { return .switched(.dpms) }  // put back with master
         if let problem = applyDPMS(.on) {
             return .unsupported(reason: problem + "; the mode set turns the screen on")
         }
@@ -351,34 +378,99 @@ public final class DRMDisplay: DisplayBackend {
 
     // MARK: internals
 
-    /// Drawing is possible: ours, not released, a screen connected and switched on.
-    private var isShowing: Bool { !isClosed && !isReleased && hasMaster && !isScreenOff && mode != nil && !buffers.isEmpty }
+    /// Drawing is possible: ours, a screen connected and switched on.
+    private var isShowing: Bool {
+        guard !isClosed, ownership == .owned, !isScreenOff, case .configured = output else { return false }
+        return true
+    }
 
     private var fullLogicalRect: PixelRect { PixelRect(x: 0, y: 0, width: size.width, height: size.height) }
 
     /// EACCES/EPERM from a mode set or flip: someone else is master now.
     static func meansMasterLost(_ e: SystemCallError) -> Bool { e.errno == EACCES || e.errno == EPERM }
 
-    /// Sets up buffers for `m` (reusing them when the size did not change) and the derived state.
-    private func configure(mode m: DRMMode) throws {
-        if buffers.first.map({ $0.width != m.width || $0.height != m.height }) ?? true {
-            destroyBuffers()
-            for _ in 0..<damage.pending.count {
-                buffers.append(try DumbBuffer.create(fd: fd, width: m.width, height: m.height, system: system))
-            }
+    /// What showing one buffer came to.
+    private enum ShowOutcome {
+        /// On screen now (a mode set).
+        case shown
+        /// A page flip is queued; its event says when it is on screen.
+        case flipping
+        /// The kernel still has a flip in flight (EBUSY).
+        case busy
+        /// Another program is master now.
+        case masterLost(SystemCallError)
+        /// The driver has no page flips (EINVAL, ENOSYS, EOPNOTSUPP).
+        case flipsRefused(SystemCallError)
+    }
+
+    /// `drmModeSetCrtc` with `buffer`: the first frame of a page-flip output, every frame of a
+    /// set-CRTC one.
+    private func setCrtc(_ out: DRMConfiguredOutput, buffer: Int) throws -> ShowOutcome {
+        do {
+            try system.drmSetCrtc(fd, crtc: crtcID, framebuffer: out.buffers[buffer].framebuffer, x: 0, y: 0,
+                                  connectors: [connector.id], mode: out.mode)
+        } catch let e as SystemCallError {
+            if Self.meansMasterLost(e) { return .masterLost(e) }
+            throw DisplayError(.failed, "setting mode \(out.mode) on \(connector.name) (\(devicePath)) failed: \(e)")
         }
-        mode = m
+        return .shown
+    }
+
+    /// `drmModePageFlip` to `buffer`, with a completion event.
+    private func pageFlip(_ out: DRMConfiguredOutput, buffer: Int) throws -> ShowOutcome {
+        do {
+            try system.drmPageFlip(fd, crtc: crtcID, framebuffer: out.buffers[buffer].framebuffer)
+        } catch let e as SystemCallError {
+            if Self.meansMasterLost(e) { return .masterLost(e) }
+            if e.errno == EBUSY { return .busy }
+            guard e.errno == EINVAL || e.errno == ENOSYS || e.errno == EOPNOTSUPP else {
+                throw DisplayError(.failed, "page flip on \(connector.name) (\(devicePath)) failed: \(e)")
+            }
+            return .flipsRefused(e)
+        }
+        return .flipping
+    }
+
+    /// Sets up buffers for `m` (reusing them when the size did not change), chooses the
+    /// presenter and resets the derived state; the next frame is a full mode set.
+    private func configure(mode m: DRMMode) throws {
+        var reused: [DumbBuffer]?
+        if case .configured(let old) = output, let first = old.buffers.first, first.width == m.width, first.height == m.height {
+            reused = old.buffers
+        }
+        let buffers: [DumbBuffer]
+        if let reused { buffers = reused } else {
+            destroyBuffers()
+            var made: [DumbBuffer] = []
+            do {
+                for _ in 0..<damage.pending.count {
+                    made.append(try DumbBuffer.create(fd: fd, width: m.width, height: m.height, system: system))
+                }
+            } catch {
+                made.forEach { $0.destroy(fd: fd, system: system) }
+                throw error
+            }
+            buffers = made
+        }
+        output = .configured(DRMConfiguredOutput(mode: m, buffers: buffers, presenter: presenterForDevice))
         refreshRate = m.refreshRate > 0 ? m.refreshRate : 60
-        size = options.rotation.logicalSize(physicalWidth: m.width, physicalHeight: m.height)
-        modeSet = false
-        front = 0
+        cap.setRefreshRate(refreshRate)
         damage.invalidateAll(fullLogicalRect)
         wantsFrame = true
     }
 
+    /// Frees the buffers; the output is unplugged until configured again.
     private func destroyBuffers() {
-        buffers.forEach { $0.destroy(fd: fd, system: system) }
-        buffers = []
+        if case .configured(let out) = output { out.buffers.forEach { $0.destroy(fd: fd, system: system) } }
+        output = .unplugged
+    }
+
+    /// Nothing of ours is on the CRTC any more (master lost or given away, screen off): the
+    /// next frame is a mode set.
+    private func requireModeSet() {
+        guard case .configured(var out) = output else { return }
+        out.needsModeSet = true
+        output = .configured(out)
     }
 
     private func markDirty(_ framebuffer: UInt32) {
@@ -396,31 +488,44 @@ public final class DRMDisplay: DisplayBackend {
             log.warning("\(devicePath): reading DRM events: \(error)")
             return
         }
-        if !completions.isEmpty && flipPending { completeFlip(at: system.monotonicNow()) }
+        guard flip != .idle, let last = completions.last else { return }
+        // Ours is the event of our CRTC (kernels before 4.12 say CRTC 0).
+        completeFlip(completions.last { $0.crtcID == crtcID || $0.crtcID == 0 } ?? last, at: system.monotonicNow())
     }
 
-    private func completeFlip(at now: Double) {
-        flipPending = false
-        front = pendingBuffer
+    /// The flip in flight is on screen: by its event, or given up on (`event` nil).
+    private func completeFlip(_ event: DRMFlipCompletion?, at now: Double) {
+        guard case .pending(let buffer, let since, let sequence) = flip else { return }
+        flip = .idle
+        if case .configured(var out) = output, buffer < out.buffers.count {
+            out.front = buffer
+            output = .configured(out)
+        }
         flipsCompleted += 1
         firstFrameTime = firstFrameTime ?? now
         // A flip that took less than half a period did not wait for a vblank: cap the rate.
-        capActive = (now - flipSubmitTime) < 0.5 / max(1, refreshRate)
+        pacing = (now - since) < 0.5 / max(1, refreshRate) ? .clock : .flipEvents
+        guard let onFrameShown else { return }
+        if let event {
+            onFrameShown(FrameShown(sequence: sequence, time: event.time, timing: .vblank,
+                                    crtcID: event.crtcID == 0 ? crtcID : event.crtcID, driverSequence: event.sequence))
+        } else {
+            onFrameShown(FrameShown(sequence: sequence, time: now, timing: .timedOut, crtcID: crtcID))
+        }
     }
 
     /// Waits (up to 0.1 s) for a flip in flight to complete, so buffers can be freed and the
     /// CRTC changed.
     private func drainFlip() {
-        guard flipPending else { return }
+        guard flip != .idle else { return }
         if system.waitReadable(fd, timeout: 0.1) { readFlipEvents() }
-        if flipPending { completeFlip(at: system.monotonicNow()) }
+        if flip != .idle { completeFlip(nil, at: system.monotonicNow()) }
     }
 
     private func loseMaster(_ e: SystemCallError) {
-        hasMaster = false
-        modeSet = false
-        flipPending = false
-        retryMasterAt = system.monotonicNow() + Self.masterRetryInterval
+        ownership = .lost(retryAt: system.monotonicNow() + Self.masterRetryInterval)
+        requireModeSet()
+        flip = .idle
         log.notice("\(devicePath): lost DRM master (\(e)); not drawing until the display comes back")
     }
 
@@ -428,19 +533,18 @@ public final class DRMDisplay: DisplayBackend {
     /// asks for a full frame. Returns true when the size changed.
     private func takeMasterBack() -> Bool {
         do { try system.drmSetMaster(fd) } catch {
-            retryMasterAt = system.monotonicNow() + Self.masterRetryInterval
+            ownership = .lost(retryAt: system.monotonicNow() + Self.masterRetryInterval)
             return false
         }
-        hasMaster = true
-        retryMasterAt = nil
-        modeSet = false
+        ownership = .owned
+        requireModeSet()
         damage.invalidateAll(fullLogicalRect)
         wantsFrame = true
         log.info("\(devicePath): took the display back")
         let changed = reprobe()
         // The other program may have switched the screen on (a mode set does): put DPMS back to
         // what the kiosk wants. If Off fails, drawing resumes and the caller's black frame shows.
-        if usedDPMS, hasMaster, let problem = applyDPMS(isScreenOff ? .off : .on) {
+        if usedDPMS, ownership == .owned, let problem = applyDPMS(isScreenOff ? .off : .on) {
             log.warning("\(devicePath): \(problem)")
             isScreenOff = false
         }
@@ -451,7 +555,7 @@ public final class DRMDisplay: DisplayBackend {
     /// Returns true when `size` changed.
     func reprobe() -> Bool {
         guard !isClosed else { return false }
-        if isReleased { return false }  // reacquire() re-probes
+        if ownership == .released { return false }  // reacquire() re-probes
         var target: DRMConnector? = (try? system.drmConnector(fd, id: connector.id)).flatMap { $0.connected && !$0.modes.isEmpty ? $0 : nil }
         if target == nil && options.connector == nil, let res = try? system.drmResources(fd) {
             resources = res
@@ -460,13 +564,10 @@ public final class DRMDisplay: DisplayBackend {
         }
         let old = size
         guard let target else {
-            guard mode != nil else { return false }
+            guard case .configured = output else { return false }
             drainFlip()
-            if hasMaster { try? system.drmSetCrtc(fd, crtc: crtcID, framebuffer: 0, x: 0, y: 0, connectors: [], mode: nil) }
+            if ownership == .owned { try? system.drmSetCrtc(fd, crtc: crtcID, framebuffer: 0, x: 0, y: 0, connectors: [], mode: nil) }
             destroyBuffers()
-            mode = nil
-            modeSet = false
-            size = (0, 0)
             log.notice("\(devicePath): \(connector.name) unplugged; running without a screen")
             return old != size
         }
@@ -476,7 +577,7 @@ public final class DRMDisplay: DisplayBackend {
             guard let m = try? DRMProbe.chooseMode(nil, connector: target) else { return false }
             newMode = m
         }
-        if target.id == connector.id, let current = mode, current.sameTiming(as: newMode), !buffers.isEmpty {
+        if target.id == connector.id, let current = currentMode, current.sameTiming(as: newMode) {
             connector = target
             return false
         }
@@ -489,8 +590,6 @@ public final class DRMDisplay: DisplayBackend {
         do { try configure(mode: newMode) } catch {
             log.error("\(devicePath): cannot set up buffers for \(newMode): \(error); running without a screen")
             destroyBuffers()
-            mode = nil
-            size = (0, 0)
             return old != size
         }
         log.notice("\(devicePath): \(connector.name) now \(newMode); laying out \(size.width)x\(size.height)")

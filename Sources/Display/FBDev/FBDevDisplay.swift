@@ -14,7 +14,9 @@ import Raster
 ///   for it with `FBIOPUT_VSCREENINFO` if needed): frames go into the hidden page, then
 ///   `FBIOPAN_DISPLAY` shows it. Otherwise frames are written into the visible page, after
 ///   `FBIO_WAITFORVSYNC` when the driver supports it (fewer tears).
-/// - Frames are capped at the refresh rate computed from the timings (60 Hz when unknown).
+/// - Pacing: fbdev has no completion events, so this backend caps frames itself at the refresh
+///   rate computed from the timings (60 Hz when unknown; `RefreshCap`); the loop asks
+///   `canPresent` and `nextWakeTime`. `onFrameShown` reports when the pan or write returned.
 /// - The console is put in graphics mode (`KDSETMODE`) so its cursor does not draw over the
 ///   picture; `close()` puts back the console's picture, panning and text mode.
 /// - Screen power (`setScreenPower`): `FBIOBLANK` (powerdown / unblank). While blanked nothing
@@ -29,6 +31,8 @@ public final class FBDevDisplay: DisplayBackend {
     public let refreshRate: Double
     public var pollDescriptors: [Int32] { [] }
     public private(set) var wantsFrame = true
+    public private(set) var frameSequence: UInt64 = 0
+    public var onFrameShown: ((FrameShown) -> Void)?
     /// The pixel layout written.
     public let format: ScanoutFormat
     /// True when frames are double-buffered by panning.
@@ -55,7 +59,7 @@ public final class FBDevDisplay: DisplayBackend {
     private var damage: BufferDamage
     private let copier = ScanoutCopier()
     private var front = 0
-    private var nextSlot = 0.0
+    private var cap: RefreshCap
     private(set) var isReleased = false
     private(set) var isClosed = false
     private var consoleGraphics = false
@@ -130,6 +134,7 @@ public final class FBDevDisplay: DisplayBackend {
         savedPicture = Array(UnsafeRawBufferPointer(start: memory + visibleOffset,
                                                     count: max(0, min(pitch * pageRows, mappedLength - visibleOffset))))
         refreshRate = Self.refreshRate(of: v)
+        cap = RefreshCap(refreshRate: refreshRate)
         waitsForVSync = (try? system.fbWaitForVSync(dev)) != nil
         size = options.rotation.logicalSize(physicalWidth: physical.width, physicalHeight: physical.height)
         damage = BufferDamage(buffers: canPan ? 2 : 1)
@@ -163,12 +168,11 @@ public final class FBDevDisplay: DisplayBackend {
 
     // MARK: DisplayBackend
 
-    public var canPresent: Bool { !isClosed && !isReleased && !isScreenOff && system.monotonicNow() >= nextSlot }
+    public var canPresent: Bool { !isClosed && !isReleased && !isScreenOff && cap.allows(system.monotonicNow()) }
 
     public var nextWakeTime: Double? {
         guard !isClosed, !isReleased, !isScreenOff else { return nil }
-        let now = system.monotonicNow()
-        return nextSlot > now ? nextSlot : nil
+        return cap.wakeTime(after: system.monotonicNow())
     }
 
     public func present(_ frame: Canvas, damage rects: [PixelRect]) throws {
@@ -180,7 +184,7 @@ public final class FBDevDisplay: DisplayBackend {
             return
         }
         let now = system.monotonicNow()
-        guard now >= nextSlot else { wantsFrame = true; return }
+        guard cap.allows(now) else { wantsFrame = true; return }
         let page = pans ? 1 - front : 0
         if !pans && waitsForVSync { try? system.fbWaitForVSync(fd) }
         let target = ScanoutBuffer(base: memory + page * Int(physical.height) * pitch, pitch: pitch,
@@ -202,8 +206,9 @@ public final class FBDevDisplay: DisplayBackend {
             log.info("\(devicePath): first frame on screen")
         }
         wantsFrame = false
-        let period = 1 / max(1, refreshRate)
-        nextSlot = (now - nextSlot) < period ? nextSlot + period : now + period
+        cap.presented(at: now)
+        frameSequence += 1
+        onFrameShown?(FrameShown(sequence: frameSequence, time: system.monotonicNow(), timing: .submitted))
     }
 
     public func handleReadable(_ fd: Int32) -> Bool { false }

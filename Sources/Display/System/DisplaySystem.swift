@@ -95,11 +95,15 @@ struct DRMProperty: Equatable {
     var value: UInt64
 }
 
-/// One page flip completion read by `drmHandleEvent`.
+/// One page flip completion read by `drmHandleEvent` (`page_flip_handler2` of a version 3
+/// `drmEventContext`).
 struct DRMFlipCompletion: Equatable {
+    /// The CRTC that flipped (0 from kernels without `DRM_CAP_CRTC_IN_VBLANK_EVENT`).
     var crtcID: UInt32
-    /// Kernel timestamp of the flip (CLOCK_MONOTONIC seconds).
+    /// Kernel timestamp of the vblank the flip happened at (CLOCK_MONOTONIC seconds).
     var time: Double
+    /// The CRTC's vblank counter at the flip.
+    var sequence: UInt32
 }
 
 /// Every system call the display backends make, behind one seam (as swift-system's

@@ -155,7 +155,7 @@ final class LinuxDisplaySystem: DisplaySystem {
         let n = events.withUnsafeMutableBufferPointer { kiosk_drm_handle_events(fd, $0.baseAddress, Int32($0.count)) }
         try checkNegative(n, "drmHandleEvent")
         return events.prefix(Int(n)).map {
-            DRMFlipCompletion(crtcID: $0.crtc_id, time: Double($0.tv_sec) + Double($0.tv_usec) / 1e6)
+            DRMFlipCompletion(crtcID: $0.crtc_id, time: Double($0.tv_sec) + Double($0.tv_usec) / 1e6, sequence: $0.sequence)
         }
     }
 

@@ -11,6 +11,6 @@ extension KioskApp: ActionRunnerDelegate {
         display.reacquire()
         inputs.forEach { $0.resume() }
         behavior.resume(now: now)
-        session.resize(width: session.size.width, height: session.size.height)
+        session.requestFullFrame()
     }
 }

@@ -30,7 +30,6 @@ public final class KioskApp {
     /// inotify on the config file's folder, the images' folders and the items folder.
     let files: MediaWatcher
     var inputFDs: [Int32] = []
-    var lastPresent = -Double.infinity
     var exitCode: Int32 = 0
     let exitAfter: Double?
     let start: Double
@@ -193,21 +192,19 @@ public final class KioskApp {
         } else if tick.isArmed {
             tick.disarm()
         }
-        // The display's own timers: the end of its frame-rate cap, retries to take DRM master back.
+        // The display's own timers: the end of its frame-rate cap, a flip timeout, retries to take
+        // DRM master back.
         if let w = display.nextWakeTime, monotonicNow() >= w, display.handleWake() { displayChanged() }
         if behavior.blanked { presentBlackIfDue() }
         guard !behavior.blanked, !actions.isForegroundActive, session.needsFrame || display.wantsFrame, display.canPresent,
               display.size.width > 0 else {
             return display.nextWakeTime.map { Int32(max(0, ($0 - monotonicNow()) * 1000).rounded(.up)) } ?? -1
         }
+        // The display paces frames (its flips, or its own refresh cap): `canPresent` said yes.
         let t = monotonicNow()
-        let minInterval = 1 / max(1, display.refreshRate)
-        let wait = lastPresent + minInterval - t
-        if wait > 0 { return Int32((wait * 1000).rounded(.up)) }
         let damage = session.renderFrame(now: now)
         do {
             try display.present(session.scene.frame, damage: damage)
-            lastPresent = t
             framesPresented += 1
             presentTimes.append(t)
             if presentTimes.count > 120 { presentTimes.removeFirst(presentTimes.count - 120) }
