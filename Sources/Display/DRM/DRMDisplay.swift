@@ -94,6 +94,12 @@ public final class DRMDisplay: DisplayBackend {
     /// back, and On when closing.
     private var usedDPMS = false
 
+    /// When the oldest page flip not confirmed by its completion event was submitted (flips given
+    /// up on by the timeout stay unconfirmed); nil after a completion, and after a drain, master
+    /// loss or release (no frame is owed then). Feeds `health`.
+    private var unconfirmedFlipSince: Double?
+    /// `KIOSK_TEST_FAULT=wedge-flip`: flip completion events are read and dropped (tests only).
+    private let dropFlipCompletions = DisplayTestFault.current == .wedgeFlip
     /// Seconds after which a flip whose completion never arrived is given up on.
     static let flipTimeout = 1.0
     /// Seconds between attempts to take DRM master back.
@@ -200,6 +206,7 @@ public final class DRMDisplay: DisplayBackend {
                 flipPending = true
                 pendingBuffer = back
                 flipSubmitTime = now
+                unconfirmedFlipSince = unconfirmedFlipSince ?? now
             } catch let e as SystemCallError {
                 if Self.meansMasterLost(e) { loseMaster(e); return }
                 if e.errno == EBUSY {
@@ -221,6 +228,12 @@ public final class DRMDisplay: DisplayBackend {
         wantsFrame = false
         let period = 1 / max(1, refreshRate)
         nextSlot = (now - nextSlot) < period ? nextSlot + period : now + period
+    }
+
+    public var health: DisplayHealth {
+        guard isShowing else { return .notShowing }
+        if let t = unconfirmedFlipSince, system.monotonicNow() - t >= Self.flipTimeout { return .stalled(since: t) }
+        return .showing
     }
 
     public func handleReadable(_ fd: Int32) -> Bool {
@@ -396,6 +409,8 @@ public final class DRMDisplay: DisplayBackend {
             log.warning("\(devicePath): reading DRM events: \(error)")
             return
         }
+        if dropFlipCompletions { return }
+        if !completions.isEmpty { unconfirmedFlipSince = nil }
         if !completions.isEmpty && flipPending { completeFlip(at: system.monotonicNow()) }
     }
 
@@ -411,6 +426,7 @@ public final class DRMDisplay: DisplayBackend {
     /// Waits (up to 0.1 s) for a flip in flight to complete, so buffers can be freed and the
     /// CRTC changed.
     private func drainFlip() {
+        unconfirmedFlipSince = nil
         guard flipPending else { return }
         if system.waitReadable(fd, timeout: 0.1) { readFlipEvents() }
         if flipPending { completeFlip(at: system.monotonicNow()) }
@@ -420,6 +436,7 @@ public final class DRMDisplay: DisplayBackend {
         hasMaster = false
         modeSet = false
         flipPending = false
+        unconfirmedFlipSince = nil
         retryMasterAt = system.monotonicNow() + Self.masterRetryInterval
         log.notice("\(devicePath): lost DRM master (\(e)); not drawing until the display comes back")
     }

@@ -165,6 +165,8 @@ public final class FBDevDisplay: DisplayBackend {
 
     public var canPresent: Bool { !isClosed && !isReleased && !isScreenOff && system.monotonicNow() >= nextSlot }
 
+    public var health: DisplayHealth { !isClosed && !isReleased && !isScreenOff && size.width > 0 ? .showing : .notShowing }
+
     public var nextWakeTime: Double? {
         guard !isClosed, !isReleased, !isScreenOff else { return nil }
         let now = system.monotonicNow()
