@@ -373,6 +373,7 @@ final class DRMDisplayTests: XCTestCase {
         _ = d.handleWake()
         XCTAssertFalse(d.flipPending, "given up on")
         XCTAssertEqual(d.health, .stalled(since: submitted))
+        XCTAssertTrue(d.wantsFrame, "asks for a frame: a new flip tells whether flips complete again")
         sys.now += 0.1
         try d.present(frame, damage: [frame.bounds])  // EBUSY: the kernel still has it
         XCTAssertEqual(d.health, .stalled(since: submitted), "still no flip confirmed")
@@ -380,5 +381,21 @@ final class DRMDisplayTests: XCTestCase {
         XCTAssertEqual(d.health, .showing)
         d.release()
         XCTAssertEqual(d.health, .notShowing)
+    }
+}
+
+final class DisplayTestFaultTests: XCTestCase {
+    func testParsesKindAndFile() throws {
+        XCTAssertNil(DisplayTestFault("wedge"))
+        XCTAssertNil(DisplayTestFault(""))
+        let always = try XCTUnwrap(DisplayTestFault("wedge-flip"))
+        XCTAssertTrue(always.isOn(.wedgeFlip))
+        let path = "/tmp/kiosk-fault-\(getpid())"
+        let gated = try XCTUnwrap(DisplayTestFault("wedge-flip:\(path)"))
+        XCTAssertEqual(gated.whilePath, path)
+        XCTAssertFalse(gated.isOn(.wedgeFlip), "no file yet")
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertTrue(gated.isOn(.wedgeFlip))
     }
 }

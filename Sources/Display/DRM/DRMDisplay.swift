@@ -27,6 +27,9 @@ import Raster
 ///   current frame. Lost or given-away master, hotplug and reacquiring keep the wanted state: the
 ///   property is put back to it when master comes back. No property or a failing ioctl: the
 ///   result says unsupported and the caller shows a black frame.
+/// - Health (`health`, for the watchdog): a flip whose completion does not come within
+///   `flipTimeout` is given up on (drawing goes on) but the display reports `.stalled` from its
+///   submission until some flip completes; `KIOSK_TEST_FAULT=wedge-flip` drops completions (tests).
 /// - `close()` waits for a pending flip, switches DPMS back on if it was used, restores the
 ///   CRTC, framebuffer and mode that were there before (the console), frees the buffers and
 ///   drops master.
@@ -99,7 +102,7 @@ public final class DRMDisplay: DisplayBackend {
     /// loss or release (no frame is owed then). Feeds `health`.
     private var unconfirmedFlipSince: Double?
     /// `KIOSK_TEST_FAULT=wedge-flip`: flip completion events are read and dropped (tests only).
-    private let dropFlipCompletions = DisplayTestFault.current == .wedgeFlip
+    private let testFault = DisplayTestFault.current
     /// Seconds after which a flip whose completion never arrived is given up on.
     static let flipTimeout = 1.0
     /// Seconds between attempts to take DRM master back.
@@ -253,6 +256,7 @@ public final class DRMDisplay: DisplayBackend {
         if flipPending && now - flipSubmitTime >= Self.flipTimeout {
             log.warning("\(devicePath): page flip completion did not arrive within \(Self.flipTimeout) s; going on")
             completeFlip(at: now)
+            wantsFrame = true  // a new flip shows whether flips complete again (`health` stays stalled until one does)
         }
         var changed = false
         if !hasMaster && !isReleased, let t = retryMasterAt, now >= t { changed = takeMasterBack() }
@@ -409,7 +413,7 @@ public final class DRMDisplay: DisplayBackend {
             log.warning("\(devicePath): reading DRM events: \(error)")
             return
         }
-        if dropFlipCompletions { return }
+        if testFault?.isOn(.wedgeFlip) == true { return }
         if !completions.isEmpty { unconfirmedFlipSince = nil }
         if !completions.isEmpty && flipPending { completeFlip(at: system.monotonicNow()) }
     }

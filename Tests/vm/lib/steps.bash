@@ -1,0 +1,79 @@
+# Sourced by the VM tests' guest scripts (and host scripts that wait): named steps with their
+# own deadlines, scaled for a slow or busy host, and a failure that says where it was.
+#
+#   step NAME                 begins a step (the previous one ends): prints "== step NAME (at T s)"
+#                             on stderr, which Tests/vm/lib/kiosk-vm-scaled reads on the host to
+#                             name the step the guest was in when its --timeout ran out
+#   wait_until SECONDS COND   runs the shell text COND every 0.2 s (0.5 s once slower than 1 s
+#                             per try) until it succeeds; fails the step after SECONDS x
+#                             $KIOSK_VM_SLOWDOWN ("COND: not true within N s")
+#   step_fail MESSAGE         "FAIL in step X after N s: MESSAGE; earlier steps: a 3 s, b 12 s",
+#                             runs $STEP_ON_FAIL (a command: a dump of the unit, a log tail),
+#                             exits 1
+#   scaled SECONDS            SECONDS x $KIOSK_VM_SLOWDOWN, rounded up (for sleeps that measure
+#                             a duration must NOT use it; for limits only)
+#   steps_done                ends the last step; prints "steps: a 3 s, b 12 s, ... (total N s)"
+#
+# KIOSK_VM_SLOWDOWN (a factor >= 1, Tests/vm/lib/slowdown.bash) reaches the guest with the rest
+# of the host environment (kiosk-vm passes it through); unset means 1. A limit is what the step
+# needs on a quiet machine: the factor stretches it as it stretches the VM's boot.
+
+_steps_t0=$(date +%s.%N)
+_step_name=
+_step_start=
+_steps_done=()
+
+_steps_now() { date +%s.%N; }
+_steps_secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+scaled() {
+    awk -v t="$1" -v f="${KIOSK_VM_SLOWDOWN:-1}" 'BEGIN { if (f < 1) f = 1; v = t * f; i = int(v); if (i < v) i++; print i }'
+}
+
+_step_end() {
+    [ -n "$_step_name" ] || return 0
+    _steps_done+=("$_step_name $(_steps_secs "$_step_start" "$(_steps_now)") s")
+    _step_name=
+}
+
+step() {
+    _step_end
+    _step_name=$1
+    _step_start=$(_steps_now)
+    echo "== step $1 (at $(_steps_secs "$_steps_t0" "$_step_start") s)" >&2
+}
+
+_steps_list() {
+    local out= s
+    for s in "${_steps_done[@]}"; do out+="${out:+, }$s"; done
+    echo "${out:-(none)}"
+}
+
+step_fail() {
+    local took=
+    [ -n "$_step_name" ] && took=$(_steps_secs "$_step_start" "$(_steps_now)")
+    echo "FAIL in step ${_step_name:-(none)} after ${took:-0} s: $*; earlier steps: $(_steps_list)" \
+        "(KIOSK_VM_SLOWDOWN=${KIOSK_VM_SLOWDOWN:-1})"
+    echo "FAIL in step ${_step_name:-(none)}" >&2
+    [ -n "${STEP_ON_FAIL:-}" ] && eval "$STEP_ON_FAIL"
+    exit 1
+}
+
+wait_until() {
+    local limit start now try_start pause=0.2
+    limit=$(scaled "$1"); shift
+    start=$(date +%s)
+    while true; do
+        try_start=$(date +%s)
+        eval "$1" && return 0
+        now=$(date +%s)
+        [ $((now - start)) -ge "$limit" ] && step_fail "$1: not true within $limit s"
+        [ $((now - try_start)) -ge 1 ] && pause=0.5
+        sleep "$pause"
+    done
+}
+
+steps_done() {
+    _step_end
+    echo "steps: $(_steps_list) (total $(_steps_secs "$_steps_t0" "$(_steps_now)") s)"
+}
