@@ -10,6 +10,7 @@
 #   step_fail MESSAGE         "FAIL in step X after N s: MESSAGE; earlier steps: a 3 s, b 12 s",
 #                             runs $STEP_ON_FAIL (a command: a dump of the unit, a log tail),
 #                             exits 1
+#   step_fail_message MSG     the same line only (for helpers that return 1 to their caller)
 #   scaled SECONDS            SECONDS x $KIOSK_VM_SLOWDOWN, rounded up (for sleeps that measure
 #                             a duration must NOT use it; for limits only)
 #   steps_done                ends the last step; prints "steps: a 3 s, b 12 s, ... (total N s)"
@@ -49,12 +50,15 @@ _steps_list() {
     echo "${out:-(none)}"
 }
 
-step_fail() {
+step_fail_message() {
     local took=
     [ -n "$_step_name" ] && took=$(_steps_secs "$_step_start" "$(_steps_now)")
     echo "FAIL in step ${_step_name:-(none)} after ${took:-0} s: $*; earlier steps: $(_steps_list)" \
         "(KIOSK_VM_SLOWDOWN=${KIOSK_VM_SLOWDOWN:-1})"
-    echo "FAIL in step ${_step_name:-(none)}" >&2
+}
+
+step_fail() {
+    step_fail_message "$@"
     [ -n "${STEP_ON_FAIL:-}" ] && eval "$STEP_ON_FAIL"
     exit 1
 }
