@@ -19,13 +19,15 @@
 # of the host environment (kiosk-vm passes it through); unset means 1. A limit is what the step
 # needs on a quiet machine: the factor stretches it as it stretches the VM's boot.
 
-_steps_t0=$(date +%s.%N)
+# Times come from $EPOCHREALTIME (bash 5): no process is started to take them.
+_steps_us() { REPLY=${EPOCHREALTIME/./}; }
+_steps_us; _steps_t0=$REPLY
 _step_name=
 _step_start=
 _steps_done=()
 
-_steps_now() { date +%s.%N; }
-_steps_secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+# _steps_secs FROM_US TO_US: seconds with one decimal, into REPLY.
+_steps_secs() { local d=$((($2 - $1) / 100000)); REPLY="$((d / 10)).$((d % 10))"; }
 
 scaled() {
     awk -v t="$1" -v f="${KIOSK_VM_SLOWDOWN:-1}" 'BEGIN { if (f < 1) f = 1; v = t * f; i = int(v); if (i < v) i++; print i }'
@@ -33,15 +35,17 @@ scaled() {
 
 _step_end() {
     [ -n "$_step_name" ] || return 0
-    _steps_done+=("$_step_name $(_steps_secs "$_step_start" "$(_steps_now)") s")
+    _steps_us; _steps_secs "$_step_start" "$REPLY"
+    _steps_done+=("$_step_name $REPLY s")
     _step_name=
 }
 
 step() {
     _step_end
     _step_name=$1
-    _step_start=$(_steps_now)
-    echo "== step $1 (at $(_steps_secs "$_steps_t0" "$_step_start") s)" >&2
+    _steps_us; _step_start=$REPLY
+    _steps_secs "$_steps_t0" "$_step_start"
+    echo "== step $1 (at $REPLY s)" >&2
 }
 
 _steps_list() {
@@ -51,9 +55,9 @@ _steps_list() {
 }
 
 step_fail_message() {
-    local took=
-    [ -n "$_step_name" ] && took=$(_steps_secs "$_step_start" "$(_steps_now)")
-    echo "FAIL in step ${_step_name:-(none)} after ${took:-0} s: $*; earlier steps: $(_steps_list)" \
+    local took=0
+    if [ -n "$_step_name" ]; then _steps_us; _steps_secs "$_step_start" "$REPLY"; took=$REPLY; fi
+    echo "FAIL in step ${_step_name:-(none)} after $took s: $*; earlier steps: $(_steps_list)" \
         "(KIOSK_VM_SLOWDOWN=${KIOSK_VM_SLOWDOWN:-1})"
 }
 
@@ -64,20 +68,21 @@ step_fail() {
 }
 
 wait_until() {
-    local limit start now try_start pause=0.2
+    local limit start try_start pause=0.2
     limit=$(scaled "$1"); shift
-    start=$(date +%s)
+    _steps_us; start=$REPLY
     while true; do
-        try_start=$(date +%s)
+        _steps_us; try_start=$REPLY
         eval "$1" && return 0
-        now=$(date +%s)
-        [ $((now - start)) -ge "$limit" ] && step_fail "$1: not true within $limit s"
-        [ $((now - try_start)) -ge 1 ] && pause=0.5
+        _steps_us
+        [ $((REPLY - start)) -ge $((limit * 1000000)) ] && step_fail "$1: not true within $limit s"
+        [ $((REPLY - try_start)) -ge 1000000 ] && pause=0.5
         sleep "$pause"
     done
 }
 
 steps_done() {
     _step_end
-    echo "steps: $(_steps_list) (total $(_steps_secs "$_steps_t0" "$(_steps_now)") s)"
+    _steps_us; _steps_secs "$_steps_t0" "$REPLY"
+    echo "steps: $(_steps_list) (total $REPLY s)"
 }
