@@ -63,6 +63,7 @@ check() { # DESCRIPTION COMMAND...
     checks=$((checks + 1))
     step "$what" 2>/dev/null  # the step lines are for a guest's console; here the check lines say it
     if "$@"; then echo "  ok   $what"; else failures=$((failures + 1)); echo "  FAIL $what"; step_fail_message "$what"; fi
+    _step_end  # a check's time is its own wait, not the faults injected before the next one
 }
 
 alive() { kill -0 "$KIOSK_PID" 2>/dev/null; }
@@ -73,7 +74,6 @@ mark_log() { LOG_MARK=$(wc -l <"$WORK/log.txt"); }
 new_log() { tail -n +"$((LOG_MARK + 1))" "$WORK/log.txt" 2>/dev/null; }
 
 finish() {
-    steps_done
     echo "$checks checks, $failures failed"
     if [ "$failures" -ne 0 ]; then echo "--- kiosk log"; tail -n 40 "$WORK/log.txt"; fi
     [ "$failures" -eq 0 ]
