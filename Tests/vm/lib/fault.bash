@@ -61,7 +61,7 @@ wait_exit() { # [SECONDS]
 check() { # DESCRIPTION COMMAND...
     local what=$1; shift
     checks=$((checks + 1))
-    step "$what" 2>/dev/null  # the step lines are for a guest's console; here the check lines say it
+    step "$what" >/dev/null  # the step lines are for a guest's console; here the check lines say it
     if "$@"; then echo "  ok   $what"; else failures=$((failures + 1)); echo "  FAIL $what"; step_fail_message "$what"; fi
     _step_end  # a check's time is its own wait, not the faults injected before the next one
 }

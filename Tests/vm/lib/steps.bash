@@ -2,7 +2,8 @@
 # own deadlines, scaled for a slow or busy host, and a failure that says where it was.
 #
 #   step NAME                 begins a step (the previous one ends): prints "== step NAME (at T s)"
-#                             on stderr, which Tests/vm/lib/kiosk-vm-scaled reads on the host to
+#                             on stdout (in order with the test's own lines), which
+#                             Tests/vm/lib/kiosk-vm-scaled reads on the host to
 #                             name the step the guest was in when its --timeout ran out
 #   wait_until SECONDS COND   runs the shell text COND every 0.2 s (0.5 s once slower than 1 s
 #                             per try) until it succeeds; fails the step after SECONDS x
@@ -45,7 +46,7 @@ step() {
     _step_name=$1
     _steps_us; _step_start=$REPLY
     _steps_secs "$_steps_t0" "$_step_start"
-    echo "== step $1 (at $REPLY s)" >&2
+    echo "== step $1 (at $REPLY s)"
 }
 
 _steps_list() {
