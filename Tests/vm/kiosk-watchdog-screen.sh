@@ -61,8 +61,8 @@ start_systemd kiosk-carousel.service || step_fail "systemd did not start"
 props() { sc show kiosk-carousel -p ActiveState -p MainPID -p NRestarts -p WatchdogTimestampMonotonic -p StatusText 2>/dev/null; }
 field() { echo "$1" | sed -n "s/^$2=//p"; }
 frames() { inside python3 "$ctl" "$sock" '{"cmd":"state"}' 2>/dev/null | sed -n 's/.*"frames":\([0-9]*\).*/\1/p'; }
-# Frames stop changing: two readings 2 s apart agree.
-settled() { a=$(frames); sleep 2; b=$(frames); [ -n "$a" ] && [ "$a" = "$b" ]; }
+# Frames stop changing: three readings 2 s apart agree (no card left to arrive and fade in).
+settled() { a=$(frames); sleep 2; b=$(frames); sleep 2; c=$(frames); [ -n "$a" ] && [ "$a" = "$b" ] && [ "$b" = "$c" ]; }
 
 step "start (active, READY=1)"
 wait_until 90 '[ "$(unit_prop kiosk-carousel ActiveState)" = active ]'
