@@ -11,7 +11,8 @@ if [ ! -x "$KIOSK_VM" ]; then
     echo "run-vm-tests: $KIOSK_VM not found (the VM harness lives in ../shared/vm)" >&2
     exit 1
 fi
-# Time limits follow the host (Tests/vm/lib/slowdown.bash).
+# Time limits follow the host (Tests/vm/lib/slowdown.bash): every step's limit is multiplied by
+# KIOSK_VM_SLOWDOWN (Tests/vm/lib/steps.bash; docs/reliability.md, "Time limits of the VM tests").
 source "$top/Tests/vm/lib/slowdown.bash"
 vm_slowdown_setup
 pass=0; fail=0; failed=()

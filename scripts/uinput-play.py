@@ -37,6 +37,9 @@ One command per line (# starts a comment). DEV is the name given when the device
                                 program under test logged that it opened a device
   say TEXT                      print TEXT to stdout (flushed)
 
+The limits of `wait`, `waitlog` and `settle` are multiplied by $KIOSK_VM_SLOWDOWN (a factor >= 1
+set by Tests/vm/lib/slowdown.bash for a slow or busy host); `sleep` is a duration, not scaled.
+
 Each command that touches a device ends with SYN_REPORT. Prints "created DEV /dev/input/eventN"
 for each device made. Exits 2 on a bad line, naming it.
 """
@@ -46,6 +49,8 @@ import sys
 import time
 
 from evdev import AbsInfo, UInput, ecodes as e
+
+SLOWDOWN = max(1.0, float(os.environ.get('KIOSK_VM_SLOWDOWN') or 1))
 
 MT_TOOL_FINGER, MT_TOOL_PALM = 0, 2
 devices = {}
@@ -189,11 +194,11 @@ def run(lines):
                 devices.pop(args[0]).close()
                 print('destroyed %s' % args[0], flush=True)
             elif op == 'settle':
-                subprocess.run(['udevadm', 'settle', '--timeout=10'], check=False)
+                subprocess.run(['udevadm', 'settle', '--timeout=%d' % round(10 * SLOWDOWN)], check=False)
             elif op == 'sleep':
                 time.sleep(float(args[0]))
             elif op == 'wait':
-                limit = float(args[1]) if len(args) > 1 else 60
+                limit = (float(args[1]) if len(args) > 1 else 60) * SLOWDOWN
                 end = time.time() + limit
                 path = os.path.join(base_dir, args[0])
                 while not os.path.exists(path):
@@ -202,7 +207,8 @@ def run(lines):
                         sys.exit(3)
                     time.sleep(0.02)
             elif op == 'waitlog':
-                end = time.time() + 60
+                limit = 60 * SLOWDOWN
+                end = time.time() + limit
                 path, count, text = os.path.join(base_dir, args[0]), int(args[1]), ' '.join(args[2:])
                 while True:
                     try:
@@ -212,7 +218,7 @@ def run(lines):
                     except OSError:
                         pass
                     if time.time() > end:
-                        print('uinput-play: %r did not appear %d times in %s in 60 s' % (text, count, path),
+                        print('uinput-play: %r did not appear %d times in %s in %g s' % (text, count, path, limit),
                               file=sys.stderr)
                         sys.exit(3)
                     time.sleep(0.05)

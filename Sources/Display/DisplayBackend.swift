@@ -73,6 +73,12 @@ public protocol DisplayBackend: AnyObject {
     /// caller then shows a black frame instead (and the backend stays ready to present it).
     /// The default implementation, for backends without power control, always says so.
     func setScreenPower(_ on: Bool) -> ScreenPowerResult
+    /// Whether frames given to `present` reach the screen, for the loop's watchdog
+    /// (`ScreenWatch`): `.notShowing` when nothing is expected on screen (released, DRM master
+    /// lost, switched off, unplugged, closed), `.stalled(since:)` when a frame was submitted but
+    /// not confirmed on screen within the backend's time limit (a page flip whose completion never
+    /// came). The default: `.showing` while `size` is not zero.
+    var health: DisplayHealth { get }
     /// Restores what the screen showed before we started, and frees everything. Safe to call
     /// more than once; call it on normal exit, from the loop's SIGTERM/SIGINT (signalfd)
     /// handling and before exiting on a fatal error (not from inside an async signal handler).
@@ -81,11 +87,25 @@ public protocol DisplayBackend: AnyObject {
 
 extension DisplayBackend {
     public var wantsFrame: Bool { false }
+    public var health: DisplayHealth { size.width > 0 && size.height > 0 ? .showing : .notShowing }
     public var nextWakeTime: Double? { nil }
     public func handleWake() -> Bool { false }
     public func setScreenPower(_ on: Bool) -> ScreenPowerResult {
         .unsupported(reason: "\(type(of: self)) has no screen power control")
     }
+}
+
+/// What a display says about its screen, for the watchdog: is what the loop presents shown?
+public enum DisplayHealth: Equatable, Sendable {
+    /// Frames given to `present` reach the screen (perhaps after a flip in flight or the
+    /// frame-rate cap).
+    case showing
+    /// Nothing is expected on screen and no frame is owed: the display is released to another
+    /// program or its DRM master was taken, the screen is switched off, unplugged, or closed.
+    case notShowing
+    /// A frame handed over was not confirmed on screen within the backend's time limit (a page
+    /// flip whose completion event never came, in a row since `since`, monotonic seconds).
+    case stalled(since: Double)
 }
 
 /// A display error with the fix in its message.

@@ -358,4 +358,44 @@ final class DRMDisplayTests: XCTestCase {
         _ = d.handleWake()
         XCTAssertFalse(d.flipPending)
     }
+
+    /// `health`, for the watchdog: a flip unconfirmed past the timeout is a stall, and stays one
+    /// after it is given up on, until a completion arrives; a released display owes nothing.
+    func testUnconfirmedFlipsMakeTheDisplayStalledUntilOneCompletes() throws {
+        let (d, frame) = try openShowingFirstFrame()
+        XCTAssertEqual(d.health, .showing)
+        sys.flipDuration = 1000  // the completion is lost
+        let submitted = sys.now
+        try d.present(frame, damage: [frame.bounds])
+        sys.now += DRMDisplay.flipTimeout / 2
+        XCTAssertEqual(d.health, .showing, "a flip in flight within its time")
+        sys.now = submitted + DRMDisplay.flipTimeout
+        _ = d.handleWake()
+        XCTAssertFalse(d.flipPending, "given up on")
+        XCTAssertEqual(d.health, .stalled(since: submitted))
+        XCTAssertTrue(d.wantsFrame, "asks for a frame: a new flip tells whether flips complete again")
+        sys.now += 0.1
+        try d.present(frame, damage: [frame.bounds])  // EBUSY: the kernel still has it
+        XCTAssertEqual(d.health, .stalled(since: submitted), "still no flip confirmed")
+        completeFlip(d)  // the lost completion turns up after all
+        XCTAssertEqual(d.health, .showing)
+        d.release()
+        XCTAssertEqual(d.health, .notShowing)
+    }
+}
+
+final class DisplayTestFaultTests: XCTestCase {
+    func testParsesKindAndFile() throws {
+        XCTAssertNil(DisplayTestFault("wedge"))
+        XCTAssertNil(DisplayTestFault(""))
+        let always = try XCTUnwrap(DisplayTestFault("wedge-flip"))
+        XCTAssertTrue(always.isOn(.wedgeFlip))
+        let path = "/tmp/kiosk-fault-\(getpid())"
+        let gated = try XCTUnwrap(DisplayTestFault("wedge-flip:\(path)"))
+        XCTAssertEqual(gated.whilePath, path)
+        XCTAssertFalse(gated.isOn(.wedgeFlip), "no file yet")
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertTrue(gated.isOn(.wedgeFlip))
+    }
 }

@@ -48,7 +48,7 @@ final class LiveDeviceTests: XCTestCase {
         let source = try LibInputSource(options: InputOptions())
         defer { source.close() }
         let fd = try XCTUnwrap(source.pollDescriptors.first)
-        XCTAssertTrue(readable(fd, timeout: 0.2), "devices present at start are announced at once")
+        XCTAssertTrue(readable(fd, timeout: 0.2 * vmSlowdown), "devices present at start are announced at once")
         _ = try readUntil(source, fd, count: 0, settle: 0.5)
         XCTAssertFalse(readable(fd, timeout: 0.3), "quiet when nothing happens")
     }
@@ -136,10 +136,11 @@ final class LiveDeviceTests: XCTestCase {
         return poll(&p, 1, Int32(timeout * 1000)) == 1
     }
 
-    /// Reads until `count` events arrived (or, with `settle`, for that long), failing after 5 s.
+    /// Reads until `count` events arrived (or, with `settle`, for that long), failing after 5 s
+    /// (x `KIOSK_VM_SLOWDOWN`).
     private func readUntil(_ s: InputSource, _ fd: Int32, count: Int, settle: Double = 0) throws -> [InputEvent] {
         var out: [InputEvent] = []
-        let end = Date().addingTimeInterval(settle > 0 ? settle : 5)
+        let end = Date().addingTimeInterval(settle > 0 ? settle : 5 * vmSlowdown)
         while Date() < end {
             if readable(fd, timeout: 0.1) { out += s.readTimed(fd: fd).map(\.event) }
             if settle == 0, out.count >= count { return out }
@@ -162,6 +163,10 @@ final class LiveDeviceTests: XCTestCase {
     }
 }
 
+/// The VM tests' slowdown factor (`KIOSK_VM_SLOWDOWN`, Tests/vm/lib/slowdown.bash; 1 when unset):
+/// limits on what must happen are multiplied by it, checks that nothing happens are not.
+let vmSlowdown = max(1, Double(ProcessInfo.processInfo.environment["KIOSK_VM_SLOWDOWN"] ?? "") ?? 1)
+
 /// A virtual device made with libevdev's uinput API; removed when released.
 final class UInputDevice {
     let uinput: OpaquePointer
@@ -176,7 +181,7 @@ final class UInputDevice {
         guard rc == 0, let u else { throw SystemCallError(call: "libevdev_uinput_create_from_device", errno: -rc) }
         uinput = u
         devnode = String(cString: libevdev_uinput_get_devnode(u))
-        _ = Glibc.system("udevadm settle --timeout=10")
+        _ = Glibc.system("udevadm settle --timeout=\(Int((10 * vmSlowdown).rounded(.up)))")
     }
 
     deinit { libevdev_uinput_destroy(uinput) }

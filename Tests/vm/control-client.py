@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """control-client.py SOCKET JSON: sends one command line to the kiosk's control socket and
 prints the reply line (events that arrive before it are skipped). Waits up to 60 s for the
-socket to appear. Exit status 0 when the reply says "ok": true, 1 otherwise."""
+socket to appear and 30 s for the reply, both x $KIOSK_VM_SLOWDOWN (Tests/vm/lib/slowdown.bash).
+Exit status 0 when the reply says "ok": true, 1 otherwise."""
 import json
+import os
 import socket
 import sys
 import time
 
 path, line = sys.argv[1], sys.argv[2]
-end = time.time() + 60
+slowdown = max(1.0, float(os.environ.get("KIOSK_VM_SLOWDOWN") or 1))
+end = time.time() + 60 * slowdown
 while True:
     try:
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -16,9 +19,9 @@ while True:
         break
     except OSError:
         if time.time() > end:
-            sys.exit("control socket never appeared")
+            sys.exit("control socket never appeared (%.0f s)" % (60 * slowdown))
         time.sleep(0.2)
-s.settimeout(30)
+s.settimeout(30 * slowdown)
 s.sendall(line.encode() + b"\n")
 buf = b""
 while True:

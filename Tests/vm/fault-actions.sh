@@ -42,16 +42,16 @@ start_kiosk "$cfg"
 check "starts" wait_for_log 'running: 4 items'
 select_item() { /usr/bin/python3 "$here/control-client.py" "$sock" "{\"cmd\":\"select\",\"index\":$1}" >/dev/null; }
 # Until the kiosk says (control `state`) that no foreground program holds the screen any more.
-foreground_done() { # [SECONDS]
-    local deadline=$(( $(date +%s) + ${1:-20} ))
+foreground_done() { # [SECONDS] (x the slowdown)
+    local deadline=$(( $(date +%s) + $(scaled "${1:-20}") ))
     until /usr/bin/python3 "$here/control-client.py" "$sock" '{"cmd":"state"}' 2>/dev/null | grep -q '"foreground":false'; do
         [ "$(date +%s)" -ge "$deadline" ] && return 1
         sleep 0.2
     done
 }
 event_seen() { grep -q "$1" "$WORK/events.jsonl"; }
-wait_event() { # REGEX [SECONDS]
-    local deadline=$(( $(date +%s) + ${2:-20} ))
+wait_event() { # REGEX [SECONDS] (x the slowdown)
+    local deadline=$(( $(date +%s) + $(scaled "${2:-20}") ))
     until event_seen "$1"; do [ "$(date +%s)" -ge "$deadline" ] && return 1; sleep 0.1; done
 }
 
@@ -73,7 +73,7 @@ check "hang: the screen is given back (no foreground program left)" foreground_d
 leftovers() { grep -c '"action_leftovers"' "$WORK/events.jsonl"; }
 before=$(leftovers)
 mark_log; select_item 2
-check "holdout: leftovers recorded" bash -c "for i in \$(seq 200); do [ \$(grep -c '\"action_leftovers\"' '$WORK/events.jsonl') -gt $before ] && exit 0; sleep 0.1; done; exit 1"
+check "holdout: leftovers recorded" bash -c "for i in \$(seq $(scaled 200)); do [ \$(grep -c '\"action_leftovers\"' '$WORK/events.jsonl') -gt $before ] && exit 0; sleep 0.1; done; exit 1"
 check "holdout: logged" wait_for_log "item 2 'holdout'.*left processes running" 10
 check "holdout: leftovers gone, screen taken back (leftovers gone logged)" wait_for_log "leftovers (are gone|.*sent SIGKILL)" 20
 check "holdout: still running" alive

@@ -39,21 +39,27 @@ sleep 1.5
 say done
 PLAY
 guest_script <<GUEST
+step "devices made"
 play play
 wait_for "\$OUT/play.play.out" ready 30 || exit 1
+step "kiosk running"
 "\$BIN" run --config "\$OUT/kiosk.toml" --backend headless --events "\$OUT/events.jsonl" > "\$OUT/run.err" 2>&1 &
 RUN=\$!
 wait_for "\$OUT/run.err" "running:" 60 || exit 1
+step "touchscreen destroyed mid-drag, knob destroyed and back"
 touch "\$OUT/GO"
 wait_for "\$OUT/play.play.out" knob-back 90 || exit 1
+step "the knob turns"
 wc -l < "\$OUT/events.jsonl" > "\$OUT/before-turn"
 touch "\$OUT/TURN"
 wait_for "\$OUT/play.play.out" done 30 || exit 1
+step "SIGTERM"
 kill -0 \$RUN && echo alive > "\$OUT/alive"
 kill -TERM \$RUN
 wait \$RUN
 echo \$? > "\$OUT/run.rc"
 wait \$PLAY_PID
+steps_done
 GUEST
 run_guest "$out" --timeout 300
 check_events "$out" <<'PY'

@@ -37,7 +37,7 @@ item_count() { control '{"cmd":"state"}' 2>/dev/null | sed -n 's/.*"item_count":
 # A screenshot once the screen is still (cards fade in off the loop): two in a row that match.
 shot() { # FILE
     local i
-    for i in $(seq 40); do
+    for i in $(seq "$(scaled 40)"); do
         control "{\"cmd\":\"screenshot\",\"path\":\"$1\"}" >/dev/null || return 1
         if [ -f "$1.prev" ] && python3 "$here/display/compare.py" "$1.prev" "$1" --max-mean 0 --max-over4 0 >/dev/null; then
             rm -f "$1.prev"; return 0
@@ -54,7 +54,7 @@ screen_same() { shot "$WORK/$1.png" && same_as "$WORK/ref.png" "$WORK/$1.png"; }
 screen_becomes() {
     local i flag=--max-mean
     [ "$1" = different ] && flag=--expect-different
-    for i in $(seq 60); do
+    for i in $(seq "$(scaled 60)"); do
         control "{\"cmd\":\"screenshot\",\"path\":\"$WORK/$2.png\"}" >/dev/null || return 1
         if [ "$1" = same ]; then same_as "$WORK/ref.png" "$WORK/$2.png" >/dev/null && return 0
         else python3 "$here/display/compare.py" "$WORK/ref.png" "$WORK/$2.png" --expect-different --min-mean 0.5 >/dev/null && return 0; fi

@@ -26,7 +26,8 @@ for ((r = 1; r <= rounds; r++)); do
     # exec (CI saw SIGHUP 13 ms "after" kill a kiosk that had not blocked it yet).
     # Early-signals constructor: Sources/C/CLinux.
     blocked=
-    for ((w = 0; w < 3000; w++)); do
+    block_tries=${block_tries:-$(scaled 3000)}  # ~1 ms each, x the slowdown
+    for ((w = 0; w < block_tries; w++)); do
         blk=$(sed -n 's/^SigBlk:\t*//p' "/proc/$KIOSK_PID/status" 2>/dev/null)
         if [ -n "$blk" ] && (( (0x$blk & 0x14003) == 0x14003 )); then blocked=1; break; fi
         sleep 0.001

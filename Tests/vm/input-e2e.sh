@@ -57,25 +57,33 @@ say done
 PLAY
 
 guest_script <<GUEST
+step "devices made"
 play play
 wait_for "\$OUT/play.play.out" ready 30 || exit 1
+step "kiosk running"
 "\$BIN" run --config "\$OUT/kiosk.toml" --backend $backend --events "\$OUT/events.jsonl" > "\$OUT/run.err" 2>&1 &
 RUN=\$!
 wait_for "\$OUT/run.err" "running:" 60 || exit 1
+step "swipe"
 touch "\$OUT/GO"
 wait_for "\$OUT/play.play.out" swipe-settled 60 || exit 1
 wc -l < "\$OUT/events.jsonl" > "\$OUT/swipe-lines"
+step "knob"
 touch "\$OUT/KNOB"
 wait_for "\$OUT/play.play.out" shoot 60 || exit 1
+step "screenshot and tap"
 if [ $backend = drm ]; then kiosk-vm-shot centre > "\$OUT/shot.path" || exit 1; fi
 touch "\$OUT/SHOT"
 wait_for "\$OUT/play.play.out" done 30 || exit 1
+step "SIGTERM"
 kill -TERM \$RUN
 wait \$RUN
 echo \$? > "\$OUT/run.rc"
 wait \$PLAY_PID
+steps_done
 GUEST
 
+# Steps: 30 + 60 + 60 + 60 + 30 s of waits and the boot: 300 s is their sum (a backstop).
 run_guest "$out" --out "$out" --timeout 300
 
 check_events "$out" "$backend" <<'PY'

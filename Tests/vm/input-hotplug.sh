@@ -55,7 +55,9 @@ guest_script <<GUEST
 ls /dev/input/ > "\$OUT/devices-at-start.txt"
 phase() {  # phase NAME RECORD-ARGS...  (record first, then the devices appear)
     local n=\$1; shift
+    step "phase \$n: record starts"
     record r\$n "\$@" || return 1
+    step "phase \$n: devices played"
     play p\$n
     touch "\$OUT/GO"
     wait_for "\$OUT/p\$n.play.out" done 60 || return 1
@@ -70,6 +72,7 @@ SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="kt-pknob", SYMLINK+="input/k
 RULE
 udevadm control --reload
 phase b --device /dev/input/kt-ptouch --rotary-device /dev/input/kt-pknob --rotary-axis REL_WHEEL || exit 1
+steps_done
 GUEST
 
 run_guest "$out" --timeout 300

@@ -107,9 +107,12 @@ PLAY
 guest_script <<GUEST
 phase() {  # phase N RECORD-ARGS...
     local n=\$1; shift
+    step "phase \$n: devices made"
     play p\$n
     wait_for "\$OUT/p\$n.play.out" ready 30 || return 1
+    step "phase \$n: record starts"
     record r\$n "\$@" || return 1
+    step "phase \$n: played"
     touch "\$OUT/GO"
     wait_for "\$OUT/p\$n.play.out" done 30 || return 1
     stop_record r\$n
@@ -123,6 +126,7 @@ ENV{ID_INPUT_TOUCHSCREEN}=="1", ATTRS{name}=="kt-touch3", ENV{LIBINPUT_CALIBRATI
 RULE
 udevadm control --reload
 phase 3 --rotary-name kt-absknob --rotary-axis ABS_X --rotary-select-key KEY_SELECT --rotation 270 || exit 1
+steps_done
 GUEST
 
 run_guest "$out" --timeout 300

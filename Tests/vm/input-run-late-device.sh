@@ -30,17 +30,22 @@ say done
 PLAY
 
 guest_script <<GUEST
+step "kiosk running"
 "\$BIN" run --config "\$OUT/kiosk.toml" --backend headless --events "\$OUT/events.jsonl" > "\$OUT/run.err" 2>&1 &
 RUN=\$!
 wait_for "\$OUT/run.err" "running:" 60 || exit 1
+step "late device made"
 play late
 wait_for "\$OUT/late.play.out" waiting 30 || exit 1
+step "swipe on the late device"
 touch "\$OUT/GO"
 wait_for "\$OUT/late.play.out" done 90 || exit 1
+step "SIGTERM"
 kill -TERM \$RUN
 wait \$RUN
 echo \$? > "\$OUT/run.rc"
 wait \$PLAY_PID
+steps_done
 GUEST
 
 run_guest "$out" --out "$out" --timeout 240

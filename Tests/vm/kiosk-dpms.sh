@@ -96,12 +96,14 @@ PLAY
 
     guest_script <<GUEST
 source "\$TOP/Tests/vm/lib/dpms-guest.sh"
+step "first frame"
 "\$BIN" run --config "\$OUT/kiosk.toml" --events "\$OUT/events.jsonl" > "\$OUT/run.err" 2>&1 &
 RUN=\$!
 wait_for "\$OUT/run.err" "first frame on screen" 60 || { kiosk_state \$RUN; exit 1; }
 note "first frame"
 dpms awake-before
 # The touchscreen is plugged in now (the kiosk picks it up through udev hotplug).
+step "touchscreen hotplugged, a tap selects"
 play play
 # While awake, a tap on the centre card selects it (so the check that the waking tap does not
 # can fail). The shorter blank_after runs from the later of the reload and that tap.
@@ -110,9 +112,11 @@ touch "\$OUT/TAP0"
 set_blank_after $blank_after
 wait_event selected 1 30
 events selected > "\$OUT/selected-awake"
+step "blank after blank_after"
 wait_blank_after_reload 1 \$(( $blank_after + 30 )) || exit 1
 sleep 0.3
 dpms blanked
+step "the waking tap"
 touch "\$OUT/TAP1"
 wait_for "\$OUT/play.play.out" tapped-1 30 || exit 1
 wait_event screen_woke 1 30 || { touch "\$OUT/DONE"; exit 1; }
@@ -129,6 +133,7 @@ touch "\$OUT/DONE"
 wait \$PLAY_PID
 # Blank again, sooner, and stop the kiosk while blanked; the device stays open here across its
 # exit, so the kernel does not restore the console by itself on the last close.
+step "blank again, stop while blanked"
 set_blank_after 1
 wait_blank_after_reload 2 30 || exit 1
 sleep 0.3
@@ -137,6 +142,7 @@ exec 7<>/dev/dri/card0
 stop_kiosk \$RUN
 dpms after-exit
 exec 7>&-
+steps_done
 GUEST
 
     # On bochs, then the fbdev backend on /dev/fb0 (bochs' fbdev emulation, usable once nobody
@@ -149,11 +155,13 @@ GUEST
         write_config fbdev "$out/fb/kiosk.toml"
         cat >> "$out/guest.sh" <<'GUEST'
 OUT=$OUT/fb
+step "fbdev: first frame"
 "$BIN" run --config "$OUT/kiosk.toml" --events "$OUT/events.jsonl" > "$OUT/run.err" 2>&1 &
 RUN=$!
 wait_for "$OUT/run.err" "first frame on screen" 60 || { kiosk_state $RUN; exit 1; }
 note "fbdev: first frame"
 dpms awake-before
+step "fbdev: blank, stop"
 set_blank_after 1
 wait_blank_after_reload 1 30 || exit 1
 sleep 0.3
@@ -161,6 +169,7 @@ dpms blanked
 stop_kiosk $RUN
 sleep 0.3
 dpms after-exit
+steps_done
 GUEST
     fi
     run_guest "$out" --display "$display" --out "$out/shots" --timeout 150 || return 1

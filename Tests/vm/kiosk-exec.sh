@@ -38,27 +38,32 @@ TOML
 cat > "$tmp/guest.sh" <<'GUEST'
 set -u
 bin=$1; dir=$2; pngcheck=$3; ctl=$4
-fail() { echo "FAIL: $*"; echo "--- kiosk log"; cat "$dir/kiosk.log"; echo "--- events"; cat "$dir/events.jsonl"; exit 1; }
+source "$5"
+STEP_ON_FAIL='echo "--- kiosk log"; cat "$dir/kiosk.log"; echo "--- events"; cat "$dir/events.jsonl"'
+fail() { step_fail "$@"; }
 # The colours at three points (one PNG decode: pngcheck.py is pure Python, slow under TCG).
 points="20,20 320,240 600,400"
 colours() { python3 "$pngcheck" "$1" $(for p in $points; do echo "$p=000000"; done) | sed -n 's/.*) = \([0-9a-f]*\).*/\1/p' | tr '\n' ' '; }
+step "start (state answered)"
 "$bin" run --config "$dir/config.toml" --events "$dir/events.jsonl" > "$dir/kiosk.log" 2>&1 &
 kiosk=$!
 state=$(python3 "$ctl" "$dir/run/control.sock" '{"cmd":"state"}') || fail "no state reply"
 echo "state: $state"
 # Card faces are drawn off the loop and fade in: wait until the screen is still (no frame in
 # the last second, as `state` reports) before taking the reference picture.
-for _ in $(seq 1 60); do
-    sleep 0.5
-    python3 "$ctl" "$dir/run/control.sock" '{"cmd":"state"}' | grep -q '"fps":0[,}]' && break
-done
+step "settle (fps 0)"
+still() { python3 "$ctl" "$dir/run/control.sock" '{"cmd":"state"}' | grep -q '"fps":0[,}]'; }
+wait_until 30 still
+step "screenshot before"
 before=$(kiosk-vm-shot exec-before)
+step "select: the foreground program runs and exits"
 python3 "$ctl" "$dir/run/control.sock" '{"cmd":"select","index":0}' || fail "select refused"
-for _ in $(seq 1 600); do grep -q '"action_exited"' "$dir/events.jsonl" && break; sleep 0.1; done
-grep -q '"action_exited"' "$dir/events.jsonl" || fail "no action_exited event"
+exited() { grep -q '"action_exited"' "$dir/events.jsonl"; }
+wait_until 60 exited
 grep '"action_exited"' "$dir/events.jsonl" | grep -q '"status":0' || fail "the program did not exit 0"
 grep -q '"action_started"' "$dir/events.jsonl" || fail "no action_started event"
-sleep 2
+step "redrawn after the program"
+sleep 2   # the carousel is redrawn and settles (a duration, not a limit)
 after=$(kiosk-vm-shot exec-after)
 child=$KIOSK_VM_OUT/exec-child.png
 [ -f "$child" ] || fail "the program's own screenshot is missing"
@@ -67,10 +72,14 @@ echo "program: $c  before: $b  after: $a"
 [ "$c" = "ff8000 ff8000 ff8000 " ] || fail "the program's screen is '$c', not orange"
 case "$a" in *ff8000*) fail "still orange after the program exited: $a" ;; esac
 [ "$a" = "$b" ] || fail "carousel not back: before '$b', after '$a'"
+step "SIGTERM"
 kill -TERM "$kiosk"
 wait "$kiosk"; rc=$?
 [ "$rc" -eq 0 ] || fail "exit status $rc after SIGTERM"
 echo "events:"; cat "$dir/events.jsonl" | grep -E 'action|selected'
+steps_done
 echo "PASS: screen handed over (orange), carousel back, clean exit"
 GUEST
-"$KIOSK_VM" --size 640x480 --timeout 110 --out "$tmp/out" -- bash "$tmp/guest.sh" "$BIN" "$tmp" "$(dirname "${KIOSK_VM_REAL:-$KIOSK_VM}")/examples/pngcheck.py" "$here/control-client.py"
+# Steps: start (the control client waits up to 60 s) + settle 30 + select 60 + the rest ~20, and the boot.
+"$KIOSK_VM" --size 640x480 --timeout 190 --out "$tmp/out" -- bash "$tmp/guest.sh" "$BIN" "$tmp" "$(dirname "${KIOSK_VM_REAL:-$KIOSK_VM}")/examples/pngcheck.py" "$here/control-client.py" \
+    "$here/lib/steps.bash"

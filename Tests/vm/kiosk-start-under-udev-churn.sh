@@ -9,14 +9,16 @@
 #     udev backend and the knob's udev monitor see the devices come and go), and stopped with
 #     SIGTERM after its first frame (exit 0);
 #   - a start fails the test when the kiosk crashes, or when its first frame takes longer than
-#     KIOSK_CHURN_BOUND seconds (default 30; normal under TCG: 2-12 s). A hung start leaves the
+#     KIOSK_CHURN_BOUND seconds (default 30 x $KIOSK_VM_SLOWDOWN; normal under TCG: 2-12 s). Each
+#     start is a step (Tests/vm/lib/steps.bash), so a VM time-out names it. A hung start leaves the
 #     kernel stack of every thread (hang.txt) and, after SIGABRT, the Swift backtrace of every
 #     thread (run-N.err) in the work folder, which is kept.
 # Needs: $KIOSK_VM, $BIN (debug kiosk-carousel).
 set -u
 source "$(dirname "$0")/lib/input-host.sh"
+source "$lib/steps.bash"
 starts=${KIOSK_CHURN_STARTS:-6}
-bound=${KIOSK_CHURN_BOUND:-30}
+bound=${KIOSK_CHURN_BOUND:-$(scaled 30)}
 work_folder kiosk-start-under-udev-churn
 
 # write_config FILE ROTARY(0|1): the kind of config Tests/vm/kiosk-*.sh use (five cards with
@@ -41,21 +43,26 @@ write_config "$out/knob.toml" 1
 
 guest_script <<GUEST
 source "\$TOP/Tests/vm/lib/churn-guest.sh"
+step "devices churning"
 /usr/bin/python3 "\$TOP/scripts/uinput-churn.py" "\$OUT/STOP" > "\$OUT/churn.out" 2>&1 &
 CHURN=\$!
 wait_for "\$OUT/churn.out" "cycle 2" 60 || exit 1
 status=0
 for n in \$(seq 1 $starts); do
     cfg=\$OUT/seat.toml; [ \$((n % 2)) = 0 ] && cfg=\$OUT/knob.toml
+    step "start \$n (\${cfg##*/})"
     if start_kiosk \$n "\$cfg" $bound; then stop_kiosk_run \$n; else status=1; break; fi
     nap 0.\$((RANDOM % 10))
 done
+step "churn stops"
 touch "\$OUT/STOP"
 wait \$CHURN
+steps_done
 exit \$status
 GUEST
 
 start=$SECONDS
+# The bound is already scaled; kiosk-vm-scaled scales --timeout once more, a backstop only.
 "$KIOSK_VM" --size 800x480 --display bochs --rw "$out" --timeout $((60 + starts * (bound + 5))) -- bash "$out/guest.sh"
 rc=$?
 echo "kiosk-start-under-udev-churn: guest exit $rc after $((SECONDS - start)) s"

@@ -29,14 +29,18 @@ PY
 cat > "$tmp/guest.sh" <<'GUEST'
 set -u
 rules=$1; dir=$2
-fail() { echo "FAIL: $*"; exit 1; }
+source "$3"
+fail() { step_fail "$@"; }
+step "rules installed, devices created"
 cp "$rules"/*.rules /etc/udev/rules.d/
 udevadm control --reload
 /usr/bin/python3 "$dir/devices.py" "$dir/go" > "$dir/devices.txt" &
 py=$!
-for _ in $(seq 1 100); do [ -s "$dir/devices.txt" ] && break; sleep 0.1; done
+wait_until 20 '[ -s "$dir/devices.txt" ]'
 eval "$(cat "$dir/devices.txt")"
-udevadm settle
+step "udev settles"
+udevadm settle --timeout="$(scaled 30)" || fail "udevadm settle timed out"
+step "properties and links"
 prop() { udevadm info --query=property --name="$1" | sed -n "s/^$2=//p"; }
 [ "$(readlink -f /dev/input/kiosk-rotary)" = "$rotary" ] || fail "/dev/input/kiosk-rotary -> $(readlink -f /dev/input/kiosk-rotary), expected $rotary"
 [ "$(readlink -f /dev/input/kiosk-knob-button)" = "$button" ] || fail "/dev/input/kiosk-knob-button missing"
@@ -46,6 +50,8 @@ prop() { udevadm info --query=property --name="$1" | sed -n "s/^$2=//p"; }
 [ "$(prop "$touch" LIBINPUT_CALIBRATION_MATRIX)" = "0 1 0 -1 0 1" ] || fail "calibration matrix: '$(prop "$touch" LIBINPUT_CALIBRATION_MATRIX)'"
 [ -z "$(prop "$other" LIBINPUT_IGNORE_DEVICE)$(prop "$other" LIBINPUT_CALIBRATION_MATRIX)" ] || fail "an unrelated device matched"
 touch "$dir/go"; wait "$py"
+steps_done
 echo "PASS: knob $rotary -> /dev/input/kiosk-rotary (input 640, ignored by libinput), button $button, touchscreen $touch calibrated"
 GUEST
-"$KIOSK_VM" --timeout 90 -- bash "$tmp/guest.sh" "$here/../../systemd/udev" "$tmp"
+# Steps: devices 20 + settle 30 + checks ~10, and the boot.
+"$KIOSK_VM" --timeout 90 -- bash "$tmp/guest.sh" "$here/../../systemd/udev" "$tmp" "$here/lib/steps.bash"

@@ -40,6 +40,9 @@ import Raster
 ///   current frame. Lost or given-away master, hotplug and reacquiring keep the wanted state: the
 ///   property is put back to it when master comes back. No property or a failing ioctl: the
 ///   result says unsupported and the caller shows a black frame.
+/// - Health (`health`, for the watchdog): a flip whose completion does not come within
+///   `flipTimeout` is given up on (drawing goes on) but the display reports `.stalled` from its
+///   submission until some flip completes; `KIOSK_TEST_FAULT=wedge-flip` drops completions (tests).
 /// - `close()` waits for a pending flip, switches DPMS back on if it was used, restores the
 ///   CRTC, framebuffer and mode that were there before (the console), frees the buffers and
 ///   drops master.
@@ -108,6 +111,12 @@ public final class DRMDisplay: DisplayBackend {
     /// back, and On when closing.
     private var usedDPMS = false
 
+    /// When the oldest page flip not confirmed by its completion event was submitted (flips given
+    /// up on by the timeout stay unconfirmed); nil after a completion, and after a drain, master
+    /// loss or release (no frame is owed then). Feeds `health`.
+    private var unconfirmedFlipSince: Double?
+    /// `KIOSK_TEST_FAULT=wedge-flip`: flip completion events are read and dropped (tests only).
+    private let testFault = DisplayTestFault.current
     /// Seconds after which a flip whose completion never arrived is given up on.
     static let flipTimeout = 1.0
     /// Seconds between attempts to take DRM master back.
@@ -242,10 +251,17 @@ public final class DRMDisplay: DisplayBackend {
         case .flipping:
             frameSequence = sequence
             flip = .pending(buffer: back, since: now, sequence: sequence)
+            unconfirmedFlipSince = unconfirmedFlipSince ?? now
         }
         framesPresented += 1
         wantsFrame = false
         cap.presented(at: now)
+    }
+
+    public var health: DisplayHealth {
+        guard isShowing else { return .notShowing }
+        if let t = unconfirmedFlipSince, system.monotonicNow() - t >= Self.flipTimeout { return .stalled(since: t) }
+        return .showing
     }
 
     public func handleReadable(_ fd: Int32) -> Bool {
@@ -265,6 +281,7 @@ public final class DRMDisplay: DisplayBackend {
         if case .pending(_, let since, _) = flip, now - since >= Self.flipTimeout {
             log.warning("\(devicePath): page flip completion did not arrive within \(Self.flipTimeout) s; going on")
             completeFlip(nil, at: now)
+            wantsFrame = true  // a new flip shows whether flips complete again (`health` stays stalled until one does)
         }
         var changed = false
         if case .lost(let retryAt) = ownership, now >= retryAt { changed = takeMasterBack() }
@@ -488,6 +505,8 @@ public final class DRMDisplay: DisplayBackend {
             log.warning("\(devicePath): reading DRM events: \(error)")
             return
         }
+        if testFault?.isOn(.wedgeFlip) == true { return }
+        if !completions.isEmpty { unconfirmedFlipSince = nil }
         guard flip != .idle, let last = completions.last else { return }
         // Ours is the event of our CRTC (kernels before 4.12 say CRTC 0).
         completeFlip(completions.last { $0.crtcID == crtcID || $0.crtcID == 0 } ?? last, at: system.monotonicNow())
@@ -517,6 +536,7 @@ public final class DRMDisplay: DisplayBackend {
     /// Waits (up to 0.1 s) for a flip in flight to complete, so buffers can be freed and the
     /// CRTC changed.
     private func drainFlip() {
+        unconfirmedFlipSince = nil
         guard flip != .idle else { return }
         if system.waitReadable(fd, timeout: 0.1) { readFlipEvents() }
         if flip != .idle { completeFlip(nil, at: system.monotonicNow()) }
@@ -526,6 +546,7 @@ public final class DRMDisplay: DisplayBackend {
         ownership = .lost(retryAt: system.monotonicNow() + Self.masterRetryInterval)
         requireModeSet()
         flip = .idle
+        unconfirmedFlipSince = nil
         log.notice("\(devicePath): lost DRM master (\(e)); not drawing until the display comes back")
     }
 

@@ -170,6 +170,8 @@ public final class FBDevDisplay: DisplayBackend {
 
     public var canPresent: Bool { !isClosed && !isReleased && !isScreenOff && cap.allows(system.monotonicNow()) }
 
+    public var health: DisplayHealth { !isClosed && !isReleased && !isScreenOff && size.width > 0 ? .showing : .notShowing }
+
     public var nextWakeTime: Double? {
         guard !isClosed, !isReleased, !isScreenOff else { return nil }
         return cap.wakeTime(after: system.monotonicNow())

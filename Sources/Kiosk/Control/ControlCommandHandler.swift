@@ -12,10 +12,16 @@ public protocol ControlEffects: AnyObject {
     var screenSize: (width: Int, height: Int) { get }
     /// Frames shown per second, averaged by the loop (0 when still).
     var fps: Double { get }
+    /// Frames presented since the start (0 where not counted).
+    var framesPresented: Int { get }
     /// True while a foreground program owns the screen.
     var foregroundActive: Bool { get }
     /// True while the screen is blanked by the idle controller.
     var blanked: Bool { get }
+}
+
+extension ControlEffects {
+    public var framesPresented: Int { 0 }
 }
 
 /// Carries out one checked control command on the carousel and answers it. One code path for
@@ -54,7 +60,8 @@ public enum ControlCommandHandler {
             let size = effects.screenSize
             return .state(ControlState(index: session.engine.currentIndex, offset: session.engine.scrollOffset,
                                        itemCount: session.engine.itemCount, width: size.width, height: size.height,
-                                       fps: effects.fps, foreground: effects.foregroundActive, blanked: effects.blanked))
+                                       fps: effects.fps, foreground: effects.foregroundActive, blanked: effects.blanked,
+                                       frames: effects.framesPresented))
         case .screenshot(let path):
             do {
                 try effects.writeScreenshot(to: path)

@@ -10,15 +10,17 @@ public struct ControlState: Equatable, Sendable {
     public var height: Int
     /// Frames shown per second, averaged by the loop.
     public var fps: Double
+    /// Frames presented since the start (black frames of a blank not counted).
+    public var frames: Int
     /// True while a foreground program owns the screen.
     public var foreground: Bool
     /// True while the screen is blanked by the idle controller.
     public var blanked: Bool
     public init(index: Int, offset: Double, itemCount: Int, width: Int, height: Int, fps: Double,
-                foreground: Bool = false, blanked: Bool = false) {
+                foreground: Bool = false, blanked: Bool = false, frames: Int = 0) {
         self.index = index; self.offset = offset; self.itemCount = itemCount
         self.width = width; self.height = height; self.fps = fps
-        self.foreground = foreground; self.blanked = blanked
+        self.foreground = foreground; self.blanked = blanked; self.frames = frames
     }
 }
 
@@ -45,7 +47,7 @@ public enum ControlReply: Equatable, Sendable {
         case .state(let s):
             fields += [("ok", "true"), ("index", String(s.index)), ("offset", Self.number(s.offset)),
                        ("item_count", String(s.itemCount)), ("width", String(s.width)), ("height", String(s.height)),
-                       ("fps", Self.number(s.fps)), ("foreground", String(s.foreground)), ("blanked", String(s.blanked))]
+                       ("fps", Self.number(s.fps)), ("frames", String(s.frames)), ("foreground", String(s.foreground)), ("blanked", String(s.blanked))]
         }
         return "{" + fields.map { "\(EventLog.quote($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }

@@ -38,7 +38,12 @@ public final class KioskApp {
     /// Frames presented since start (for `state` and the idle measurement; black frames of a
     /// blank are not counted).
     public internal(set) var framesPresented = 0
-    let notifier = SystemdNotifier()
+    /// systemd's notify socket; nil when not started by a service manager that listens.
+    let notifier: SystemdNotifier?
+    /// The screen's health, which decides whether the watchdog is pinged (`serviceWatchdog`).
+    var screenWatch: ScreenWatch
+    /// What `STATUS=` says while the screen is healthy (set with `READY=1`).
+    var healthyStatus: String?
     let actions: ActionRunner
     var control: ControlServer?
     /// Armed once for the next idle stage or action timeout.
@@ -64,9 +69,13 @@ public final class KioskApp {
 
     /// - Parameters:
     ///   - exitAfter: stop by itself after this many seconds (tests, measurements); nil: run until a signal.
+    ///   - notifier: systemd's notify socket (default: from `$NOTIFY_SOCKET` and `$WATCHDOG_USEC`).
     public init(configPath: String, config: KioskConfiguration, display: DisplayBackend, inputs: [InputSource],
-                log: EventLog, logger: Logger, exitAfter: Double? = nil) throws {
+                log: EventLog, logger: Logger, exitAfter: Double? = nil,
+                notifier: SystemdNotifier? = SystemdNotifier()) throws {
         self.configPath = configPath
+        self.notifier = notifier
+        screenWatch = ScreenWatch(frameDeadline: ScreenWatch.frameDeadline(watchdogInterval: notifier?.watchdogInterval ?? 5))
         self.display = display
         self.inputs = inputs
         self.logger = logger
@@ -129,16 +138,12 @@ public final class KioskApp {
             try loop.watch(stopTimer.fd) { [unowned self] in self.loop.stop() }
         }
         logger.info("running: \(session.config.items.count) items, \(display.size.width)x\(display.size.height)")
+        if let n = notifier, let interval = n.watchdogInterval {
+            logger.info("watchdog: pinging every \(interval) s while the screen is healthy (a due frame may wait \(screenWatch.frameDeadline) s)")
+        }
         loop.run { [unowned self] in
             var timeout = self.beforeWait()
-            if let n = self.notifier {
-                let t = monotonicNow()
-                do { try n.pingWatchdogIfDue(now: t) } catch { self.logger.warning("watchdog: \(error)") }
-                if let due = n.nextWatchdogDeadline {
-                    let ms = Int32(max(0, ((due - t) * 1000).rounded(.up)))
-                    timeout = timeout < 0 ? ms : min(timeout, ms)
-                }
-            }
+            if let ms = self.serviceWatchdog(now: monotonicNow()) { timeout = timeout < 0 ? ms : min(timeout, ms) }
             return timeout
         }
         try? notifier?.stopping()
@@ -208,13 +213,51 @@ public final class KioskApp {
             framesPresented += 1
             presentTimes.append(t)
             if presentTimes.count > 120 { presentTimes.removeFirst(presentTimes.count - 120) }
-            if framesPresented == 1 { try? notifier?.ready(status: "showing \(session.config.items.count) items") }
+            screenWatch.framePresented()
+            if framesPresented == 1 {
+                healthyStatus = "showing \(session.config.items.count) items"
+                try? notifier?.ready(status: healthyStatus)
+            }
         } catch {
             logger.error("display: \(error)")
         }
         return -1
     }
 
+    /// A frame is owed to the screen: the scene changed or the display asked for one, and
+    /// nothing legitimately keeps it off (the idle blank, a foreground program, no screen).
+    var frameNeeded: Bool {
+        !behavior.blanked && !actions.isForegroundActive && (session.needsFrame || display.wantsFrame) && display.size.width > 0
+    }
+
+    /// The watchdog's part of a loop pass, after `beforeWait`: pings systemd when a ping is due
+    /// and the screen is healthy (`ScreenWatch`). When the health changes it says so once, in the
+    /// journal (what, since when) and in `STATUS=`. Returns the epoll timeout it needs in
+    /// milliseconds (the next ping, the next health check); nil without a watchdog.
+    func serviceWatchdog(now t: Double) -> Int32? {
+        guard let n = notifier, n.watchdogInterval != nil else { return nil }
+        switch screenWatch.update(now: t, frameNeeded: frameNeeded, display: display.health) {
+        case .unhealthy(let problem)?:
+            let text = problem.describe(now: t)
+            logger.error("\(text); not pinging the watchdog: systemd restarts the kiosk unless the display recovers")
+            try? n.status("\(text); not pinging the watchdog")
+        case .recovered(let problem)?:
+            logger.notice("display healthy again after \(String(format: "%.1f", t - problem.since)) s; pinging the watchdog again")
+            try? n.status(healthyStatus ?? "running")
+        case nil:
+            break
+        }
+        var wake: Double
+        if screenWatch.isHealthy {
+            do { try n.pingWatchdogIfDue(now: t) } catch { logger.warning("watchdog: \(error)") }
+            wake = n.nextWatchdogDeadline ?? .infinity
+            if let check = screenWatch.nextCheck { wake = min(wake, check) }
+        } else {
+            wake = t + 1  // look again each second, to ping as soon as the screen is back
+        }
+        guard wake.isFinite else { return nil }
+        return Int32(max(0, ((wake - t) * 1000).rounded(.up)))
+    }
 
     func handleSignals() {
         for s in signals.drain() {

@@ -7,8 +7,9 @@ import LinuxSystem
 /// from `$WATCHDOG_USEC`.
 ///
 /// Loop use: `ready()` after the first frame is on screen; each loop iteration calls
-/// `pingWatchdogIfDue(now:)` and arms its timer for `nextWatchdogDeadline`, so the ping comes
-/// from the loop itself and a stalled loop is restarted by systemd; `stopping()` at exit.
+/// `pingWatchdogIfDue(now:)` — only while `ScreenWatch` says the screen is healthy — and arms its
+/// timer for `nextWatchdogDeadline`, so the ping comes from the loop itself and a stalled loop or
+/// a dead screen is restarted by systemd (`KioskApp.serviceWatchdog`); `stopping()` at exit.
 public final class SystemdNotifier {
     /// The socket address as given (`/run/systemd/notify` or `@abstract-name`).
     public let socketPath: String

@@ -8,12 +8,15 @@ set -u
 BIN=$1 CONFIG=$2 TOP=$3 CYCLES=${4:-2}
 out=$KIOSK_VM_OUT
 sock=/tmp/kiosk.sock
+source "$TOP/Tests/vm/lib/steps.bash"
 ctl() { /usr/bin/python3 "$TOP/Tests/vm/control-client.py" "$sock" "$1"; }
-# waitlog TEXT [COUNT] [SECONDS]: until the kiosk's log holds TEXT COUNT times.
+# waitlog TEXT [COUNT] [SECONDS]: until the kiosk's log holds TEXT COUNT times (SECONDS, default
+# 60, x the slowdown); says in which step it gave up.
 waitlog() {
-    local deadline=$((SECONDS + ${3:-60}))
+    local limit deadline
+    limit=$(scaled "${3:-60}"); deadline=$((SECONDS + limit))
     until [ "$(grep -c -- "$1" /tmp/run.out)" -ge "${2:-1}" ]; do
-        ((SECONDS >= deadline)) && { echo "guest: timed out waiting for '$1' x${2:-1}" >&2; return 1; }
+        ((SECONDS >= deadline)) && { step_fail_message "'$1' x${2:-1} not in the kiosk's log within $limit s"; return 1; }
         sleep 0.1
     done
 }
@@ -26,7 +29,7 @@ cat >/tmp/touch.play <<'PLAY'
 touchscreen fd-touch 4095 4095
 settle
 say ready
-wait /tmp/SWIPE 300
+wait /tmp/SWIPE 600
 swipe fd-touch 0 3000 2048 1000 2048 12
 sleep 1
 say swiped
@@ -41,12 +44,15 @@ finish() {
     cp /tmp/run.out /tmp/events.jsonl /tmp/play.out "$out/" 2>/dev/null
     exit "$1"
 }
+STEP_ON_FAIL='cp /tmp/run.out /tmp/events.jsonl /tmp/play.out "$out/" 2>/dev/null'
+step "first frame, touchscreen added"
 waitlog "first frame on screen" || finish 1
 waitlog "device added: fd-touch" || finish 1
 sleep 2
 kiosk-vm-shot before >/dev/null
 
 # 1. Unplugged while scrolling: the animation runs on without a screen.
+step "unplug 1 while scrolling"
 ctl '{"cmd":"scroll_by","items":3,"duration":2.5}' >/dev/null
 sleep 0.3
 plug off
@@ -54,6 +60,7 @@ waitlog "unplugged; running without a screen" 1 || finish 1
 kiosk-vm-shot unplugged-1 >/dev/null
 ctl '{"cmd":"state"}' >"$out/state-unplugged.json"
 sleep 2
+step "replug 1"
 plug on
 waitlog "laying out" 1 || finish 1
 ctl '{"cmd":"scroll_to","index":0,"duration":0}' >/dev/null
@@ -62,6 +69,7 @@ kiosk-vm-shot replugged-1 >/dev/null
 
 # 2. Again CYCLES - 1 times, with the carousel still; the screen after the last replug.
 for n in $(seq 2 "$CYCLES"); do
+    step "unplug and replug $n"
     plug off
     waitlog "unplugged; running without a screen" "$n" || finish 1
     plug on
@@ -71,12 +79,15 @@ sleep 1
 kiosk-vm-shot replugged-last >/dev/null
 
 # 3. Input after the replugs: a swipe to the left turns the carousel on.
+step "swipe"
 ctl '{"cmd":"state"}' >"$out/state-before-swipe.json"
 touch /tmp/SWIPE
-for _ in $(seq 300); do grep -q swiped /tmp/play.out && break; sleep 0.1; done
+wait_until 30 'grep -q swiped /tmp/play.out' 
 ctl '{"cmd":"state"}' >"$out/state-end.json"
 kill -0 "$pid" && echo alive >"$out/alive"
+step "SIGTERM"
 kill -TERM "$pid"
 wait "$pid"
 echo $? >"$out/run.rc"
+steps_done
 finish 0

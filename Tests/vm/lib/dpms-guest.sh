@@ -12,11 +12,12 @@ dpms() { "$OUT/dpms-state" > "$OUT/dpms-$1.txt" 2>&1; note "dpms $1: $(cat "$OUT
 # events NAME: how many NAME events the kiosk wrote so far.
 events() { grep -c "\"$1\"" "$OUT/events.jsonl" 2>/dev/null; }
 
-# wait_event NAME COUNT SECONDS: until there are COUNT NAME events.
+# wait_event NAME COUNT SECONDS: until there are COUNT NAME events (SECONDS x the slowdown).
 wait_event() {
-    local deadline=$((SECONDS + $3))
+    local limit deadline
+    limit=$(scaled "$3"); deadline=$((SECONDS + limit))
     while ((SECONDS < deadline)); do [ "$(events "$1")" -ge "$2" ] && return 0; sleep 0.1; done
-    echo "guest: timed out waiting for event $1 #$2" >&2
+    step_fail_message "no event $1 #$2 within $limit s"
     return 1
 }
 
@@ -25,11 +26,12 @@ blanked_since_reload() {
     awk -v want="$1" '/"reloaded"/ { n++ } n >= want && /"screen_blanked"/ { b++ } END { exit !b }' "$OUT/events.jsonl"
 }
 
-# wait_blank_after_reload N SECONDS
+# wait_blank_after_reload N SECONDS (x the slowdown)
 wait_blank_after_reload() {
-    local deadline=$((SECONDS + $2))
+    local limit deadline
+    limit=$(scaled "$2"); deadline=$((SECONDS + limit))
     while ((SECONDS < deadline)); do blanked_since_reload "$1" && return 0; sleep 0.1; done
-    echo "guest: no screen_blanked after reload #$1" >&2
+    step_fail_message "no screen_blanked after reload #$1 within $limit s"
     return 1
 }
 

@@ -1,6 +1,9 @@
 # Helpers shared by the Tests/vm/fault-*.sh scripts (sourced; run-vm-tests.sh runs only Tests/vm/*.sh).
 # Each fault script starts `kiosk-carousel run --backend headless` ($BIN) on the host (no VM
 # needed for config and signal faults), injects faults and checks the kiosk's reaction.
+# Each `check` is a step (lib/steps.bash): a failed one says how long it and the earlier ones
+# took; every limit here is multiplied by $KIOSK_VM_SLOWDOWN.
+source "$(dirname "${BASH_SOURCE[0]}")/steps.bash"
 
 BIN=${BIN:-.build/debug/kiosk-carousel}
 [ -x "$BIN" ] || { echo "fault: $BIN not built" >&2; exit 1; }
@@ -32,20 +35,20 @@ start_kiosk() { # CONFIG [EXTRA ARGS...]
     KIOSK_PID=$!
 }
 
-# Waits (up to SECONDS, default 20) until the log has, since the last mark_log, a line
-# matching REGEX.
+# Waits (up to SECONDS, default 20, x the slowdown) until the log has, since the last mark_log,
+# a line matching REGEX.
 wait_for_log() { # REGEX [SECONDS]
-    local deadline=$(( $(date +%s) + ${2:-20} ))
+    local deadline=$(( $(date +%s) + $(scaled "${2:-20}") ))
     while ! new_log | grep -qE "$1"; do
         [ "$(date +%s)" -ge "$deadline" ] && return 1
         sleep 0.05
     done
 }
 
-# Waits for the kiosk to exit (SIGKILL after SECONDS, default 20); sets EXIT_RC to its exit
-# status (128+N when a signal N ended it). Not for $(...): the kiosk is this shell's child.
+# Waits for the kiosk to exit (SIGKILL after SECONDS, default 20, x the slowdown); sets EXIT_RC
+# to its exit status (128+N when a signal N ended it). Not for $(...): the kiosk is this shell's child.
 wait_exit() { # [SECONDS]
-    local deadline=$(( $(date +%s) + ${1:-20} ))
+    local deadline=$(( $(date +%s) + $(scaled "${1:-20}") ))
     while kill -0 "$KIOSK_PID" 2>/dev/null; do
         if [ "$(date +%s)" -ge "$deadline" ]; then kill -KILL "$KIOSK_PID" 2>/dev/null; break; fi
         sleep 0.05
@@ -58,7 +61,9 @@ wait_exit() { # [SECONDS]
 check() { # DESCRIPTION COMMAND...
     local what=$1; shift
     checks=$((checks + 1))
-    if "$@"; then echo "  ok   $what"; else failures=$((failures + 1)); echo "  FAIL $what"; fi
+    step "$what" >/dev/null  # the step lines are for a guest's console; here the check lines say it
+    if "$@"; then echo "  ok   $what"; else failures=$((failures + 1)); echo "  FAIL $what"; step_fail_message "$what"; fi
+    _step_end  # a check's time is its own wait, not the faults injected before the next one
 }
 
 alive() { kill -0 "$KIOSK_PID" 2>/dev/null; }

@@ -1,6 +1,8 @@
 # Helpers for the input VM tests, sourced INSIDE kiosk-vm by the guest side of
 # Tests/vm/input-*.sh. Needs: BIN (kiosk-carousel), OUT (a --rw folder), TOP (the repo).
 # Devices are made and played by scripts/uinput-play.py (python3-evdev, /usr/bin/python3).
+# Waits are per step (lib/steps.bash: `step NAME`, limits x $KIOSK_VM_SLOWDOWN).
+source "$TOP/Tests/vm/lib/steps.bash"
 
 PLAY_PID= REC_PID=
 
@@ -10,13 +12,17 @@ play() {
     PLAY_PID=$!
 }
 
-# wait_for FILE TEXT [SECONDS]: until FILE contains TEXT.
+# wait_for FILE TEXT [SECONDS]: until FILE contains TEXT (SECONDS, default 20, x the slowdown);
+# on time-out says which step it was in and returns 1.
 wait_for() {
-    local deadline=$((SECONDS + ${3:-20}))
+    local limit deadline
+    limit=$(scaled "${3:-20}")
+    deadline=$((SECONDS + limit))
     while ((SECONDS < deadline)); do
         grep -q -- "$2" "$1" 2>/dev/null && return 0
         sleep 0.1
     done
+    step_fail_message "'$2' not in $1 within $limit s"
     echo "guest: timed out waiting for '$2' in $1" >&2
     cat "$1" >&2
     return 1
@@ -26,7 +32,7 @@ wait_for() {
 # until it has opened the devices (it says so on stderr).
 record() {
     local name=$1; shift
-    "$BIN" record --out "$OUT/$name.jsonl" --seconds 60 "$@" > "$OUT/$name.err" 2>&1 &
+    "$BIN" record --out "$OUT/$name.jsonl" --seconds "$(scaled 60)" "$@" > "$OUT/$name.err" 2>&1 &
     REC_PID=$!
     local t0=$SECONDS
     wait_for "$OUT/$name.err" "record: writing" 60 || return 1

@@ -4,7 +4,8 @@
 # the host image's whole boot need `DefaultDependencies=no` (a drop-in can say it).
 #
 #   start_systemd UNIT     sets $sdpid; returns non-zero if systemd did not come up in 5 s
-#   sc ARGS...             systemctl inside (10 s limit per call)
+#                          (x $KIOSK_VM_SLOWDOWN)
+#   sc ARGS...             systemctl inside (10 s limit per call, x $KIOSK_VM_SLOWDOWN)
 #   inside CMD...          any command inside systemd's mount and PID namespaces
 #   unit_prop UNIT PROP    one property's value
 #   dump_kiosk_unit LINES  the kiosk unit's status, output and systemd's lines, for a failure
@@ -16,14 +17,17 @@ start_systemd() {
         /lib/systemd/systemd --system \
         --unit="$1" --log-target=kmsg --log-level=notice >/dev/null 2>&1 &
     sdpid=
-    for _ in $(seq 1 50); do
+    local tries
+    tries=$(awk -v f="${KIOSK_VM_SLOWDOWN:-1}" 'BEGIN { printf "%d", 50 * (f < 1 ? 1 : f) + 0.5 }')
+    for _ in $(seq 1 "$tries"); do
         sdpid=$(pgrep -f "^/lib/systemd/systemd --system" | head -1)
         [ -n "$sdpid" ] && return 0
         sleep 0.1
     done
     return 1
 }
-sc() { timeout 10 nsenter --target "$sdpid" --mount --pid systemctl "$@"; }
+_sc_limit=$(awk -v f="${KIOSK_VM_SLOWDOWN:-1}" 'BEGIN { printf "%d", 10 * (f < 1 ? 1 : f) + 0.5 }')
+sc() { timeout "$_sc_limit" nsenter --target "$sdpid" --mount --pid systemctl "$@"; }
 inside() { nsenter --target "$sdpid" --mount --pid "$@"; }
 unit_prop() { sc show "$1" -p "$2" --value 2>/dev/null; }
 # What a failing test shows of the kiosk unit: its status, its output (the tests send it to

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# The watchdog watches the screen, not just the loop, under real systemd (252) in the VM (as
+# kiosk-systemd.sh: systemd as PID 1 of a PID namespace, the shipped unit, DefaultDependencies=no).
+# The test drop-in sets WatchdogSec=4 and the test-only fault switch
+# KIOSK_TEST_FAULT=wedge-flip:/run/kiosk-carousel/wedge: while that file exists the DRM backend
+# drops its page flips' completion events (the kernel flips; the kiosk never hears of it).
+# Checks:
+#   1. idle: once settled, the kiosk draws 0 frames (the control socket's `state` frame
+#      counter stands still) for 5 watchdog periods (20 s) and keeps pinging (systemd's
+#      WatchdogTimestamp moves), same MainPID, no restart;
+#   2. wedge: the file is created, a `scroll_to` needs frames; the flips are never confirmed,
+#      the kiosk says why (journal line, STATUS=), stops pinging, and systemd reports a watchdog
+#      timeout and restarts it (a new MainPID; the runtime folder, and with it the file, is gone);
+#   3. the new instance draws and stays up: same MainPID for 3 watchdog periods;
+#   4. `systemctl stop`: inactive, exit status 0.
+# Needs: $KIOSK_VM, $BIN.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+: "${KIOSK_VM:?}" "${BIN:?}"
+tmp=$(mktemp -d /tmp/kiosk-watchdog.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+cat > "$tmp/config.toml" <<'TOML'
+[control]
+socket = "/run/kiosk-carousel/control.sock"
+
+[[item]]
+id = "one"
+title = "One"
+
+[[item]]
+id = "two"
+title = "Two"
+
+[[item]]
+id = "three"
+title = "Three"
+TOML
+cat > "$tmp/guest.sh" <<'GUEST'
+set -u
+bin=$1; unit=$2; dir=$3; ctl=$4
+source "$5"; source "$6"
+STEP_ON_FAIL='dump_kiosk_unit 40'
+sock=/run/kiosk-carousel/control.sock
+
+step setup
+useradd --system --no-create-home --shell /usr/sbin/nologin --user-group -G video,input kiosk || step_fail "useradd"
+mkdir -p /etc/kiosk-carousel /etc/systemd/system/kiosk-carousel.service.d
+cp "$dir/config.toml" /etc/kiosk-carousel/config.toml
+install -D -m 0755 "$bin" /usr/local/bin/kiosk-carousel
+sed -e 's|^\[Unit\]$|[Unit]\nDefaultDependencies=no|' "$unit" > /etc/systemd/system/kiosk-carousel.service
+# append: (not file:) so the restarted instance's lines follow the first one's.
+cat > /etc/systemd/system/kiosk-carousel.service.d/test.conf <<'EOF'
+[Service]
+StandardOutput=append:/run/kiosk-test.log
+StandardError=append:/run/kiosk-test.log
+WatchdogSec=4
+Environment=KIOSK_TEST_FAULT=wedge-flip:/run/kiosk-carousel/wedge
+EOF
+start_systemd kiosk-carousel.service || step_fail "systemd did not start"
+
+props() { sc show kiosk-carousel -p ActiveState -p MainPID -p NRestarts -p WatchdogTimestampMonotonic -p StatusText 2>/dev/null; }
+field() { echo "$1" | sed -n "s/^$2=//p"; }
+frames() { inside python3 "$ctl" "$sock" '{"cmd":"state"}' 2>/dev/null | sed -n 's/.*"frames":\([0-9]*\).*/\1/p'; }
+# Frames stop changing: three readings 2 s apart agree (no card left to arrive and fade in).
+settled() { a=$(frames); sleep 2; b=$(frames); sleep 2; c=$(frames); [ -n "$a" ] && [ "$a" = "$b" ] && [ "$b" = "$c" ]; }
+
+step "start (active, READY=1)"
+wait_until 90 '[ "$(unit_prop kiosk-carousel ActiveState)" = active ]'
+grep -q "DRM /dev/dri/card" /run/kiosk-test.log || step_fail "the kiosk is not on the DRM backend: $(grep -i 'display\|drm' /run/kiosk-test.log | head -3)"
+grep "watchdog: pinging" /run/kiosk-test.log || true
+
+step "settle (frames stop)"
+wait_until 60 settled
+p=$(props); main=$(field "$p" MainPID); wd0=$(field "$p" WatchdogTimestampMonotonic); f0=$(frames)
+echo "settled: pid $main, $f0 frames drawn, StatusText='$(field "$p" StatusText)'"
+
+step "idle for 5 watchdog periods"
+sleep 20   # a duration under test, not a limit: not scaled
+p=$(props); f1=$(frames); wd1=$(field "$p" WatchdogTimestampMonotonic)
+[ "$(field "$p" ActiveState)" = active ] && [ "$(field "$p" MainPID)" = "$main" ] && [ "$(field "$p" NRestarts)" = 0 ] \
+    || step_fail "not the same active instance after 20 s idle: $p"
+[ "$f1" = "$f0" ] || step_fail "frames drawn while idle: $f0 -> $f1"
+[ "$wd1" -gt "$wd0" ] || step_fail "no watchdog ping in 20 s (WatchdogTimestampMonotonic $wd0 -> $wd1)"
+grep -q "display stalled" /run/kiosk-test.log && step_fail "a stall reported while idle"
+echo "idle: pid $main active for 20 s, 0 frames drawn ($f0 in all), pings went on (the last one $(( (wd1 - wd0) / 1000000 )) s after the first reading)"
+
+step "wedge presentation, scroll"
+inside touch /run/kiosk-carousel/wedge
+inside python3 "$ctl" "$sock" '{"cmd":"scroll_to","index":2,"duration":3}' || step_fail "scroll_to refused"
+wedged=$(date +%s)
+status_seen=
+restarted() {
+    p=$(props)
+    case $(field "$p" StatusText) in "display stalled"*) status_seen=$(field "$p" StatusText) ;; esac
+    new=$(field "$p" MainPID)
+    [ "$(field "$p" ActiveState)" = active ] && [ "$new" != "$main" ] && [ "$new" != 0 ]
+}
+
+step "watchdog restart"
+wait_until 60 restarted
+dmesg | grep -q "kiosk-carousel.service: Watchdog timeout" || step_fail "systemd did not log a watchdog timeout"
+grep "display stalled" /run/kiosk-test.log | head -2
+grep -q "display stalled: a page flip has not been confirmed on screen" /run/kiosk-test.log \
+    || step_fail "the kiosk did not say why it stopped pinging"
+echo "wedged: pid $main stopped pinging; systemd logged a watchdog timeout and restarted it as pid $new $(( $(date +%s) - wedged )) s after the scroll (NRestarts=$(field "$p" NRestarts))"
+echo "STATUS= seen while stalled: '${status_seen:-(not caught between two polls)}'"
+inside test -e /run/kiosk-carousel/wedge && step_fail "the fault file survived the restart"
+
+step "the new instance stays up"
+wait_until 60 settled
+p=$(props); wdA=$(field "$p" WatchdogTimestampMonotonic)
+sleep 12   # 3 watchdog periods: a duration under test
+p=$(props); wdB=$(field "$p" WatchdogTimestampMonotonic)
+[ "$(field "$p" ActiveState)" = active ] && [ "$(field "$p" MainPID)" = "$new" ] || step_fail "restarted again: $p"
+[ "$wdB" -gt "$wdA" ] || step_fail "the new instance does not ping"
+echo "recovered: pid $new active and pinging, $(frames) frames drawn, StatusText='$(field "$p" StatusText)'"
+
+step "systemctl stop"
+sc --no-block stop kiosk-carousel || step_fail "systemctl stop failed"
+wait_until 30 '[ "$(unit_prop kiosk-carousel ActiveState)" = inactive ]'
+[ "$(unit_prop kiosk-carousel ExecMainStatus)" = 0 ] || step_fail "exit status $(unit_prop kiosk-carousel ExecMainStatus) after stop"
+steps_done
+dmesg | grep "kiosk-carousel.service" | sed 's/^\[ *[0-9.]*\] //' | tail -8
+echo PASS
+GUEST
+"$KIOSK_VM" --timeout 300 -- bash "$tmp/guest.sh" "$BIN" "$here/../../systemd/kiosk-carousel.service" "$tmp" "$here/control-client.py" \
+    "$here/lib/systemd-ns.bash" "$here/lib/steps.bash"
