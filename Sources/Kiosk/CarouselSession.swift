@@ -6,15 +6,31 @@ import Raster
 /// The carousel as people see it, independent of where time and pixels come from: gestures →
 /// engine → layout → quads → frame. `Simulator` drives it with a virtual clock and
 /// `KioskApp` with the real one, so both show exactly the same frames for the same inputs.
+///
+/// Callers see what they need — input and intents in, the frame and the position out — not the
+/// engine, renderer and card pipeline behind it (those stay internal, for this module's tests).
 public final class CarouselSession {
+    /// Where the carousel is: for the control socket's `state` and the idle stages.
+    public struct Position: Equatable, Sendable {
+        /// The item nearest the focus.
+        public var index: Int
+        /// The scroll offset in item units.
+        public var offset: Double
+        /// How many items there are.
+        public var itemCount: Int
+        /// Whether the ring wraps round.
+        public var wraps: Bool
+    }
+
+    /// The configuration shown (items, theme, idle policy, …); `reload` replaces it.
     public private(set) var config: KioskConfiguration
-    public let engine: CarouselEngine
+    let engine: CarouselEngine
     private let gestures: GestureRecognizer
-    public private(set) var scene: SceneRenderer
+    private(set) var scene: SceneRenderer
     /// The card faces. Synchronous (every visible face drawn before the frame, no fades) unless
-    /// the session was made with `synchronousCards: false`; then the loop adds `cards.eventFD`
+    /// the session was made with `synchronousCards: false`; then the loop adds `cardEventFD`
     /// to its epoll and calls `drainCards(now:)` when it is readable.
-    public let cards: CardPipeline
+    let cards: CardPipeline
     private var overlays: OverlayRenderer
     /// The time frames are drawn at (for card fades); `renderFrame(now:)` sets it.
     private var frameTime = 0.0
@@ -39,10 +55,34 @@ public final class CarouselSession {
     /// The view size the scene is laid out in.
     public var size: (width: Int, height: Int) { (scene.width, scene.height) }
 
+    /// The frame drawn last (cached memory; the display copies the damaged parts out of it).
+    public var frame: Canvas { scene.frame }
+
+    /// Readable when card workers finished faces (asynchronous cards): watch it and call
+    /// `drainCards(now:)`.
+    public var cardEventFD: Int32 { cards.eventFD }
+
+    /// Where the carousel is now.
+    public var position: Position {
+        Position(index: engine.currentIndex, offset: engine.scrollOffset, itemCount: engine.itemCount, wraps: engine.wraps)
+    }
+
+    /// The autoscroll speed in items per second now (the configured one, or attract mode's).
+    public var autoscroll: Double { engine.options.autoscroll }
+
+    /// Sets the autoscroll speed (attract mode, and back to the configured one after it).
+    public func setAutoscroll(_ speed: Double, now: Double) {
+        var options = engine.options
+        guard options.autoscroll != speed else { return }
+        options.autoscroll = speed
+        engine.update(options: options, itemCount: engine.itemCount, now: now)
+        needsFrame = true
+    }
+
     /// True while the engine needs its fixed-rate tick or a card is fading in.
     public var isMoving: Bool { engine.isMoving || cards.isAnimating(now: frameTime) }
 
-    /// Takes the card faces the workers finished (call when `cards.eventFD` is readable);
+    /// Takes the card faces the workers finished (call when `cardEventFD` is readable);
     /// a new frame is needed when any of them changed.
     public func drainCards(now: Double) {
         if !cards.drainCompleted(now: now).isEmpty { needsFrame = true }
@@ -98,7 +138,7 @@ public final class CarouselSession {
         return quads
     }
 
-    /// Draws the frame for time `now` (card fades) into `scene.frame`; returns the damaged rectangles.
+    /// Draws the frame for time `now` (card fades) into `frame`; returns the damaged rectangles.
     public func renderFrame(full: Bool = false, now: Double = 0) -> [PixelRect] {
         let whole = full || fullFrameRequested
         needsFrame = false

@@ -149,14 +149,14 @@ public final class KioskBehavior {
             case .attractBegan(let speed):
                 if let speed { setAutoscroll(speed, now: t) }
             case .attractEnded:
-                if session.engine.options.autoscroll != session.config.carousel.autoscroll {
+                if session.autoscroll != session.config.carousel.autoscroll {
                     setAutoscroll(session.config.carousel.autoscroll, now: t)
                     // Settle on the nearest item rather than stopping between two.
-                    session.apply(.scrollTo(index: session.engine.currentIndex, duration: nil), now: t)
+                    session.apply(.scrollTo(index: session.position.index, duration: nil), now: t)
                 }
             case .advance:
-                let last = session.engine.itemCount - 1
-                if session.engine.currentIndex >= last && !session.engine.wraps {
+                let p = session.position
+                if p.index >= p.itemCount - 1 && !p.wraps {
                     session.apply(.scrollTo(index: 0, duration: nil), now: t)
                 } else {
                     session.apply(.step(1), now: t)
@@ -177,9 +177,6 @@ public final class KioskBehavior {
 
     /// The engine's autoscroll speed (attract mode's, or the configured one afterwards).
     private func setAutoscroll(_ speed: Double, now t: Double) {
-        var options = session.engine.options
-        guard options.autoscroll != speed else { return }
-        options.autoscroll = speed
-        session.engine.update(options: options, itemCount: session.engine.itemCount, now: t)
+        session.setAutoscroll(speed, now: t)
     }
 }

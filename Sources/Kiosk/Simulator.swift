@@ -113,7 +113,7 @@ public final class Simulator {
             black.fill(0xFF00_0000)
             try display.present(black, damage: [black.bounds])
         } else {
-            let frame = session.scene.frame
+            let frame = session.frame
             try display.present(frame, damage: session.renderFrame(full: true, now: now))
         }
         try display.writePNG(to: path)

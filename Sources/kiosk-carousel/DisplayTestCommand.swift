@@ -138,7 +138,7 @@ struct DisplayTestCommand: ParsableCommand {
             while !display.canPresent && clock.now() < deadline && stopSignal == nil { try wait(0.02) }
             guard hasScreen else { return }
             _ = driver.session.renderFrame(full: true)
-            let frame = driver.session.scene.frame
+            let frame = driver.session.frame
             try display.present(frame, damage: [frame.bounds])
             stats.framePresented(idle: false)
             let end = clock.now() + 2
@@ -186,7 +186,7 @@ struct DisplayTestCommand: ParsableCommand {
             }
             if (sceneDirty || display.wantsFrame), display.canPresent, hasScreen {
                 let damage = driver.session.renderFrame()
-                let frame = driver.session.scene.frame
+                let frame = driver.session.frame
                 try display.present(frame, damage: damage)
                 stats.framePresented(idle: !sceneDirty && !isActive)
                 if stats.framesPresented == 1 {

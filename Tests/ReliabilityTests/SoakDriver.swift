@@ -2,7 +2,7 @@ import CarouselCore
 import Foundation
 import Glibc
 import Input
-import Kiosk
+@testable import Kiosk
 import TestSupport
 import KioskConfig
 
@@ -364,7 +364,7 @@ extension SoakDriver: ControlEffects {
         // Every 16th for real (PNG encoding is the slow part of a debug build).
         guard report.screenshots % 16 == 1 else { return }
         try FileManager.default.createDirectory(at: screenshotFolder, withIntermediateDirectories: true)
-        try ScreenshotWriter.write(session.scene.frame, to: screenshotFolder.appendingPathComponent("shot.png").path)
+        try ScreenshotWriter.write(session.frame, to: screenshotFolder.appendingPathComponent("shot.png").path)
     }
 
     var screenSize: (width: Int, height: Int) { (width, height) }

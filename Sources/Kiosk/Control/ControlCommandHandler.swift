@@ -58,8 +58,9 @@ public enum ControlCommandHandler {
             return .ok
         case .state:
             let size = effects.screenSize
-            return .state(ControlState(index: session.engine.currentIndex, offset: session.engine.scrollOffset,
-                                       itemCount: session.engine.itemCount, width: size.width, height: size.height,
+            let p = session.position
+            return .state(ControlState(index: p.index, offset: p.offset,
+                                       itemCount: p.itemCount, width: size.width, height: size.height,
                                        fps: effects.fps, foreground: effects.foregroundActive, blanked: effects.blanked,
                                        frames: effects.framesPresented))
         case .screenshot(let path):

@@ -15,7 +15,7 @@ extension KioskApp: ControlEffects {
 
     public func writeScreenshot(to path: String) throws {
         do {
-            try ScreenshotWriter.write(session.scene.frame, to: path)
+            try ScreenshotWriter.write(session.frame, to: path)
         } catch {
             // The client gets the reason; the journal too (a full disk is worth knowing).
             logger.error("screenshot for the control socket failed: \(error)")

@@ -123,7 +123,7 @@ public final class KioskApp {
             try loop.watch(control.fileDescriptor) { [unowned self] in self.handleControl() }
         }
         try loop.watch(tick.fd) { [unowned self] in self.tick.acknowledge(); self.step() }
-        try loop.watch(session.cards.eventFD) { [unowned self] in self.session.drainCards(now: self.now) }
+        try loop.watch(session.cardEventFD) { [unowned self] in self.session.drainCards(now: self.now) }
         try loop.watch(files.fd) { [unowned self] in self.filesChanged() }
         watchFiles()
         for fd in display.pollDescriptors {
@@ -209,7 +209,7 @@ public final class KioskApp {
         let t = monotonicNow()
         let damage = session.renderFrame(now: now)
         do {
-            try display.present(session.scene.frame, damage: damage)
+            try display.present(session.frame, damage: damage)
             framesPresented += 1
             presentTimes.append(t)
             if presentTimes.count > 120 { presentTimes.removeFirst(presentTimes.count - 120) }
