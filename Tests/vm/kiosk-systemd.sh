@@ -43,13 +43,7 @@ bin=$1; unit=$2; dir=$3; ctl=$4
 source "$5"; source "$6"
 STEP_ON_FAIL='dump_kiosk_unit 30'
 step setup
-useradd --system --no-create-home --shell /usr/sbin/nologin --user-group -G video,input kiosk || step_fail "useradd"
-mkdir -p /etc/kiosk-carousel /etc/systemd/system/kiosk-carousel.service.d
-cp "$dir/config.toml" /etc/kiosk-carousel/config.toml
-# The binary goes where the shipped unit expects it (the guest's root is a writable overlay):
-# a build folder under /tmp would be hidden from the sandboxed service by PrivateTmp.
-install -D -m 0755 "$bin" /usr/local/bin/kiosk-carousel
-sed -e 's|^\[Unit\]$|[Unit]\nDefaultDependencies=no|' "$unit" > /etc/systemd/system/kiosk-carousel.service
+install_kiosk_unit "$bin" "$unit" "$dir/config.toml" || step_fail "installing the unit"
 printf '[Service]\nStandardOutput=file:/run/kiosk-test.log\nStandardError=file:/run/kiosk-test.log\nWatchdogSec=4\n' \
     > /etc/systemd/system/kiosk-carousel.service.d/test-output.conf
 start_systemd kiosk-carousel.service || step_fail "systemd did not start"

@@ -43,11 +43,7 @@ STEP_ON_FAIL='dump_kiosk_unit 40'
 sock=/run/kiosk-carousel/control.sock
 
 step setup
-useradd --system --no-create-home --shell /usr/sbin/nologin --user-group -G video,input kiosk || step_fail "useradd"
-mkdir -p /etc/kiosk-carousel /etc/systemd/system/kiosk-carousel.service.d
-cp "$dir/config.toml" /etc/kiosk-carousel/config.toml
-install -D -m 0755 "$bin" /usr/local/bin/kiosk-carousel
-sed -e 's|^\[Unit\]$|[Unit]\nDefaultDependencies=no|' "$unit" > /etc/systemd/system/kiosk-carousel.service
+install_kiosk_unit "$bin" "$unit" "$dir/config.toml" || step_fail "installing the unit"
 # append: (not file:) so the restarted instance's lines follow the first one's.
 cat > /etc/systemd/system/kiosk-carousel.service.d/test.conf <<'EOF'
 [Service]

@@ -9,6 +9,10 @@
 #   inside CMD...          any command inside systemd's mount and PID namespaces
 #   unit_prop UNIT PROP    one property's value
 #   dump_kiosk_unit LINES  the kiosk unit's status, output and systemd's lines, for a failure
+#   install_kiosk_unit BIN UNIT CONFIG
+#                          the `kiosk` user, the binary where the shipped unit expects it, the
+#                          unit with DefaultDependencies=no and CONFIG as the system config;
+#                          returns non-zero if any of it failed (drop-ins are the test's own)
 
 start_systemd() {
     mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup
@@ -36,4 +40,15 @@ dump_kiosk_unit() {
     echo "--- systemctl status"; sc status kiosk-carousel --no-pager 2>&1 | head -"$1"
     echo "--- kiosk output"; tail -"$1" /run/kiosk-test.log 2>/dev/null
     echo "--- systemd (kmsg)"; dmesg | grep -i "systemd\[1\]\|kiosk" | tail -"$1"
+}
+
+install_kiosk_unit() {
+    local bin=$1 unit=$2 config=$3
+    useradd --system --no-create-home --shell /usr/sbin/nologin --user-group -G video,input kiosk || return 1
+    mkdir -p /etc/kiosk-carousel /etc/systemd/system/kiosk-carousel.service.d || return 1
+    cp "$config" /etc/kiosk-carousel/config.toml || return 1
+    # The binary goes where the shipped unit expects it (the guest's root is a writable overlay):
+    # a build folder under /tmp would be hidden from the sandboxed service by PrivateTmp.
+    install -D -m 0755 "$bin" /usr/local/bin/kiosk-carousel || return 1
+    sed -e 's|^\[Unit\]$|[Unit]\nDefaultDependencies=no|' "$unit" > /etc/systemd/system/kiosk-carousel.service
 }
