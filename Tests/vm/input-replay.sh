@@ -35,26 +35,33 @@ say done
 PLAY
 
 guest_script <<'GUEST'
+step "devices made"
 play play
 wait_for "$OUT/play.play.out" ready 30 || exit 1
+step "kiosk running"
 "$BIN" run --config "$OUT/kiosk.toml" --backend headless --events "$OUT/events.jsonl" > "$OUT/run.err" 2>&1 &
 RUN=$!
 wait_for "$OUT/run.err" "running:" 60 || exit 1
+step "record running"
 record script --config "$OUT/kiosk.toml" --size 240x144 || exit 1
+step "flick while the kiosk is stopped"
 kill -STOP $RUN
 touch "$OUT/GO"
 wait_for "$OUT/play.play.out" swiped 60 || { kill -CONT $RUN; exit 1; }
 kill -CONT $RUN
+step "glide"
 wait_for "$OUT/play.play.out" done 60 || exit 1
 stop_record script
 kill -TERM $RUN
 wait $RUN
 echo $? > "$OUT/run.rc"
 wait $PLAY_PID
-# The replay: the recorded script on simulate's virtual clock, the same config and screen.
+step "replay"
+# The recorded script on simulate's virtual clock, the same config and screen.
 "$BIN" simulate --config "$OUT/kiosk.toml" --size 240x144 --input "$OUT/script.jsonl" \
     --until 30 --events "$OUT/replay.jsonl" > "$OUT/simulate.err" 2>&1
 echo $? > "$OUT/simulate.rc"
+steps_done
 GUEST
 
 run_guest "$out" --timeout 300
