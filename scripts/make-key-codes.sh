@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates Sources/LinuxSystem/KeyCodeTable.swift, the kernel's key code names, from
-# linux/input-event-codes.h (linux-libc-dev). Run it after the header gains names; InputTests
-# checks the table against libevdev's names of the installed system.
+# linux/input-event-codes.h (linux-libc-dev). Run it with the newest header at hand (e.g. Debian
+# sid's, which the arm64 roots of scripts/arm64 have): the table may know more keys than an older
+# system's libevdev — a code the running kernel does not have simply never occurs — but a name
+# it lacks is refused by check-config on every system. InputTests checks the table against the
+# installed libevdev's names (there and under qemu-user on sid arm64).
 # Usage: scripts/make-key-codes.sh [HEADER]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

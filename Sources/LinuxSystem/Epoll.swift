@@ -65,9 +65,10 @@ public final class Epoll {
     /// until one is; 0: never blocks). An interruption by a signal (EINTR) returns no events,
     /// so the caller recomputes its timeout (see the EINTR policy in `EINTR.swift`).
     public func wait(timeout: Int32) throws -> [Event] {
-        let n = buffer.withUnsafeMutableBufferPointer { buf in
-            epoll_wait(fd, buf.baseAddress, Int32(buf.count), timeout)
-        }
+        // `&buffer`, not `withUnsafeMutableBufferPointer`'s optional base address: the C
+        // parameter is imported as non-optional on aarch64 (epoll_event is not packed there).
+        let count = Int32(buffer.count)
+        let n = epoll_wait(fd, &buffer, count, timeout)
         if n < 0 {
             if errno == EINTR { return [] }
             throw SystemCallError(call: "epoll_wait")
