@@ -82,6 +82,8 @@ struct DisplayTestCommand: ParsableCommand {
         }
 
         let signals = try SignalDescriptor([SIGTERM, SIGINT])
+        let steps = StepAnnouncer()
+        steps.begin("open the display")
         let kind = backend
         var probe: DRMStateProbe?
         var before: [String] = []
@@ -97,7 +99,9 @@ struct DisplayTestCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if scene != .carousel {
+            steps.begin("show the \(scene.rawValue) scene")
             let stats = try runSynthetic(display: display, signals: signals, fullFrames: scene == .full, seconds: seconds)
+            steps.begin("close and restore")
             display.close()
             print(stats)
             print("restore: \(restoreSummary(display))")
@@ -116,6 +120,7 @@ struct DisplayTestCommand: ParsableCommand {
         var sceneDirty = true
         var stopSignal: Int32?
         var announceFrame = false
+        steps.begin("first frame")
 
         func virtualNow() -> Double { clock.now() - clock.start - frozen }
         /// Waits for fds or `timeout`; handles display readiness and wake-ups; rebuilds the scene
@@ -156,6 +161,7 @@ struct DisplayTestCommand: ParsableCommand {
             if driver.session.isMoving { stats.motion(true, at: clock.now(), flips: flipCount(display)) }
             if let (t, name) = shot {
                 pendingShots = pendingShots.dropFirst()
+                steps.begin("shot \(name)")
                 let held = clock.now(), heldCPU = DisplayTestStats.cpuSeconds()
                 try showFully()
                 takeShot(name: name, virtualTime: t)
@@ -167,6 +173,7 @@ struct DisplayTestCommand: ParsableCommand {
             }
             if let h = handoverPlan, h.time <= now {
                 handoverPlan = nil
+                steps.begin("handover")
                 let held = clock.now(), heldCPU = DisplayTestStats.cpuSeconds()
                 display.release()
                 print("display released; running: \(h.command)")
@@ -198,6 +205,7 @@ struct DisplayTestCommand: ParsableCommand {
                     // Tests wait for these lines before taking screenshots or sending signals.
                     print(stats.framesPresented == 1 ? "first frame presented" : "frame presented after the display changed (\(frame.width)x\(frame.height))")
                     fflush(stdout)
+                    steps.begin("carousel")
                     announceFrame = false
                 }
                 sceneDirty = false
@@ -216,6 +224,7 @@ struct DisplayTestCommand: ParsableCommand {
         }
         stats.motion(false, at: clock.now(), flips: flipCount(display))
         stats.finish(display: display)
+        steps.begin("close and restore")
         display.close()
         stats.restore = restoreSummary(display)
         print(stats.report(signal: stopSignal))

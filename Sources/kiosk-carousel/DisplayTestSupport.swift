@@ -10,6 +10,19 @@ import Raster
 import Glibc
 #endif
 
+/// Prints `== step NAME (at T s)` lines, flushed at once: the step lines of the VM tests
+/// (Tests/vm/lib/steps.bash), so that `kiosk-vm-scaled` can say which step a `display-test`
+/// guest was in when it ran out of time.
+final class StepAnnouncer {
+    private let clock = MonotonicClock()
+
+    /// A new step begins now.
+    func begin(_ name: String) {
+        print("== step \(name) (at \(String(format: "%.1f", clock.elapsed)) s)")
+        fflush(stdout)
+    }
+}
+
 /// The wall clock (`CLOCK_REALTIME`) in seconds since 1970, for the report's timestamps.
 func wallClockNow() -> Double {
     var t = timespec()
