@@ -16,11 +16,7 @@
 # that runs out says which one and how long the earlier ones took. The VM's --timeout is their
 # sum plus the boot, a backstop only.
 # Needs: $KIOSK_VM, $BIN (`run` wired to SystemdNotifier, ControlServer and ActionRunner).
-set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-: "${KIOSK_VM:?}" "${BIN:?}"
-tmp=$(mktemp -d /tmp/kiosk-systemd.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/lib/systemd-host.bash"
 cat > "$tmp/config.toml" <<'TOML'
 [control]
 socket = "/run/kiosk-carousel/control.sock"
@@ -37,13 +33,7 @@ action = { exec = ["/bin/sh", "-c", "echo $GREETING $(id -u) > /run/kiosk-carous
 id = "two"
 title = "Two"
 TOML
-cat > "$tmp/guest.sh" <<'GUEST'
-set -u
-bin=$1; unit=$2; dir=$3; ctl=$4
-source "$5"; source "$6"
-STEP_ON_FAIL='dump_kiosk_unit 30'
-step setup
-install_kiosk_unit "$bin" "$unit" "$dir/config.toml" || step_fail "installing the unit"
+systemd_guest_script <<'GUEST'
 printf '[Service]\nStandardOutput=file:/run/kiosk-test.log\nStandardError=file:/run/kiosk-test.log\nWatchdogSec=4\n' \
     > /etc/systemd/system/kiosk-carousel.service.d/test-output.conf
 start_systemd kiosk-carousel.service || step_fail "systemd did not start"
@@ -87,16 +77,11 @@ wait_until 60 restarted
 dmesg | grep -q "kiosk-carousel.service: Watchdog timeout" || step_fail "systemd did not log a watchdog timeout"
 echo "watchdog: stopped pid $main, systemd logged a watchdog timeout and restarted it as pid $(prop MainPID) within $(( $(date +%s) - stopped )) s (NRestarts=$(prop NRestarts))"
 
-step "systemctl stop"
-sc --no-block stop kiosk-carousel || step_fail "systemctl stop failed"
-wait_until 30 '[ "$(prop ActiveState)" = inactive ]'
-[ "$(prop ExecMainStatus)" = 0 ] || step_fail "exit status $(prop ExecMainStatus) after stop"
-echo "stop: inactive, exit status 0"
+stop_kiosk_unit
 steps_done
 dmesg | grep "kiosk-carousel.service" | sed 's/^\[ *[0-9.]*\] //' | tail -8
 echo PASS
 GUEST
 # Steps: setup 20 + start 90 + sandbox 10 + control 30 + watchdog 60 + stop 30 (+ the checks
 # between) = 260 s, and the boot.
-"$KIOSK_VM" --timeout 280 -- bash "$tmp/guest.sh" "$BIN" "$here/../../systemd/kiosk-carousel.service" "$tmp" "$here/control-client.py" \
-    "$here/lib/systemd-ns.bash" "$here/lib/steps.bash"
+run_systemd_guest 280

@@ -14,36 +14,14 @@
 #   3. the new instance draws and stays up: same MainPID for 3 watchdog periods;
 #   4. `systemctl stop`: inactive, exit status 0.
 # Needs: $KIOSK_VM, $BIN.
-set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-: "${KIOSK_VM:?}" "${BIN:?}"
-tmp=$(mktemp -d /tmp/kiosk-watchdog.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-cat > "$tmp/config.toml" <<'TOML'
-[control]
-socket = "/run/kiosk-carousel/control.sock"
-
-[[item]]
-id = "one"
-title = "One"
-
-[[item]]
-id = "two"
-title = "Two"
-
-[[item]]
-id = "three"
-title = "Three"
-TOML
-cat > "$tmp/guest.sh" <<'GUEST'
-set -u
-bin=$1; unit=$2; dir=$3; ctl=$4
-source "$5"; source "$6"
+source "$(dirname "$0")/lib/systemd-host.bash"
+{
+    printf '[control]\nsocket = "/run/kiosk-carousel/control.sock"\n'
+    for id in one two three; do printf '\n[[item]]\nid = "%s"\ntitle = "Item %s"\n' "$id" "$id"; done
+} > "$tmp/config.toml"
+systemd_guest_script <<'GUEST'
 STEP_ON_FAIL='dump_kiosk_unit 40'
 sock=/run/kiosk-carousel/control.sock
-
-step setup
-install_kiosk_unit "$bin" "$unit" "$dir/config.toml" || step_fail "installing the unit"
 # append: (not file:) so the restarted instance's lines follow the first one's.
 cat > /etc/systemd/system/kiosk-carousel.service.d/test.conf <<'EOF'
 [Service]
@@ -111,13 +89,9 @@ p=$(props); wdB=$(field "$p" WatchdogTimestampMonotonic)
 [ "$wdB" -gt "$wdA" ] || step_fail "the new instance does not ping"
 echo "recovered: pid $new active and pinging, $(frames) frames drawn, StatusText='$(field "$p" StatusText)'"
 
-step "systemctl stop"
-sc --no-block stop kiosk-carousel || step_fail "systemctl stop failed"
-wait_until 30 '[ "$(unit_prop kiosk-carousel ActiveState)" = inactive ]'
-[ "$(unit_prop kiosk-carousel ExecMainStatus)" = 0 ] || step_fail "exit status $(unit_prop kiosk-carousel ExecMainStatus) after stop"
+stop_kiosk_unit
 steps_done
 dmesg | grep "kiosk-carousel.service" | sed 's/^\[ *[0-9.]*\] //' | tail -8
 echo PASS
 GUEST
-"$KIOSK_VM" --timeout 300 -- bash "$tmp/guest.sh" "$BIN" "$here/../../systemd/kiosk-carousel.service" "$tmp" "$here/control-client.py" \
-    "$here/lib/systemd-ns.bash" "$here/lib/steps.bash"
+run_systemd_guest 300

@@ -5,7 +5,8 @@
 #
 #   start_systemd UNIT     sets $sdpid; returns non-zero if systemd did not come up in 5 s
 #                          (x $KIOSK_VM_SLOWDOWN)
-#   sc ARGS...             systemctl inside (10 s limit per call, x $KIOSK_VM_SLOWDOWN)
+#   sc ARGS...             systemctl inside (10 s limit per call, x $KIOSK_VM_SLOWDOWN; KILL 2 s
+#                          after the TERM if it is still there)
 #   inside CMD...          any command inside systemd's mount and PID namespaces
 #   unit_prop UNIT PROP    one property's value
 #   dump_kiosk_unit LINES  the kiosk unit's status, output and systemd's lines, for a failure
@@ -13,6 +14,8 @@
 #                          the `kiosk` user, the binary where the shipped unit expects it, the
 #                          unit with DefaultDependencies=no and CONFIG as the system config;
 #                          returns non-zero if any of it failed (drop-ins are the test's own)
+#   stop_kiosk_unit        the step "systemctl stop": inactive within 30 s (x the slowdown) and
+#                          exit status 0 (needs lib/steps.bash)
 
 start_systemd() {
     mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup
@@ -31,7 +34,7 @@ start_systemd() {
     return 1
 }
 _sc_limit=$(awk -v f="${KIOSK_VM_SLOWDOWN:-1}" 'BEGIN { printf "%d", 10 * (f < 1 ? 1 : f) + 0.5 }')
-sc() { timeout "$_sc_limit" nsenter --target "$sdpid" --mount --pid systemctl "$@"; }
+sc() { timeout -k 2 "$_sc_limit" nsenter --target "$sdpid" --mount --pid systemctl "$@"; }
 inside() { nsenter --target "$sdpid" --mount --pid "$@"; }
 unit_prop() { sc show "$1" -p "$2" --value 2>/dev/null; }
 # What a failing test shows of the kiosk unit: its status, its output (the tests send it to
@@ -51,4 +54,12 @@ install_kiosk_unit() {
     # a build folder under /tmp would be hidden from the sandboxed service by PrivateTmp.
     install -D -m 0755 "$bin" /usr/local/bin/kiosk-carousel || return 1
     sed -e 's|^\[Unit\]$|[Unit]\nDefaultDependencies=no|' "$unit" > /etc/systemd/system/kiosk-carousel.service
+}
+
+stop_kiosk_unit() {
+    step "systemctl stop"
+    sc --no-block stop kiosk-carousel || step_fail "systemctl stop failed"
+    wait_until 30 '[ "$(unit_prop kiosk-carousel ActiveState)" = inactive ]'
+    [ "$(unit_prop kiosk-carousel ExecMainStatus)" = 0 ] || step_fail "exit status $(unit_prop kiosk-carousel ExecMainStatus) after stop"
+    echo "stop: inactive, exit status 0"
 }
