@@ -10,21 +10,23 @@
 # (newest input → render start) and submit → shown, and the host's load average.
 #
 #   scripts/measure-latency.sh [--sizes "800x480 1920x1080"] [--buffers "2 3"] [--seconds 8]
-#                              [--display bochs|virtio] [--keep]
+#                              [--display bochs|virtio] [--hold MS] [--keep]
 #
+# --hold MS: after every 100 ms of motion the finger rests MS (a slow, halting finger).
 # Uses the RELEASE binary (BIN, default .build/release/kiosk-carousel, built when missing: the
 # debug build's compositor is ~100x slower and would measure the debug build, not the product).
 # KIOSK_VM: the VM runner (default ../shared/vm/kiosk-vm). Results stay in the work folder
 # printed (removed unless --keep).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-sizes="800x480 1920x1080" buffers="2 3" seconds=8 vmdisplay=bochs keep=0
+sizes="800x480 1920x1080" buffers="2 3" seconds=8 vmdisplay=bochs keep=0 hold=0
 while [ $# -gt 0 ]; do
     case $1 in
         --sizes) sizes=$2; shift 2 ;;
         --buffers) buffers=$2; shift 2 ;;
         --seconds) seconds=$2; shift 2 ;;
         --display) vmdisplay=$2; shift 2 ;;
+        --hold) hold=$2; shift 2 ;;
         --keep) keep=1; shift ;;
         -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         *) echo "measure-latency: unknown option $1" >&2; exit 2 ;;
@@ -58,7 +60,7 @@ say ready
 wait GO-b$b 120
 waitlog run-b$b.err 1 device added: latency-touch
 sleep 2
-drag latency-touch 0 1400 2048 2700 2048 1.0 $seconds 8
+drag latency-touch 0 1400 2048 2700 2048 1.0 $seconds 8 $hold
 sleep 0.5
 say done
 PLAY
