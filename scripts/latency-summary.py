@@ -6,7 +6,8 @@
 Reads FOLDER/trace-SIZE-bN.jsonl (`kiosk-carousel run --latency-trace`) and FOLDER/load-SIZE-bN.txt;
 prints one Markdown row per trace: frames measured, median / p95 / max input-to-photon latency,
 the refresh interval, median render time, median present (copy into the scan-out buffer and
-queue the flip), median wait (newest input -> render start), median
+queue the flip), what the frame waited beyond its own render and present (latency minus both:
+the loop's and the display's share, independent of how slow the CPU is), median wait (newest input -> render start), median
 submit -> shown, how many frames exceed two refresh intervals, how many frames between the first and the last
 measured one showed no new input (drawn for the tick alone), the timing kinds and host load.
 """
@@ -41,8 +42,8 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     print('| size | buffers | frames | median ms | p95 ms | max ms | refresh ms | render ms (median) '
-          '| present ms (median) | input→render start ms (median) | submit→shown ms (median) | frames > 2 refresh | frames without new input | timing | host load |')
-    print('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
+          '| present ms (median) | latency − render − present ms (median / p95 / max) | input→render start ms (median) | submit→shown ms (median) | frames > 2 refresh | frames without new input | timing | host load |')
+    print('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
     traces = glob.glob(os.path.join(folder, 'trace-*-b*.jsonl'))
     key = lambda p: tuple(int(x) for x in re.findall(r'\d+', os.path.basename(p)))
     bad = 0
@@ -59,12 +60,13 @@ def main(argv):
             else:
                 frames.append(d)
         if not frames or not header:
-            print('| %s | %s | 0 |%s' % (size, buffers, ' – |' * 12))
+            print('| %s | %s | 0 |%s' % (size, buffers, ' – |' * 13))
             bad += 1
             continue
         lat = [f['latency_ms'] for f in frames]
         render = [(f['render_end'] - f['render_start']) * 1000 for f in frames]
         present = [(f['submitted'] - f['render_end']) * 1000 for f in frames]
+        beyond = [f['latency_ms'] - (f['submitted'] - f['render_start']) * 1000 for f in frames]
         wait = [(f['render_start'] - f['input']) * 1000 for f in frames]
         flip = [(f['shown'] - f['submitted']) * 1000 for f in frames]
         period = 1000 / header['refresh_hz']
@@ -73,8 +75,9 @@ def main(argv):
             timings[f['timing']] = timings.get(f['timing'], 0) + 1
         load_path = os.path.join(folder, 'load-%s-b%s.txt' % (size, buffers))
         load = open(load_path).read().split('load average ')[-1].strip() if os.path.exists(load_path) else '?'
-        print('| %s | %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %d | %d | %s | %s |' % (
+        print('| %s | %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f / %.1f / %.1f | %.1f | %.1f | %d | %d | %s | %s |' % (
             size, buffers, len(frames), pct(lat, 50), pct(lat, 95), max(lat), period, pct(render, 50), pct(present, 50),
+            pct(beyond, 50), pct(beyond, 95), max(beyond),
             pct(wait, 50), pct(flip, 50), sum(1 for x in lat if x > 2 * period),
             frames[-1]['seq'] - frames[0]['seq'] + 1 - len(frames),
             ' '.join('%s %d' % kv for kv in sorted(timings.items())), load))
