@@ -6,20 +6,22 @@
 # `kiosk-carousel run --backend drm --latency-trace FILE` runs. Each trace line is one frame
 # that showed new input: the flip event's kernel timestamp minus the kernel time of the newest
 # input event delivered before the frame was drawn. Prints, per size × buffers: frames,
-# median / p95 / max latency, the refresh interval, the median render time, the median wait
-# (newest input → render start) and submit → shown, and the host's load average.
+# median / p95 / max latency, the refresh interval, the median render and present times, the
+# latency beyond them, the median wait (newest input → render start) and submit → shown, and
+# the host's load average (scripts/latency-summary.py; docs/latency.md).
 #
-#   scripts/measure-latency.sh [--sizes "800x480 1920x1080"] [--buffers "2 3"] [--seconds 8]
+#   scripts/measure-latency.sh [--sizes "800x480 1920x1080"] [--buffers "2 3"] [--seconds 20]
 #                              [--display bochs|virtio] [--hold MS] [--keep]
 #
 # --hold MS: after every 100 ms of motion the finger rests MS (a slow, halting finger).
-# Uses the RELEASE binary (BIN, default .build/release/kiosk-carousel, built when missing: the
-# debug build's compositor is ~100x slower and would measure the debug build, not the product).
+# Uses the RELEASE binary (BIN; default .build/release/kiosk-carousel, brought up to date with
+# `swift build -c release` first: the debug build's compositor is ~100x slower and would
+# measure the debug build, not the product).
 # KIOSK_VM: the VM runner (default ../shared/vm/kiosk-vm). Results stay in the work folder
 # printed (removed unless --keep).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-sizes="800x480 1920x1080" buffers="2 3" seconds=8 vmdisplay=bochs keep=0 hold=0
+sizes="800x480 1920x1080" buffers="2 3" seconds=20 vmdisplay=bochs keep=0 hold=0
 while [ $# -gt 0 ]; do
     case $1 in
         --sizes) sizes=$2; shift 2 ;;
@@ -28,14 +30,14 @@ while [ $# -gt 0 ]; do
         --display) vmdisplay=$2; shift 2 ;;
         --hold) hold=$2; shift 2 ;;
         --keep) keep=1; shift ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
         *) echo "measure-latency: unknown option $1" >&2; exit 2 ;;
     esac
 done
 KIOSK_VM=${KIOSK_VM:-$top/../shared/vm/kiosk-vm}
 if [ -z "${BIN:-}" ]; then
     BIN=$top/.build/release/kiosk-carousel
-    [ -x "$BIN" ] || (cd "$top" && swift build -c release --product kiosk-carousel) || exit 1
+    (cd "$top" && swift build -c release --product kiosk-carousel) || exit 1
 fi
 BIN=$(realpath "$BIN")
 out=$(mktemp -d /tmp/kiosk-latency.XXXXXX)
