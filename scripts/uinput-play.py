@@ -21,6 +21,12 @@ One command per line (# starts a comment). DEV is the name given when the device
   up DEV SLOT                   finger SLOT lifts
   palm DEV SLOT                 finger SLOT becomes a palm (ABS_MT_TOOL_TYPE = MT_TOOL_PALM)
   swipe DEV SLOT X0 Y0 X1 Y1 N  down, N moves 20 ms apart, up
+  drag DEV SLOT X0 Y0 X1 Y1 LEG_SECONDS LEGS [INTERVAL_MS] [HOLD_MS]
+                                down at X0 Y0, then LEGS legs at a steady speed to X1 Y1 and
+                                back (each LEG_SECONDS of motion), a move every INTERVAL_MS
+                                (default 8) on a fixed schedule (late moves do not shift later
+                                ones), up (scripts/measure-latency.sh). HOLD_MS: after every
+                                100 ms of motion the finger rests that long (no events)
   turn DEV DELTA [COUNT]        COUNT frames of DELTA on the knob's axis (20 ms apart)
   abs DEV VALUE                 ABS_X = VALUE on an absknob
   rel DEV DX DY                 mouse motion
@@ -174,6 +180,29 @@ def run(lines):
                 run(['down %s %d %d %d' % (args[0], slot, x0, y0)])
                 for i in range(1, n + 1):
                     run(['move %s %d %d %d' % (args[0], slot, x0 + (x1 - x0) * i // n, y0 + (y1 - y0) * i // n)])
+                run(['up %s %d' % (args[0], slot)])
+            elif op == 'drag':
+                dev, slot = devices[args[0]], int(args[1])
+                x0, y0, x1, y1 = (int(a) for a in args[2:6])
+                leg, legs = float(args[6]), int(args[7])
+                interval = (float(args[8]) if len(args) > 8 else 8) / 1000
+                hold = (float(args[9]) if len(args) > 9 else 0) / 1000
+                run(['down %s %d %d %d' % (args[0], slot, x0, y0)])
+                start = time.monotonic()
+                steps = int(round(leg * legs / interval))
+                for i in range(1, steps + 1):
+                    due = start + i * interval + int(i * interval / 0.1 + 1e-9) * hold
+                    delay = due - time.monotonic()
+                    if delay > 0:
+                        time.sleep(delay)
+                    f = (i * interval / leg) % 2          # 0..2: out and back
+                    f = f if f <= 1 else 2 - f
+                    dev.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
+                    x, y = int(round(x0 + (x1 - x0) * f)), int(round(y0 + (y1 - y0) * f))
+                    dev.write(e.EV_ABS, e.ABS_MT_POSITION_X, x)
+                    dev.write(e.EV_ABS, e.ABS_MT_POSITION_Y, y)
+                    single_touch(dev, x, y)
+                    dev.syn()
                 run(['up %s %d' % (args[0], slot)])
             elif op == 'turn':
                 dev, delta = devices[args[0]], int(args[1])

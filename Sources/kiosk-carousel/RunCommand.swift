@@ -14,6 +14,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "The display backend (default: the config's [display] backend).")
     var backend: DisplaySettings.Backend?
     @Option(help: "Write events as JSON lines to FILE (- for standard output).") var events: String?
+    @Option(help: "Write the input-to-photon latency of every frame that shows new input as JSON lines to FILE (scripts/measure-latency.sh).")
+    var latencyTrace: String?
     @Option(help: "Exit by itself after this many seconds (for tests and measurements).") var exitAfter: Double?
     @Option(help: "Least important messages logged: \(KioskLogging.levelNames).", transform: { try KioskLogging.parseLevel($0) })
     var logLevel: Logger.Level = .info
@@ -33,6 +35,7 @@ struct RunCommand: ParsableCommand {
                                        logger: logger)
         let app = try KioskApp(configPath: path, config: cfg, display: display, inputs: inputs,
                                log: try EventLog(path: events), logger: logger, exitAfter: exitAfter)
+        if let latencyTrace { app.latencyTrace = try LatencyTrace(path: latencyTrace) }
         let code = try app.run()
         if code != 0 { throw ExitCode(code) }
     }

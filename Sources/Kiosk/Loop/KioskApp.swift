@@ -66,6 +66,11 @@ public final class KioskApp {
     var itemsFolderStale = false
     /// Folders that could not be watched, already logged (said once, not at every reload).
     var reportedUnwatchable: Set<String> = []
+    /// Where `run()` writes input-to-photon latency (`run --latency-trace`); nil: not measured,
+    /// at no cost. Set before `run()`; closed when it returns.
+    public var latencyTrace: LatencyTrace?
+    /// Measures latency while `latencyTrace` is set (`KioskApp+Latency`).
+    var latency: LatencyRecorder?
 
     /// - Parameters:
     ///   - exitAfter: stop by itself after this many seconds (tests, measurements); nil: run until a signal.
@@ -137,6 +142,7 @@ public final class KioskApp {
             stopTimer.armOnce(after: exitAfter)
             try loop.watch(stopTimer.fd) { [unowned self] in self.loop.stop() }
         }
+        if let latencyTrace { startLatencyTrace(latencyTrace) }
         logger.info("running: \(session.config.items.count) items, \(display.size.width)x\(display.size.height)")
         if let n = notifier, let interval = n.watchdogInterval {
             logger.info("watchdog: pinging every \(interval) s while the screen is healthy (a due frame may wait \(screenWatch.frameDeadline) s)")
@@ -151,6 +157,7 @@ public final class KioskApp {
         control?.close()
         logger.notice("stopping after \(String(format: "%.1f", now)) s: \(framesPresented) frames presented, \(loop.wakeups) loop wake-ups")
         display.close()
+        latencyTrace?.close()
         inputs.forEach { $0.close() }
         return exitCode
     }
@@ -167,6 +174,7 @@ public final class KioskApp {
         let t = now
         for source in inputs where source.pollDescriptors.contains(fd) {
             for e in source.readTimed(fd: fd) {
+                latency?.inputDelivered(kernelTime: e.time)
                 behavior.input(e.event, now: inputClock.loopTime(ofKernelTime: e.time, now: t))
             }
         }
@@ -208,8 +216,10 @@ public final class KioskApp {
         // The display paces frames (its flips, or its own refresh cap): `canPresent` said yes.
         let t = monotonicNow()
         let damage = session.renderFrame(now: now)
+        latency?.presenting(renderStart: t, renderEnd: monotonicNow())
         do {
             try display.present(session.frame, damage: damage)
+            latency?.presented(sequence: display.frameSequence, submitted: monotonicNow())
             framesPresented += 1
             presentTimes.append(t)
             if presentTimes.count > 120 { presentTimes.removeFirst(presentTimes.count - 120) }

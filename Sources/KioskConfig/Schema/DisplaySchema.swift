@@ -22,7 +22,7 @@ enum DisplaySchema {
             example: "\"1920x1080@60\"", apply: { $0.display.mode = $1.string }),
         .intChoice("rotation", \.display.rotation, [0, 90, 180, 270],
                    "Clockwise rotation in degrees, done in software; touch input is rotated to match.", example: "90"),
-        .intChoice("buffers", \.display.buffers, [2, 3], "Dumb buffers to cycle through (3 lets drawing run ahead of a slow flip).",
+        .intChoice("buffers", \.display.buffers, [2, 3], "Dumb buffers to cycle through. One flip is in flight at a time, so 3 does not let drawing run ahead of the screen; it costs memory (on a GPU with little video memory, buffer moves at every flip: docs/latency.md).",
                    example: "3"),
         .int("render_threads", \.display.renderThreads, .closed(1, 64), "Threads that draw a frame in horizontal bands.",
              defaultText: "the number of cores, at most 4", example: "2"),
