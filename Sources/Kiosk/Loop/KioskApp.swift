@@ -186,10 +186,6 @@ public final class KioskApp {
         behavior.tick(now: now)
     }
 
-
-
-
-
     /// Runs before each sleep: keeps the tick timer armed exactly while something moves and
     /// draws a frame when the state changed and the display can take one. Returns the epoll
     /// timeout in milliseconds (-1: sleep until something happens).
