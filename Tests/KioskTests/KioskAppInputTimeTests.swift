@@ -12,18 +12,6 @@ import XCTest
 /// a swipe that a busy loop reads in one batch flings exactly as the same swipe read event by
 /// event, and as `simulate` replays it from a script.
 final class KioskAppInputTimeTests: XCTestCase {
-    /// A device whose reads return what the test queued, with the kernel times given.
-    private final class ScriptedSource: InputSource {
-        let pipeFDs: [Int32] = { var p: [Int32] = [-1, -1]; _ = pipe(&p); return p }()
-        var fd: Int32 { pipeFDs[0] }
-        var queued: [TimedInputEvent] = []
-        var pollDescriptors: [Int32] { [fd] }
-        func readTimed(fd: Int32) -> [TimedInputEvent] { defer { queued = [] }; return queued }
-        func suspend() {}
-        func resume() {}
-        func close() { pipeFDs.forEach { _ = Glibc.close($0) } }
-    }
-
     /// A fast swipe to the left: down, 8 motions 16 ms apart, up (loop seconds).
     private let swipe: [TimedInputEvent] = {
         var s = [TimedInputEvent(time: 0.050, event: .touchDown(slot: 0, x: 600, y: 240))]
@@ -52,7 +40,7 @@ final class KioskAppInputTimeTests: XCTestCase {
     /// in `batches` (each a list of indices into the swipe), with the engine ticking at its rate.
     private func liveOffsets(batches: [[Int]], probes: [Double]) throws -> [Double] {
         let config = try ConfigLoader.load(path: configPath)
-        let source = ScriptedSource()
+        let source = ScriptedInputSource()
         let app = try KioskApp(configPath: configPath, config: config, display: HeadlessDisplay(width: 800, height: 480),
                                inputs: [source], log: try EventLog(path: nil), logger: Logger(label: "test"))
         defer { source.close() }

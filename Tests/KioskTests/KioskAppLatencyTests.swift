@@ -12,17 +12,6 @@ import XCTest
 /// `run --latency-trace`: the loop passes each event's raw kernel time and each frame to the
 /// recorder, and the trace file gets a header and one line per frame that showed new input.
 final class KioskAppLatencyTests: XCTestCase {
-    private final class ScriptedSource: InputSource {
-        let pipeFDs: [Int32] = { var p: [Int32] = [-1, -1]; _ = pipe(&p); return p }()
-        var fd: Int32 { pipeFDs[0] }
-        var queued: [TimedInputEvent] = []
-        var pollDescriptors: [Int32] { [fd] }
-        func readTimed(fd: Int32) -> [TimedInputEvent] { defer { queued = [] }; return queued }
-        func suspend() {}
-        func resume() {}
-        func close() { pipeFDs.forEach { _ = Glibc.close($0) } }
-    }
-
     func testTraceHasAFrameLinePerFrameThatShowsNewInput() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latency-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -32,7 +21,7 @@ final class KioskAppLatencyTests: XCTestCase {
         for i in 0..<10 { text += "[[item]]\nid = \"i\(i)\"\ntitle = \"Item \(i)\"\n" }
         try text.write(toFile: configPath, atomically: true, encoding: .utf8)
         let config = try ConfigLoader.load(path: configPath)
-        let source = ScriptedSource()
+        let source = ScriptedInputSource()
         defer { source.close() }
         let display = HeadlessDisplay(width: 400, height: 240)
         let app = try KioskApp(configPath: configPath, config: config, display: display, inputs: [source],
