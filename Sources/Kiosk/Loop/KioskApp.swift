@@ -205,8 +205,7 @@ public final class KioskApp {
         // DRM master back.
         if let w = display.nextWakeTime, monotonicNow() >= w, display.handleWake() { displayChanged() }
         if behavior.blanked { presentBlackIfDue() }
-        guard !behavior.blanked, !actions.isForegroundActive, session.needsFrame || display.wantsFrame, display.canPresent,
-              display.size.width > 0 else {
+        guard frameNeeded, display.canPresent else {
             return display.nextWakeTime.map { Int32(max(0, ($0 - monotonicNow()) * 1000).rounded(.up)) } ?? -1
         }
         // The display paces frames (its flips, or its own refresh cap): `canPresent` said yes.
