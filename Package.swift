@@ -62,6 +62,8 @@ let package = Package(
         systemLibrary("CEvdev", pkgConfig: "libevdev", apt: "libevdev-dev"),
         // cairo, pango, librsvg, libjpeg-turbo, libpng, libwebp in one module (cairo.h seen once).
         systemLibrary("CCardLibs", pkgConfig: "pangocairo", apt: "libpango1.0-dev"),
+        // FFmpeg's libavformat, libavcodec, libswscale, libavutil in one module (docs/video.md).
+        systemLibrary("CFFmpeg", pkgConfig: "libavformat", apt: "libavformat-dev"),
         // Non-variadic wrappers for ioctl (fbdev requests, drmHandleEvent) that Swift cannot call.
         .target(name: "CKioskSys", dependencies: ["CDRM"], path: "Sources/C/CKioskSys"),
 
@@ -82,6 +84,9 @@ let package = Package(
         .target(name: "Raster", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"] + rasterKernelModules),
         .target(name: "Cards", dependencies: ["Raster", "KioskConfig", "CCardLibs", "LinuxSystem",
                                               .product(name: "Logging", package: "swift-log")]),
+        // Video files through FFmpeg: probe, poster frame, a decoder scaled to a card, a player thread.
+        .target(name: "Video", dependencies: ["CFFmpeg", "RasterCore", "LinuxSystem",
+                                              .product(name: "Logging", package: "swift-log")]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CUdev", "CZlib", "CKioskSys", "LinuxSystem",
                                                 .product(name: "Logging", package: "swift-log")]),
         .target(name: "Input", dependencies: ["CarouselCore", "CLibInput", "CEvdev", "CUdev", "CLinux",
@@ -101,6 +106,8 @@ let package = Package(
         .testTarget(name: "CardsTests", dependencies: ["Cards", "CCardLibs",
                                                      .product(name: "Logging", package: "swift-log")],
                     resources: [.copy("Golden")]),
+        .testTarget(name: "VideoTests", dependencies: ["Video", "RasterCore", "LinuxSystem",
+                                                     .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DisplayTests", dependencies: ["Display"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "LinuxSystem"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LinuxSystem"]),

@@ -1,0 +1,104 @@
+// FFmpeg's libraries (Debian: libavformat-dev, libavcodec-dev, libswscale-dev, libavutil-dev),
+// in one module. pkg-config "libavformat" gives the include path, which all four share
+// (/usr/include/<triplet>); its --libs names only -lavformat (the others are Requires.private),
+// so module.modulemap adds the link lines for avcodec, swscale and avutil.
+//
+// The static inline functions below stand in for what Swift cannot import: function-like
+// macros (AVERROR, av_err2str) and fields whose name changed between FFmpeg 5.1 (Debian 12)
+// and 7.x (Debian 13, the arm64 release sysroot). Plus VIDIOC_QUERYCAP, a variadic ioctl.
+#ifndef KIOSK_CFFMPEG_SHIM_H
+#define KIOSK_CFFMPEG_SHIM_H
+#include <libavformat/avformat.h>
+#include <libavformat/avio.h>
+#include <libavcodec/avcodec.h>
+#include <libswscale/swscale.h>
+#include <libavutil/avutil.h>
+#include <libavutil/error.h>
+#include <libavutil/frame.h>
+#include <libavutil/hwcontext.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/log.h>
+#include <errno.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/videodev2.h>
+
+/// AVERROR(EAGAIN): "output not available in this state, send more input".
+static inline int kc_averror_eagain(void) { return AVERROR(EAGAIN); }
+/// AVERROR(e) for any errno value.
+static inline int kc_averror(int e) { return AVERROR(e); }
+static inline int kc_averror_eof(void) { return AVERROR_EOF; }
+static inline int kc_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+static inline int kc_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
+static inline int kc_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
+static inline int kc_averror_exit(void) { return AVERROR_EXIT; }
+static inline int64_t kc_nopts_value(void) { return AV_NOPTS_VALUE; }
+static inline int kc_avseek_size(void) { return AVSEEK_SIZE; }
+static inline int kc_avseek_force(void) { return AVSEEK_FORCE; }
+
+/// av_err2str without the compound literal: the message for an AVERROR code, into `buf`.
+static inline const char *kc_err2str(int errnum, char *buf, size_t size) {
+    av_strerror(errnum, buf, size);
+    return buf;
+}
+
+/// The frame's duration in its time base (0 when unknown): `duration` from FFmpeg 6
+/// (libavutil 58.2), `pkt_duration` before it (removed in 7).
+static inline int64_t kc_frame_duration(const AVFrame *frame) {
+#if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT(58, 2, 100)
+    return frame->duration;
+#else
+    return frame->pkt_duration;
+#endif
+}
+
+/// True when the pixel format is a hardware surface (DRM_PRIME, VAAPI…) rather than memory.
+static inline int kc_pix_fmt_is_hardware(int format) {
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get((enum AVPixelFormat)format);
+    return d && (d->flags & AV_PIX_FMT_FLAG_HWACCEL);
+}
+/// True when the pixel format carries alpha.
+static inline int kc_pix_fmt_has_alpha(int format) {
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get((enum AVPixelFormat)format);
+    return d && (d->flags & AV_PIX_FMT_FLAG_ALPHA);
+}
+
+/// A nested open (hls, concat, dash, a mov "dref" to another file) refused: a kiosk plays the
+/// file it was given and nothing that file points at.
+static inline int kc_refuse_io_open(struct AVFormatContext *s, AVIOContext **pb, const char *url,
+                                    int flags, AVDictionary **options) {
+    (void)s; (void)pb; (void)url; (void)flags; (void)options;
+    return AVERROR(EPERM);
+}
+static inline void kc_refuse_nested_io(AVFormatContext *ctx) { ctx->io_open = kc_refuse_io_open; }
+
+/// libav* logs only errors (the module reports what matters through its own errors).
+static inline void kc_quiet_ffmpeg_log(void) { av_log_set_level(AV_LOG_QUIET); }
+
+/// VIDIOC_QUERYCAP on `fd`: 0 and the V4L2 capabilities the device node offers, or -1 (errno).
+static inline int kc_v4l2_querycap(int fd, unsigned *device_caps, char *card, size_t card_size) {
+    struct v4l2_capability cap;
+    memset(&cap, 0, sizeof cap);
+    if (ioctl(fd, VIDIOC_QUERYCAP, &cap) != 0) return -1;
+    *device_caps = (cap.capabilities & V4L2_CAP_DEVICE_CAPS) ? cap.device_caps : cap.capabilities;
+    snprintf(card, card_size, "%s", (const char *)cap.card);
+    return 0;
+}
+static inline unsigned kc_v4l2_cap_m2m(void) { return V4L2_CAP_VIDEO_M2M | V4L2_CAP_VIDEO_M2M_MPLANE; }
+/// VIDIOC_ENUM_FMT on the OUTPUT (bitstream) queue: the `index`th format's fourcc and whether it
+/// is compressed; -1 past the last. A decoder takes compressed formats in; an encoder puts them out.
+static inline int kc_v4l2_output_format(int fd, int mplane, unsigned index, unsigned *fourcc, int *compressed) {
+    struct v4l2_fmtdesc d;
+    memset(&d, 0, sizeof d);
+    d.index = index;
+    d.type = mplane ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE : V4L2_BUF_TYPE_VIDEO_OUTPUT;
+    if (ioctl(fd, VIDIOC_ENUM_FMT, &d) != 0) return -1;
+    *fourcc = d.pixelformat;
+    *compressed = (d.flags & V4L2_FMT_FLAG_COMPRESSED) != 0;
+    return 0;
+}
+static inline unsigned kc_v4l2_cap_m2m_mplane(void) { return V4L2_CAP_VIDEO_M2M_MPLANE; }
+#endif

@@ -1,0 +1,17 @@
+import CFFmpeg
+
+/// FFmpeg's message for an `AVERROR` code (what `av_err2str` gives in C).
+func ffmpegErrorText(_ code: Int32) -> String {
+    var buffer = [CChar](repeating: 0, count: 128)
+    return String(cString: kc_err2str(code, &buffer, buffer.count))
+}
+
+/// libavcodec's name for a codec id ("h264"), or "unknown".
+func codecName(_ id: AVCodecID) -> String {
+    guard let name = avcodec_get_name(id) else { return "unknown" }
+    return String(cString: name)
+}
+
+/// FFmpeg's own log is silenced once per process: every failure that matters reaches the caller
+/// as a `VideoError` naming the file, and a damaged clip would otherwise print a line per packet.
+let ffmpegLogSilenced: Void = { kc_quiet_ffmpeg_log() }()

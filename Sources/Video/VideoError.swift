@@ -1,0 +1,32 @@
+/// Why a video file cannot be shown (or stopped being shown): the file, what kind of fault, and a
+/// reason in words a kiosk builder can act on. `description` is `PATH: reason`.
+public struct VideoError: Error, CustomStringConvertible, Equatable, Hashable {
+    public enum Kind: Sendable {
+        /// The file cannot be opened or read (missing, no permission, a directory, an I/O error).
+        case unreadable
+        /// FFmpeg does not recognise the bytes as a video container (text, an image, garbage).
+        case unknownContainer
+        /// A container without a video stream (audio only, or only a cover picture).
+        case noVideoStream
+        /// The codec is known but this machine's libavcodec has no decoder for it.
+        case noDecoder
+        /// The picture is bigger than `VideoLimits` allow; refused before any frame is allocated.
+        case tooLarge
+        /// The container or the stream is damaged or truncated past what can be skipped.
+        case corrupt
+        /// The file is empty or no frame in it decodes.
+        case empty
+    }
+
+    public let path: String
+    public let kind: Kind
+    public let reason: String
+
+    public init(path: String, kind: Kind, reason: String) {
+        self.path = path
+        self.kind = kind
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}
