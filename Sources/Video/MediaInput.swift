@@ -90,7 +90,8 @@ final class MediaInput {
         else { throw VideoError(path: path, kind: .unreadable, reason: "out of memory opening the file") }
         self.io = io
         var probed: UnsafePointer<AVInputFormat>?
-        let probe = av_probe_input_buffer2(io, &probed, path, nil, 0, 0)
+        // By content only (no file name): a text file named .mp4 is not "an MP4 without its moov".
+        let probe = av_probe_input_buffer2(io, &probed, nil, nil, 0, 0)
         guard probe >= 0, let inputFormat = probed else {
             if probe == kc_averror_exit() { throw VideoError(path: path, kind: .unreadable, reason: "stopped while opening") }
             if probe != kc_averror_invaliddata() && probe != kc_averror_eof() {

@@ -1,0 +1,49 @@
+import CFFmpeg
+import RasterCore
+
+/// libswscale from whatever software pixel format the decoder gives (YUV 4:2:0/4:2:2/4:4:4 at
+/// 8 or 10 bits, NV12, RGB…) to an opaque premultiplied ARGB8888 `Texture` of exactly
+/// `width × height`, bilinear. The context is rebuilt when the source size or format changes
+/// mid-stream. Hardware surfaces (DRM_PRIME) are copied to memory before they get here.
+final class FrameScaler {
+    let width: Int, height: Int
+    private var context: OpaquePointer?
+    private var source: (width: Int32, height: Int32, format: Int32, colorspace: UInt32, range: UInt32)?
+
+    init(width: Int, height: Int) {
+        precondition(width > 0 && height > 0, "video output must have pixels")
+        self.width = width
+        self.height = height
+    }
+
+    deinit { sws_freeContext(context) }
+
+    /// The frame scaled into a new texture; `path` names the file in errors.
+    func scale(_ frame: UnsafeMutablePointer<AVFrame>, path: String) throws -> Texture {
+        let f = frame.pointee
+        let key = (f.width, f.height, f.format, f.colorspace.rawValue, f.color_range.rawValue)
+        if context == nil || source! != key {
+            context = sws_getCachedContext(context, f.width, f.height, AVPixelFormat(f.format),
+                                           Int32(width), Int32(height), AV_PIX_FMT_BGRA,
+                                           SWS_BILINEAR, nil, nil, nil)
+            guard let context else {
+                let name = av_get_pix_fmt_name(AVPixelFormat(f.format)).map { String(cString: $0) } ?? "format \(f.format)"
+                throw VideoError(path: path, kind: .corrupt,
+                                 reason: "cannot convert the decoder's \(name) frames of \(f.width)×\(f.height) to RGB (libswscale refused)")
+            }
+            kc_sws_set_colorspace(context, frame)
+            source = key
+        }
+        let texture = Texture(width: width, height: height)
+        let raw = UnsafeMutableRawPointer(texture.pixels).assumingMemoryBound(to: UInt8.self)
+        let rows = kc_sws_scale_into(context, frame, raw, Int32(width * 4))
+        guard rows == Int32(height) else {
+            throw VideoError(path: path, kind: .corrupt, reason: "libswscale failed on a frame (\(ffmpegErrorText(rows)))")
+        }
+        if kc_pix_fmt_has_alpha(f.format) != 0 {
+            // Video is shown opaque: a stream with alpha (VP9/ProRes 4444) has it dropped.
+            for i in 0..<(width * height) { texture.pixels[i] |= 0xFF00_0000 }
+        }
+        return texture
+    }
+}

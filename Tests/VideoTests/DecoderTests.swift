@@ -1,0 +1,213 @@
+import RasterCore
+@testable import Video
+import XCTest
+
+final class DecoderTests: XCTestCase {
+    func testPosterIsTheFirstFramesColourAndBlueFollowsAfterOneSecond() throws {
+        let path = try Clips.redThenBlue()
+        let poster = try VideoPoster.firstFrame(path: path, outputWidth: 32, outputHeight: 24)
+        XCTAssertEqual(poster.texture.width, 32)
+        XCTAssertEqual(poster.texture.height, 24)
+        XCTAssertEqual(poster.time, 0, accuracy: 1e-9)
+        let c = rgb(poster.texture[16, 12])
+        XCTAssertEqual(c.a, 255)
+        XCTAssertGreaterThan(c.r, 230, "red: \(c)")
+        XCTAssertLessThan(c.g, 30, "red: \(c)")
+        XCTAssertLessThan(c.b, 30, "red: \(c)")
+
+        let decoder = try VideoDecoder(path: path, outputWidth: 32, outputHeight: 24, hardware: .off)
+        var blue: VideoFrame?
+        while let frame = try decoder.nextFrame() {
+            if frame.time >= 1.0 - 1e-6 { blue = frame; break }
+        }
+        let b = try XCTUnwrap(blue)
+        XCTAssertEqual(b.time, 1.0, accuracy: 0.001)
+        XCTAssertEqual(b.duration, 0.1, accuracy: 0.001)
+        let bc = rgb(b.texture[5, 5])
+        XCTAssertGreaterThan(bc.b, 230, "blue: \(bc)")
+        XCTAssertLessThan(bc.r, 30, "blue: \(bc)")
+    }
+
+    func testProbeDescribesTheClip() throws {
+        let info = try VideoProbe.probe(path: try Clips.redThenBlue())
+        XCTAssertEqual(info.container, "mov,mp4,m4a,3gp,3g2,mj2")
+        XCTAssertEqual(info.codec, "h264")
+        XCTAssertEqual(info.width, 64)
+        XCTAssertEqual(info.height, 48)
+        XCTAssertEqual(info.displayWidth, 64)
+        XCTAssertEqual(info.frameRate, 10, accuracy: 0.01)
+        XCTAssertEqual(try XCTUnwrap(info.duration), 2.0, accuracy: 0.05)
+    }
+
+    func testSingleFrameClipGivesOneFrameThenEnds() throws {
+        let path = try Clips.singleFrame()
+        let poster = try VideoPoster.firstFrame(path: path, outputWidth: 8, outputHeight: 8)
+        let c = rgb(poster.texture[4, 4])
+        XCTAssertGreaterThan(c.g, 100, "green: \(c)")
+        XCTAssertLessThan(c.r, 30, "green: \(c)")
+        let decoder = try VideoDecoder(path: path, outputWidth: 8, outputHeight: 8, hardware: .off)
+        XCTAssertNotNil(try decoder.nextFrame())
+        XCTAssertNil(try decoder.nextFrame())
+        XCTAssertNil(try decoder.nextFrame(), "the end stays the end")
+    }
+
+    func testClipShorterThanOneFrame() throws {
+        let path = try Clips.shorterThanAFrame()
+        let poster = try VideoPoster.firstFrame(path: path, outputWidth: 8, outputHeight: 8)
+        let c = rgb(poster.texture[4, 4])
+        XCTAssertGreaterThan(c.r, 200, "yellow: \(c)")
+        XCTAssertGreaterThan(c.g, 200, "yellow: \(c)")
+        let decoder = try VideoDecoder(path: path, outputWidth: 8, outputHeight: 8, hardware: .off)
+        var count = 0
+        while try decoder.nextFrame() != nil { count += 1 }
+        XCTAssertEqual(count, 1)
+    }
+
+    func testTruncatedFileWithIndexAtTheEndIsACorruptError() throws {
+        let path = try Clips.truncated(try Clips.moving(), name: "truncated.mp4")
+        XCTAssertThrowsError(try VideoPoster.firstFrame(path: path, outputWidth: 16, outputHeight: 12)) { error in
+            let e = error as? VideoError
+            XCTAssertEqual(e?.kind, .corrupt)
+            XCTAssertTrue(e?.description.hasPrefix(path + ": ") ?? false, "\(error)")
+            XCTAssertTrue(e?.reason.contains("truncated") ?? false, "\(error)")
+        }
+    }
+
+    func testTruncatedFileWithIndexAtTheFrontShowsItsPosterAndEndsCleanlyOrCorrupt() throws {
+        let path = try Clips.truncated(try Clips.moving(faststart: true), name: "truncated-faststart.mp4")
+        _ = try VideoPoster.firstFrame(path: path, outputWidth: 16, outputHeight: 12)
+        let decoder = try VideoDecoder(path: path, outputWidth: 16, outputHeight: 12, hardware: .off)
+        var frames = 0
+        do {
+            while try decoder.nextFrame() != nil { frames += 1; XCTAssertLessThan(frames, 1000) }
+        } catch let error as VideoError {
+            XCTAssertEqual(error.kind, .corrupt, "\(error)")
+        }
+        XCTAssertGreaterThan(frames, 0)
+        XCTAssertLessThan(frames, 30)
+    }
+
+    func testWebMNamedMP4Plays() throws {
+        let path = try Clips.webmNamedMP4()
+        let info = try VideoProbe.probe(path: path)
+        XCTAssertEqual(info.container, "matroska,webm")
+        XCTAssertEqual(info.codec, "vp9")
+        let decoder = try VideoDecoder(path: path, outputWidth: 32, outputHeight: 24, hardware: .off)
+        var frames = 0
+        while try decoder.nextFrame() != nil { frames += 1 }
+        XCTAssertEqual(frames, 10)
+    }
+
+    func testTextNamedMP4IsAnUnknownContainer() throws {
+        let path = try Clips.textNamedMP4()
+        XCTAssertThrowsError(try VideoProbe.probe(path: path)) { error in
+            XCTAssertEqual(error as? VideoError, VideoError(path: path, kind: .unknownContainer,
+                                                            reason: "not a video file FFmpeg can read (unknown container)"))
+            XCTAssertEqual("\(error)", "\(path): not a video file FFmpeg can read (unknown container)")
+        }
+    }
+
+    func testPNGNamedMP4IsAStillImageNotAVideo() throws {
+        let path = try Clips.pngNamedMP4()
+        XCTAssertThrowsError(try VideoPoster.firstFrame(path: path, outputWidth: 8, outputHeight: 8)) { error in
+            let e = error as? VideoError
+            XCTAssertEqual(e?.kind, .unknownContainer, "\(error)")
+            XCTAssertTrue(e?.reason.contains("still image (PNG)") ?? false, "\(error)")
+        }
+    }
+
+    func testProbeErrors() throws {
+        func kind(_ path: String) -> VideoError.Kind? {
+            do { _ = try VideoProbe.probe(path: path); return nil } catch { return (error as? VideoError)?.kind }
+        }
+        let missing = Clips.folder + "/no-such-clip.mp4"
+        XCTAssertEqual(kind(missing), .unreadable)
+        XCTAssertThrowsError(try VideoProbe.probe(path: missing)) {
+            XCTAssertEqual("\($0)", "\(missing): no such file")
+        }
+        XCTAssertEqual(kind(Clips.folder), .unreadable, "a folder is not a video")
+        XCTAssertEqual(kind("/dev/null"), .unreadable, "a device is not a video")
+        let empty = Clips.folder + "/empty.mp4"
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        XCTAssertEqual(kind(empty), .empty)
+        XCTAssertEqual(kind(try Clips.textNamedMP4()), .unknownContainer)
+        let audio = try Clips.audioOnly()
+        XCTAssertEqual(kind(audio), .noVideoStream)
+        XCTAssertThrowsError(try VideoProbe.probe(path: audio)) {
+            XCTAssertTrue("\($0)".contains("no video stream"), "\($0)")
+        }
+    }
+
+    func testLimitsAreCheckedBeforeDecoding() throws {
+        var limits = VideoLimits()
+        limits.maxPixels = 64 * 48 - 1
+        XCTAssertThrowsError(try VideoPoster.firstFrame(path: try Clips.redThenBlue(), outputWidth: 8, outputHeight: 8,
+                                                        limits: limits)) { error in
+            XCTAssertEqual((error as? VideoError)?.kind, .tooLarge, "\(error)")
+            XCTAssertTrue("\(error)".contains("64×48"), "\(error)")
+        }
+        limits.maxPixels = 64 * 48
+        XCTAssertNoThrow(try VideoProbe.probe(path: try Clips.redThenBlue(), limits: limits))
+    }
+
+    func testRewindGoesBackToTheFirstFrame() throws {
+        let decoder = try VideoDecoder(path: try Clips.moving(), outputWidth: 40, outputHeight: 30, hardware: .off)
+        let first = try XCTUnwrap(decoder.nextFrame())
+        for _ in 0..<12 { _ = try decoder.nextFrame() }
+        try decoder.rewind()
+        let again = try XCTUnwrap(decoder.nextFrame())
+        XCTAssertEqual(again.time, 0, accuracy: 1e-9)
+        XCTAssertEqual(first.time, 0, accuracy: 1e-9)
+        XCTAssertTrue(samePixels(first.texture, again.texture))
+        // After the end too.
+        while try decoder.nextFrame() != nil {}
+        try decoder.rewind()
+        XCTAssertTrue(samePixels(first.texture, try XCTUnwrap(decoder.nextFrame()).texture))
+    }
+
+    func testFullHDSourceScaledToTheRequestedSize() throws {
+        let decoder = try VideoDecoder(path: try Clips.fullHD(), outputWidth: 320, outputHeight: 180, hardware: .off)
+        XCTAssertEqual(decoder.info.width, 1920)
+        XCTAssertEqual(decoder.info.height, 1080)
+        let frame = try XCTUnwrap(decoder.nextFrame())
+        XCTAssertEqual(frame.texture.width, 320)
+        XCTAssertEqual(frame.texture.height, 180)
+        for i in 0..<(320 * 180) where frame.texture.pixels[i] >> 24 != 0xFF {
+            XCTFail("pixel \(i) not opaque"); break
+        }
+    }
+
+    func testHardwareAutoFallsBackToSoftwareWithAReason() throws {
+        let decoder = try VideoDecoder(path: try Clips.redThenBlue(), outputWidth: 8, outputHeight: 8, hardware: .auto)
+        if decoder.isHardware {
+            XCTAssertTrue(decoder.decoderName.hasSuffix("_v4l2m2m"))
+            XCTAssertNil(decoder.fallbackReason)
+        } else {
+            XCTAssertEqual(decoder.decoderName, "h264")
+            XCTAssertNotNil(decoder.fallbackReason)
+        }
+        XCTAssertNotNil(try decoder.nextFrame())
+        let off = try VideoDecoder(path: try Clips.redThenBlue(), outputWidth: 8, outputHeight: 8, hardware: .off)
+        XCTAssertFalse(off.isHardware)
+        XCTAssertNil(off.fallbackReason)
+    }
+
+    func testPosterAndFirstSecondsOfATenMinuteClipReadOnlyItsBeginning() throws {
+        let path = try Clips.tenMinutes()
+        let decoder = try VideoDecoder(path: path, outputWidth: 64, outputHeight: 48, hardware: .off)
+        XCTAssertEqual(try XCTUnwrap(decoder.info.duration), 600, accuracy: 1)
+        var last = 0.0
+        for _ in 0..<10 { last = try XCTUnwrap(decoder.nextFrame()).time }   // the first 5 s
+        XCTAssertEqual(last, 4.5, accuracy: 0.01)
+        let stats = decoder.readStatistics
+        let size = stats.fileSize
+        XCTAssertGreaterThan(size, 100_000)
+        XCTAssertLessThan(stats.furthestByte, size / 10, "\(stats)")
+        XCTAssertLessThan(stats.bytesRead, size / 10, "\(stats)")
+        for target in stats.seekTargets { XCTAssertLessThan(target, size / 10, "seek to \(target) of \(size)") }
+    }
+}
+
+func samePixels(_ a: Texture, _ b: Texture) -> Bool {
+    a.width == b.width && a.height == b.height && (0..<(a.width * a.height)).allSatisfy { a.pixels[$0] == b.pixels[$0] }
+}
