@@ -111,6 +111,20 @@ enum Clips {
         return path
     }
 
+    /// 20 s of a 64×48 test pattern at 10 fps, index at the front, whose media data from 30 % of
+    /// the file on is overwritten with 0xFF: the container reads, the packets after that point do
+    /// not decode (about 140 of them in a row).
+    static func damagedMidway() throws -> String {
+        let clean = try make("damaged-source.mp4", ["-f", "lavfi", "-i", "testsrc2=s=64x48:r=10:d=20"] + x264
+                             + ["-movflags", "+faststart"])
+        var data = try Data(contentsOf: URL(fileURLWithPath: clean))
+        let from = data.count * 3 / 10
+        data.replaceSubrange(from..<data.count, with: Data(repeating: 0xFF, count: data.count - from))
+        let out = "\(folder)/damaged-midway.mp4"
+        try data.write(to: URL(fileURLWithPath: out))
+        return out
+    }
+
     /// The first half of `path`'s bytes, as a new file.
     static func truncated(_ path: String, name: String) throws -> String {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
