@@ -225,7 +225,7 @@ public final class VideoDecoder {
                 fallback = "no V4L2 decoder \(info.codec)_v4l2m2m in this FFmpeg"
             }
         }
-        guard let software = avcodec_find_decoder(id) else {
+        guard let software = VideoCapabilities.softwareCodec(for: id) else {
             throw VideoError.noDecoder(path: info.path, codec: info.codec)
         }
         switch open(software, input: input, threads: max(1, threads)) {

@@ -9,7 +9,7 @@ public enum VideoProbe {
     public static func probe(path: String, limits: VideoLimits = VideoLimits()) throws -> VideoInfo {
         let input = try MediaInput(path: path, limits: limits)
         let info = VideoInfo(input: input)
-        guard avcodec_find_decoder(input.codecParameters.pointee.codec_id) != nil else {
+        guard VideoCapabilities.softwareCodec(for: input.codecParameters.pointee.codec_id) != nil else {
             throw VideoError.noDecoder(path: path, codec: info.codec)
         }
         return info

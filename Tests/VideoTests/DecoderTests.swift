@@ -211,3 +211,17 @@ final class DecoderTests: XCTestCase {
 func samePixels(_ a: Texture, _ b: Texture) -> Bool {
     a.width == b.width && a.height == b.height && (0..<(a.width * a.height)).allSatisfy { a.pixels[$0] == b.pixels[$0] }
 }
+
+final class CapabilitiesTests: XCTestCase {
+    func testSummaryNamesEveryCommonCodec() {
+        let caps = VideoCapabilities.current()
+        let summary = caps.summary
+        print(summary)
+        for codec in VideoCapabilities.commonCodecs {
+            XCTAssertTrue(summary.contains("\(codec): software "), summary)
+        }
+        XCTAssertEqual(caps.codecs.first { $0.codec == "h264" }?.software, "h264")
+        XCTAssertTrue(summary.contains("V4L2 m2m decoders in libavcodec: "), summary)
+        XCTAssertTrue(summary.contains("V4L2 m2m device"), summary)
+    }
+}
