@@ -12,8 +12,10 @@ MIRROR=${MIRROR:-$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources
 
 # The C libraries the program links and the fonts its cards and tests use (scripts/deps.txt,
 # without the VM-test packages).
-ARM64_DEV_PACKAGES=pkgconf,zlib1g-dev,libdrm-dev,libudev-dev,libinput-dev,libevdev-dev,libcairo2-dev,libpango1.0-dev,librsvg2-dev,libturbojpeg0-dev,libpng-dev,libwebp-dev,libfontconfig-dev
+ARM64_DEV_PACKAGES=pkgconf,zlib1g-dev,libdrm-dev,libudev-dev,libinput-dev,libevdev-dev,libcairo2-dev,libpango1.0-dev,librsvg2-dev,libturbojpeg0-dev,libpng-dev,libwebp-dev,libfontconfig-dev,libavformat-dev,libavcodec-dev,libswscale-dev,libavutil-dev
 ARM64_FONT_PACKAGES=fonts-dejavu-core,fonts-noto-core,fonts-wqy-microhei
+# What only the root the tests run in needs: the ffmpeg command makes the VideoTests' clips.
+ARM64_TEST_PACKAGES=ffmpeg
 
 # The clock starts in the first script; scripts it runs count from the same start.
 export _arm64_t0=${_arm64_t0:-$(date +%s)}

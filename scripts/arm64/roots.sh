@@ -6,7 +6,8 @@
 #
 # toolchain           amd64 sid, swiftlang (the cross compiler) and the amd64 -dev libraries
 #                     (an x86-64 build with the same library versions as sid-arm64: the PNG reference)
-# sid-arm64           arm64 sid, swiftlang and the -dev libraries: the Swift modules and runtime for
+# sid-arm64           arm64 sid, swiftlang, the -dev libraries (and ffmpeg, which makes the VideoTests'
+#                     clips): the Swift modules and runtime for
 #                     aarch64, the debug sysroot, and where the tests run under qemu-user
 # trixie-arm64        arm64 trixie (Debian 13), installed with dpkg (under qemu-user): the release
 #                     sysroot (C libraries, glibc 2.41), dpkg-shlibdeps' database, the smoke test
@@ -24,7 +25,7 @@ for name in "$@"; do
         toolchain)
             make_root sid amd64 extract "$ARM64_CACHE/sid-amd64" "$SWIFT_PACKAGES,$ARM64_DEV_PACKAGES,$ARM64_FONT_PACKAGES" ;;
         sid-arm64)
-            make_root sid arm64 extract "$ARM64_CACHE/sid-arm64" "$SWIFT_PACKAGES,$ARM64_DEV_PACKAGES,$ARM64_FONT_PACKAGES" ;;
+            make_root sid arm64 extract "$ARM64_CACHE/sid-arm64" "$SWIFT_PACKAGES,$ARM64_DEV_PACKAGES,$ARM64_FONT_PACKAGES,$ARM64_TEST_PACKAGES" ;;
         trixie-arm64)
             make_root trixie arm64 apt "$ARM64_CACHE/trixie-arm64" "libstdc++-14-dev,dpkg-dev,$ARM64_DEV_PACKAGES,$ARM64_FONT_PACKAGES" ;;
         trixie-arm64-clean)
