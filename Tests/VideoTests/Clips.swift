@@ -72,6 +72,11 @@ enum Clips {
         try make("ten-minutes.mp4", ["-f", "lavfi", "-i", "testsrc2=s=64x48:r=2:d=600"] + x264 + ["-g", "20", "-movflags", "+faststart"])
     }
 
+    /// The same 10 minutes with the index (moov) at the end, as `ffmpeg` writes MP4 by default.
+    static func tenMinutesIndexAtEnd() throws -> String {
+        try make("ten-minutes-moov-at-end.mp4", ["-f", "lavfi", "-i", "testsrc2=s=64x48:r=2:d=600"] + x264 + ["-g", "20"])
+    }
+
     /// One frame of green, 32×32.
     static func singleFrame() throws -> String {
         try make("single.mp4", ["-f", "lavfi", "-i", "color=c=green:s=32x32:r=25", "-frames:v", "1"] + x264)

@@ -206,6 +206,22 @@ final class DecoderTests: XCTestCase {
         XCTAssertLessThan(stats.bytesRead, size / 10, "\(stats)")
         for target in stats.seekTargets { XCTAssertLessThan(target, size / 10, "seek to \(target) of \(size)") }
     }
+
+    func testTenMinuteClipWithItsIndexAtTheEndSeeksOnlyToTheIndexAndBack() throws {
+        let path = try Clips.tenMinutesIndexAtEnd()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let moov = try XCTUnwrap(bytes.range(of: Data("moov".utf8))).lowerBound - 4   // the atom's size field
+        XCTAssertGreaterThan(moov, bytes.count / 2)
+        let decoder = try VideoDecoder(path: path, outputWidth: 64, outputHeight: 48, hardware: .off)
+        for _ in 0..<10 { _ = try XCTUnwrap(decoder.nextFrame()) }
+        let stats = decoder.readStatistics
+        for target in stats.seekTargets {
+            XCTAssertTrue(target < Int64(bytes.count / 10) || target >= Int64(moov) - 32 * 1024, "seek to \(target); moov at \(moov): \(stats)")
+        }
+        let indexBytes = Int64(bytes.count - moov)
+        // The first buffer (32 KB: the header), the index, and one buffer of frames after seeking back.
+        XCTAssertLessThanOrEqual(stats.bytesRead, indexBytes + 2 * 32 * 1024, "\(stats)")
+    }
 }
 
 func samePixels(_ a: Texture, _ b: Texture) -> Bool {
