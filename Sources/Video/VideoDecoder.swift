@@ -219,7 +219,11 @@ public final class VideoDecoder {
                 let name = String(cString: v4l2.pointee.name)
                 switch open(v4l2, input: input, threads: 0) {
                 case .success(let ctx): return OpenedCodec(context: ctx, name: name, isHardware: true, fallbackReason: nil)
-                case .failure(let code): fallback = "\(name) did not open (\(ffmpegErrorText(code.code)))"
+                case .failure(let failure):
+                    // libavcodec says EINVAL when no device takes the codec; say which case it is.
+                    fallback = VideoCapabilities.m2mDevices().isEmpty
+                        ? "\(name) has no V4L2 memory-to-memory device (/dev/video*) to run on"
+                        : "\(name) did not open (\(ffmpegErrorText(failure.code)))"
                 }
             } else {
                 fallback = "no V4L2 decoder \(info.codec)_v4l2m2m in this FFmpeg"
@@ -232,9 +236,9 @@ public final class VideoDecoder {
         case .success(let ctx):
             return OpenedCodec(context: ctx, name: String(cString: software.pointee.name), isHardware: false,
                                fallbackReason: fallback)
-        case .failure(let code):
+        case .failure(let failure):
             throw VideoError(path: info.path, kind: .corrupt,
-                             reason: "the \(info.codec) decoder refused the stream's parameters (\(ffmpegErrorText(code.code)))")
+                             reason: "the \(info.codec) decoder refused the stream's parameters (\(ffmpegErrorText(failure.code)))")
         }
     }
 

@@ -185,6 +185,9 @@ final class DecoderTests: XCTestCase {
         } else {
             XCTAssertEqual(decoder.decoderName, "h264")
             XCTAssertNotNil(decoder.fallbackReason)
+            if !FileManager.default.fileExists(atPath: "/dev/video0") {
+                XCTAssertEqual(decoder.fallbackReason, "h264_v4l2m2m has no V4L2 memory-to-memory device (/dev/video*) to run on")
+            }
         }
         XCTAssertNotNil(try decoder.nextFrame())
         let off = try VideoDecoder(path: try Clips.redThenBlue(), outputWidth: 8, outputHeight: 8, hardware: .off)
