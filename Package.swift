@@ -45,7 +45,7 @@ let package = Package(
     products: [
         .executable(name: "kiosk-carousel", targets: ["kiosk-carousel"]),
         // The modules as a library, for the separate fuzzing package in Fuzz/ (docs/reliability.md).
-        .library(name: "KioskCarouselModules", targets: ["CarouselCore", "KioskConfig", "Raster", "Cards",
+        .library(name: "KioskCarouselModules", targets: ["CarouselCore", "KioskConfig", "Raster", "Video", "Cards",
                                                         "Display", "Input", "Kiosk"]),
     ],
     dependencies: [
@@ -82,21 +82,21 @@ let package = Package(
         // Canvas, Texture, Quad, Backdrop: what the compositor and its kernel modules share.
         .target(name: "RasterCore", dependencies: ["CarouselCore", "CRasterSupport"]),
         .target(name: "Raster", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"] + rasterKernelModules),
-        .target(name: "Cards", dependencies: ["Raster", "KioskConfig", "CCardLibs", "LinuxSystem",
-                                              .product(name: "Logging", package: "swift-log")]),
         // Video files through FFmpeg: probe, poster frame, a decoder scaled to a card, a player thread.
         .target(name: "Video", dependencies: ["CFFmpeg", "RasterCore", "LinuxSystem",
+                                              .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Cards", dependencies: ["Raster", "KioskConfig", "CCardLibs", "LinuxSystem", "Video",
                                               .product(name: "Logging", package: "swift-log")]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CUdev", "CZlib", "CKioskSys", "LinuxSystem",
                                                 .product(name: "Logging", package: "swift-log")]),
         .target(name: "Input", dependencies: ["CarouselCore", "CLibInput", "CEvdev", "CUdev", "CLinux",
                                               "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Kiosk", dependencies: [
-            "CarouselCore", "KioskConfig", "Raster", "Cards", "Display", "Input", "LinuxSystem",
+            "CarouselCore", "KioskConfig", "Raster", "Cards", "Display", "Input", "LinuxSystem", "Video",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "kiosk-carousel", dependencies: [
-            "Kiosk", "Cards", "LinuxSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Kiosk", "Cards", "LinuxSystem", "Video", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
@@ -106,11 +106,11 @@ let package = Package(
         .testTarget(name: "CardsTests", dependencies: ["Cards", "CCardLibs",
                                                      .product(name: "Logging", package: "swift-log")],
                     resources: [.copy("Golden")]),
-        .testTarget(name: "VideoTests", dependencies: ["Video", "RasterCore", "LinuxSystem",
+        .testTarget(name: "VideoTests", dependencies: ["Video", "RasterCore", "LinuxSystem", "TestSupport",
                                                      .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DisplayTests", dependencies: ["Display"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "LinuxSystem"]),
-        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LinuxSystem"]),
+        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Cards", "LinuxSystem", "TestSupport"]),
         // Soak, fault and fuzz-regression tests across modules (docs/reliability.md).
         .testTarget(name: "ReliabilityTests", dependencies: ["Kiosk", "KioskConfig", "Input", "CarouselCore",
                                                        "TestSupport"]),

@@ -41,16 +41,26 @@ public final class VideoDecoder {
     /// the software decoder's thread count. Throws a `VideoError` as `VideoProbe.probe` does.
     public convenience init(path: String, outputWidth: Int, outputHeight: Int, hardware: HardwareDecode = .auto,
                             threads: Int = 1, limits: VideoLimits = VideoLimits()) throws {
-        try self.init(path: path, outputWidth: outputWidth, outputHeight: outputHeight, hardware: hardware,
+        try self.init(path: path, outputSize: { _ in (outputWidth, outputHeight) }, hardware: hardware,
                       threads: threads, limits: limits, isCancelled: { false })
     }
 
-    /// As the public initialiser; `isCancelled` is polled before every read from the file.
-    init(path: String, outputWidth: Int, outputHeight: Int, hardware: HardwareDecode,
+    /// Opens `path`; frames come out at the size `outputSize` gives for the clip (known only once
+    /// the file is open: a card decodes a clip at the size it draws it, which depends on the
+    /// clip's aspect ratio).
+    public convenience init(path: String, outputSize: (VideoInfo) -> (width: Int, height: Int),
+                            hardware: HardwareDecode = .auto, threads: Int = 1, limits: VideoLimits = VideoLimits()) throws {
+        try self.init(path: path, outputSize: outputSize, hardware: hardware, threads: threads, limits: limits,
+                      isCancelled: { false })
+    }
+
+    /// As the public initialisers; `isCancelled` is polled before every read from the file.
+    init(path: String, outputSize: (VideoInfo) -> (width: Int, height: Int), hardware: HardwareDecode,
          threads: Int, limits: VideoLimits, isCancelled: @escaping () -> Bool) throws {
         input = try MediaInput(path: path, limits: limits, isCancelled: isCancelled)
         info = VideoInfo(input: input)
-        scaler = FrameScaler(width: outputWidth, height: outputHeight)
+        let size = outputSize(info)
+        scaler = FrameScaler(width: max(1, size.width), height: max(1, size.height))
         let stream = input.stream.pointee
         timeBase = stream.time_base.den > 0 ? Double(stream.time_base.num) / Double(stream.time_base.den) : 1.0 / 90_000
         startPTS = stream.start_time == kc_nopts_value() ? 0 : stream.start_time

@@ -56,14 +56,22 @@ public final class VideoPlayer {
     /// scaled frame before it is queued (on the player thread; on the caller's in synchronous
     /// mode, and there only for the frame `frame(at:)` returns) — the caller turns it into a card
     /// face; its result is what `frame(at:)` returns.
-    public init(path: String, outputWidth: Int, outputHeight: Int, options: Options = Options(),
-                compose: @escaping (Texture) -> Texture = { $0 }, logger: Logger) {
+    public convenience init(path: String, outputWidth: Int, outputHeight: Int, options: Options = Options(),
+                            compose: @escaping (Texture) -> Texture = { $0 }, logger: Logger) {
         precondition(outputWidth > 0 && outputHeight > 0, "video output must have pixels")
+        self.init(path: path, outputSize: { _ in (outputWidth, outputHeight) }, options: options, compose: compose,
+                  logger: logger)
+    }
+
+    /// Starts playing `path` at the size `outputSize` gives for the clip once it is open (on the
+    /// player thread: the caller never opens the file), e.g. the size a card draws it at.
+    public init(path: String, outputSize: @escaping (VideoInfo) -> (width: Int, height: Int), options: Options = Options(),
+                compose: @escaping (Texture) -> Texture = { $0 }, logger: Logger) {
         core = PlayerCore(queueDepth: max(1, options.queueDepth))
         self.compose = compose
         self.logger = logger
         let open = { [core] () throws -> VideoDecoder in
-            try VideoDecoder(path: path, outputWidth: outputWidth, outputHeight: outputHeight,
+            try VideoDecoder(path: path, outputSize: outputSize,
                              hardware: options.hardware, threads: options.threads, limits: options.limits,
                              isCancelled: { core.isStopping })
         }

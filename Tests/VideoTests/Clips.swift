@@ -1,55 +1,23 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Test clips, made by the `ffmpeg` command from lavfi sources into a temporary folder the first
 /// time a test asks for one (never committed). Tiny sizes and `-preset ultrafast`: all of them
 /// together take a few seconds to make.
 enum Clips {
-    static let folder: String = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-video-tests-\(getpid())").path
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }()
-
-    private static let lock = NSLock()
-
-    /// `ffmpeg`, or a failure saying how to get it.
-    static func ffmpeg() throws -> String {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") + ["/usr/bin"] {
-            let candidate = "\(dir)/ffmpeg"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        throw CocoaError(.fileNoSuchFile)
-    }
-
-    /// Runs `ffmpeg` with `arguments` writing `name` in the folder (once); returns the path.
+    /// Runs `ffmpeg` with `arguments` writing `name` in the run's clip folder (once); returns the
+    /// path. A missing `ffmpeg` or a failed run fails the test with what to do.
     static func make(_ name: String, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        let path = "\(folder)/\(name)"
-        if FileManager.default.fileExists(atPath: path) { return path }
-        let tool: String
-        do { tool = try ffmpeg() } catch {
-            XCTFail("the ffmpeg command is missing: run scripts/install-deps.sh (it installs ffmpeg from scripts/deps.txt)",
-                    file: file, line: line)
+        do {
+            return try TestClips.make(name, arguments)
+        } catch {
+            XCTFail("\(error)", file: file, line: line)
             throw error
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments + [path]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            try? FileManager.default.removeItem(atPath: path)
-            XCTFail("ffmpeg \(arguments.joined(separator: " ")) failed: \(String(decoding: message, as: UTF8.self))",
-                    file: file, line: line)
-            throw CocoaError(.fileWriteUnknown)
-        }
-        return path
     }
+
+    static var folder: String { TestClips.folder }
 
     static let x264 = ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
 

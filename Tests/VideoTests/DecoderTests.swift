@@ -128,7 +128,7 @@ final class DecoderTests: XCTestCase {
         XCTAssertEqual(kind(Clips.folder), .unreadable, "a folder is not a video")
         XCTAssertEqual(kind("/dev/null"), .unreadable, "a device is not a video")
         let empty = Clips.folder + "/empty.mp4"
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: Data()))
         XCTAssertEqual(kind(empty), .empty)
         XCTAssertEqual(kind(try Clips.textNamedMP4()), .unknownContainer)
         let audio = try Clips.audioOnly()

@@ -23,9 +23,8 @@ final class CountingLog: @unchecked Sendable {
         subscript(metadataKey key: String) -> Logger.Metadata.Value? {
             get { metadata[key] } set { metadata[key] = newValue }
         }
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-                 file: String, function: String, line: UInt) {
-            log.add(level, message.description)
+        func log(event: LogEvent) {
+            log.add(event.level, event.message.description)
         }
     }
 }
