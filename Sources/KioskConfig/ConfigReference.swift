@@ -43,14 +43,27 @@ public struct ReferenceSection: Sendable {
     var exampleText: String {
         switch form {
         case .table, .map: return "[\(header)]\n" + example.joined(separator: "\n")
-        case .arrayOfTables: return "[[\(header)]]\n" + example.joined(separator: "\n")
+        case .arrayOfTables:
+            // A video item's keys go in a table of their own: an item shows an image or a video.
+            let videoKeys = ["video ", "poster ", "loop "]
+            let video = example.filter { line in videoKeys.contains { line.hasPrefix($0) } }
+            let rest = example.filter { line in !videoKeys.contains { line.hasPrefix($0) } }
+            var out = "[[\(header)]]\n" + rest.joined(separator: "\n")
+            if !video.isEmpty { out += "\n\n[[\(header)]]\ntitle = \"The Harbour at Dawn\"\n" + video.joined(separator: "\n") }
+            return out
         case .inline:
             let parts = header.split(separator: ".")
             let parent = parts.dropLast().joined(separator: ".")
-            // exec and emit exclude each other: show one example per way of writing the table.
-            let exec = example.filter { !$0.hasPrefix("emit ") }, emit = example.filter { $0.hasPrefix("emit ") }
-            var out = "[[\(parent)]]\n\(parts.last ?? "") = { " + exec.joined(separator: ", ") + " }"
-            if !emit.isEmpty { out += "\n\n[[\(parent)]]\n\(parts.last ?? "") = { " + emit.joined(separator: ", ") + " }" }
+            // exec, emit and play exclude each other: show one example per way of writing the table
+            // (play on a video item, which it needs).
+            let exec = example.filter { !$0.hasPrefix("emit ") && !$0.hasPrefix("play ") }
+            let emit = example.filter { $0.hasPrefix("emit ") }, play = example.filter { $0.hasPrefix("play ") }
+            let name = parts.last ?? ""
+            var out = "[[\(parent)]]\n\(name) = { " + exec.joined(separator: ", ") + " }"
+            if !emit.isEmpty { out += "\n\n[[\(parent)]]\n\(name) = { " + emit.joined(separator: ", ") + " }" }
+            if !play.isEmpty {
+                out += "\n\n[[\(parent)]]\nvideo = \"media/harbour.mp4\"\n\(name) = { " + play.joined(separator: ", ") + " }"
+            }
             return out
         }
     }

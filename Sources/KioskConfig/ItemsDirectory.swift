@@ -1,6 +1,6 @@
 import Foundation
 
-/// `[items] directory`: the images of a folder as items. The loader calls it; the kiosk may call
+/// `[items] directory`: the images (and, when listed in `extensions`, the clips) of a folder as items. The loader calls it; the kiosk may call
 /// it again when the folder changes (the rules match `Cards.FolderItems`).
 public enum ItemsDirectory {
     /// Why a folder could not be listed.
@@ -26,12 +26,17 @@ public enum ItemsDirectory {
             return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && !isDir.boolValue
         }.sorted(by: nameOrder)
         return images.map { name in
-            var item = ItemConfig(id: "file:" + name, title: title(fromFileName: name),
-                                  image: (folder as NSString).appendingPathComponent(name), style: style)
+            let path = (folder as NSString).appendingPathComponent(name)
+            var item = ItemConfig(id: "file:" + name, title: title(fromFileName: name), style: style)
+            if videoExtensions.contains((name as NSString).pathExtension.lowercased()) { item.video = path } else { item.image = path }
             item.fromDirectory = true
             return item
         }
     }
+
+    /// Extensions that make a folder's file a video item (when `extensions` takes them in):
+    /// its clip plays on the card as a `video = …` item's does.
+    public static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm"]
 
     /// `03-harbour_at-dusk.jpg` → `harbour at dusk`: no extension, `_` and `-` as spaces, and a
     /// leading number (used for ordering) dropped when words follow it; `2024.jpg` → `2024`.

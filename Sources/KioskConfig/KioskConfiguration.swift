@@ -12,6 +12,7 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var idle = IdleSettings()
     public var theme = Theme()
     public var cards = CardSettings()
+    public var video = VideoSettings()
     public var control = ControlSettings()
     public var actions = ActionSettings()
     /// `[items]`: where items come from besides `[[item]]`.
@@ -230,6 +231,29 @@ public struct CardSettings: Equatable, Sendable {
     public init() {}
 }
 
+/// `[video]`: how video items play.
+public struct VideoSettings: Equatable, Sendable {
+    /// Play the clip of a video item on its card while the carousel rests on it.
+    public var playCentred = true
+    /// Seconds the carousel must have rested on a video item before its clip starts.
+    public var startDelay = 0.3
+    /// Most memory the decoded frames of all playing clips may hold, in MiB.
+    public var budgetMB = 48
+    /// Use the board's V4L2 memory-to-memory decoder when FFmpeg has one for the codec.
+    public var hardware = VideoHardware.auto
+    /// Software decoder threads per clip.
+    public var threads = 1
+    public init() {}
+}
+
+/// `[video] hardware`.
+public enum VideoHardware: String, CaseIterable, Sendable {
+    /// The V4L2 decoder when FFmpeg has one and it opens, else software (logged once).
+    case auto
+    /// Software decoding only.
+    case off
+}
+
 /// `[control]`.
 public struct ControlSettings: Equatable, Sendable {
     public var socket: String?
@@ -254,7 +278,13 @@ public enum ItemAction: Equatable, Sendable {
     /// otherwise looked up in `PATH`. `cwd` is absolute or nil (then `[actions]`'s applies).
     case exec(argv: [String], mode: ExecMode, timeout: Double?, cwd: String?)
     case emit(String)
+    /// Plays the item's video (`play = "fullscreen"`), then returns to the carousel.
+    case play(PlayMode)
     public enum ExecMode: String, CaseIterable, Sendable { case foreground, background }
+    public enum PlayMode: String, CaseIterable, Sendable {
+        /// The whole screen, letterboxed; a touch, a key or the knob's button ends it early.
+        case fullscreen
+    }
 }
 
 /// One `[[item]]`.
@@ -264,6 +294,12 @@ public struct ItemConfig: Equatable, Sendable {
     public var subtitle: String?
     /// Absolute path of the image, if any.
     public var image: String?
+    /// Absolute path of the video clip, if any (then `image` is nil).
+    public var video: String?
+    /// Absolute path of the still shown before the clip plays; nil: the clip's first frame.
+    public var poster: String?
+    /// The centred card plays its clip over and over (else once, keeping the last frame).
+    public var loop = true
     public var action: ItemAction = .none
     public var style: CardStyle
     /// Made from a file of `[items] directory` rather than an `[[item]]` table.
@@ -271,4 +307,7 @@ public struct ItemConfig: Equatable, Sendable {
     public init(id: String, title: String, subtitle: String? = nil, image: String? = nil, style: CardStyle = CardStyle()) {
         self.id = id; self.title = title; self.subtitle = subtitle; self.image = image; self.style = style
     }
+
+    /// The files the card shows (its image, or its clip and poster): watched for changes.
+    public var mediaFiles: [String] { [image, video, poster].compactMap { $0 } }
 }

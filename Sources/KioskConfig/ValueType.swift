@@ -99,6 +99,9 @@ enum ValueType {
     case color
     /// A file that must exist; relative to the config file's folder.
     case file
+    /// A video file that must exist; relative to the config file's folder. Where the program
+    /// installed a `MediaChecks.video` probe (`check-config`), its container and codec too.
+    case video
     /// A folder that must exist; relative to the config file's folder.
     case directory
     /// A path that need not exist yet (a device, a socket); relative to the config's folder.
@@ -131,6 +134,7 @@ enum ValueType {
         case .integerChoice: return "integer (choice)"
         case .color: return "colour `\"#RRGGBB\"` or `\"#AARRGGBB\"`"
         case .file: return "file path"
+        case .video: return "file path (video)"
         case .directory: return "folder path"
         case .path: return "path"
         case .command: return "array of strings (program and arguments)"
@@ -154,6 +158,7 @@ enum ValueType {
         case .integerChoice(let c): return c.map { "`\($0)`" }.joined(separator: ", ")
         case .color: return "any colour"
         case .file: return "an existing file"
+        case .video: return "an existing video file this machine decodes"
         case .directory: return "an existing folder"
         case .path: return "any path"
         case .command: return "at least the program; a program with `/` must exist and be executable"
@@ -216,6 +221,13 @@ enum ValueType {
             let resolved = PathResolver.resolve(s, folder: folder)
             let wantDirectory: Bool = { if case .directory = self { return true }; return false }()
             if let problem = PathResolver.problem(resolved, written: s, directory: wantDirectory) { return .failure(ValueProblem(problem)) }
+            return .success(.string(resolved))
+        case .video:
+            guard let s = node.string else { return wrongType("a string (a path)") }
+            guard !s.isEmpty else { return .failure(ValueProblem("must not be empty")) }
+            let resolved = PathResolver.resolve(s, folder: folder)
+            if let problem = PathResolver.problem(resolved, written: s, directory: false) { return .failure(ValueProblem(problem)) }
+            if let problem = MediaChecks.video?(resolved) { return .failure(ValueProblem("\(ValueFormat.quoted(s)): \(problem)")) }
             return .success(.string(resolved))
         case .path:
             guard let s = node.string else { return wrongType("a string (a path)") }

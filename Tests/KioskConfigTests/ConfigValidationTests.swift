@@ -160,8 +160,8 @@ final class ConfigValidationTests: XCTestCase {
     }
 
     func testActionShapes() {
-        XCTAssertEqual(fixture.report("[[item]]\naction = {}\n"), ["2:1: an action needs exec = [\"/path/to/program\", …] or emit = \"…\""])
-        XCTAssertEqual(fixture.report("[[item]]\naction = { exec = [\"true\"], emit = \"x\" }\n"), ["2:36: an action takes exec or emit, not both"])
+        XCTAssertEqual(fixture.report("[[item]]\naction = {}\n"), ["2:1: an action needs exec = [\"/path/to/program\", …], emit = \"…\" or play = \"fullscreen\""])
+        XCTAssertEqual(fixture.report("[[item]]\naction = { exec = [\"true\"], emit = \"x\" }\n"), ["2:36: an action takes one of exec, emit and play, not exec and emit"])
         XCTAssertEqual(fixture.report("[[item]]\naction = { emit = \"x\", timeout = 3 }\n"), ["2:34: 'timeout' applies only to exec actions"])
         XCTAssertEqual(fixture.report("[[item]]\naction = { exec = [] }\n"), ["2:19: 'exec' must name at least the program to run"])
         XCTAssertEqual(fixture.report("[[item]]\naction = \"run\"\n"), ["2:10: 'action' must be a table such as { … }, not a string"])

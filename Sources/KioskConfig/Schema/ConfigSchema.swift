@@ -12,6 +12,7 @@ enum ConfigSchema {
             .section(RuntimeSchema.idle),
             .section(ThemeSchema.section),
             .section(RuntimeSchema.cards),
+            .section(VideoSchema.section),
             .section(ItemsSchema.folder),
             .arrayOfTables(ItemsSchema.item,
                            make: { config, n in ItemConfig(id: "item\(n + 1)", title: "", style: config.theme.card) },

@@ -6,7 +6,7 @@ enum ItemsSchema {
 
     static var folder: TableSpec<KioskConfiguration> {
         TableSpec(name: "items", doc: """
-            Items from a folder: every image in it becomes an item, sorted by file name (case does not \
+            Items from a folder: every image in it becomes an item (and every clip — mp4, m4v, mov, mkv, webm — when `extensions` lists it: a video item), sorted by file name (case does not \
             matter, numbers in names sort as numbers), after the `[[item]]` tables. The id is \
             `file:` and the file name (`file:03-harbour_at-dusk.jpg`); the title is the name without \
             its extension, `_` and `-` read as spaces, and without a leading number used for ordering \
@@ -29,6 +29,16 @@ enum ItemsSchema {
             .string("subtitle", \.subtitle, "A second line of text.", defaultText: "none", example: "\"First light on the ridge\""),
             .path("image", \.image, .file, "PNG, JPEG, SVG or WebP picture, relative to the config file's folder.", defaultText: "none",
                   example: "media/01-mountain-dawn.jpg"),
+            .path("video", \.video, .video, """
+                A video clip (H.264, H.265, VP9, AV1… in MP4, MKV, WebM: whatever this machine's FFmpeg \
+                decodes; `kiosk-carousel --version` lists it), relative to the config file's folder. The \
+                card shows its poster; while the carousel rests on the item the card plays the clip, \
+                muted (`[video]`).
+                """, defaultText: "none", example: "media/harbour.mp4"),
+            .path("poster", \.poster, .file, "The picture shown on a video item's card before and between plays (PNG, JPEG, SVG, WebP).",
+                  defaultText: "the clip's first frame", example: "media/harbour.jpg"),
+            .bool("loop", \.loop, "A video item's card plays its clip over and over; false: once, then it keeps the last frame.",
+                  example: "false"),
         ]
         keys += ThemeSchema.styleKeys.map { $0.lifted(\ItemConfig.style).withDefault("`[theme.card]`'s") }
         return TableSpec(name: "item", doc: """
@@ -36,7 +46,22 @@ enum ItemsSchema {
             overrides the card style for this item alone.
             """, prototype: ItemConfig(id: "", title: ""), keys: keys, children: [
                 .nested(action, form: .inline, get: { ActionDraft($0.action) }, set: { item, draft, _, _ in item.action = draft.action }),
-            ])
+            ], finish: checkVideo)
+    }
+
+    /// An item shows a picture or a clip; `poster` and `play` need the clip.
+    static func checkVideo(_ item: inout ItemConfig) -> [TableProblem] {
+        var problems: [TableProblem] = []
+        if item.video != nil && item.image != nil {
+            problems.append(TableProblem("image", "an item shows an image or a video, not both; a video's still picture is 'poster'"))
+        }
+        if item.poster != nil && item.video == nil {
+            problems.append(TableProblem("poster", "'poster' is the still of a video item; this item has no 'video' (for a picture, use 'image')"))
+        }
+        if case .play = item.action, item.video == nil {
+            problems.append(TableProblem(path: [.key("action"), .key("play")], "'play' needs the item's 'video' = \"…\""))
+        }
+        return problems
     }
 
     static func storeItems(_ config: inout KioskConfiguration, _ items: [(ItemConfig, ConfigPath)], _ decoder: ConfigDecoder) {
@@ -53,19 +78,26 @@ enum ItemsSchema {
         var timeout: Double?
         var cwd: String?
         var emit: String?
+        var play: ItemAction.PlayMode?
 
         init(_ action: ItemAction = .none) {
             switch action {
             case .none: break
             case .exec(let argv, let mode, let timeout, let cwd): exec = argv; self.mode = mode; self.timeout = timeout; self.cwd = cwd
             case .emit(let s): emit = s
+            case .play(let m): play = m
             }
         }
 
-        /// `.none` unless exactly one of exec and emit is set.
+        /// How many of exec, emit and play are set.
+        var kinds: [String] { [("exec", exec != nil), ("emit", emit != nil), ("play", play != nil)].filter(\.1).map(\.0) }
+
+        /// `.none` unless exactly one of exec, emit and play is set.
         var action: ItemAction {
-            if let exec, emit == nil { return .exec(argv: exec, mode: mode ?? .foreground, timeout: timeout, cwd: cwd) }
-            if let emit, exec == nil { return .emit(emit) }
+            guard kinds.count == 1 else { return .none }
+            if let exec { return .exec(argv: exec, mode: mode ?? .foreground, timeout: timeout, cwd: cwd) }
+            if let emit { return .emit(emit) }
+            if let play { return .play(play) }
             return .none
         }
     }
@@ -74,7 +106,8 @@ enum ItemsSchema {
         TableSpec(name: "action", doc: """
             What selecting the item does, besides writing a `selected` event: `{ exec = [...] }` runs a \
             program (argv as given, no shell, environment from `[actions]`), `{ emit = "..." }` only \
-            sends an event for another system. Written inline: `action = { exec = ["/usr/bin/mpv", "film.mp4"], timeout = 600 }`.
+            sends an event for another system, `{ play = "fullscreen" }` plays the item's video on the \
+            whole screen and comes back to the carousel where it was. Written inline: `action = { exec = ["/usr/bin/mpv", "film.mp4"], timeout = 600 }`.
             """, prototype: ActionDraft(), keys: [
                 KeySpec(name: "exec", type: .command,
                         doc: "Program and arguments. A program written with a `/` is a path (relative to the config file's folder) and must be executable; without one it is looked up in `PATH`.",
@@ -91,15 +124,16 @@ enum ItemsSchema {
                         defaultOf: { _ in "`[actions] working_directory`" }, example: "\"/srv/kiosk\"", apply: { $0.cwd = $1.string }),
                 KeySpec(name: "emit", type: .string(allowEmpty: false), doc: "The string sent in an `emitted` event.",
                         defaultOf: { _ in nil }, example: "\"open-door\"", apply: { $0.emit = $1.string }),
+                KeySpec(name: "play", type: .choice(ItemAction.PlayMode.allCases.map(\.rawValue)),
+                        doc: "Plays the item's `video`: `fullscreen` fills the screen (letterboxed, following the display's rotation) until the clip ends or a touch, a key or the knob's button ends it.",
+                        defaultOf: { _ in nil }, example: "\"fullscreen\"", apply: { $0.play = ItemAction.PlayMode(rawValue: $1.string) }),
             ], finish: { draft in
-                switch (draft.exec != nil, draft.emit != nil) {
-                case (false, false): return [TableProblem(nil, "an action needs exec = [\"/path/to/program\", …] or emit = \"…\"")]
-                case (true, true): return [TableProblem("emit", "an action takes exec or emit, not both")]
-                case (false, true):
-                    let execOnly: [(String, Bool)] = [("mode", draft.mode != nil), ("timeout", draft.timeout != nil), ("cwd", draft.cwd != nil)]
-                    return execOnly.filter(\.1).map { (key: String, _) in TableProblem(key, "'\(key)' applies only to exec actions") }
-                case (true, false): return []
-                }
+                let kinds = draft.kinds
+                if kinds.isEmpty { return [TableProblem(nil, "an action needs exec = [\"/path/to/program\", …], emit = \"…\" or play = \"fullscreen\"")] }
+                if kinds.count > 1 { return [TableProblem(kinds[1], "an action takes one of exec, emit and play, not " + kinds.joined(separator: " and "))] }
+                guard draft.exec == nil else { return [] }
+                let execOnly: [(String, Bool)] = [("mode", draft.mode != nil), ("timeout", draft.timeout != nil), ("cwd", draft.cwd != nil)]
+                return execOnly.filter(\.1).map { (key: String, _) in TableProblem(key, "'\(key)' applies only to exec actions") }
             })
     }
 
