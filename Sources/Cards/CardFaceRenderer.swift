@@ -39,7 +39,7 @@ public struct CardFaceRenderer: CardRenderer {
         } catch let failure as CardFailure {
             return (errorFace(item, width: w, height: h), failure)
         } catch {
-            let failure = CardFailure(file: item.image ?? "item '\(item.id)'", reason: "\(error)")
+            let failure = CardFailure(file: item.image ?? item.video ?? "item '\(item.id)'", reason: "\(error)")
             return (errorFace(item, width: w, height: h), failure)
         }
     }
@@ -52,9 +52,34 @@ public struct CardFaceRenderer: CardRenderer {
                               reason: "font '\(style.font)' is not installed (fc-list : family shows what is)")
         }
         let fit = ImageFit(styleName: style.imageFit)
-        let image = try item.image.map {
-            try ImageSource.load(path: $0, fit: fit, boxWidth: w, boxHeight: h, limits: limits)
+        let image: ImageSource?
+        if let video = item.video {
+            // A video item's still: its poster picture, else the clip's first frame.
+            if let poster = item.poster {
+                image = try ImageSource.load(path: poster, fit: fit, boxWidth: w, boxHeight: h, limits: limits)
+            } else {
+                image = .raster(try VideoStill.poster(path: video, fit: fit, boxWidth: w, boxHeight: h, limits: limits))
+            }
+        } else {
+            image = try item.image.map {
+                try ImageSource.load(path: $0, fit: fit, boxWidth: w, boxHeight: h, limits: limits)
+            }
         }
+        return try compose(item, picture: image, width: w, height: h)
+    }
+
+    /// The face of a video item showing one frame of its clip (decoded at `VideoStill.decodeSize`)
+    /// instead of its poster: the same card — background, fitted picture, shadow, title, border.
+    /// Runs on a clip's decoder thread, once per frame shown.
+    public func videoFace(_ item: ItemConfig, frame: Texture, width: Int, height: Int) -> Texture {
+        let w = max(1, width), h = max(1, height)
+        return (try? compose(item, picture: .raster(frame), width: w, height: h)) ?? errorFace(item, width: w, height: h)
+    }
+
+    /// The card with `picture` placed as the style says.
+    func compose(_ item: ItemConfig, picture image: ImageSource?, width w: Int, height h: Int) throws -> Texture {
+        let style = item.style
+        let fit = ImageFit(styleName: style.imageFit)
         return try card(style: style, width: w, height: h) { ctx, W, H in
             let pad = CardFaceRenderer.padding(style, width: W, height: H)
             let text = TextStack(item, on: ctx, font: style.font, width: W - 2 * pad)

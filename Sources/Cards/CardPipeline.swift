@@ -173,7 +173,7 @@ public final class CardPipeline {
     // MARK: Changes
 
     /// Replaces the item list (config reload, folder change). Items whose face-relevant fields
-    /// (title, subtitle, image, style) are unchanged keep their faces, even if they moved;
+    /// (title, subtitle, image, video, poster, style) are unchanged keep their faces, even if they moved;
     /// changed ones keep showing the old face until the new one fades in. Returns the indices
     /// whose face will change.
     @discardableResult
@@ -215,7 +215,7 @@ public final class CardPipeline {
         let changed = Set(paths.map { ($0 as NSString).standardizingPath })
         var affected: [Int] = []
         for (i, item) in items.enumerated() {
-            guard let image = item.image, changed.contains((image as NSString).standardizingPath) else { continue }
+            guard item.mediaFiles.contains(where: { changed.contains(($0 as NSString).standardizingPath) }) else { continue }
             versions[i] = bumpVersion()
             refused[i] = nil
             affected.append(i)
@@ -325,5 +325,6 @@ public final class CardPipeline {
     /// Do two items look the same on a card?
     static func sameFace(_ a: ItemConfig, _ b: ItemConfig) -> Bool {
         a.title == b.title && a.subtitle == b.subtitle && a.image == b.image && a.style == b.style
+            && a.video == b.video && a.poster == b.poster
     }
 }

@@ -1,0 +1,34 @@
+import Raster
+import Video
+
+/// The pictures of a video item: its poster frame (the clip's first frame, decoded at the size the
+/// card draws it, on a card worker) and the size a playing clip is decoded at for a card.
+public enum VideoStill {
+    /// The size a clip whose frames show at `displayWidth × displayHeight` is decoded at to be
+    /// drawn with `fit` into a `boxWidth × boxHeight` card: the drawn size itself (so cairo draws
+    /// it 1:1), never larger than the clip (a small clip is scaled up by cairo, not the decoder).
+    public static func decodeSize(displayWidth: Int, displayHeight: Int, fit: ImageFit,
+                                  boxWidth: Int, boxHeight: Int) -> (width: Int, height: Int) {
+        let p = fit.place(imageWidth: Double(displayWidth), imageHeight: Double(displayHeight),
+                          boxWidth: Double(boxWidth), boxHeight: Double(boxHeight))
+        let s = min(1, p.scale)
+        return (max(1, Int((Double(displayWidth) * s).rounded())), max(1, Int((Double(displayHeight) * s).rounded())))
+    }
+
+    /// The clip's first frame for a `boxWidth × boxHeight` card drawn with `fit`. A file FFmpeg
+    /// cannot read, a codec without a decoder or a clip with no frame throws a `CardFailure`
+    /// naming the file.
+    static func poster(path: String, fit: ImageFit, boxWidth: Int, boxHeight: Int, limits: ImageLimits) throws -> Texture {
+        do {
+            var videoLimits = VideoLimits()
+            videoLimits.maxPixels = min(videoLimits.maxPixels, limits.maxPixels)
+            let info = try VideoProbe.probe(path: path, limits: videoLimits)
+            let size = decodeSize(displayWidth: info.displayWidth, displayHeight: info.displayHeight, fit: fit,
+                                  boxWidth: boxWidth, boxHeight: boxHeight)
+            return try VideoPoster.firstFrame(path: path, outputWidth: size.width, outputHeight: size.height,
+                                              limits: videoLimits).texture
+        } catch let e as VideoError {
+            throw CardFailure(file: path, reason: e.reason)
+        }
+    }
+}
