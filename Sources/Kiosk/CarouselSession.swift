@@ -1,6 +1,7 @@
 import CarouselCore
 import Cards
 import KioskConfig
+import Logging
 import Raster
 
 /// The carousel as people see it, independent of where time and pixels come from: gestures →
@@ -31,6 +32,13 @@ public final class CarouselSession {
     /// the session was made with `synchronousCards: false`; then the loop adds `cardEventFD`
     /// to its epoll and calls `drainCards(now:)` when it is readable.
     let cards: CardPipeline
+    /// The centred video item's clip, playing on its card (`[video]`).
+    let cardVideo: CardVideo
+    /// A clip playing on the whole screen (`play = "fullscreen"`); kept after it ended while
+    /// the touch that ended it is still down (its events are swallowed).
+    private(set) var fullscreen: FullscreenVideo?
+    private var videoEvents: [VideoEvent] = []
+    private let videoLogger = Logger(label: "kiosk.video")
     private var overlays: OverlayRenderer
     /// The time frames are drawn at (for card fades); `renderFrame(now:)` sets it.
     private var frameTime = 0.0
@@ -50,6 +58,7 @@ public final class CarouselSession {
                              options: CardPipeline.Options(settings: config.cards, wraps: engine.wraps,
                                                            synchronous: synchronousCards))
         overlays = OverlayRenderer(style: OverlayStyle(theme: config.theme), screenWidth: width, screenHeight: height)
+        cardVideo = CardVideo(settings: config.video, synchronous: synchronousCards, logger: videoLogger)
     }
 
     /// The view size the scene is laid out in.
@@ -79,8 +88,12 @@ public final class CarouselSession {
         needsFrame = true
     }
 
-    /// True while the engine needs its fixed-rate tick or a card is fading in.
-    public var isMoving: Bool { engine.isMoving || cards.isAnimating(now: frameTime) }
+    /// True while the engine needs its fixed-rate tick, a card is fading in, or a clip plays (or
+    /// is about to start on the centred card): its frames are picked on the tick.
+    public var isMoving: Bool {
+        engine.isMoving || cards.isAnimating(now: frameTime) || fullscreen?.isActive == true
+            || cardVideo.wantsTicks(current: engine.currentIndex, items: config.items)
+    }
 
     /// Takes the card faces the workers finished (call when `cardEventFD` is readable);
     /// a new frame is needed when any of them changed.
@@ -90,13 +103,31 @@ public final class CarouselSession {
 
     /// Feeds one input event at `now`.
     public func handle(_ event: InputEvent, now: Double) {
+        if let fs = fullscreen, fs.handle(event) {
+            if !fs.isActive { endFullscreen(now: now) }
+            return
+        }
         for intent in gestures.handle(event, now: now) { apply(intent, now: now) }
     }
 
-    /// Feeds one intent (control commands, idle actions, the demo) at `now`.
+    /// Feeds one intent (control commands, idle actions, the demo) at `now`. While a clip plays
+    /// full screen, intents wait for it to end, except those that end it (`select`, `cancel`,
+    /// `home`).
     public func apply(_ intent: Intent, now: Double) {
+        if let fs = fullscreen, fs.isActive {
+            switch intent {
+            case .select, .cancel, .home:
+                fs.finish("input")
+                endFullscreen(now: now)
+            default:
+                break
+            }
+            return
+        }
         engine.apply(intent, now: now)
         needsFrame = true
+        // Anything that moves the carousel stops the centred card's clip at once.
+        if engine.isMoving { cardVideo.interrupt(now: now) }
     }
 
     /// Advances the engine to `now`; returns its events.
@@ -110,6 +141,7 @@ public final class CarouselSession {
         let fading = cards.isAnimating(now: frameTime)
         engine.tick(now: now)
         if moving || fading || engine.scrollOffset != before { needsFrame = true }
+        updateVideo(now: now)
         return engine.takeEvents()
     }
 
@@ -119,6 +151,7 @@ public final class CarouselSession {
     /// The quads of the visible items, back to front, then the page indicator and the focused
     /// item's title. Asks the card pipeline for the visible faces (drawn here when synchronous).
     public func quads() -> [Quad] {
+        if let fs = fullscreen, fs.isActive { return fs.quads() }
         let poses = engine.layout()
             .filter { $0.isPlaceholder || config.items.indices.contains($0.index) }
         cards.request(visible: poses.filter { !$0.isPlaceholder }.map(\.index), focus: engine.scrollOffset)
@@ -126,6 +159,7 @@ public final class CarouselSession {
             if pose.isPlaceholder {
                 return [Quad(texture: cards.placeholderFace(style: config.theme.card), corners: pose.corners, alpha: pose.alpha)]
             }
+            if let frame = cardVideo.face(at: pose.index) { return [Quad(texture: frame, corners: pose.corners, alpha: pose.alpha)] }
             return cards.face(at: pose.index, now: frameTime).quads(corners: pose.corners, alpha: pose.alpha)
         }
         let items = config.items
@@ -160,6 +194,11 @@ public final class CarouselSession {
         scene = SceneRenderer(width: width, height: height, config: config)
         overlays = OverlayRenderer(style: OverlayStyle(theme: config.theme), screenWidth: width, screenHeight: height)
         engine.viewSize = Size2(Double(width), Double(height))
+        if let fs = fullscreen, fs.isActive {
+            // The clip was decoded for the old size: the carousel comes back instead.
+            fs.finish("screen changed")
+            endFullscreen(now: frameTime)
+        }
         needsFrame = true
     }
 
@@ -171,6 +210,8 @@ public final class CarouselSession {
         engine.update(options: new.carousel, itemCount: new.items.count, now: now)
         gestures.options = new.gestures
         gestures.vertical = new.carousel.vertical
+        // The playing clip stops by itself when its item changed (CardVideo.update).
+        cardVideo.settings = new.video
         if old.theme != new.theme || old.display.renderThreads != new.display.renderThreads {
             scene = SceneRenderer(width: scene.width, height: scene.height, config: new)
             overlays = OverlayRenderer(style: OverlayStyle(theme: new.theme), screenWidth: scene.width, screenHeight: scene.height)
@@ -195,6 +236,73 @@ extension CarouselSession {
     /// Redraws the cards showing any of `paths` (images changed on disk).
     public func invalidateCards(paths: [String]) {
         cards.invalidate(paths: paths)
+        needsFrame = true
+    }
+}
+
+// MARK: Video
+
+extension CarouselSession {
+    /// Plays item `index`'s clip on the whole screen (its `play = "fullscreen"` action); the
+    /// carousel stays where it is underneath.
+    public func playFullscreen(index: Int, now: Double) {
+        guard config.items.indices.contains(index), config.items[index].video != nil else { return }
+        if cardVideo.reset(now: now, reason: "full screen") { needsFrame = true }
+        let fs = FullscreenVideo(index: index, item: config.items[index], now: now, width: scene.width, height: scene.height,
+                                 settings: config.video, synchronous: cardVideo.synchronous, logger: videoLogger)
+        fullscreen = fs
+        videoEvents.append(VideoEvent(time: now, name: "video_fullscreen_started",
+                                      fields: [("index", String(index)), ("id", EventLog.quote(config.items[index].id))]))
+        if !fs.isActive { endFullscreen(now: now) }
+        needsFrame = true
+    }
+
+    /// True while a clip plays on the whole screen.
+    public var isPlayingFullscreen: Bool { fullscreen?.isActive == true }
+
+    /// Stops every clip and shows posters (blanking: `suspended` true) or lets the centred card
+    /// play again (waking).
+    public func setVideoSuspended(_ suspended: Bool, now: Double) {
+        if suspended, let fs = fullscreen, fs.isActive {
+            fs.finish("blanked")
+            endFullscreen(now: now)
+        }
+        if cardVideo.setSuspended(suspended, now: now) { needsFrame = true }
+    }
+
+    /// The video lines for the event stream since the last call (`video_started`, …).
+    public func takeVideoEvents() -> [VideoEvent] {
+        let all = videoEvents + cardVideo.takeEvents()
+        videoEvents.removeAll()
+        return all.sorted { $0.time < $1.time }
+    }
+
+    /// Picks the clips' frames for `now` (each tick): the full-screen clip's, or the centred
+    /// card's once the carousel rests on it.
+    func updateVideo(now: Double) {
+        if let fs = fullscreen {
+            if fs.isActive {
+                if fs.update(now: now) { needsFrame = true }
+                if !fs.isActive { endFullscreen(now: now) }
+                return
+            }
+            if !fs.holdsTouches { fullscreen = nil }
+        }
+        let size = CarouselSession.cardSize(config)
+        if cardVideo.update(now: now, resting: !engine.isMoving, current: engine.currentIndex, items: config.items,
+                            cardWidth: size.width, cardHeight: size.height) {
+            needsFrame = true
+        }
+    }
+
+    /// The full-screen clip is over: the carousel is drawn again (the whole screen changes).
+    private func endFullscreen(now: Double) {
+        guard let fs = fullscreen, !fs.endReported else { return }
+        fs.endReported = true
+        videoEvents.append(VideoEvent(time: now, name: "video_fullscreen_ended",
+                                      fields: [("index", String(fs.index)), ("id", EventLog.quote(fs.item.id)),
+                                               ("reason", EventLog.quote(fs.endReason ?? "input"))]))
+        if !fs.holdsTouches { fullscreen = nil }
         needsFrame = true
     }
 }

@@ -35,6 +35,9 @@ public final class KioskBehavior {
         case .emit(let value): return [ActionEvent(time: now, index: index, id: id, kind: .emitted(value: value))]
         case .exec(let argv, let mode, _, _):
             return [ActionEvent(time: now, index: index, id: id, kind: .skipped(argv: argv, mode: mode.rawValue))]
+        case .play:
+            // Played by the session itself (`KioskBehavior` starts it), in `simulate` too.
+            return []
         }
     }
 
@@ -65,9 +68,10 @@ public final class KioskBehavior {
         session.apply(intent, now: now)
     }
 
-    /// One engine tick.
+    /// One engine tick (the clips' frames are picked on it too).
     public func tick(now: Double) {
         write(session.tick(now: now))
+        writeVideoEvents()
     }
 
     /// Carries out the idle stages due at `now` (call when `idle.nextDeadline` has passed).
@@ -118,7 +122,18 @@ public final class KioskBehavior {
     }
 
     /// Writes what the engine reported since the last tick (selections start their actions).
-    public func flushEvents() { write(session.takeEvents()) }
+    public func flushEvents() {
+        write(session.takeEvents())
+        writeVideoEvents()
+    }
+
+    /// Writes the clips' lines; a full-screen clip that ended lets the idle stages count again.
+    private func writeVideoEvents() {
+        for e in session.takeVideoEvents() {
+            line(time: e.time, name: e.name, fields: e.fields)
+            if e.name == "video_fullscreen_ended" { idle.resume(now: e.time) }
+        }
+    }
 
     /// Writes action events (started, exited, timeouts…).
     public func record(_ events: [ActionEvent]) {
@@ -137,7 +152,14 @@ public final class KioskBehavior {
             log.write(e, items: items)
             if let last = log.lines.last { onEventLine?(last) }
             if case .selected(let i) = e.event, items.indices.contains(i) {
-                record(performAction(items[i].action, i, items[i].id, e.time))
+                if case .play = items[i].action {
+                    // A clip on the whole screen: the idle stages wait for it, as for a
+                    // foreground program (a ten-minute film is not "nobody there").
+                    session.playFullscreen(index: i, now: e.time)
+                    if session.isPlayingFullscreen { applyIdle(idle.suspend(now: e.time), now: e.time) }
+                } else {
+                    record(performAction(items[i].action, i, items[i].id, e.time))
+                }
             }
         }
     }
@@ -165,9 +187,11 @@ public final class KioskBehavior {
                 session.apply(.scrollTo(index: index, duration: nil), now: t)
             case .blank:
                 blanked = true
+                session.setVideoSuspended(true, now: t)
                 onBlank?()
             case .wake:
                 blanked = false
+                session.setVideoSuspended(false, now: t)
                 session.requestFullFrame()
                 onWake?()
             }

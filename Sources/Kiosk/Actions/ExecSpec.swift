@@ -37,6 +37,7 @@ public enum ActionRequest: Equatable, Sendable {
         case .exec(let argv, let mode, let timeout, let cwd):
             self = .exec(ExecSpec(argv: argv, mode: mode, timeout: timeout, workingDirectory: cwd))
         case .emit(let value): self = .emit(value)
+        case .play: return nil   // the session plays clips itself
         }
     }
 }

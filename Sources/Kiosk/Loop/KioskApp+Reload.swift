@@ -19,13 +19,13 @@ extension KioskApp {
         return true
     }
 
-    /// Watches the config file, every item image and the items folder: their folders (so that
+    /// Watches the config file, every item image, clip and poster, and the items folder: their folders (so that
     /// editors' atomic renames are seen), and the folder holding the items folder (so that the
     /// items folder moved away, deleted or made again is seen).
     func watchFiles() {
         let config = session.config
         let folders = config.itemsDirectory.directory.map { [$0] } ?? []
-        let skipped = files.watch(files: [WatchedPaths.absolute(configPath)] + config.items.compactMap(\.image) + folders,
+        let skipped = files.watch(files: [WatchedPaths.absolute(configPath)] + config.items.flatMap(\.mediaFiles) + folders,
                                   folders: folders)
         // A missing items folder is the reload's to report (it names the config line).
         for folder in skipped where !reportedUnwatchable.contains(folder) && FileManager.default.fileExists(atPath: folder) {
@@ -65,7 +65,7 @@ extension KioskApp {
         guard !name.hasPrefix("."),
               session.config.itemsDirectory.extensions.contains((name as NSString).pathExtension.lowercased()) else { return false }
         if itemsFolderStale { return true }
-        let isItem = session.config.items.contains { $0.image.map { ($0 as NSString).standardizingPath } == path }
+        let isItem = session.config.items.contains { $0.mediaFiles.contains { ($0 as NSString).standardizingPath == path } }
         return !isItem || !FileManager.default.fileExists(atPath: path)
     }
 
@@ -81,7 +81,7 @@ extension KioskApp {
         if !reload(reason: "the items folder changed") { itemsFolderStale = true }
         if itemsFolderReplaced, let dir = itemsFolder, FileManager.default.fileExists(atPath: dir) {
             itemsFolderReplaced = false
-            session.invalidateCards(paths: session.config.items.compactMap(\.image).filter {
+            session.invalidateCards(paths: session.config.items.flatMap(\.mediaFiles).filter {
                 ($0 as NSString).standardizingPath.hasPrefix(dir + "/")
             })
         }

@@ -1,0 +1,126 @@
+import CarouselCore
+import Cards
+import KioskConfig
+import Logging
+import Raster
+import Video
+
+/// A clip played on the whole screen (`action = { play = "fullscreen" }`): letterboxed into the
+/// scene's size — which is the rotated size, so it follows `[display] rotation` as the carousel
+/// does — over black. It ends with the clip, or early on a touch, a key, a click or the knob's
+/// button; the carousel underneath is left exactly as it was.
+final class FullscreenVideo {
+    let index: Int
+    let item: ItemConfig
+    private let player: VideoPlayer?
+    /// The session time the clip's time 0 corresponds to.
+    private let start: Double
+    private let screen: (width: Int, height: Int)
+    private var shown: Texture?
+    /// The clip time the shown frame's duration runs out.
+    private var shownUntil = 0.0
+    /// Why it ended, once it has.
+    private(set) var endReason: String?
+    /// The session wrote its `video_fullscreen_ended` line.
+    var endReported = false
+    /// Touch slots that went down to end the clip: their motion and lift are swallowed too.
+    private(set) var swallowedSlots: Set<Int> = []
+    private static let black: Texture = Texture(width: 1, height: 1) { _, _ in 0xFF00_0000 }
+
+    /// Starts the clip of `item` for a `width × height` scene; nil reason when it can start.
+    init(index: Int, item: ItemConfig, now: Double, width: Int, height: Int, settings: VideoSettings,
+         synchronous: Bool, logger: Logger) {
+        self.index = index
+        self.item = item
+        self.start = now
+        screen = (max(1, width), max(1, height))
+        let budget = VideoBudget(settings: settings)
+        // At most the screen's pixels per frame (no mip levels: drawn 1:1).
+        let frameBytes = screen.width * screen.height * 4
+        let depth = budget.queueDepth(frameBytes: frameBytes)
+        guard let path = item.video, depth > 0 else {
+            if item.video != nil {
+                logger.warning("\(budget.refusal(frameBytes: frameBytes, what: "video \(item.video!)")); not played full screen")
+            }
+            player = nil
+            endReason = item.video == nil ? "no video" : "budget"
+            return
+        }
+        let (w, h) = screen
+        player = VideoPlayer(path: path, outputSize: { info in
+            VideoStill.decodeSize(displayWidth: info.displayWidth, displayHeight: info.displayHeight, fit: .contain,
+                                  boxWidth: w, boxHeight: h)
+        }, options: budget.options(loop: false, queueDepth: depth, synchronous: synchronous), logger: logger)
+    }
+
+    deinit { player?.stop() }
+
+    /// True until the clip ended or was ended.
+    var isActive: Bool { endReason == nil }
+
+    /// Advances to session time `now`; returns true when the picture changed. Sets `endReason`
+    /// when the clip is over ("end") or failed ("failed: …").
+    func update(now: Double) -> Bool {
+        guard isActive, let player else { return false }
+        var changed = false
+        if let f = player.frame(at: now - start), f.texture !== shown {
+            shown = f.texture
+            shownUntil = f.time + f.duration
+            changed = true
+        }
+        switch player.state {
+        case .ended:
+            // The last frame is shown for its whole duration, then the carousel comes back.
+            if now - start >= shownUntil - 1e-6 { finish("end") }
+        case .failed(let reason): finish("failed: \(reason)")
+        default: break
+        }
+        return changed
+    }
+
+    /// An input event while the clip plays. Returns true when it was taken here (always while
+    /// the clip plays: nothing reaches the carousel underneath). A touch going down, a pressed
+    /// key or button, or the knob's button end the clip; a knob turn is ignored.
+    func handle(_ event: InputEvent) -> Bool {
+        switch event {
+        case .touchDown(let slot, _, _):
+            swallowedSlots.insert(slot)
+            if isActive { finish("input") }
+            return true
+        case .touchMotion(let slot, _, _):
+            return isActive || swallowedSlots.contains(slot)
+        case .touchUp(let slot), .touchCancel(let slot):
+            return swallowedSlots.remove(slot) != nil || isActive
+        case .keyDown, .pointerButton(pressed: true):
+            if isActive { finish("input") }
+            return true
+        case .keyUp, .pointerButton, .pointerMotion, .pointerAxis, .rotary:
+            return isActive
+        }
+    }
+
+    /// True while touches that ended the clip are still down (their events are still swallowed).
+    var holdsTouches: Bool { !swallowedSlots.isEmpty }
+
+    /// Ends the clip now (its thread stops).
+    func finish(_ reason: String) {
+        guard endReason == nil else { return }
+        endReason = reason
+        player?.stop()
+    }
+
+    /// Black over the whole scene, and the clip's frame letterboxed in the middle.
+    func quads() -> [Quad] {
+        let W = Double(screen.width), H = Double(screen.height)
+        var quads = [Quad(texture: FullscreenVideo.black, corners: [Point2(0, 0), Point2(W, 0), Point2(W, H), Point2(0, H)], alpha: 1)]
+        if let t = shown {
+            let p = ImageFit.contain.place(imageWidth: Double(t.width), imageHeight: Double(t.height), boxWidth: W, boxHeight: H)
+            let x0 = p.x.rounded(), y0 = p.y.rounded(), x1 = (p.x + p.width).rounded(), y1 = (p.y + p.height).rounded()
+            quads.append(Quad(texture: t, corners: [Point2(x0, y0), Point2(x1, y0), Point2(x1, y1), Point2(x0, y1)], alpha: 1))
+        }
+        return quads
+    }
+
+    /// The decoder that runs, for the event stream.
+    var decoderDescription: String { player?.decoderDescription ?? "none" }
+}
