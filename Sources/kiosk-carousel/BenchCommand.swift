@@ -3,6 +3,6 @@ import ArgumentParser
 /// `bench`: speed and memory figures, printed. Build with `-c release` before quoting them.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bench",
-        abstract: "Benchmarks: the engine, the compositor, the card renderer.",
-        subcommands: [BenchEngineCommand.self, BenchCompositeCommand.self, BenchCardsCommand.self])
+        abstract: "Benchmarks: the engine, the compositor, the card renderer, video items.",
+        subcommands: [BenchEngineCommand.self, BenchCompositeCommand.self, BenchCardsCommand.self, BenchVideoCommand.self])
 }

@@ -1,15 +1,27 @@
 import ArgumentParser
 import Foundation
 import KioskConfig
+import Video
 
 /// `check-config FILE`: like `nginx -t`, validates without running anything.
 struct CheckConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "check-config",
         abstract: "Parse and validate a config file: prints OK, or every problem as FILE:LINE:COLUMN: message.",
-        discussion: "Exits 0 when the file is valid, 1 when it has problems. docs/configuration.md lists every key.")
+        discussion: "Exits 0 when the file is valid, 1 when it has problems. Video items' clips are opened: a container or codec this machine cannot decode is a problem. docs/configuration.md lists every key.")
     @Argument(help: "The config file.") var file: String
 
     func run() throws {
+        // Every clip is opened: its container read, a decoder for its codec found.
+        MediaChecks.video = { path in
+            do {
+                _ = try VideoProbe.probe(path: path)
+                return nil
+            } catch let e as VideoError {
+                return e.reason
+            } catch {
+                return "\(error)"
+            }
+        }
         do {
             _ = try ConfigLoader.load(path: file)
             print("OK")

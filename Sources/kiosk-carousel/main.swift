@@ -3,6 +3,7 @@ import Foundation
 import Input
 import Kiosk
 import KioskConfig
+import Video
 
 /// The `kiosk-carousel` command line: one type per subcommand.
 struct KioskCarouselCommand: ParsableCommand {
@@ -14,4 +15,10 @@ struct KioskCarouselCommand: ParsableCommand {
                       RecordCommand.self, BenchCommand.self, ConfigReferenceCommand.self])
 }
 
+// `--version` also says what this machine can decode (probing the V4L2 devices only then).
+if CommandLine.arguments.dropFirst() == ["--version"] {
+    print(KioskVersion.string)
+    print(VideoCapabilities.current().summary)
+    exit(0)
+}
 KioskCarouselCommand.main()

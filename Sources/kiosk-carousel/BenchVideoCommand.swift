@@ -1,0 +1,202 @@
+import ArgumentParser
+import CarouselCore
+import Cards
+import Foundation
+import Kiosk
+import KioskConfig
+import LinuxSystem
+import Video
+
+/// `bench video`: what video items cost. Decode time per frame of H.264 clips at 480p, 720p and
+/// 1080p decoded to a card's size; the process's CPU while a 720p clip plays on a card of a
+/// 1080p carousel (against the same carousel showing the poster); and the frame time of a drag
+/// over a playing card against the same drag without video. The clips are made once with the
+/// `ffmpeg` command (testsrc2, libx264) and kept in the cache folder.
+struct BenchVideoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "video",
+        abstract: "Video decode ms/frame (480p/720p/1080p H.264 to a card), CPU while a card plays, drag frame time with and without a playing card.")
+
+    @Option(help: "Card size, WIDTHxHEIGHT.", transform: PixelSize.init(parsing:)) var card = PixelSize(480, 360)
+    @Option(help: "Screen size of the carousel, WIDTHxHEIGHT.", transform: PixelSize.init(parsing:)) var screen = PixelSize(1920, 1080)
+    @Option(help: "Seconds of real-time playback for the CPU figure.") var seconds = 8.0
+    @Option(help: "Frames of the timed drag.") var dragFrames = 90
+    @Option(help: "Folder for the generated clips (kept between runs).")
+    var cache = (ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? (NSHomeDirectory() + "/.cache")) + "/kiosk-carousel/bench-video"
+
+    func run() throws {
+        guard seconds > 0, dragFrames > 10 else { throw ValidationError("--seconds must be positive and --drag-frames above 10") }
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        print(VideoCapabilities.current().summary)
+        print("bench video: decode to a \(card.width)×\(card.height) card (cover), one decoder thread; wall and thread CPU per frame")
+        let clips = [("480p", "854x480"), ("720p", "1280x720"), ("1080p", "1920x1080")]
+        var paths: [String: String] = [:]
+        for (name, size) in clips {
+            let path = try clip(size: size)
+            paths[name] = path
+            try decode(label: "H.264 \(name) (\(size), 30 fps)", path: path)
+        }
+        guard let clip720 = paths["720p"] else { return }
+        try playback(clip: clip720)
+        try drag(clip: clip720)
+    }
+
+    // MARK: Clips
+
+    /// A 10 s testsrc2 clip at `size`, 30 fps, H.264 (made once).
+    func clip(size: String) throws -> String {
+        let path = "\(cache)/testsrc2-\(size)-30fps-10s.mp4"
+        if FileManager.default.fileExists(atPath: path) { return path }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else {
+            throw ValidationError("bench video makes its clips with ffmpeg: apt-get install ffmpeg (scripts/install-deps.sh)")
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        p.arguments = ["-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30:duration=10",
+                       "-c:v", "libx264", "-preset", "fast", "-pix_fmt", "yuv420p", path + ".part.mp4"]
+        try p.run()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw ValidationError("ffmpeg failed making \(path)") }
+        try FileManager.default.moveItem(atPath: path + ".part.mp4", toPath: path)
+        return path
+    }
+
+    // MARK: Decoding
+
+    func decode(label: String, path: String) throws {
+        let info = try VideoProbe.probe(path: path)
+        let size = VideoStill.decodeSize(displayWidth: info.displayWidth, displayHeight: info.displayHeight, fit: .cover,
+                                         boxWidth: card.width, boxHeight: card.height)
+        // Decode and scale (what a playing card costs), then decode only (what a dropped frame costs).
+        for scaled in [true, false] {
+            let d = try VideoDecoder(path: path, outputWidth: size.width, outputHeight: size.height, hardware: .off)
+            var wall: [Double] = [], cpu: [Double] = []
+            while true {
+                let t0 = MonotonicClock.now(), c0 = Self.threadCPU()
+                let more = scaled ? try d.nextFrame() != nil : try d.skipFrame() != nil
+                guard more else { break }
+                wall.append(MonotonicClock.now() - t0)
+                cpu.append(Self.threadCPU() - c0)
+            }
+            guard !wall.isEmpty else { throw ValidationError("\(path): no frames decoded") }
+            wall.sort()
+            cpu.sort()
+            let n = wall.count
+            print(String(format: "  %@ %@ wall %6.2f ms (p90 %6.2f)   cpu %6.2f ms (p90 %6.2f)   %d frames, %@",
+                         label.padding(toLength: 30, withPad: " ", startingAt: 0) as NSString,
+                         (scaled ? "decode+scale to \(size.width)×\(size.height)" : "decode only").padding(toLength: 26, withPad: " ", startingAt: 0) as NSString,
+                         wall[n / 2] * 1000, wall[n * 9 / 10] * 1000, cpu[n / 2] * 1000, cpu[n * 9 / 10] * 1000, n,
+                         d.decoderName as NSString))
+        }
+    }
+
+    // MARK: A carousel with a playing card
+
+    /// A cover-flow carousel of `card`-sized cards at `screen`, item 0 the clip (or its poster
+    /// only when `play` is false), asynchronous cards and video as in `run`.
+    func session(clip: String, play: Bool) throws -> CarouselSession {
+        let dir = NSTemporaryDirectory() + "kiosk-bench-video-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let path = dir + "/kiosk.toml"
+        var text = """
+            [carousel]
+            type = "coverflow"
+            item_size = [\(card.width), \(card.height)]
+            [video]
+            start_delay = 0
+            play_centred = \(play)
+            [[item]]
+            title = "Harbour"
+            video = "\(clip)"
+
+            """
+        for i in 1..<9 { text += "[[item]]\ntitle = \"Item \(i)\"\n" }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        return CarouselSession(config: try ConfigLoader.load(path: path), width: screen.width, height: screen.height,
+                               synchronousCards: false)
+    }
+
+    /// Runs `s` in real time at its tick rate for `duration` seconds, as the loop does (tick,
+    /// take finished cards, draw when needed); returns (frames drawn, mean render ms).
+    @discardableResult
+    func realTime(_ s: CarouselSession, from start: Double, duration: Double) -> (frames: Int, renderMs: Double) {
+        let dt = 1 / s.config.carousel.tickHz
+        var frames = 0, render = 0.0
+        var next = MonotonicClock.now()
+        let end = next + duration
+        while MonotonicClock.now() < end {
+            next += dt
+            let pause = next - MonotonicClock.now()
+            if pause > 0 { usleep(UInt32(pause * 1e6)) }
+            let now = MonotonicClock.now() - start
+            s.drainCards(now: now)
+            _ = s.tick(now: now)
+            if s.needsFrame {
+                let t0 = MonotonicClock.now()
+                s.renderFrame(now: now)
+                render += MonotonicClock.now() - t0
+                frames += 1
+            }
+        }
+        return (frames, frames > 0 ? render / Double(frames) * 1000 : 0)
+    }
+
+    func playback(clip: String) throws {
+        print("bench video: a 720p clip playing on a \(card.width)×\(card.height) card of a \(screen.width)×\(screen.height) cover flow, \(seconds) s real time")
+        for play in [false, true] {
+            let s = try session(clip: clip, play: play)
+            let start = MonotonicClock.now()
+            // Let the poster and the other faces arrive first.
+            realTime(s, from: start, duration: 1.5)
+            let c0 = Self.processCPU(), w0 = MonotonicClock.now()
+            let r = realTime(s, from: start, duration: seconds)
+            let cpu = Self.processCPU() - c0, wall = MonotonicClock.now() - w0
+            print(String(format: "  %@ CPU %5.1f %% of one core   %4d frames drawn (%.1f/s), mean render %.2f ms",
+                         (play ? "card plays the clip" : "poster only (play_centred = false)").padding(toLength: 36, withPad: " ", startingAt: 0) as NSString,
+                         cpu / wall * 100, r.frames, Double(r.frames) / wall, r.renderMs))
+        }
+    }
+
+    func drag(clip: String) throws {
+        print("bench video: frame time of a drag (\(dragFrames) frames, 8 px each) starting over the centred card")
+        var medians: [Double] = []
+        for play in [false, true] {
+            let s = try session(clip: clip, play: play)
+            let start = MonotonicClock.now()
+            realTime(s, from: start, duration: 2)
+            var now = MonotonicClock.now() - start
+            let dt = 1 / s.config.carousel.tickHz
+            s.apply(.fingerDown(Point2(Double(screen.width) / 2, Double(screen.height) / 2)), now: now)
+            s.apply(.dragBegan, now: now)
+            var times: [Double] = []
+            for _ in 0..<dragFrames {
+                now += dt
+                let t0 = MonotonicClock.now()
+                s.apply(.dragMoved(pixels: -8), now: now)
+                s.drainCards(now: now)
+                _ = s.tick(now: now)
+                s.renderFrame(now: now)
+                times.append(MonotonicClock.now() - t0)
+            }
+            times.sort()
+            let n = times.count
+            medians.append(times[n / 2])
+            print(String(format: "  %@ median %6.2f ms   p90 %6.2f ms   max %6.2f ms",
+                         (play ? "over a playing card" : "without video").padding(toLength: 22, withPad: " ", startingAt: 0) as NSString,
+                         times[n / 2] * 1000, times[n * 9 / 10] * 1000, times[n - 1] * 1000))
+        }
+        print(String(format: "  ratio playing / without: %.2f", medians[1] / max(1e-9, medians[0])))
+    }
+
+    static func threadCPU() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    static func processCPU() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
