@@ -178,7 +178,9 @@ public final class CarouselSession {
         needsFrame = false
         fullFrameRequested = false
         frameTime = now
-        return scene.render(quads(), full: whole)
+        // A full-screen clip is letterboxed over black, not over the theme's background.
+        let black: UInt32? = fullscreen?.isActive == true ? 0xFF00_0000 : nil
+        return scene.render(quads(), full: whole, over: black)
     }
 
     /// Asks for a frame whose damage is the whole screen, although the scene may not have

@@ -33,10 +33,10 @@ public final class SceneRenderer {
 
     /// Draws `quads` and returns the rectangles that changed since the previous frame (the
     /// bounds of changed quads, old and new; nothing when nothing moved; the whole frame on the
-    /// first call or when `full`).
+    /// first call or when `full`). `color` replaces the themed background by an opaque colour.
     @discardableResult
-    public func render(_ quads: [Quad], full: Bool = false) -> [PixelRect] {
-        composer.render(quads, full: full)
+    public func render(_ quads: [Quad], full: Bool = false, over color: UInt32? = nil) -> [PixelRect] {
+        composer.render(quads, full: full, over: color)
     }
 
     static func paintBackground(_ c: Canvas, theme: Theme) {

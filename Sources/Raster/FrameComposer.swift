@@ -21,6 +21,8 @@ public final class FrameComposer {
     public private(set) var lastDamage = DamageRegion()
 
     private var previous: [QuadKey] = []
+    /// The solid colour the previous frame was drawn over instead of `background`, if any.
+    private var previousColor: UInt32?
 
     /// - Parameter background: copied, so later changes to it need `render(_:full:)` with `full: true`.
     public init(background: Canvas, compositor: Compositor) {
@@ -32,12 +34,14 @@ public final class FrameComposer {
     }
 
     /// Draws `quads` (back to front) into `frame` and returns the rectangles that changed since
-    /// the previous frame (everything on the first frame or when `full`).
+    /// the previous frame (everything on the first frame or when `full`). `color`, when given,
+    /// replaces the background by that opaque colour (a full-screen clip's black bars); a change
+    /// between the background and a colour damages the whole frame.
     @discardableResult
-    public func render(_ quads: [Quad], full: Bool = false) -> [PixelRect] {
+    public func render(_ quads: [Quad], full: Bool = false, over color: UInt32? = nil) -> [PixelRect] {
         let keys = quads.map(QuadKey.init)
         var damage = DamageRegion()
-        if full || frameNumber == 0 {
+        if full || frameNumber == 0 || color != previousColor {
             damage.add(frame.bounds)
         } else {
             for i in 0..<max(keys.count, previous.count) {
@@ -49,10 +53,12 @@ public final class FrameComposer {
         }
         damage = damage.clipped(to: frame.bounds)
         previous = keys
+        previousColor = color
         frameNumber += 1
         lastDamage = damage
         // The background is restored and the quads drawn over it in one pass per rectangle.
-        for r in damage.rects { compositor.draw(quads, into: frame, clip: r, backdrop: .image(background)) }
+        let backdrop: Backdrop = color.map { .color($0) } ?? .image(background)
+        for r in damage.rects { compositor.draw(quads, into: frame, clip: r, backdrop: backdrop) }
         return damage.rects
     }
 }

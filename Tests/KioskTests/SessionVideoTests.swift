@@ -185,9 +185,11 @@ final class SessionVideoTests: XCTestCase {
         XCTAssertTrue(s.isPlayingFullscreen)
         behavior.tick(now: 0.5)
         let quads = s.quads()
-        XCTAssertEqual(quads.count, 2, "black, then the clip")
+        XCTAssertEqual(quads.count, 1, "the clip alone, over black")
         // A 4:3 clip in a 480x320 screen: 427x320 in the middle.
-        let frame = quads[1]
+        let frame = quads[0]
+        _ = s.renderFrame(now: 0.5)
+        XCTAssertEqual(s.frame.pixels[160 * s.frame.stride + 5] & 0xFFFFFF, 0, "the bars are black, not the theme's background")
         XCTAssertEqual(frame.corners[0].y, 0)
         XCTAssertEqual(frame.corners[2].y, 320)
         XCTAssertEqual(frame.corners[0].x, 27, accuracy: 1)

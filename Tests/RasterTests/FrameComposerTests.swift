@@ -54,6 +54,23 @@ final class FrameComposerTests: XCTestCase {
         assertSame(f.frame, fullRender(changed), "alpha change")
     }
 
+    /// A frame drawn over a solid colour (a full-screen clip's black) instead of the background
+    /// damages the whole frame when it starts and when it ends, and nothing in between.
+    func testDrawingOverAColourDamagesAllWhenItBeginsAndEnds() {
+        let f = composer(), quads = RT.overlappingCards()
+        f.render(quads)
+        let whole = [PixelRect(x: 0, y: 0, width: 160, height: 90)]
+        XCTAssertEqual(f.render([quads[0]], over: 0xFF00_0000), whole)
+        XCTAssertEqual(f.frame.pixels[89 * f.frame.stride + 159] & 0xFF_FFFF, 0, "black where no quad is")
+        let black = RT.canvas(160, 90)
+        black.fill(0xFF00_0000)
+        Compositor(filter: .bilinear).draw([quads[0]], into: black)
+        assertSame(f.frame, black, "over black")
+        XCTAssertEqual(f.render([quads[0]], over: 0xFF00_0000), [], "the same picture over the same colour")
+        XCTAssertEqual(f.render(quads), whole)
+        assertSame(f.frame, fullRender(quads), "back over the background")
+    }
+
     /// The composer's per-frame damage, kept per buffer by `BufferDamage` (as the display
     /// backends do), brings every buffer up to date with the frame.
     func testEachDisplayBufferReceivesWhatItMisses() {

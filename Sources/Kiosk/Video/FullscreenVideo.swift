@@ -25,7 +25,6 @@ final class FullscreenVideo {
     var endReported = false
     /// Touch slots that went down to end the clip: their motion and lift are swallowed too.
     private(set) var swallowedSlots: Set<Int> = []
-    private static let black: Texture = Texture(width: 1, height: 1) { _, _ in 0xFF00_0000 }
 
     /// Starts the clip of `item` for a `width × height` scene; nil reason when it can start.
     init(index: Int, item: ItemConfig, now: Double, width: Int, height: Int, settings: VideoSettings,
@@ -109,16 +108,14 @@ final class FullscreenVideo {
         player?.stop()
     }
 
-    /// Black over the whole scene, and the clip's frame letterboxed in the middle.
+    /// The clip's frame letterboxed in the middle (the session draws it over black); nothing
+    /// until the first frame is decoded.
     func quads() -> [Quad] {
+        guard let t = shown else { return [] }
         let W = Double(screen.width), H = Double(screen.height)
-        var quads = [Quad(texture: FullscreenVideo.black, corners: [Point2(0, 0), Point2(W, 0), Point2(W, H), Point2(0, H)], alpha: 1)]
-        if let t = shown {
-            let p = ImageFit.contain.place(imageWidth: Double(t.width), imageHeight: Double(t.height), boxWidth: W, boxHeight: H)
-            let x0 = p.x.rounded(), y0 = p.y.rounded(), x1 = (p.x + p.width).rounded(), y1 = (p.y + p.height).rounded()
-            quads.append(Quad(texture: t, corners: [Point2(x0, y0), Point2(x1, y0), Point2(x1, y1), Point2(x0, y1)], alpha: 1))
-        }
-        return quads
+        let p = ImageFit.contain.place(imageWidth: Double(t.width), imageHeight: Double(t.height), boxWidth: W, boxHeight: H)
+        let x0 = p.x.rounded(), y0 = p.y.rounded(), x1 = (p.x + p.width).rounded(), y1 = (p.y + p.height).rounded()
+        return [Quad(texture: t, corners: [Point2(x0, y0), Point2(x1, y0), Point2(x1, y1), Point2(x0, y1)], alpha: 1)]
     }
 
     /// The decoder that runs, for the event stream.
