@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore", "TestSupport"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterKernels", "TestSupport"]),
-        .testTarget(name: "CardsTests", dependencies: ["Cards", "CCardLibs",
+        .testTarget(name: "CardsTests", dependencies: ["Cards", "CCardLibs", "TestSupport",
                                                      .product(name: "Logging", package: "swift-log")],
                     resources: [.copy("Golden")]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "RasterCore", "LinuxSystem", "TestSupport",

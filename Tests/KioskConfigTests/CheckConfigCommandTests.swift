@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import KioskConfig
 
@@ -44,6 +45,28 @@ final class CheckConfigCommandTests: XCTestCase {
         let missing = try run(["check-config", fixture.folder + "/absent.toml"])
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.output.hasPrefix(fixture.folder + "/absent.toml:0:0: no such file"), missing.output)
+    }
+
+    /// check-config opens every clip: one FFmpeg cannot read, or a still image named like a
+    /// clip, is reported at its `video` value; a real clip passes.
+    func testClipsAreOpenedAndReportedAtTheirValue() throws {
+        let fixture = ConfigFixture()
+        fixture.write("notes.mp4", "just some text, not a video")
+        let clip = try TestClips.moving()
+        let path = fixture.write("video.toml", "[[item]]\nvideo = \"notes.mp4\"\n[[item]]\nvideo = \"\(clip)\"\n")
+        let r = try run(["check-config", path])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.output, "\(path):2:9: 'video' \"notes.mp4\": not a video file FFmpeg can read (unknown container)\n")
+        let good = fixture.write("good.toml", "[[item]]\nvideo = \"\(clip)\"\n")
+        XCTAssertEqual(try run(["check-config", good]).output, "OK\n")
+    }
+
+    /// --version names the program's version and what this machine decodes.
+    func testVersionSaysWhatThisMachineDecodes() throws {
+        let r = try run(["--version"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(r.output.contains("h264: software h264"), r.output)
+        XCTAssertTrue(r.output.contains("V4L2 m2m devices:"), r.output)
     }
 
     func testConfigReferencePrintsTheGeneratedReference() throws {
