@@ -82,7 +82,7 @@ struct BenchVideoCommand: ParsableCommand {
             cpu.sort()
             let n = wall.count
             print(String(format: "  %@ %@ wall %6.2f ms (p90 %6.2f)   cpu %6.2f ms (p90 %6.2f)   %d frames, %@",
-                         label.padding(toLength: 30, withPad: " ", startingAt: 0) as NSString,
+                         label.padding(toLength: 34, withPad: " ", startingAt: 0) as NSString,
                          (scaled ? "decode+scale to \(size.width)×\(size.height)" : "decode only").padding(toLength: 26, withPad: " ", startingAt: 0) as NSString,
                          wall[n / 2] * 1000, wall[n * 9 / 10] * 1000, cpu[n / 2] * 1000, cpu[n * 9 / 10] * 1000, n,
                          d.decoderName as NSString))
@@ -133,7 +133,7 @@ struct BenchVideoCommand: ParsableCommand {
             _ = s.tick(now: now)
             if s.needsFrame {
                 let t0 = MonotonicClock.now()
-                s.renderFrame(now: now)
+                _ = s.renderFrame(now: now)
                 render += MonotonicClock.now() - t0
                 frames += 1
             }
@@ -175,7 +175,7 @@ struct BenchVideoCommand: ParsableCommand {
                 s.apply(.dragMoved(pixels: -8), now: now)
                 s.drainCards(now: now)
                 _ = s.tick(now: now)
-                s.renderFrame(now: now)
+                _ = s.renderFrame(now: now)
                 times.append(MonotonicClock.now() - t0)
             }
             times.sort()

@@ -19,7 +19,7 @@ final class TempDir {
     @discardableResult
     func write(_ name: String, _ bytes: [UInt8]) -> String {
         let p = file(name)
-        FileManager.default.createFile(atPath: p, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: p, contents: Data(bytes))
         return p
     }
 
@@ -117,9 +117,8 @@ final class LogCapture: @unchecked Sendable {
             get { metadata[key] }
             set { metadata[key] = newValue }
         }
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?,
-                 source: String, file: String, function: String, line: UInt) {
-            capture.append("\(level): \(message)")
+        func log(event: LogEvent) {
+            capture.append("\(event.level): \(event.message)")
         }
     }
 }
