@@ -262,6 +262,14 @@ extension CarouselSession {
     /// True while a clip plays on the whole screen.
     public var isPlayingFullscreen: Bool { fullscreen?.isActive == true }
 
+    /// Ends the full-screen clip now (another system asked for an item through the control
+    /// socket: `reason` says so in `video_fullscreen_ended`).
+    public func stopFullscreen(reason: String, now: Double) {
+        guard let fs = fullscreen, fs.isActive else { return }
+        fs.finish(reason)
+        endFullscreen(now: now)
+    }
+
     /// Stops every clip and shows posters (blanking: `suspended` true) or lets the centred card
     /// play again (waking).
     public func setVideoSuspended(_ suspended: Bool, now: Double) {

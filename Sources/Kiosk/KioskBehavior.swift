@@ -65,6 +65,8 @@ public final class KioskBehavior {
     public func command(_ intent: Intent, now: Double) {
         let idleActions = idle.inputOccurred(now: now)
         if !idleActions.isEmpty { applyIdle(idleActions, now: now) }
+        // Another system asked for an item: a full-screen clip gives way to it.
+        session.stopFullscreen(reason: "command", now: now)
         session.apply(intent, now: now)
     }
 

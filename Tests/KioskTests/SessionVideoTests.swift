@@ -216,6 +216,27 @@ final class SessionVideoTests: XCTestCase {
         XCTAssertEqual(t, 3, accuracy: 1.5 / 60, "the 2 s clip ended after 2 s, its last frame shown for its whole duration")
     }
 
+    /// A control command (another system asked for an item) ends a full-screen clip and is
+    /// carried out; the demo's intents (not activity) wait for the clip.
+    func testAControlCommandEndsAFullscreenClipTheDemoDoesNot() throws {
+        let clip = try TestClips.moving(seconds: 2)
+        let s = CarouselSession(config: try config(clip: clip, action: "action = { play = \"fullscreen\" }"), width: 480, height: 320)
+        let behavior = KioskBehavior(session: s, log: try EventLog(path: nil), now: 0, performAction: KioskBehavior.simulatedAction)
+        _ = s.renderFrame(now: 0)
+        behavior.command(.select, now: 0.1)
+        behavior.flushEvents()
+        XCTAssertTrue(s.isPlayingFullscreen)
+        behavior.apply(.scrollBy(items: 1, duration: nil), now: 0.3)
+        XCTAssertTrue(s.isPlayingFullscreen, "the demo waits")
+        behavior.command(.scrollTo(index: 2, duration: 0), now: 0.5)
+        behavior.flushEvents()
+        XCTAssertFalse(s.isPlayingFullscreen)
+        behavior.tick(now: 0.6)
+        XCTAssertEqual(s.position.index, 2)
+        let ended = behavior.log.lines.first { $0.contains("video_fullscreen_ended") }
+        XCTAssertTrue(ended?.contains("\"reason\":\"command\"") == true, ended ?? "no video_fullscreen_ended")
+    }
+
     func testBlankingStopsTheClipAndWakingShowsThePoster() throws {
         let clip = try TestClips.moving()
         let s = CarouselSession(config: try config(clip: clip), width: 480, height: 320)
