@@ -127,13 +127,16 @@ final class CardVideo {
                 held = nil
                 changed = true
             }
+            // The player reports the end (or a failure) as soon as its thread gets there; the
+            // frames it queued before are still shown first.
+            let drained = p.player.nextFrameTime == nil
             switch p.player.state {
-            case .ended:
+            case .ended where drained:
                 playing = p
                 events.append(VideoEvent(time: now, name: "video_ended", fields: fields(p)))
                 finish(keepFrame: true)
                 done = p.index
-            case .failed(let reason):
+            case .failed(let reason) where drained:
                 if !p.failureReported {
                     p.failureReported = true
                     events.append(VideoEvent(time: now, name: "video_failed",

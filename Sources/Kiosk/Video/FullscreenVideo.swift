@@ -67,9 +67,11 @@ final class FullscreenVideo {
             shownUntil = f.time + f.duration
             changed = true
         }
+        // The player reports the end (or a failure) as soon as its thread gets there: the frames
+        // it queued before are shown first, the last one for its whole duration.
+        guard player.nextFrameTime == nil else { return changed }
         switch player.state {
         case .ended:
-            // The last frame is shown for its whole duration, then the carousel comes back.
             if now - start >= shownUntil - 1e-6 { finish("end") }
         case .failed(let reason): finish("failed: \(reason)")
         default: break
