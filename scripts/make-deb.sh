@@ -36,7 +36,8 @@ for tool in dpkg-deb dpkg-shlibdeps gzip; do
     command -v "$tool" >/dev/null || die "$tool not found (apt-get install dpkg-dev)"
 done
 
-version=$("$HOST_BIN" --version)
+# The first line is the version; the lines after it say what the machine decodes.
+version=$("$HOST_BIN" --version | head -n 1)
 [[ $version =~ ^[0-9][A-Za-z0-9.+~-]*$ ]] || die "'$version' from $HOST_BIN --version is not a Debian version"
 # Reproducible: every date and mtime in the package is the last commit's.
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$top" log -1 --format=%ct 2>/dev/null || date +%s)}
