@@ -37,7 +37,7 @@ for tool in dpkg-deb dpkg-shlibdeps gzip; do
 done
 
 # The first line is the version; the lines after it say what the machine decodes.
-version=$("$HOST_BIN" --version | head -n 1)
+version=$("$HOST_BIN" --version | sed -n 1p)
 [[ $version =~ ^[0-9][A-Za-z0-9.+~-]*$ ]] || die "'$version' from $HOST_BIN --version is not a Debian version"
 # Reproducible: every date and mtime in the package is the last commit's.
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$top" log -1 --format=%ct 2>/dev/null || date +%s)}
