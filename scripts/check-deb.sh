@@ -49,7 +49,8 @@ version=$1
 
 build_only=$(dpkg-query -W -f='${Package}\n' | grep -E -- '-dev$|^swift|^libswift|^gcc(-[0-9]+)?$|^g\+\+|^clang|^llvm|^pkgconf|^pkg-config|^cpp' || true)
 if [ -z "$build_only" ]; then ok "nothing from the build installed (no -dev, Swift, compiler)"; else bad "build-only packages installed: $build_only"; fi
-check "kiosk-carousel --version is $version" sh -c "[ \"\$(kiosk-carousel --version)\" = '$version' ]"
+check "kiosk-carousel --version is $version" sh -c "[ \"\$(kiosk-carousel --version | sed -n 1p)\" = '$version' ]"
+check "--version says the installed FFmpeg decodes H.264" sh -c "kiosk-carousel --version | grep -q '^h264: software h264'"
 check "every library resolves (ldd)" sh -c "! ldd /usr/bin/kiosk-carousel | grep -q 'not found'"
 check "check-config accepts /etc/kiosk-carousel/config.toml" kiosk-carousel check-config /etc/kiosk-carousel/config.toml
 check "simulate draws the installed config with the installed fonts" \
