@@ -62,6 +62,22 @@ public enum ConfigLoader {
         return config
     }
 
+    /// What can be read of `[display]` in a file that does not validate (or the defaults when
+    /// the file cannot be read or parsed at all): keys with problems keep their defaults. The
+    /// problem card of `run` is shown on the display the file names, in its rotation.
+    public static func readableDisplaySettings(path: String) -> DisplaySettings {
+        guard case .success(let data) = read(path), case .success(let text) = decodeText(data, file: path),
+              !text.unicodeScalars.contains("\0"), TOMLPositionIndex(text: text).parserHazard == nil,
+              let document = try? parseTOML(text, file: path) else { return DisplaySettings() }
+        let folder = (path as NSString).deletingLastPathComponent
+        let decoder = ConfigDecoder(file: path, folder: PathResolver.resolve(folder.isEmpty ? "." : folder, folder: ""),
+                                    index: TOMLPositionIndex(text: text), keyHomes: ConfigSchema.keyHomes)
+        var config = KioskConfiguration()
+        let display = (document.tableEntries ?? []).filter { $0.key == "display" }
+        decoder.decode(ConfigSchema.root, entries: display, at: [], into: &config)
+        return config.display
+    }
+
     /// TOMLKit's parse copied into plain Swift data, its error turned into a diagnostic at the
     /// place it gives. TOMLKit never frees a parsed document (`TOMLTable` has no deinit), so
     /// the document's nodes are cleared once copied: a reload then leaks ~3 KB (TOMLKit's
