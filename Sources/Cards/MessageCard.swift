@@ -12,7 +12,7 @@ public struct MessageCard: Equatable, Sendable {
 
     public var tone: Tone
     public var title: String
-    /// The body, one entry a line (a long one wraps to two lines, then ends with an ellipsis).
+    /// The body, one entry a line (a long one wraps to three lines, then ends with an ellipsis).
     public var lines: [String]
     /// What happens next, in a quieter colour under the body.
     public var footer: String?
@@ -60,8 +60,8 @@ public struct MessageCard: Equatable, Sendable {
 
 /// Draws a `MessageCard` as a texture the size of the screen (transparent around a rounded,
 /// translucent plate, so the theme's background shows), fitted to that size: the text is sized
-/// from the screen's shorter side and made smaller until everything fits; long lines wrap once,
-/// then end with an ellipsis.
+/// from the screen's shorter side and made smaller until everything fits; a long line wraps to
+/// three lines, then ends with an ellipsis.
 public enum MessageCardRenderer {
     /// What the card is drawn with (the theme's title font and colour by default).
     public struct Style: Equatable, Sendable {
@@ -139,7 +139,7 @@ public enum MessageCardRenderer {
                               alignment: "left", lines: 2, bold: true)
             .layout(on: ctx, width: inner - (badge.map { $0 + pad * 0.4 } ?? 0))
         let body = card.shownLines.map {
-            TextBlock(text: $0, font: font, size: bodySize, color: style.textColor, alignment: "left", lines: 2, bold: false)
+            TextBlock(text: $0, font: font, size: bodySize, color: style.textColor, alignment: "left", lines: 3, bold: false)
                 .layout(on: ctx, width: inner)
         }
         let footer = card.footer.map {

@@ -1,5 +1,6 @@
 import CarouselCore
 import Cards
+import Foundation
 import KioskConfig
 import Logging
 import Raster
@@ -185,7 +186,9 @@ public final class CarouselSession {
     public var shownMessage: MessageCard? {
         if let message { return message }
         guard config.items.isEmpty else { return nil }
-        return MessageCard.emptyCarousel(folder: config.itemsDirectory.directory, configFile: config.file)
+        let file = config.file.isEmpty || config.file.hasPrefix("/") ? config.file
+            : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(config.file)
+        return MessageCard.emptyCarousel(folder: config.itemsDirectory.directory, configFile: (file as NSString).standardizingPath)
     }
 
     /// Draws the frame for time `now` (card fades) into `frame`; returns the damaged rectangles.

@@ -39,8 +39,11 @@ struct RunCommand: ParsableCommand {
             problems = e.diagnostics
             for d in e.diagnostics { logger.error("\(d.description)") }
             logger.error("\(path) has \(e.diagnostics.count) problem(s): showing them on the screen until the file is fixed")
+            // The display and the control socket the file names, as far as they can be read.
+            let readable = ConfigLoader.readableTables(["display", "control"], path: path)
             cfg = KioskConfiguration()
-            cfg.display = ConfigLoader.readableDisplaySettings(path: path)
+            cfg.display = readable.display
+            cfg.control = readable.control
         }
         let display = try DisplayFactory.open(cfg.display, backend: backend ?? cfg.display.backend, logger: logger)
         let inputs = InputFactory.open(cfg, screenWidth: display.size.width, screenHeight: display.size.height,

@@ -138,6 +138,25 @@ final class KioskAppConfigProblemTests: XCTestCase {
         XCTAssertEqual(ConfigLoader.readableDisplaySettings(path: path), DisplaySettings())
     }
 
+    /// The control socket a bad file names is opened while the card shows (its `reload` goes
+    /// through `KioskApp.reload`, as SIGHUP's), and stays when the fixed file starts the carousel.
+    func testTheControlSocketThatCanBeReadIsUp() throws {
+        let socket = folder + "/control.sock"
+        try "[control]\nsocket = \"\(socket)\"\n[carousel]\nspead = 3\n".write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertEqual(ConfigLoader.readableTables(["display", "control"], path: path).control.socket, socket)
+        XCTAssertNil(ConfigLoader.readableTables(["display"], path: path).control.socket)
+        var config = KioskConfiguration()
+        config.control = ConfigLoader.readableTables(["display", "control"], path: path).control
+        let app = try KioskApp(configPath: path, config: config, display: HeadlessDisplay(width: 320, height: 240), inputs: [],
+                               log: try EventLog(path: nil), logger: Logger(label: "test"), notifier: nil,
+                               configProblems: problems())
+        XCTAssertEqual(app.control?.path, socket, "the socket is up while the card shows")
+        try ("[control]\nsocket = \"\(socket)\"\n" + good).write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertTrue(app.reload(reason: "control socket"))
+        XCTAssertEqual(app.control?.path, socket)
+        app.control?.close()
+    }
+
     func testEmptyItemsFolderSaysWhereToPutPicturesUntilOneComes() throws {
         let pictures = folder + "/pictures"
         try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)

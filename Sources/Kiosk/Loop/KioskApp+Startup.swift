@@ -55,6 +55,9 @@ extension KioskApp {
                 control = nil
             }
         }
+        if let running = control?.path, new.control.socket != running {
+            logger.warning("[control] socket changed: takes effect at the next start")
+        }
         updateStatus()
         return true
     }
