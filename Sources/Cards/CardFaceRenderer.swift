@@ -1,4 +1,5 @@
 import CCardLibs
+import Foundation
 import KioskConfig
 import Logging
 import Raster
@@ -6,8 +7,9 @@ import Raster
 /// The real card face, drawn with cairo, pango and librsvg into a texture of the size the card
 /// is shown at: background (flat or vertical gradient), picture fitted `cover` or `contain`,
 /// the conveyor-belt shadow gradient, title and subtitle shaped by pango, border, rounded
-/// corners. Anything wrong with the item (a missing or broken image, a font that is not
-/// installed) gives the "!" face and a `CardFailure` instead.
+/// corners. Anything wrong with the item (a broken image, a font that is not installed) gives
+/// the "!" face and a `CardFailure` instead; a picture that is not on disk (deleted) gives the
+/// loading face with the item's title (`missingFace`) and a `CardFailure` marked `missing`.
 ///
 /// Stateless and safe to use from several threads at once (pango's default font map is per
 /// thread; fontconfig is thread-safe; cairo's shared font caches are used only under
@@ -31,17 +33,23 @@ public struct CardFaceRenderer: CardRenderer {
         return result.texture
     }
 
-    /// The face and, when the "!" face was drawn instead, why.
+    /// The face and, when the "!" face (or the missing file's face) was drawn instead, why.
     public func renderFace(_ item: ItemConfig, width: Int, height: Int) -> (texture: Texture, failure: CardFailure?) {
         let w = max(1, width), h = max(1, height)
+        var failure: CardFailure
         do {
             return (try drawFace(item, width: w, height: h), nil)
-        } catch let failure as CardFailure {
-            return (errorFace(item, width: w, height: h), failure)
+        } catch let f as CardFailure {
+            failure = f
         } catch {
-            let failure = CardFailure(file: item.image ?? item.video ?? "item '\(item.id)'", reason: "\(error)")
-            return (errorFace(item, width: w, height: h), failure)
+            failure = CardFailure(file: item.image ?? item.video ?? "item '\(item.id)'", reason: "\(error)")
         }
+        // A clip or poster that is gone fails in its decoder: look at the disk.
+        if !failure.missing, [item.image, item.video, item.poster].contains(failure.file),
+           !FileManager.default.fileExists(atPath: failure.file) {
+            failure.missing = true
+        }
+        return (failure.missing ? missingFace(item, width: w, height: h) : errorFace(item, width: w, height: h), failure)
     }
 
     func drawFace(_ item: ItemConfig, width w: Int, height h: Int) throws -> Texture {
@@ -123,6 +131,19 @@ public struct CardFaceRenderer: CardRenderer {
             var dashes = [line * 6, line * 4]
             cairo_set_dash(ctx.cr, &dashes, 2, 0)
             cairo_stroke(ctx.cr)
+        }
+    }
+
+    /// The face of an item whose picture is not on disk (deleted, or its folder gone): the
+    /// loading face with the item's title and subtitle, as a card without a picture — no badge,
+    /// nothing meant for a developer (the journal says which file, once).
+    public func missingFace(_ item: ItemConfig, width: Int, height: Int) -> Texture {
+        let style = item.style
+        return card(style: style, width: width, height: height) { ctx, W, H in
+            let font = FontCatalog.missingFamilies(in: style.font).isEmpty ? style.font : "Sans"
+            let pad = CardFaceRenderer.padding(style, width: W, height: H)
+            let text = TextStack(item, on: ctx, font: font, width: W - 2 * pad)
+            text.draw(on: ctx, x: pad, y: max(pad, ((H - text.height) / 2).rounded()), shadow: false)
         }
     }
 

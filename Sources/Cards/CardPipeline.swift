@@ -276,7 +276,11 @@ public final class CardPipeline {
     private func install(_ r: RenderResult, now: Double?) -> Bool {
         let i = r.job.index
         if let f = r.failure, reported.insert(f).inserted {
-            logger.warning("card \(i) '\(items[i].id)': cannot show \(f.file): \(f.reason)")
+            if f.missing {
+                logger.warning("card \(i) '\(items[i].id)': \(f.file) is not on disk (\(f.reason)); showing its title until it is back")
+            } else {
+                logger.warning("card \(i) '\(items[i].id)': cannot show \(f.file): \(f.reason)")
+            }
         }
         let previous = cache.peek(i)?.texture
         guard cache.insert(i, texture: r.texture, version: r.job.version, failed: r.failure != nil,

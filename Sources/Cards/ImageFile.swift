@@ -9,7 +9,10 @@ enum ImageFile {
     /// The whole file, at most `limits.maxFileBytes` long.
     static func read(_ path: String, limits: ImageLimits) throws -> [UInt8] {
         let fd = retryingOnEINTR { open(path, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw CardFailure(file: path, reason: describe(errno: errno)) }
+        guard fd >= 0 else {
+            let e = errno
+            throw CardFailure(file: path, reason: describe(errno: e), missing: e == ENOENT || e == ENOTDIR)
+        }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw CardFailure(file: path, reason: describe(errno: errno)) }

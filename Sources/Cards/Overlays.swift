@@ -53,6 +53,7 @@ public final class OverlayRenderer {
     private var dots: (count: Int, current: Int, overlay: Overlay)?
     private var title: (text: String, overlay: Overlay?)?
     private var ring: (dial: DialOptions, overlay: Overlay?)?
+    private var messageCache: (card: MessageCard, style: MessageCardRenderer.Style, overlay: Overlay)?
 
     public init(style: OverlayStyle, screenWidth: Int, screenHeight: Int) {
         self.style = style
@@ -128,6 +129,15 @@ public final class OverlayRenderer {
         ctx.flush()
         let overlay = Overlay(texture: texture, x: Int((dial.center.x - c).rounded()), y: Int((dial.center.y - c).rounded()))
         ring = (dial, overlay)
+        return overlay
+    }
+
+    /// A message over the whole screen (`MessageCard`): drawn again only when it changes.
+    public func message(_ card: MessageCard, style: MessageCardRenderer.Style) -> Overlay {
+        if let m = messageCache, m.card == card, m.style == style { return m.overlay }
+        let overlay = Overlay(texture: MessageCardRenderer.render(card, width: screenWidth, height: screenHeight, style: style),
+                              x: 0, y: 0)
+        messageCache = (card, style, overlay)
         return overlay
     }
 

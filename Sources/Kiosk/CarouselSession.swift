@@ -1,5 +1,6 @@
 import CarouselCore
 import Cards
+import Foundation
 import KioskConfig
 import Logging
 import Raster
@@ -46,6 +47,11 @@ public final class CarouselSession {
     public private(set) var needsFrame = true
     /// The next `renderFrame` reports the whole frame as damage (`requestFullFrame()`).
     private var fullFrameRequested = false
+    /// Shown over the background instead of the carousel while set (a configuration with
+    /// problems at start-up); nil: the carousel, or the empty face when it has no items.
+    public var message: MessageCard? {
+        didSet { if message != oldValue { needsFrame = true } }
+    }
 
     public init(config: KioskConfiguration, width: Int, height: Int, synchronousCards: Bool = true) {
         self.config = config
@@ -152,6 +158,9 @@ public final class CarouselSession {
     /// item's title. Asks the card pipeline for the visible faces (drawn here when synchronous).
     public func quads() -> [Quad] {
         if let fs = fullscreen, fs.isActive { return fs.quads() }
+        if let shown = shownMessage {
+            return [overlays.message(shown, style: MessageCardRenderer.Style(theme: config.theme)).quad]
+        }
         let poses = engine.layout()
             .filter { $0.isPlaceholder || config.items.indices.contains($0.index) }
         cards.request(visible: poses.filter { !$0.isPlaceholder }.map(\.index), focus: engine.scrollOffset)
@@ -170,6 +179,16 @@ public final class CarouselSession {
             quads.append(title.quad)
         }
         return quads
+    }
+
+    /// The message on screen instead of the carousel: `message`, else the empty face when the
+    /// configuration has no items ("No items yet — add pictures to …").
+    public var shownMessage: MessageCard? {
+        if let message { return message }
+        guard config.items.isEmpty else { return nil }
+        let file = config.file.isEmpty || config.file.hasPrefix("/") ? config.file
+            : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(config.file)
+        return MessageCard.emptyCarousel(folder: config.itemsDirectory.directory, configFile: (file as NSString).standardizingPath)
     }
 
     /// Draws the frame for time `now` (card fades) into `frame`; returns the damaged rectangles.

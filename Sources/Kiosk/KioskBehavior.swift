@@ -19,6 +19,8 @@ public final class KioskBehavior {
     public var onWake: (() -> Void)?
     /// True while the screen is blanked.
     public private(set) var blanked = false
+    /// The problems of the last refused reload; empty after a reload that was applied.
+    public private(set) var lastReloadProblems: [ConfigDiagnostic] = []
 
     public init(session: CarouselSession, log: EventLog, now: Double,
                 performAction: @escaping (ItemAction, Int, String, Double) -> [ActionEvent]) {
@@ -91,14 +93,20 @@ public final class KioskBehavior {
     /// configuration and logs every `FILE:LINE:COLUMN` problem. A file with no items at all is
     /// refused too when items are shown now. Writes a `reloaded` event
     /// (`ok`, and `problems` on failure). Returns the new configuration, or nil when kept.
+    /// `lastReloadProblems` holds the problems of the last refused file (empty after a success).
+    /// - Parameter kept: what is kept on a problem, for the log ("the running configuration", or
+    ///   the start-up problem card while no valid file was ever read).
     @discardableResult
-    public func reload(path: String, reason: String, now: Double, logger: Logger) -> KioskConfiguration? {
+    public func reload(path: String, reason: String, now: Double, logger: Logger,
+                       kept: String = "the running configuration") -> KioskConfiguration? {
+        lastReloadProblems = []
         do {
             let new = try ConfigLoader.load(path: path)
             if new.items.isEmpty && !session.config.items.isEmpty {
                 // An empty file (caught half-written) or an emptied items folder: keep showing
                 // what is shown rather than a carousel of nothing.
                 logger.error("kept the running configuration: \(path) has no items (a file written in place, or an emptied items folder?)")
+                lastReloadProblems = [ConfigDiagnostic(file: path, line: 0, column: 0, message: "has no items")]
                 line(time: now, name: "reloaded", fields: [("ok", "false"), ("problems", "1")])
                 return nil
             }
@@ -108,16 +116,18 @@ public final class KioskBehavior {
             line(time: now, name: "reloaded", fields: [("ok", "true")])
             return new
         } catch let e as ConfigErrors {
+            lastReloadProblems = e.diagnostics
             if e.diagnostics.count == 1 {
                 // One problem, one line (a missing items folder, a typo).
-                logger.error("kept the running configuration: \(e.diagnostics[0].description)")
+                logger.error("kept \(kept): \(e.diagnostics[0].description)")
             } else {
                 for d in e.diagnostics { logger.error("\(d.description)") }
-                logger.error("kept the running configuration: \(path) has \(e.diagnostics.count) problem(s)")
+                logger.error("kept \(kept): \(path) has \(e.diagnostics.count) problem(s)")
             }
             line(time: now, name: "reloaded", fields: [("ok", "false"), ("problems", String(e.diagnostics.count))])
         } catch {
-            logger.error("reload of \(path) failed: \(error); kept the running configuration")
+            lastReloadProblems = [ConfigDiagnostic(file: path, line: 0, column: 0, message: "\(error)")]
+            logger.error("reload of \(path) failed: \(error); kept \(kept)")
             line(time: now, name: "reloaded", fields: [("ok", "false"), ("problems", "1")])
         }
         return nil

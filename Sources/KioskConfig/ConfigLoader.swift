@@ -62,6 +62,29 @@ public enum ConfigLoader {
         return config
     }
 
+    /// What can be read of `[display]` in a file that does not validate (or the defaults when
+    /// the file cannot be read or parsed at all): keys with problems keep their defaults. The
+    /// problem card of `run` is shown on the display the file names, in its rotation.
+    public static func readableDisplaySettings(path: String) -> DisplaySettings {
+        readableTables(["display"], path: path).display
+    }
+
+    /// The defaults with what can be read of `tables` (top-level table names) in a file that
+    /// does not validate: `run` opens the display and the control socket the file names while
+    /// its problems are shown.
+    public static func readableTables(_ tables: Set<String>, path: String) -> KioskConfiguration {
+        guard case .success(let data) = read(path), case .success(let text) = decodeText(data, file: path),
+              !text.unicodeScalars.contains("\0"), TOMLPositionIndex(text: text).parserHazard == nil,
+              let document = try? parseTOML(text, file: path) else { return KioskConfiguration() }
+        let folder = (path as NSString).deletingLastPathComponent
+        let decoder = ConfigDecoder(file: path, folder: PathResolver.resolve(folder.isEmpty ? "." : folder, folder: ""),
+                                    index: TOMLPositionIndex(text: text), keyHomes: ConfigSchema.keyHomes)
+        var config = KioskConfiguration()
+        let entries = (document.tableEntries ?? []).filter { tables.contains($0.key) }
+        decoder.decode(ConfigSchema.root, entries: entries, at: [], into: &config)
+        return config
+    }
+
     /// TOMLKit's parse copied into plain Swift data, its error turned into a diagnostic at the
     /// place it gives. TOMLKit never frees a parsed document (`TOMLTable` has no deinit), so
     /// the document's nodes are cleared once copied: a reload then leaks ~3 KB (TOMLKit's

@@ -29,12 +29,34 @@ struct RunCommand: ParsableCommand {
         KioskLogging.bootstrap(level: logLevel)
         let logger = Logger(label: "kiosk-carousel")
         let path = config.path
-        let cfg = try config.load()
+        // A file that does not validate (or none) does not stop the kiosk: the screen shows its
+        // problems until it is fixed (KioskApp+Startup). They are logged here as well.
+        var cfg: KioskConfiguration
+        var problems: [ConfigDiagnostic] = []
+        do {
+            cfg = try ConfigLoader.load(path: path)
+        } catch let e as ConfigErrors {
+            problems = e.diagnostics
+            for d in e.diagnostics { logger.error("\(d.description)") }
+            logger.error("\(path) has \(e.diagnostics.count) problem(s): showing them on the screen until the file is fixed")
+            // The display and the control socket the file names, as far as they can be read.
+            let readable = ConfigLoader.readableTables(["display", "control"], path: path)
+            cfg = KioskConfiguration()
+            cfg.display = readable.display
+            cfg.control = readable.control
+        }
         let display = try DisplayFactory.open(cfg.display, backend: backend ?? cfg.display.backend, logger: logger)
         let inputs = InputFactory.open(cfg, screenWidth: display.size.width, screenHeight: display.size.height,
                                        logger: logger)
         let app = try KioskApp(configPath: path, config: cfg, display: display, inputs: inputs,
-                               log: try EventLog(path: events), logger: logger, exitAfter: exitAfter)
+                               log: try EventLog(path: events), logger: logger, exitAfter: exitAfter,
+                               configProblems: problems)
+        if !problems.isEmpty {
+            // [input] was not known when the devices were opened: open them again for the fixed file.
+            app.reopenInputs = { new in
+                InputFactory.open(new, screenWidth: display.size.width, screenHeight: display.size.height, logger: logger)
+            }
+        }
         if let latencyTrace { app.latencyTrace = try LatencyTrace(path: latencyTrace) }
         let code = try app.run()
         if code != 0 { throw ExitCode(code) }

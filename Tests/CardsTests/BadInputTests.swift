@@ -6,15 +6,18 @@ import XCTest
 
 /// Every kind of bad input named in the issue: each gives the "!" face, a failure naming the
 /// file and the reason, one log line through the pipeline, and leaves the other cards alone.
+/// A picture that is not on disk (deleted) is not a broken file: it gives the loading face with
+/// the item's title and no badge (issue 20 §5), still with one log line.
 final class BadInputTests: XCTestCase {
     let tmp = TempDir()
     let renderer = CardFaceRenderer()
 
-    func failure(for path: String?, font: String? = nil, file: StaticString = #filePath, line: UInt = #line) -> CardFailure? {
+    func failure(for path: String?, font: String? = nil, badge: Bool = true,
+                 file: StaticString = #filePath, line: UInt = #line) -> CardFailure? {
         var item = ItemConfig(id: "bad", title: "Bad", image: path)
         if let font { item.style.font = font }
         let r = renderer.renderFace(item, width: 240, height: 180)
-        XCTAssertTrue(hasBadge(r.texture), "no '!' badge on the face", file: file, line: line)
+        XCTAssertEqual(hasBadge(r.texture), badge, badge ? "no '!' badge on the face" : "a '!' badge on the face", file: file, line: line)
         return r.failure
     }
 
@@ -26,11 +29,26 @@ final class BadInputTests: XCTestCase {
         return c.r > 200 && c.g > 130 && c.g < 190 && c.b < 100
     }
 
+    /// A deleted picture: the journal still gets file and reason, the screen the loading face
+    /// with the title (what a card without a picture looks like), not the "!" face.
     func testMissingFile() {
         let path = tmp.file("nope.jpg")
-        let f = failure(for: path)
+        let f = failure(for: path, badge: false)
         XCTAssertEqual(f?.file, path)
         XCTAssertEqual(f?.reason, "file not found")
+        XCTAssertEqual(f?.missing, true)
+        let item = ItemConfig(id: "bad", title: "Bad", image: path)
+        let face = renderer.renderFace(item, width: 240, height: 180).texture
+        let untitled = renderer.renderFace(ItemConfig(id: "bad", title: "", image: path), width: 240, height: 180).texture
+        XCTAssertEqual(untitled.pixelArray(), renderer.loadingFace(style: item.style, width: 240, height: 180).pixelArray(),
+                       "without a title it is exactly the loading face")
+        XCTAssertNotEqual(face.pixelArray(), untitled.pixelArray(), "the title is drawn")
+        XCTAssertEqual(failure(for: tmp.file("gone/nope.jpg"), badge: false)?.missing, true, "a folder of the path is gone")
+    }
+
+    func testBrokenFilesAreNotMissing() {
+        XCTAssertEqual(failure(for: tmp.write("empty.png", []))?.missing, false)
+        XCTAssertEqual(failure(for: tmp.write("text.jpg", text: "not an image"))?.missing, false)
     }
 
     func testZeroBytes() {
@@ -191,6 +209,9 @@ final class BadInputTests: XCTestCase {
         let first = pipeline.face(at: 0, now: 0).texture, last = pipeline.face(at: items.count - 1, now: 0).texture
         XCTAssertFalse(hasBadge(first))
         XCTAssertFalse(hasBadge(last))
-        for i in 1...(bad.count + 1) { XCTAssertTrue(hasBadge(pipeline.face(at: i, now: 0).texture), "item \(i)") }
+        // bad[0] is missing from disk: its title on the loading face, no badge; the log says so.
+        XCTAssertFalse(hasBadge(pipeline.face(at: 1, now: 0).texture))
+        XCTAssertTrue(lines.contains { $0.contains(bad[0]) && $0.contains("not on disk") }, "\(lines)")
+        for i in 2...(bad.count + 1) { XCTAssertTrue(hasBadge(pipeline.face(at: i, now: 0).texture), "item \(i)") }
     }
 }

@@ -133,3 +133,8 @@ extension Texture {
         return (a, c(p >> 16), c(p >> 8), c(p))
     }
 }
+
+extension Texture {
+    /// Every pixel, for comparing two textures.
+    func pixelArray() -> [UInt32] { Array(UnsafeBufferPointer(start: pixels, count: width * height)) }
+}

@@ -10,6 +10,7 @@ extension KioskApp {
         // Watched again also when the reload is refused: an items folder deleted and made
         // again is a new folder to watch, at the same path.
         defer { watchFiles() }
+        if !configProblems.isEmpty { return startAfterProblems(reason: reason) }
         guard let new = behavior.reload(path: configPath, reason: reason, now: now, logger: logger) else { return false }
         itemsFolderStale = false
         actions.update(settings: new.actions)

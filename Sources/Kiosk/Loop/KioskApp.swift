@@ -71,13 +71,24 @@ public final class KioskApp {
     public var latencyTrace: LatencyTrace?
     /// Measures latency while `latencyTrace` is set (`KioskApp+Latency`).
     var latency: LatencyRecorder?
+    /// The problems of the config file while no valid one was ever read (`run` started with a
+    /// file that does not validate, or none): the screen shows them (`MessageCard`) and the
+    /// file is watched; the first valid file starts the carousel (`KioskApp+Startup`). Empty
+    /// once the carousel runs.
+    public internal(set) var configProblems: [ConfigDiagnostic] = []
+    /// Opens the input devices again for the configuration that replaced the start-up problem
+    /// card (`[input]` was not known when they were opened); nil: keep the devices open.
+    public var reopenInputs: ((KioskConfiguration) -> [InputSource])?
 
     /// - Parameters:
     ///   - exitAfter: stop by itself after this many seconds (tests, measurements); nil: run until a signal.
     ///   - notifier: systemd's notify socket (default: from `$NOTIFY_SOCKET` and `$WATCHDOG_USEC`).
+    ///   - configProblems: why `configPath` could not be used (non-empty: `config` is the
+    ///     defaults with what could be read of `[display]`); the screen shows them until the
+    ///     file is fixed (`KioskApp+Startup`).
     public init(configPath: String, config: KioskConfiguration, display: DisplayBackend, inputs: [InputSource],
                 log: EventLog, logger: Logger, exitAfter: Double? = nil,
-                notifier: SystemdNotifier? = SystemdNotifier()) throws {
+                notifier: SystemdNotifier? = SystemdNotifier(), configProblems: [ConfigDiagnostic] = []) throws {
         self.configPath = configPath
         self.notifier = notifier
         screenWatch = ScreenWatch(frameDeadline: ScreenWatch.frameDeadline(watchdogInterval: notifier?.watchdogInterval ?? 5))
@@ -104,6 +115,7 @@ public final class KioskApp {
         behavior.onEventLine = { [unowned self] line in self.control?.broadcast(line) }
         behavior.onBlank = { [unowned self] in self.blankScreen() }
         behavior.onWake = { [unowned self] in self.wakeScreen() }
+        if !configProblems.isEmpty { showConfigProblems(configProblems) }
     }
 
     /// How many times the loop woke up so far.
@@ -124,9 +136,7 @@ public final class KioskApp {
             self.behavior.updateIdle(now: t)
             self.itemsFolderSettled(now: t)
         }
-        if let control {
-            try loop.watch(control.fileDescriptor) { [unowned self] in self.handleControl() }
-        }
+        try watchControl()
         try loop.watch(tick.fd) { [unowned self] in self.tick.acknowledge(); self.step() }
         try loop.watch(session.cardEventFD) { [unowned self] in self.session.drainCards(now: self.now) }
         try loop.watch(files.fd) { [unowned self] in self.filesChanged() }
@@ -143,7 +153,11 @@ public final class KioskApp {
             try loop.watch(stopTimer.fd) { [unowned self] in self.loop.stop() }
         }
         if let latencyTrace { startLatencyTrace(latencyTrace) }
-        logger.info("running: \(session.config.items.count) items, \(display.size.width)x\(display.size.height)")
+        if configProblems.isEmpty {
+            logger.info("running: \(session.config.items.count) items, \(display.size.width)x\(display.size.height)")
+        } else {
+            logger.notice("showing the problems of \(configPath) on the screen (\(display.size.width)x\(display.size.height)); the carousel starts when the file is fixed")
+        }
         if let n = notifier, let interval = n.watchdogInterval {
             logger.info("watchdog: pinging every \(interval) s while the screen is healthy (a due frame may wait \(screenWatch.frameDeadline) s)")
         }
@@ -220,7 +234,8 @@ public final class KioskApp {
             if presentTimes.count > 120 { presentTimes.removeFirst(presentTimes.count - 120) }
             screenWatch.framePresented()
             if framesPresented == 1 {
-                healthyStatus = "showing \(session.config.items.count) items"
+                // Ready also while the problem card shows: the kiosk runs and says what is wrong.
+                healthyStatus = statusLine
                 try? notifier?.ready(status: healthyStatus)
             }
         } catch {

@@ -1,0 +1,77 @@
+import Cards
+import Foundation
+import KioskConfig
+
+/// Starting without a valid configuration: `run` with a config file that does not validate (or
+/// is missing, or unreadable) does not exit — systemd would restart it forever over a black
+/// screen. It shows the problems on the screen instead (`MessageCard.configProblems`), keeps
+/// watching the file (inotify, SIGHUP, the control socket's `reload`), and starts the carousel
+/// from the first valid file, without a restart. A file that is still wrong updates the card.
+extension KioskApp {
+    /// Shows `problems` on the screen instead of the carousel.
+    func showConfigProblems(_ problems: [ConfigDiagnostic]) {
+        configProblems = problems
+        session.message = MessageCard.configProblems(problems, file: configPath)
+    }
+
+    /// What `STATUS=` says while the screen is healthy.
+    var statusLine: String {
+        configProblems.isEmpty
+            ? "showing \(session.config.items.count) items"
+            : "waiting for a valid configuration: \(configProblems.count) problem(s) in \(configPath)"
+    }
+
+    /// The config file changed (or SIGHUP, or `reload`) while the problem card shows: start the
+    /// carousel if the file is valid now, else show its new problems. True when it started.
+    func startAfterProblems(reason: String) -> Bool {
+        let booted = session.config.display
+        guard let new = behavior.reload(path: configPath, reason: reason, now: now, logger: logger,
+                                        kept: "the problem card") else {
+            let problems = behavior.lastReloadProblems.isEmpty ? configProblems : behavior.lastReloadProblems
+            if problems != configProblems {
+                showConfigProblems(problems)
+                updateStatus()
+            }
+            return false
+        }
+        configProblems = []
+        session.message = nil
+        logger.notice("\(configPath) is valid now: starting the carousel with \(new.items.count) items")
+        actions.update(settings: new.actions)
+        if new.display != booted {
+            logger.warning("[display] settings take effect at the next start (the display was opened with what could be read of them)")
+        }
+        if let reopen = reopenInputs {
+            inputs.forEach { $0.close() }
+            inputs = reopen(new)
+            try? syncInputs()
+        }
+        if let path = new.control.socket, control == nil {
+            do {
+                control = try ControlServer(path: path)
+                try watchControl()
+            } catch {
+                logger.error("control socket \(path): \(error)")
+                control = nil
+            }
+        }
+        if let running = control?.path, new.control.socket != running {
+            logger.warning("[control] socket changed: takes effect at the next start")
+        }
+        updateStatus()
+        return true
+    }
+
+    /// Says `statusLine` in `STATUS=` while the screen is healthy (after READY).
+    func updateStatus() {
+        guard framesPresented > 0, statusLine != healthyStatus else { return }
+        healthyStatus = statusLine
+        if screenWatch.isHealthy { try? notifier?.status(statusLine) }
+    }
+
+    /// Adds the control socket (when there is one) to the loop.
+    func watchControl() throws {
+        guard let control else { return }
+        try loop.watch(control.fileDescriptor) { [unowned self] in self.handleControl() }
+    }
+}
