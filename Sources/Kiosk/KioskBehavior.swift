@@ -27,6 +27,8 @@ public final class KioskBehavior {
     public private(set) var configLoadErrors = 0
     /// Actions that could not start or timed out.
     public private(set) var actionFailures = 0
+    /// Clips that could not play (`video_failed`).
+    public private(set) var videoFailures = 0
 
     public init(session: CarouselSession, log: EventLog, now: Double,
                 performAction: @escaping (ItemAction, Int, String, Double) -> [ActionEvent]) {
@@ -142,6 +144,7 @@ public final class KioskBehavior {
     /// Writes the clips' lines; a full-screen clip that ended lets the idle stages count again.
     private func writeVideoEvents() {
         for e in session.takeVideoEvents() {
+            if e.name == "video_failed" { videoFailures += 1 }
             line(time: e.time, name: e.name, fields: e.fields)
             if e.name == "video_fullscreen_ended" { idle.resume(now: e.time) }
         }

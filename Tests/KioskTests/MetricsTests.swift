@@ -66,12 +66,13 @@ final class MetricsTests: XCTestCase {
         kiosk_carousel_selections_total{id="gone"} 1
         kiosk_carousel_selections_total{id="map \"north\""} 0
         kiosk_carousel_selections_total{id="welcome"} 0
-        # HELP kiosk_carousel_errors_total Errors by kind: action, card, config_reload, display.
+        # HELP kiosk_carousel_errors_total Errors by kind: action, card, config_reload, display, video.
         # TYPE kiosk_carousel_errors_total counter
         kiosk_carousel_errors_total{kind="action"} 0
         kiosk_carousel_errors_total{kind="card"} 2
         kiosk_carousel_errors_total{kind="config_reload"} 0
         kiosk_carousel_errors_total{kind="display"} 0
+        kiosk_carousel_errors_total{kind="video"} 0
         # HELP kiosk_carousel_config_generation 1 for the configuration loaded at start, +1 at every reload applied.
         # TYPE kiosk_carousel_config_generation gauge
         kiosk_carousel_config_generation 4
@@ -281,7 +282,7 @@ final class MetricsTests: XCTestCase {
         XCTAssertEqual(capture.lines.count, 1, "one line for one cause, not one per write: \(capture.lines)")
         XCTAssertTrue(capture.lines[0].hasPrefix("error: metrics: cannot write \(folder)/nowhere/kiosk.prom: "), capture.lines[0])
         XCTAssertTrue(capture.lines[0].contains("No such file or directory"), capture.lines[0])
-        FileManager.default.createFile(atPath: folder + "/plain", contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/plain", contents: Data()))
         let notAFolder = MetricsFile(path: folder + "/plain/kiosk.prom", asynchronous: false, logger: logger)
         notAFolder.write("x 1\n")
         XCTAssertTrue(capture.lines.last!.contains("Not a directory"), capture.lines.last!)
@@ -388,7 +389,7 @@ final class MetricsTests: XCTestCase {
                               now: 0, performAction: KioskBehavior.simulatedAction)
         let reply = ControlCommandHandler.handle(.state, behavior: b, now: 0, effects: Effects())
         let line = reply.line(command: "state", requestID: .string("q1"))
-        XCTAssertEqual(line, #"{"reply":"state","id":"q1","ok":true,"index":0,"offset":0,"item_count":1,"width":1920,"height":1080,"fps":60,"frames":1834,"foreground":false,"blanked":false,"item_id":"map \"north\"","last_frame_time":1764130000.250,"last_input_time":null,"selections":{"film":3,"gone":1,"map \"north\"":0,"welcome":0},"errors":{"action":0,"card":2,"config_reload":0,"display":0},"config_generation":4,"config_load_errors":1,"display_connected":true,"display_mode":"1920x1080@60","input_devices":2,"card_cache_bytes":12582912,"rss_bytes":48234496,"start_time":1764129000.000}"#)
+        XCTAssertEqual(line, #"{"reply":"state","id":"q1","ok":true,"index":0,"offset":0,"item_count":1,"width":1920,"height":1080,"fps":60,"frames":1834,"foreground":false,"blanked":false,"item_id":"map \"north\"","last_frame_time":1764130000.250,"last_input_time":null,"selections":{"film":3,"gone":1,"map \"north\"":0,"welcome":0},"errors":{"action":0,"card":2,"config_reload":0,"display":0,"video":0},"config_generation":4,"config_load_errors":1,"display_connected":true,"display_mode":"1920x1080@60","input_devices":2,"card_cache_bytes":12582912,"rss_bytes":48234496,"start_time":1764129000.000}"#)
         XCTAssertNotNil(JSONValue.parse(line), "valid JSON")
     }
 

@@ -18,7 +18,8 @@ extension KioskApp {
         h.itemIDs = itemIDs.ids
         h.selections = behavior.selections
         h.errors = ["action": behavior.actionFailures, "card": session.cardFailures,
-                    "config_reload": behavior.configLoadErrors, "display": displayErrors]
+                    "config_reload": behavior.configLoadErrors, "display": displayErrors,
+                    "video": behavior.videoFailures]
         h.configGeneration = behavior.configGeneration
         h.configLoadErrors = behavior.configLoadErrors
         let size = display.size

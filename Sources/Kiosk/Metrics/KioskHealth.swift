@@ -5,7 +5,7 @@ import Foundation
 /// (wall clock), counters count since the process started.
 public struct KioskHealth: Equatable, Sendable {
     /// The error kinds counted in `errors` (each is always written, 0 until it happens).
-    public static let errorKinds = ["action", "card", "config_reload", "display"]
+    public static let errorKinds = ["action", "card", "config_reload", "display", "video"]
 
     /// Frames presented (black frames of a blank not counted).
     public var framesPresented = 0
@@ -22,7 +22,7 @@ public struct KioskHealth: Equatable, Sendable {
     public var selections: [String: Int] = [:]
     /// Errors by kind (`errorKinds`): `config_reload` (a reload refused), `card` (a card that
     /// cannot show its file, once per file and reason), `display` (a frame the display refused),
-    /// `action` (an action that could not start, or timed out).
+    /// `action` (an action that could not start, or timed out), `video` (a clip that could not play).
     public var errors: [String: Int] = [:]
     /// 1 for the configuration loaded at start, +1 at every reload applied.
     public var configGeneration = 1

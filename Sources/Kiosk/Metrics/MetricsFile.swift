@@ -14,7 +14,7 @@ import Logging
 ///
 /// With `asynchronous`, writes run on a thread of their own (an fsync on an SD card can take
 /// tens of milliseconds: never on the loop); a write asked for while one is running replaces any
-/// that waits (only the newest text matters).
+/// that waits (only the newest text matters). That thread keeps the writer alive until `stop()`.
 public final class MetricsFile: @unchecked Sendable {
     /// The file name used in a folder target (node_exporter's collector folder).
     public static let folderFileName = "kiosk_carousel.prom"
@@ -36,14 +36,13 @@ public final class MetricsFile: @unchecked Sendable {
         self.path = path
         self.logger = logger
         if asynchronous {
-            let t = Thread { [unowned self] in self.run() }
+            // The thread holds the writer until `stop()` (no use after free while it waits).
+            let t = Thread { self.run() }
             t.name = "kiosk-metrics"
             thread = t
             t.start()
         }
     }
-
-    deinit { stop() }
 
     /// The file written: `path`, or `kiosk_carousel.prom` in it when it is a folder (or ends in `/`).
     public var target: String {

@@ -28,7 +28,7 @@ public enum PrometheusText {
                selections.keys.sorted().map { ("{id=\"\(escape($0))\"}", String(selections[$0]!)) })
         var errors = h.errors
         for kind in KioskHealth.errorKinds where errors[kind] == nil { errors[kind] = 0 }
-        metric("errors_total", "counter", "Errors by kind: action, card, config_reload, display.",
+        metric("errors_total", "counter", "Errors by kind: action, card, config_reload, display, video.",
                errors.keys.sorted().map { ("{kind=\"\(escape($0))\"}", String(errors[$0]!)) })
         metric("config_generation", "gauge", "1 for the configuration loaded at start, +1 at every reload applied.",
                one(String(h.configGeneration)))
