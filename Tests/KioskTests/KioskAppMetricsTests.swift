@@ -43,4 +43,22 @@ final class KioskAppMetricsTests: XCTestCase {
         XCTAssertEqual(state.itemIDs.count, 8)
         XCTAssertNotNil(state.lastFrameTime)
     }
+
+    func testUnwritableMetricsFolderDoesNotStopTheKiosk() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-app-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("config.toml").path
+        let text = "[metrics]\nfile = \"missing/kiosk.prom\"\n[[item]]\nid = \"a\"\ntitle = \"A\"\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let config = try ConfigLoader.load(path: path)
+        XCTAssertEqual(config.metrics.file, folder.path + "/missing/kiosk.prom", "relative to the config file's folder")
+        let app = try KioskApp(configPath: path, config: config, display: HeadlessDisplay(width: 320, height: 240, paced: true),
+                               inputs: [], log: try EventLog(path: nil), logger: Logger(label: "test"), exitAfter: 1)
+        XCTAssertEqual(try app.run(), 0, "the kiosk ran and stopped as usual")
+        XCTAssertGreaterThan(app.framesPresented, 0)
+        let metrics = try XCTUnwrap(app.metrics)
+        XCTAssertEqual(metrics.file.writes, 0)
+        XCTAssertGreaterThanOrEqual(metrics.file.failures, 1)
+    }
 }
