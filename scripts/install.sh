@@ -63,6 +63,7 @@ for f in "$top"/systemd/udev/*.rules; do
     [ -f "$f" ] && install -m 0644 "$f" "$docdir/udev/"
 done
 install -m 0644 "$top/systemd/kiosk-carousel.service.d/foreground-program.conf.example" "$docdir/"
+install -m 0644 "$top/systemd/kiosk-carousel.service.d/metrics.conf.example" "$docdir/"
 echo "installed documentation and examples in $docdir"
 
 cat <<NEXT

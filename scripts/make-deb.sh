@@ -74,6 +74,8 @@ install -m 0644 "$top/systemd/udev/80-kiosk-touch-calibration.rules" "$doc/examp
 install -d -m 0755 "$doc/examples/kiosk-carousel.service.d"
 install -m 0644 "$top/systemd/kiosk-carousel.service.d/foreground-program.conf.example" \
     "$doc/examples/kiosk-carousel.service.d/"
+install -m 0644 "$top/systemd/kiosk-carousel.service.d/metrics.conf.example" \
+    "$doc/examples/kiosk-carousel.service.d/"
 
 step "config (conffile) and example media"
 install -m 0644 "$top/config/example.toml" "$share/example/config.toml"

@@ -67,6 +67,8 @@ public final class CardPipeline {
     /// Items the cache refused (too far for the room left), with the focus they were refused at.
     private var refused: [Int: Int] = [:]
     private var reported: Set<CardFailure> = []
+    /// Card failures logged since the start (once per file and reason).
+    public private(set) var failuresReported = 0
     private var loadingFaces: [(style: CardStyle, texture: Texture)] = []
     private var placeholderFaces: [(style: CardStyle, texture: Texture)] = []
 
@@ -276,6 +278,7 @@ public final class CardPipeline {
     private func install(_ r: RenderResult, now: Double?) -> Bool {
         let i = r.job.index
         if let f = r.failure, reported.insert(f).inserted {
+            failuresReported += 1
             if f.missing {
                 logger.warning("card \(i) '\(items[i].id)': \(f.file) is not on disk (\(f.reason)); showing its title until it is back")
             } else {

@@ -24,9 +24,13 @@ public protocol InputSource: AnyObject {
     func screenChanged(width: Int, height: Int)
     /// Closes every device.
     func close()
+    /// Devices open now (for the metrics).
+    var deviceCount: Int { get }
 }
 
 extension InputSource {
     /// For sources without positions: nothing to do.
     public func screenChanged(width: Int, height: Int) {}
+    /// Sources that do not count their devices: 0.
+    public var deviceCount: Int { 0 }
 }

@@ -25,6 +25,8 @@ public final class LibInputSource: InputSource {
     private let monitor: UdevMonitor?
     private var suspended = false
     private var deviceNames: [Int: String] = [:]
+    /// Devices open now (for the metrics).
+    public var deviceCount: Int { deviceNames.count }
 
     /// Opens libinput. Throws when libinput cannot start at all (no udev, a bad seat name);
     /// having no input device is fine.

@@ -48,6 +48,7 @@ public final class RotaryEncoderSource: InputSource {
 
     /// Whether the knob is open now.
     public var isOpen: Bool { device != nil }
+    public var deviceCount: Int { device != nil ? 1 : 0 }
 
     public var pollDescriptors: [Int32] { closed ? [] : [group.fd] }
 

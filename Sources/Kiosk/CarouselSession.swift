@@ -76,6 +76,10 @@ public final class CarouselSession {
     /// Readable when card workers finished faces (asynchronous cards): watch it and call
     /// `drainCards(now:)`.
     public var cardEventFD: Int32 { cards.eventFD }
+    /// Bytes the card face cache holds.
+    public var cardCacheBytes: Int { cards.cacheBytes }
+    /// Cards that could not show their file since the start (once per file and reason).
+    public var cardFailures: Int { cards.failuresReported }
 
     /// Where the carousel is now.
     public var position: Position {

@@ -21,6 +21,16 @@ public final class KioskBehavior {
     public private(set) var blanked = false
     /// The problems of the last refused reload; empty after a reload that was applied.
     public private(set) var lastReloadProblems: [ConfigDiagnostic] = []
+    /// Selections per item id since the start (metrics, `state`).
+    public private(set) var selections: [String: Int] = [:]
+    /// 1 for the configuration loaded at start, +1 at every reload applied.
+    public private(set) var configGeneration = 1
+    /// Reloads refused (the running configuration was kept).
+    public private(set) var configLoadErrors = 0
+    /// Actions that could not start or timed out.
+    public private(set) var actionFailures = 0
+    /// Clips that could not play (`video_failed`).
+    public private(set) var videoFailures = 0
 
     public init(session: CarouselSession, log: EventLog, now: Double,
                 performAction: @escaping (ItemAction, Int, String, Double) -> [ActionEvent]) {
@@ -107,10 +117,12 @@ public final class KioskBehavior {
                 // what is shown rather than a carousel of nothing.
                 logger.error("kept the running configuration: \(path) has no items (a file written in place, or an emptied items folder?)")
                 lastReloadProblems = [ConfigDiagnostic(file: path, line: 0, column: 0, message: "has no items")]
+                configLoadErrors += 1
                 line(time: now, name: "reloaded", fields: [("ok", "false"), ("problems", "1")])
                 return nil
             }
             session.reload(new, now: now)
+            configGeneration += 1
             applyIdle(idle.reconfigure(IdlePolicy(new.idle), now: now), now: now)
             logger.notice("reloaded \(path) (\(reason)): \(new.items.count) items")
             line(time: now, name: "reloaded", fields: [("ok", "true")])
@@ -124,10 +136,12 @@ public final class KioskBehavior {
                 for d in e.diagnostics { logger.error("\(d.description)") }
                 logger.error("kept \(kept): \(path) has \(e.diagnostics.count) problem(s)")
             }
+            configLoadErrors += 1
             line(time: now, name: "reloaded", fields: [("ok", "false"), ("problems", String(e.diagnostics.count))])
         } catch {
             lastReloadProblems = [ConfigDiagnostic(file: path, line: 0, column: 0, message: "\(error)")]
             logger.error("reload of \(path) failed: \(error); kept \(kept)")
+            configLoadErrors += 1
             line(time: now, name: "reloaded", fields: [("ok", "false"), ("problems", "1")])
         }
         return nil
@@ -142,6 +156,7 @@ public final class KioskBehavior {
     /// Writes the clips' lines; a full-screen clip that ended lets the idle stages count again.
     private func writeVideoEvents() {
         for e in session.takeVideoEvents() {
+            if e.name == "video_failed" { videoFailures += 1 }
             line(time: e.time, name: e.name, fields: e.fields)
             if e.name == "video_fullscreen_ended" { idle.resume(now: e.time) }
         }
@@ -149,7 +164,13 @@ public final class KioskBehavior {
 
     /// Writes action events (started, exited, timeouts…).
     public func record(_ events: [ActionEvent]) {
-        for e in events { line(time: e.time, name: e.name, fields: e.fields) }
+        for e in events {
+            switch e.kind {
+            case .failed, .timeout: actionFailures += 1
+            default: break
+            }
+            line(time: e.time, name: e.name, fields: e.fields)
+        }
     }
 
     /// Writes one event line and hands it to `onEventLine`.
@@ -164,6 +185,7 @@ public final class KioskBehavior {
             log.write(e, items: items)
             if let last = log.lines.last { onEventLine?(last) }
             if case .selected(let i) = e.event, items.indices.contains(i) {
+                selections[items[i].id, default: 0] += 1
                 if case .play = items[i].action {
                     // A clip on the whole screen: the idle stages wait for it, as for a
                     // foreground program (a ten-minute film is not "nobody there").

@@ -14,6 +14,7 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var cards = CardSettings()
     public var video = VideoSettings()
     public var control = ControlSettings()
+    public var metrics = MetricsSettings()
     public var actions = ActionSettings()
     /// `[items]`: where items come from besides `[[item]]`.
     public var itemsDirectory = ItemsDirectorySettings()
@@ -257,6 +258,16 @@ public enum VideoHardware: String, CaseIterable, Sendable {
 /// `[control]`.
 public struct ControlSettings: Equatable, Sendable {
     public var socket: String?
+    public init() {}
+}
+
+/// `[metrics]`: the Prometheus text file for fleet monitoring (docs/control.md).
+public struct MetricsSettings: Equatable, Sendable {
+    /// The file, or a folder (node_exporter's textfile collector) that gets `kiosk_carousel.prom`;
+    /// nil: no metrics file.
+    public var file: String?
+    /// Least seconds between two writes.
+    public var interval = 5.0
     public init() {}
 }
 

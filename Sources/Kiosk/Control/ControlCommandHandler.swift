@@ -18,10 +18,13 @@ public protocol ControlEffects: AnyObject {
     var foregroundActive: Bool { get }
     /// True while the screen is blanked by the idle controller.
     var blanked: Bool { get }
+    /// The facts the metrics file carries, for `state` (nil: not known, no extra fields).
+    var health: KioskHealth? { get }
 }
 
 extension ControlEffects {
     public var framesPresented: Int { 0 }
+    public var health: KioskHealth? { nil }
 }
 
 /// Carries out one checked control command on the carousel and answers it. One code path for
@@ -62,7 +65,7 @@ public enum ControlCommandHandler {
             return .state(ControlState(index: p.index, offset: p.offset,
                                        itemCount: p.itemCount, width: size.width, height: size.height,
                                        fps: effects.fps, foreground: effects.foregroundActive, blanked: effects.blanked,
-                                       frames: effects.framesPresented))
+                                       frames: effects.framesPresented, health: effects.health))
         case .screenshot(let path):
             do {
                 try effects.writeScreenshot(to: path)

@@ -16,11 +16,14 @@ public struct ControlState: Equatable, Sendable {
     public var foreground: Bool
     /// True while the screen is blanked by the idle controller.
     public var blanked: Bool
+    /// What the metrics file says too (the fields after `blanked`); nil: not known.
+    public var health: KioskHealth?
     public init(index: Int, offset: Double, itemCount: Int, width: Int, height: Int, fps: Double,
-                foreground: Bool = false, blanked: Bool = false, frames: Int = 0) {
+                foreground: Bool = false, blanked: Bool = false, frames: Int = 0, health: KioskHealth? = nil) {
         self.index = index; self.offset = offset; self.itemCount = itemCount
         self.width = width; self.height = height; self.fps = fps
         self.foreground = foreground; self.blanked = blanked; self.frames = frames
+        self.health = health
     }
 }
 
@@ -48,8 +51,31 @@ public enum ControlReply: Equatable, Sendable {
             fields += [("ok", "true"), ("index", String(s.index)), ("offset", Self.number(s.offset)),
                        ("item_count", String(s.itemCount)), ("width", String(s.width)), ("height", String(s.height)),
                        ("fps", Self.number(s.fps)), ("frames", String(s.frames)), ("foreground", String(s.foreground)), ("blanked", String(s.blanked))]
+            if let h = s.health { fields += Self.healthFields(h) }
         }
         return "{" + fields.map { "\(EventLog.quote($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// The `state` fields of `KioskHealth` (the metrics file's facts; times in unix seconds, null
+    /// when none yet).
+    static func healthFields(_ h: KioskHealth) -> [(String, String)] {
+        func time(_ t: Double?) -> String { t.map { String(format: "%.3f", $0) } ?? "null" }
+        func object(_ d: [String: Int]) -> String {
+            "{" + d.keys.sorted().map { "\(EventLog.quote($0)):\(d[$0]!)" }.joined(separator: ",") + "}"
+        }
+        var selections = h.selections
+        for id in h.itemIDs where selections[id] == nil { selections[id] = 0 }
+        var errors = h.errors
+        for kind in KioskHealth.errorKinds where errors[kind] == nil { errors[kind] = 0 }
+        return [
+            ("item_id", h.currentID.map(EventLog.quote) ?? "null"),
+            ("last_frame_time", time(h.lastFrameTime)), ("last_input_time", time(h.lastInputTime)),
+            ("selections", object(selections)), ("errors", object(errors)),
+            ("config_generation", String(h.configGeneration)), ("config_load_errors", String(h.configLoadErrors)),
+            ("display_connected", String(h.displayConnected)), ("display_mode", h.displayMode.map(EventLog.quote) ?? "null"),
+            ("input_devices", String(h.inputDevices)), ("card_cache_bytes", String(h.cardCacheBytes)),
+            ("rss_bytes", h.residentBytes.map(String.init) ?? "null"), ("start_time", time(h.startTime)),
+        ]
     }
 
     /// A finite number with at most 4 decimals (JSON has no NaN: those become null).

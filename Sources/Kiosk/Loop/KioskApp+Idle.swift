@@ -49,6 +49,7 @@ extension KioskApp {
             try display.present(black, damage: [black.bounds])
             blackFramePending = false
         } catch {
+            displayErrors += 1
             logger.error("display: \(error)")
         }
     }

@@ -17,6 +17,9 @@ extension KioskApp {
         if new.control.socket != control?.path {
             logger.warning("[control] socket changed: takes effect at the next start")
         }
+        if new.metrics != metricsSettings {
+            logger.warning("[metrics] changed: takes effect at the next start")
+        }
         return true
     }
 

@@ -79,6 +79,18 @@ public final class KioskApp {
     /// Opens the input devices again for the configuration that replaced the start-up problem
     /// card (`[input]` was not known when they were opened); nil: keep the devices open.
     public var reopenInputs: ((KioskConfiguration) -> [InputSource])?
+    /// `[metrics]`: the Prometheus text file (`KioskApp+Metrics`); nil: not configured.
+    var metrics: MetricsReporter?
+    /// The `[metrics]` settings the reporter was made with (a reload does not change them).
+    let metricsSettings: MetricsSettings
+    /// Unix time: of the start, of the last frame presented, of the last input event read.
+    let startWallTime: Double
+    var lastFrameWallTime: Double?
+    var lastInputWallTime: Double?
+    /// Frames the display refused, and times the screen became unhealthy (`errors{kind="display"}`).
+    var displayErrors = 0
+    /// The item ids of the configuration generation they were taken from (not copied at each pass).
+    var itemIDs: (generation: Int, ids: [String]) = (0, [])
 
     /// - Parameters:
     ///   - exitAfter: stop by itself after this many seconds (tests, measurements); nil: run until a signal.
@@ -102,6 +114,11 @@ public final class KioskApp {
         tick = try TickTimer()
         files = try MediaWatcher()
         start = monotonicNow()
+        startWallTime = wallClock()
+        metricsSettings = config.metrics
+        if let path = config.metrics.file {
+            metrics = MetricsReporter(path: path, interval: config.metrics.interval, logger: Logger(label: "kiosk.metrics"))
+        }
         inputClock = InputClock(start: start)
         session = CarouselSession(config: config, width: display.size.width, height: display.size.height,
                                   synchronousCards: false)
@@ -169,6 +186,7 @@ public final class KioskApp {
         try? notifier?.stopping()
         behavior.record(actions.killAllAndWait(now: now))
         control?.close()
+        metrics?.finish()
         logger.notice("stopping after \(String(format: "%.1f", now)) s: \(framesPresented) frames presented, \(loop.wakeups) loop wake-ups")
         display.close()
         latencyTrace?.close()
@@ -188,6 +206,7 @@ public final class KioskApp {
         let t = now
         for source in inputs where source.pollDescriptors.contains(fd) {
             for e in source.readTimed(fd: fd) {
+                lastInputWallTime = wallClock()
                 latency?.inputDelivered(kernelTime: e.time)
                 behavior.input(e.event, now: inputClock.loopTime(ofKernelTime: e.time, now: t))
             }
@@ -204,11 +223,11 @@ public final class KioskApp {
     /// draws a frame when the state changed and the display can take one. Returns the epoll
     /// timeout in milliseconds (-1: sleep until something happens).
     func beforeWait() -> Int32 {
-        // Re-arm the one-shot timer only when the deadline moved (not on every wake-up).
-        let due = [behavior.idle.nextDeadline, actions.nextDeadline, folderSettle.due].compactMap { $0 }.min()
-        if due != serviceDeadline {
-            serviceDeadline = due
-            if let due { serviceTimer.armOnce(after: max(0.001, due - now)) } else { serviceTimer.disarm() }
+        // After the frame: the metrics see this pass's facts, then the one-shot timer is armed
+        // for whatever is due next (the metrics' next write among them).
+        defer {
+            updateMetrics()
+            armServiceTimer()
         }
         if session.isMoving {
             if !tick.isArmed { tick.armRepeating(interval: 1 / max(1, session.config.carousel.tickHz)) }
@@ -230,6 +249,7 @@ public final class KioskApp {
             try display.present(session.frame, damage: damage)
             latency?.presented(sequence: display.frameSequence, submitted: monotonicNow())
             framesPresented += 1
+            lastFrameWallTime = wallClock()
             presentTimes.append(t)
             if presentTimes.count > 120 { presentTimes.removeFirst(presentTimes.count - 120) }
             screenWatch.framePresented()
@@ -239,9 +259,20 @@ public final class KioskApp {
                 try? notifier?.ready(status: healthyStatus)
             }
         } catch {
+            displayErrors += 1
             logger.error("display: \(error)")
         }
         return -1
+    }
+
+    /// Arms the one-shot service timer for the next idle stage, action timeout, settled items
+    /// folder or metrics write; re-armed only when that deadline moved (not on every wake-up).
+    func armServiceTimer() {
+        let due = [behavior.idle.nextDeadline, actions.nextDeadline, folderSettle.due, metrics?.nextDeadline].compactMap { $0 }.min()
+        if due != serviceDeadline {
+            serviceDeadline = due
+            if let due { serviceTimer.armOnce(after: max(0.001, due - now)) } else { serviceTimer.disarm() }
+        }
     }
 
     /// A frame is owed to the screen: the scene changed or the display asked for one, and
@@ -258,6 +289,7 @@ public final class KioskApp {
         guard let n = notifier, n.watchdogInterval != nil else { return nil }
         switch screenWatch.update(now: t, frameNeeded: frameNeeded, display: display.health) {
         case .unhealthy(let problem)?:
+            displayErrors += 1
             let text = problem.describe(now: t)
             logger.error("\(text); not pinging the watchdog: systemd restarts the kiosk unless the display recovers")
             try? n.status("\(text); not pinging the watchdog")

@@ -19,6 +19,7 @@ enum ConfigSchema {
                            store: ItemsSchema.storeItems),
             .section(ItemsSchema.actions),
             .section(RuntimeSchema.control),
+            .section(MetricsSchema.section),
         ],
         finish: finish)
 

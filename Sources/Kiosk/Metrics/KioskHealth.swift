@@ -1,0 +1,56 @@
+import Foundation
+
+/// The facts a fleet watches, gathered by the loop (`KioskApp.health`): what the metrics file
+/// (`PrometheusText`) and the control socket's `state` reply both say. Times are unix seconds
+/// (wall clock), counters count since the process started.
+public struct KioskHealth: Equatable, Sendable {
+    /// The error kinds counted in `errors` (each is always written, 0 until it happens).
+    public static let errorKinds = ["action", "card", "config_reload", "display", "video"]
+
+    /// Frames presented (black frames of a blank not counted).
+    public var framesPresented = 0
+    /// When the last frame was presented; nil: none yet.
+    public var lastFrameTime: Double?
+    /// When the last event from an input device was read; nil: none yet.
+    public var lastInputTime: Double?
+    /// The current item's index and id (nil id: no items).
+    public var currentIndex = 0
+    public var currentID: String?
+    /// The ids of the items shown now (each gets a selections counter, 0 until selected).
+    public var itemIDs: [String] = []
+    /// Selections per item id (items of an earlier configuration keep theirs).
+    public var selections: [String: Int] = [:]
+    /// Errors by kind (`errorKinds`): `config_reload` (a reload refused), `card` (a card that
+    /// cannot show its file, once per file and reason), `display` (a frame the display refused),
+    /// `action` (an action that could not start, or timed out), `video` (a clip that could not play).
+    public var errors: [String: Int] = [:]
+    /// 1 for the configuration loaded at start, +1 at every reload applied.
+    public var configGeneration = 1
+    /// Reloads refused (the running configuration was kept).
+    public var configLoadErrors = 0
+    /// A screen is connected (the display has a size).
+    public var displayConnected = false
+    /// `WIDTHxHEIGHT@HZ` of the scene on the screen (the rotated size); nil when not connected.
+    public var displayMode: String?
+    /// The screen is blanked by the idle controller.
+    public var blanked = false
+    /// Input devices open now (libinput's devices, the rotary encoder).
+    public var inputDevices = 0
+    /// Bytes held by the card face cache.
+    public var cardCacheBytes = 0
+    /// The process's resident memory (`/proc/self/statm`), read when the facts are written; nil:
+    /// not read.
+    public var residentBytes: Int?
+    /// When the process started.
+    public var startTime = 0.0
+
+    public init() {}
+
+    /// Reads the resident set size from `/proc/self/statm` (its second field, in pages).
+    public static func readResidentBytes() -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
