@@ -7,7 +7,9 @@
 #                          (x $KIOSK_VM_SLOWDOWN)
 #   sc ARGS...             systemctl inside (10 s limit per call, x $KIOSK_VM_SLOWDOWN; KILL 2 s
 #                          after the TERM if it is still there)
-#   inside CMD...          any command inside systemd's mount and PID namespaces
+#   inside CMD...          any command inside systemd's mount and PID namespaces (120 s limit,
+#                          x $KIOSK_VM_SLOWDOWN, then TERM and KILL 2 s later: exit status 124
+#                          or 137, which the caller's check reports in its step)
 #   unit_prop UNIT PROP    one property's value
 #   dump_kiosk_unit LINES  the kiosk unit's status, output and systemd's lines, for a failure
 #   install_kiosk_unit BIN UNIT CONFIG
@@ -35,7 +37,8 @@ start_systemd() {
 }
 _sc_limit=$(awk -v f="${KIOSK_VM_SLOWDOWN:-1}" 'BEGIN { printf "%d", 10 * (f < 1 ? 1 : f) + 0.5 }')
 sc() { timeout -k 2 "$_sc_limit" nsenter --target "$sdpid" --mount --pid systemctl "$@"; }
-inside() { nsenter --target "$sdpid" --mount --pid "$@"; }
+_inside_limit=$(awk -v f="${KIOSK_VM_SLOWDOWN:-1}" 'BEGIN { printf "%d", 120 * (f < 1 ? 1 : f) + 0.5 }')
+inside() { timeout -k 2 "$_inside_limit" nsenter --target "$sdpid" --mount --pid "$@"; }
 unit_prop() { sc show "$1" -p "$2" --value 2>/dev/null; }
 # What a failing test shows of the kiosk unit: its status, its output (the tests send it to
 # /run/kiosk-test.log) and systemd's log lines, LINES of each.
