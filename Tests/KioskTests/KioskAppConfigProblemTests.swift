@@ -181,6 +181,6 @@ final class KioskAppConfigProblemTests: XCTestCase {
         try "[carousel]\ntype = \"linear\"\n".write(toFile: path, atomically: true, encoding: .utf8)
         let session = CarouselSession(config: try ConfigLoader.load(path: path), width: 320, height: 240)
         XCTAssertEqual(session.shownMessage?.lines, ["Add [[item]] tables to \(path)"])
-        session.renderFrame()
+        XCTAssertFalse(session.renderFrame().isEmpty, "the face is drawn")
     }
 }

@@ -441,9 +441,8 @@ private final class LogLines: @unchecked Sendable {
             get { metadata[key] }
             set { metadata[key] = newValue }
         }
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?,
-                 source: String, file: String, function: String, line: UInt) {
-            capture.append("\(level): \(message)")
+        func log(event: LogEvent) {
+            capture.append("\(event.level): \(event.message)")
         }
     }
 }
