@@ -114,7 +114,8 @@ let package = Package(
         // Soak, fault and fuzz-regression tests across modules (docs/reliability.md).
         .testTarget(name: "ReliabilityTests", dependencies: ["Kiosk", "KioskConfig", "Input", "CarouselCore",
                                                        "TestSupport"]),
-        // What several test targets share (a seedable random generator).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What several test targets share: a seedable random generator, clips made with ffmpeg, a
+        // log capture.
+        .target(name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
     ] + rasterKernels
 )

@@ -138,25 +138,25 @@ public struct CardFaceRenderer: CardRenderer {
     /// loading face with the item's title and subtitle, as a card without a picture — no badge,
     /// nothing meant for a developer (the journal says which file, once).
     public func missingFace(_ item: ItemConfig, width: Int, height: Int) -> Texture {
-        let style = item.style
-        return card(style: style, width: width, height: height) { ctx, W, H in
-            let font = FontCatalog.missingFamilies(in: style.font).isEmpty ? style.font : "Sans"
-            let pad = CardFaceRenderer.padding(style, width: W, height: H)
-            let text = TextStack(item, on: ctx, font: font, width: W - 2 * pad)
-            text.draw(on: ctx, x: pad, y: max(pad, ((H - text.height) / 2).rounded()), shadow: false)
-        }
+        titleFace(item, width: width, height: height, badge: false)
     }
 
     /// The face of an item that cannot be shown: its background and title (in the default
     /// font), with a small amber "!" badge in the top-right corner.
     public func errorFace(_ item: ItemConfig, width: Int, height: Int) -> Texture {
+        titleFace(item, width: width, height: height, badge: true)
+    }
+
+    /// The card's background with its title and subtitle centred (in the default font when the
+    /// style's is not installed), and the "!" badge when `badge`.
+    func titleFace(_ item: ItemConfig, width: Int, height: Int, badge: Bool) -> Texture {
         let style = item.style
         return card(style: style, width: width, height: height) { ctx, W, H in
             let font = FontCatalog.missingFamilies(in: style.font).isEmpty ? style.font : "Sans"
             let pad = CardFaceRenderer.padding(style, width: W, height: H)
             let text = TextStack(item, on: ctx, font: font, width: W - 2 * pad)
             text.draw(on: ctx, x: pad, y: max(pad, ((H - text.height) / 2).rounded()), shadow: false)
-            drawBadge(ctx, width: W, height: H)
+            if badge { drawBadge(ctx, width: W, height: H) }
         }
     }
 
@@ -220,12 +220,17 @@ public struct CardFaceRenderer: CardRenderer {
         cairo_stroke(ctx.cr)
     }
 
-    /// A small amber disc with a white "!" drawn as shapes (no font needed).
+    /// A small amber disc with a white "!" in the card's top-right corner.
     func drawBadge(_ ctx: CairoContext, width: Double, height: Double) {
-        let cr = ctx.cr
         let r = max(7, (min(width, height) * 0.075).rounded())
         let pad = CardFaceRenderer.padding(width: width, height: height)
-        let cx = width - pad - r, cy = pad + r
+        CardFaceRenderer.drawBadge(ctx, cx: width - pad - r, cy: pad + r, r: r)
+    }
+
+    /// The amber disc of radius `r` with a white "!", drawn as shapes (no font needed): the
+    /// error face's badge and the problem card's.
+    static func drawBadge(_ ctx: CairoContext, cx: Double, cy: Double, r: Double) {
+        let cr = ctx.cr
         cairo_new_path(cr)
         cairo_arc(cr, cx, cy, r, 0, 2 * Double.pi)
         ctx.setColor(0xFFE8_A33D)

@@ -98,7 +98,7 @@ public enum MessageCardRenderer {
         let textX = x0 + laid.pad
         if let badge = laid.badge {
             let r = badge / 2
-            drawBadge(ctx, cx: textX + r, cy: y + Double(laid.title.size.height) / 2, r: r)
+            CardFaceRenderer.drawBadge(ctx, cx: textX + r, cy: y + Double(laid.title.size.height) / 2, r: r)
         }
         laid.title.draw(on: ctx, x: textX + (laid.badge.map { $0 + laid.pad * 0.4 } ?? 0), y: y, shadow: false)
         y += Double(laid.title.size.height)
@@ -154,21 +154,5 @@ public enum MessageCardRenderer {
         }
         if let footer { h += gap + Double(footer.size.height) }
         return Laid(title: title, body: body, footer: footer, badge: badge, pad: pad, gap: gap, lineGap: lineGap, height: h)
-    }
-
-    /// The amber disc with a white "!" of the card's error face, drawn as shapes.
-    private static func drawBadge(_ ctx: CairoContext, cx: Double, cy: Double, r: Double) {
-        let cr = ctx.cr
-        cairo_new_path(cr)
-        cairo_arc(cr, cx, cy, r, 0, 2 * Double.pi)
-        ctx.setColor(0xFFE8_A33D)
-        cairo_fill(cr)
-        ctx.setColor(0xFFFF_FFFF)
-        let bar = r * 0.26
-        ctx.roundedRect(x: cx - bar / 2, y: cy - r * 0.6, width: bar, height: r * 0.75, radius: bar / 2)
-        cairo_fill(cr)
-        cairo_new_path(cr)
-        cairo_arc(cr, cx, cy + r * 0.45, bar * 0.62, 0, 2 * Double.pi)
-        cairo_fill(cr)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import KioskConfig
 import Raster
+import TestSupport
 import XCTest
 @testable import Cards
 

@@ -97,32 +97,6 @@ enum TestPictures {
     }
 }
 
-/// A swift-log handler that keeps every message, for asserting on log lines.
-final class LogCapture: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _lines: [String] = []
-    var lines: [String] { lock.lock(); defer { lock.unlock() }; return _lines }
-
-    func append(_ s: String) { lock.lock(); _lines.append(s); lock.unlock() }
-
-    var logger: Logger {
-        Logger(label: "test.cards") { _ in CaptureHandler(capture: self) }
-    }
-
-    struct CaptureHandler: LogHandler {
-        let capture: LogCapture
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            capture.append("\(event.level): \(event.message)")
-        }
-    }
-}
-
 extension Texture {
     /// The straight (un-premultiplied) colour of a pixel as (a, r, g, b).
     func argb(_ x: Int, _ y: Int) -> (a: Int, r: Int, g: Int, b: Int) {
@@ -132,9 +106,7 @@ extension Texture {
         func c(_ v: UInt32) -> Int { min(255, (Int(v & 0xFF) * 255 + a / 2) / a) }
         return (a, c(p >> 16), c(p >> 8), c(p))
     }
-}
 
-extension Texture {
     /// Every pixel, for comparing two textures.
     func pixelArray() -> [UInt32] { Array(UnsafeBufferPointer(start: pixels, count: width * height)) }
 }

@@ -3,6 +3,7 @@ import Glibc
 import Input
 import KioskConfig
 import Logging
+import TestSupport
 import XCTest
 @testable import Kiosk
 
@@ -273,7 +274,7 @@ final class MetricsTests: XCTestCase {
     }
 
     func testUnwritableFolderGivesOneLogLineAndTheKioskGoesOn() throws {
-        let capture = LogLines()
+        let capture = LogCapture()
         let logger = Logger(label: "test.metrics") { _ in capture.handler }
         // A missing folder, and a "folder" that is a file (root writes anywhere else).
         let missing = MetricsFile(path: folder + "/nowhere/kiosk.prom", asynchronous: false, logger: logger)
@@ -312,7 +313,7 @@ final class MetricsTests: XCTestCase {
             undo.arguments = ["-i", dir]
             try? undo.run(); undo.waitUntilExit()
         }
-        let capture = LogLines()
+        let capture = LogCapture()
         let file = MetricsFile(path: dir, asynchronous: false, logger: Logger(label: "t") { _ in capture.handler })
         file.write("x 1\n"); file.write("x 2\n")
         XCTAssertEqual(capture.lines.count, 1)
@@ -423,26 +424,4 @@ private final class ManagedAtomicFlag: @unchecked Sendable {
     var failure: String? { lock.lock(); defer { lock.unlock() }; return _failure }
     func set() { lock.lock(); _value = true; lock.unlock() }
     func fail(_ text: String) { lock.lock(); if _failure == nil { _failure = text }; lock.unlock() }
-}
-
-/// Log lines kept for assertions ("LEVEL: message").
-private final class LogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _lines: [String] = []
-    var lines: [String] { lock.lock(); defer { lock.unlock() }; return _lines }
-    func append(_ s: String) { lock.lock(); _lines.append(s); lock.unlock() }
-    var handler: Handler { Handler(capture: self) }
-
-    struct Handler: LogHandler {
-        let capture: LogLines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            capture.append("\(event.level): \(event.message)")
-        }
-    }
 }

@@ -2,32 +2,9 @@ import Foundation
 import LinuxSystem
 import Logging
 import RasterCore
+import TestSupport
 @testable import Video
 import XCTest
-
-/// Counts log lines by level (to check a failure is logged once, the opening line is there).
-final class CountingLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [(Logger.Level, String)] = []
-    func add(_ level: Logger.Level, _ message: String) { lock.lock(); lines.append((level, message)); lock.unlock() }
-    func messages(_ level: Logger.Level) -> [String] { lock.lock(); defer { lock.unlock() }; return lines.filter { $0.0 == level }.map(\.1) }
-
-    var logger: Logger {
-        Logger(label: "video-test") { _ in Handler(log: self) }
-    }
-
-    struct Handler: LogHandler {
-        let log: CountingLog
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] } set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            log.add(event.level, event.message.description)
-        }
-    }
-}
 
 /// A compose closure that copies each frame into a new texture and remembers it weakly, to
 /// count how many composed textures are alive.
@@ -59,7 +36,7 @@ final class PlayerTests: XCTestCase {
 
     func testSynchronousPlayerIsDeterministic() throws {
         let path = try Clips.moving()
-        let log = CountingLog()
+        let log = LogCapture()
         let a = VideoPlayer(path: path, outputWidth: 80, outputHeight: 60, options: options(synchronous: true), logger: log.logger)
         let b = VideoPlayer(path: path, outputWidth: 80, outputHeight: 60, options: options(synchronous: true), logger: log.logger)
         let a1 = try XCTUnwrap(a.frame(at: 1.0))
@@ -82,7 +59,7 @@ final class PlayerTests: XCTestCase {
 
     func testLateFramesAreSkippedNotComposed() throws {
         let path = try Clips.moving()
-        let log = CountingLog()
+        let log = LogCapture()
         let counter = ComposeCounter()
         let sync = VideoPlayer(path: path, outputWidth: 40, outputHeight: 30, options: options(synchronous: true),
                                compose: counter.compose, logger: log.logger)
@@ -106,7 +83,7 @@ final class PlayerTests: XCTestCase {
 
     func testQueueDepthBoundsComposedTexturesAndFramesHaveTheRequestedSize() throws {
         let path = try Clips.fullHD()
-        let log = CountingLog()
+        let log = LogCapture()
         let counter = ComposeCounter()
         let depth = 2
         let player = VideoPlayer(path: path, outputWidth: 320, outputHeight: 180, options: options(depth: depth),
@@ -134,7 +111,7 @@ final class PlayerTests: XCTestCase {
 
     func testLoopTimesKeepIncreasing() throws {
         let path = try Clips.moving()
-        let log = CountingLog()
+        let log = LogCapture()
         let sync = VideoPlayer(path: path, outputWidth: 16, outputHeight: 12, options: options(synchronous: true, loop: true),
                                logger: log.logger)
         let first = try XCTUnwrap(sync.frame(at: 0.2))
@@ -157,7 +134,7 @@ final class PlayerTests: XCTestCase {
     }
 
     func testSingleFrameClipEndsAndKeepsItsFrame() throws {
-        let log = CountingLog()
+        let log = LogCapture()
         let player = VideoPlayer(path: try Clips.singleFrame(), outputWidth: 8, outputHeight: 8, options: options(),
                                  logger: log.logger)
         XCTAssertTrue(player.waitForThreadExit(timeout: 10))
@@ -170,7 +147,7 @@ final class PlayerTests: XCTestCase {
     }
 
     func testOpenFailureIsAFailedStateLoggedOnceAndSignalled() throws {
-        let log = CountingLog()
+        let log = LogCapture()
         let missing = Clips.folder + "/missing.mp4"
         let player = VideoPlayer(path: missing, outputWidth: 8, outputHeight: 8, options: options(), logger: log.logger)
         XCTAssertTrue(waitReadable(player.eventFD, timeout: 10))
@@ -184,7 +161,7 @@ final class PlayerTests: XCTestCase {
 
     func testFailureMidwayKeepsTheLastGoodFrameAndIsLoggedOnce() throws {
         let path = try Clips.damagedMidway()
-        let log = CountingLog()
+        let log = LogCapture()
         let player = VideoPlayer(path: path, outputWidth: 16, outputHeight: 12, options: options(synchronous: true, loop: true),
                                  logger: log.logger)
         var last: VideoFrame?
@@ -197,7 +174,7 @@ final class PlayerTests: XCTestCase {
         XCTAssertTrue(player.frame(at: 20)?.texture === frame.texture, "the last good frame stays")
         XCTAssertEqual(log.messages(.error).count, 1)
 
-        let threadLog = CountingLog()
+        let threadLog = LogCapture()
         let threaded = VideoPlayer(path: path, outputWidth: 16, outputHeight: 12, options: options(loop: true),
                                    logger: threadLog.logger)
         let deadline = monotonicNow() + 20
@@ -212,7 +189,7 @@ final class PlayerTests: XCTestCase {
 
     func testTruncatedClipEndsWithTheFramesItHas() throws {
         let path = try Clips.truncated(try Clips.moving(faststart: true), name: "player-truncated.mp4")
-        let log = CountingLog()
+        let log = LogCapture()
         let player = VideoPlayer(path: path, outputWidth: 16, outputHeight: 12, options: options(synchronous: true),
                                  logger: log.logger)
         for k in 0..<40 { _ = player.frame(at: Double(k) / 10) }
@@ -223,7 +200,7 @@ final class PlayerTests: XCTestCase {
     }
 
     func testStopEndsTheThreadPromptly() throws {
-        let log = CountingLog()
+        let log = LogCapture()
         let player = VideoPlayer(path: try Clips.tenMinutes(), outputWidth: 64, outputHeight: 48, options: options(),
                                  logger: log.logger)
         _ = player.waitUntilIdle(timeout: 10)
@@ -235,7 +212,7 @@ final class PlayerTests: XCTestCase {
     }
 
     func testFirstSecondsOfPlaybackOfATenMinuteClipReadOnlyItsBeginning() throws {
-        let log = CountingLog()
+        let log = LogCapture()
         let player = VideoPlayer(path: try Clips.tenMinutes(), outputWidth: 32, outputHeight: 24,
                                  options: options(synchronous: true), logger: log.logger)
         XCTAssertEqual(try XCTUnwrap(player.frame(at: 5)).time, 5, accuracy: 1e-6)
