@@ -52,17 +52,46 @@ public struct ScheduleCalendar {
             for m in minutes {
                 var c = ymd
                 c.hour = m / 60; c.minute = m % 60; c.second = 0
-                if let t = calendar.date(from: c)?.timeIntervalSince1970, t > unix { candidates.append(t) }
+                if let t = calendar.date(from: c)?.timeIntervalSince1970 { candidates.append(t) }
             }
         }
-        let horizon = unix + 9 * 86_400
-        var t = date
-        while let next = timeZone.nextDaylightSavingTimeTransition(after: t), next.timeIntervalSince1970 < horizon {
-            candidates.append(next.timeIntervalSince1970)
-            t = next
+        // The zone's transitions change the local time by themselves; when clocks go back,
+        // the local times of the repeated hour come round again (Foundation gives only their
+        // first instant).
+        for change in offsetChanges(from: unix - 3 * 3600, to: unix + 9 * 86_400) {
+            candidates.append(change.at)
+            if change.back > 0 {
+                candidates += candidates.filter { $0 >= change.at - change.back && $0 < change.at }.map { $0 + change.back }
+            }
         }
-        for c in candidates.sorted() where openWindow(at: c) != current { return c }
+        for c in candidates.sorted() where c > unix && openWindow(at: c) != current { return c }
         return nil
+    }
+
+    /// The instants in `(start, end]` (to the hour) where the zone's UTC offset changes (daylight saving),
+    /// found by comparing offsets hour by hour and bisecting to the second: Foundation's
+    /// `nextDaylightSavingTimeTransition` skips autumn transitions on Linux.
+    /// `back`: how many seconds the clocks go back there (0 when they go forward).
+    func offsetChanges(from start: Double, to end: Double) -> [(at: Double, back: Double)] {
+        func offset(_ t: Double) -> Int { timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: t)) }
+        var out: [(at: Double, back: Double)] = []
+        var a = start
+        var oa = offset(a)
+        while a < end {
+            let b = min(a + 3600, end)
+            let ob = offset(b)
+            if ob != oa {
+                var lo = a.rounded(.down), hi = b.rounded(.up)
+                while hi - lo > 1 {
+                    let mid = ((lo + hi) / 2).rounded(.down)
+                    if offset(mid) == oa { lo = mid } else { hi = mid }
+                }
+                out.append((hi, Double(max(0, oa - ob))))
+            }
+            a = b
+            oa = ob
+        }
+        return out
     }
 
     /// `2026-03-29T02:00:00+01:00`: a local time for events and logs.
