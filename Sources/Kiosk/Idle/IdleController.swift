@@ -35,6 +35,9 @@ public final class IdleController {
     /// The schedule's override; nil inside opening hours or without a schedule.
     public private(set) var scheduleOverride: ScheduleOverride?
     private var overrideSince = 0.0
+    /// The last input of a person (`handle`, `inputOccurred`): the schedule's override counts
+    /// `wakeFor` from it, not from a start, resume or reload.
+    private var lastPersonInput = -Double.infinity
     private var homeDone = false
     private var nextAdvance: Double?
     /// The gesture that woke the screen, swallowed until it ends.
@@ -67,7 +70,7 @@ public final class IdleController {
     private var attractAt: Double? {
         var t: Double? = policy.attractAfter > 0 ? lastInput + policy.attractAfter : nil
         if case .attract(let after) = scheduleOverride {
-            let o = max(overrideSince, lastInput + after)
+            let o = max(overrideSince, lastPersonInput + after)
             t = min(t ?? o, o)
         }
         return t
@@ -80,7 +83,7 @@ public final class IdleController {
         switch scheduleOverride {
         case .attract?: return nil
         case .blank(let wakeFor)?:
-            let o = max(overrideSince, lastInput + wakeFor)
+            let o = max(overrideSince, lastPersonInput + wakeFor)
             return min(idle ?? o, o)
         case nil: return idle
         }
@@ -139,6 +142,7 @@ public final class IdleController {
 
     /// Filters one input event: whether the gestures may see it, and what to do now.
     public func handle(_ event: InputEvent, now: Double) -> IdleInputVerdict {
+        lastPersonInput = now
         if isSwallowing && now - lastSwallowed > policy.swallowExpiry { endSwallowing() }
         if isSwallowing && swallow(event) {
             lastInput = now
@@ -156,7 +160,10 @@ public final class IdleController {
 
     /// Human activity that is not an `InputEvent`: resets the timeline; wakes (without
     /// swallowing anything) or ends attract mode.
-    public func inputOccurred(now: Double) -> [IdleAction] { activity(now: now) }
+    public func inputOccurred(now: Double) -> [IdleAction] {
+        lastPersonInput = now
+        return activity(now: now)
+    }
 
     /// A foreground program takes the screen: stop attract mode, wake, and freeze the timeline.
     public func suspend(now: Double) -> [IdleAction] {
@@ -176,6 +183,8 @@ public final class IdleController {
     /// timings run from `now`.
     public func reconfigure(_ policy: IdlePolicy, now: Double) -> [IdleAction] {
         self.policy = policy
+        // Outside opening hours a blanked screen stays off (no DPMS on and off again).
+        if phase == .blanked, case .blank? = scheduleOverride { return [] }
         return activity(now: now)
     }
 

@@ -20,7 +20,7 @@ enum ConfigSchema {
             .section(ItemsSchema.actions),
             .section(RuntimeSchema.control),
             .section(MetricsSchema.section),
-            .arrayOfTables(ScheduleSchema.window, make: { _, _ in ScheduleWindow() }, store: ScheduleSchema.store),
+            .arrayOfTables(ScheduleSchema.window, make: { _, _ in ScheduleSchema.draft() }, store: ScheduleSchema.store),
             .section(ScheduleSchema.defaults),
         ],
         finish: finish)

@@ -18,8 +18,18 @@ enum ScheduleSchema {
                     defaultOf: { _ in "none" }, example: "\"18:00\"", required: true, apply: { w, v in w.to = v.int }),
                 Key(name: "items", type: .strings, doc: "While the window is open the carousel shows only these items (their ids), in this order; when it opens or closes the items change as in a reload (the current item stays when it is still shown).",
                     defaultOf: { _ in "every item" }, example: "[\"breakfast-1\", \"breakfast-2\"]", apply: { w, v in w.items = v.strings }),
-            ])
+            ], finish: { w in
+                if w.days.isEmpty { w.days = Set(Weekday.allCases) }
+                return []
+            })
     }
+
+    /// A window before its keys: no days and negative times, so one with a refused or missing
+    /// key (its `finish` did not run) is left out of the empty and overlap checks.
+    static func draft() -> ScheduleWindow { ScheduleWindow(days: [], from: -1, to: -1) }
+
+    /// Whether every key of `w` was accepted.
+    static func isComplete(_ w: ScheduleWindow) -> Bool { !w.days.isEmpty && w.from >= 0 && w.to >= 0 }
 
     static var defaults: TableSpec<KioskConfiguration> {
         TableSpec(name: "schedule_defaults", doc: """
@@ -38,14 +48,14 @@ enum ScheduleSchema {
 
     /// Every window, with empty windows and overlaps reported.
     static func store(_ config: inout KioskConfiguration, _ windows: [(ScheduleWindow, ConfigPath)], _ decoder: ConfigDecoder) {
-        for (n, (w, path)) in windows.enumerated() {
+        for (n, (w, path)) in windows.enumerated() where isComplete(w) {
             let number = n + 1
             if w.isEmpty {
                 decoder.report(at: path + [.key("to")], key: false,
                                "[[schedule]] #\(number) is empty: 'from' and 'to' are both \(ScheduleWindow.format(minutes: w.from)) (a whole day is from = \"00:00\", to = \"24:00\")")
                 continue
             }
-            for (m, (earlier, _)) in windows[..<n].enumerated() {
+            for (m, (earlier, _)) in windows[..<n].enumerated() where isComplete(earlier) && !earlier.isEmpty {
                 if let at = firstOverlap(w.weekIntervals, earlier.weekIntervals) {
                     decoder.report(at: path + [.key("from")], key: false,
                                    "[[schedule]] #\(number) (\(w.description)) overlaps [[schedule]] #\(m + 1) (\(earlier.description)) from \(describeWeekMinute(at))")
@@ -73,6 +83,10 @@ enum ScheduleSchema {
         let ids = config.items.map(\.id)
         var problems: [TableProblem] = []
         for (n, w) in config.schedule.enumerated() {
+            if w.items?.isEmpty == true {
+                problems.append(TableProblem(path: [.key("schedule"), .index(n), .key("items")],
+                                             "[[schedule]] #\(n + 1) names no items; leave 'items' out to show every item"))
+            }
             for (k, id) in (w.items ?? []).enumerated() where !ids.contains(id) {
                 problems.append(TableProblem(path: [.key("schedule"), .index(n), .key("items"), .index(k)],
                                              "[[schedule]] #\(n + 1) names item \(ValueFormat.quoted(id)), but no item has that id"
