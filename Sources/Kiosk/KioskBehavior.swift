@@ -9,6 +9,14 @@ import Logging
 public final class KioskBehavior {
     public let session: CarouselSession
     public let idle: IdleController
+    /// `[[schedule]]`: opening hours (replaced on reload, keeping its clock and start).
+    public private(set) var schedule: ScheduleController
+    /// The configuration as loaded: every item. The session shows it, or the open window's
+    /// `items` of it (`shownConfig`).
+    public private(set) var loadedConfig: KioskConfiguration
+    /// The item ids the session was last given by the schedule (nil: every item).
+    private var shownItems: [String]?
+    private let scheduleLogger: Logger
     public let log: EventLog
     /// Runs a selected item's action and returns what happened at once.
     public var performAction: (_ action: ItemAction, _ index: Int, _ id: String, _ now: Double) -> [ActionEvent]
@@ -32,12 +40,53 @@ public final class KioskBehavior {
     /// Clips that could not play (`video_failed`).
     public private(set) var videoFailures = 0
 
+    /// - Parameters:
+    ///   - wallClock: the local time `[[schedule]]` reads (`SystemWallClock` in a kiosk, a
+    ///     `ManualWallClock` for `simulate --wall-clock` and tests).
     public init(session: CarouselSession, log: EventLog, now: Double,
+                wallClock: WallClock = SystemWallClock(), logger: Logger = Logger(label: "kiosk.schedule"),
                 performAction: @escaping (ItemAction, Int, String, Double) -> [ActionEvent]) {
         self.session = session
         self.log = log
         self.performAction = performAction
+        loadedConfig = session.config
+        scheduleLogger = logger
         idle = IdleController(policy: IdlePolicy(session.config.idle), now: now)
+        schedule = ScheduleController(windows: session.config.schedule, defaults: session.config.scheduleDefaults,
+                                      clock: wallClock, now: now, logger: logger)
+    }
+
+    /// Looks at the wall clock (call when `schedule.nextDeadline` has passed, or the wall clock
+    /// was set): writes `schedule_opened` / `schedule_closed`, gives the idle stages the
+    /// schedule's override and the session the window's items.
+    public func updateSchedule(now: Double) {
+        let events = schedule.update(now: now)
+        for e in events {
+            let l = schedule.eventLine(e)
+            line(time: now, name: l.name, fields: l.fields)
+        }
+        applySchedule(now: now)
+        flushEvents()
+    }
+
+    /// The configuration the session shows: `loadedConfig`, with only the open window's items
+    /// when it names some (`home_item` follows its item, or is the first).
+    public static func shownConfig(_ config: KioskConfiguration, items ids: [String]?) -> KioskConfiguration {
+        guard let ids else { return config }
+        var c = config
+        let homeID = config.items.indices.contains(config.idle.homeItem) ? config.items[config.idle.homeItem].id : nil
+        c.items = ids.compactMap { id in config.items.first { $0.id == id } }
+        c.idle.homeItem = homeID.flatMap { id in c.items.firstIndex { $0.id == id } } ?? 0
+        return c
+    }
+
+    private func applySchedule(now: Double) {
+        applyIdle(idle.setScheduleOverride(schedule.idleOverride, now: now), now: now)
+        let wanted = schedule.shownItems
+        if wanted != shownItems {
+            shownItems = wanted
+            session.reload(Self.shownConfig(loadedConfig, items: wanted), now: now)
+        }
     }
 
     /// An action performer for `simulate`: `emit` as in a kiosk, programs reported, not started.
@@ -121,9 +170,23 @@ public final class KioskBehavior {
                 line(time: now, name: "reloaded", fields: [("ok", "false"), ("problems", "1")])
                 return nil
             }
-            session.reload(new, now: now)
+            loadedConfig = new
+            if new.schedule != schedule.windows || new.scheduleDefaults != schedule.defaults {
+                schedule = ScheduleController(windows: new.schedule, defaults: new.scheduleDefaults, clock: schedule.clock,
+                                              now: now, started: schedule.started, logger: scheduleLogger)
+                if !schedule.isActive { applyIdle(idle.setScheduleOverride(nil, now: now), now: now) }
+                shownItems = nil
+                // A new schedule reports the state it finds, as at start.
+                for e in schedule.update(now: now) {
+                    let l = schedule.eventLine(e)
+                    line(time: now, name: l.name, fields: l.fields)
+                }
+            }
+            shownItems = schedule.shownItems
+            session.reload(Self.shownConfig(new, items: shownItems), now: now)
             configGeneration += 1
-            applyIdle(idle.reconfigure(IdlePolicy(new.idle), now: now), now: now)
+            applyIdle(idle.reconfigure(IdlePolicy(Self.shownConfig(new, items: shownItems).idle), now: now), now: now)
+            applyIdle(idle.setScheduleOverride(schedule.idleOverride, now: now), now: now)
             logger.notice("reloaded \(path) (\(reason)): \(new.items.count) items")
             line(time: now, name: "reloaded", fields: [("ok", "true")])
             return new

@@ -20,6 +20,11 @@ public struct SimulationPlan {
     public var reloads: [(time: Double, path: String)] = []
     /// Turn the carousel on its own (one item every `demoInterval` seconds), as `make run` does.
     public var demoInterval: Double?
+    /// The local wall clock at virtual time 0 (Unix seconds) and its zone, for `[[schedule]]`
+    /// (`--wall-clock`, `--time-zone`); it advances with the virtual clock and counts as
+    /// synchronised. nil: the system's time at start, in the system's zone.
+    public var wallClockStart: Double?
+    public var timeZone: TimeZone?
     public init(config: KioskConfiguration, width: Int, height: Int) {
         self.config = config; self.width = width; self.height = height
     }
@@ -43,18 +48,26 @@ public final class Simulator {
     private var pending: ArraySlice<TimedInputEvent>
     private var reloads: ArraySlice<(time: Double, path: String)>
     private var nextDemo: Double?
+    /// The wall clock `[[schedule]]` reads: `plan.wallClockStart` plus the virtual time.
+    public let wallClock: ManualWallClock
 
     public init(plan: SimulationPlan, log: EventLog, logger: Logger = Logger(label: "kiosk.simulate")) {
         self.plan = plan
         self.logger = logger
         session = CarouselSession(config: plan.config, width: plan.width, height: plan.height)
-        behavior = KioskBehavior(session: session, log: log, now: 0, performAction: KioskBehavior.simulatedAction)
+        wallClock = ManualWallClock(unixTime: plan.wallClockStart ?? Date().timeIntervalSince1970.rounded(.down),
+                                    timeZone: plan.timeZone ?? .current)
+        behavior = KioskBehavior(session: session, log: log, now: 0, wallClock: wallClock, logger: logger,
+                                 performAction: KioskBehavior.simulatedAction)
         display = HeadlessDisplay(width: plan.width, height: plan.height)
         dt = 1 / max(1, plan.config.carousel.tickHz)
         pending = plan.script[...]
         reloads = plan.reloads.sorted { $0.time < $1.time }[...]
         nextDemo = plan.demoInterval
     }
+
+    /// The wall time at virtual 0 when the plan gives none (the system's, at start).
+    private lazy var wallClockOrigin: Double = wallClock.unixTime
 
     /// Virtual time of the next step.
     public var nextStepTime: Double { Double(step) * dt }
@@ -90,6 +103,7 @@ public final class Simulator {
 
     private func runStep() {
         let now = nextStepTime
+        wallClock.unixTime = (plan.wallClockStart ?? wallClockOrigin) + now
         while let r = reloads.first, r.time <= now + 1e-9 {
             reloads = reloads.dropFirst()
             behavior.reload(path: r.path, reason: "--reload", now: now, logger: logger)
@@ -98,6 +112,7 @@ public final class Simulator {
             pending = pending.dropFirst()
             behavior.input(e.event, now: max(0, e.time))
         }
+        if let due = behavior.schedule.nextDeadline, due <= now + 1e-9 { behavior.updateSchedule(now: now) }
         if let due = behavior.idle.nextDeadline, due <= now + 1e-9 { behavior.updateIdle(now: now) }
         if let d = nextDemo, now >= d - 1e-9 {
             behavior.apply(.scrollBy(items: 1, duration: nil), now: now)

@@ -16,6 +16,10 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var control = ControlSettings()
     public var metrics = MetricsSettings()
     public var actions = ActionSettings()
+    /// `[[schedule]]`: opening hours; empty: no schedule (always open).
+    public var schedule: [ScheduleWindow] = []
+    /// `[schedule_defaults]`: what happens outside every window.
+    public var scheduleDefaults = ScheduleDefaults()
     /// `[items]`: where items come from besides `[[item]]`.
     public var itemsDirectory = ItemsDirectorySettings()
     /// Every item: the `[[item]]` tables in file order, then the `[items] directory` files.

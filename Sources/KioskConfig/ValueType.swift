@@ -122,6 +122,10 @@ enum ValueType {
     case keyCode
     /// An item index (0-based) or an item id.
     case itemReference
+    /// A list of day names, `["mon", "tue"]` (any case; not empty, no repeats).
+    case weekdays
+    /// A local time of day `"HH:MM"`, 00:00 to 23:59, or up to 24:00 when `endOfDay`.
+    case timeOfDay(endOfDay: Bool)
 
     /// The type column of the reference.
     var typeName: String {
@@ -145,6 +149,8 @@ enum ValueType {
         case .displayMode: return "string `\"WxH\"` or `\"WxH@Hz\"`"
         case .keyCode: return "key code name"
         case .itemReference: return "integer (item index) or string (item id)"
+        case .weekdays: return "array of day names"
+        case .timeOfDay: return "string `\"HH:MM\"` (local time)"
         }
     }
 
@@ -168,6 +174,8 @@ enum ValueType {
         case .displayMode: return "1 to 16384 pixels each side, refresh > 0 Hz"
         case .keyCode: return "`KEY_…` or `BTN_…` as in `linux/input-event-codes.h`, or a code up to 767"
         case .itemReference: return "an existing item"
+        case .weekdays: return Weekday.names.map { "`\"\($0)\"`" }.joined(separator: ", ")
+        case .timeOfDay(let endOfDay): return endOfDay ? "`\"00:00\"` to `\"24:00\"`" : "`\"00:00\"` to `\"23:59\"`"
         }
     }
 
@@ -283,7 +291,51 @@ enum ValueType {
             case .string(let s) where !s.isEmpty: return .success(.string(s))
             default: return wrongType("an item index (0, 1, …) or an item id string")
             }
+        case .weekdays:
+            return checkWeekdays(node)
+        case .timeOfDay(let endOfDay):
+            return checkTime(node, endOfDay: endOfDay)
         }
+    }
+
+    private func checkWeekdays(_ node: TOMLNode) -> Result<ConfigValue, ValueProblem> {
+        guard let a = node.arrayElements else {
+            return .failure(ValueProblem("must be an array of day names such as [\"mon\", \"tue\"], not \(node.typeDescription)"))
+        }
+        guard !a.isEmpty else { return .failure(ValueProblem("must name at least one day (\(Weekday.names.joined(separator: ", ")))")) }
+        var out: [String] = []
+        for (n, e) in a.enumerated() {
+            guard let s = e.string else { return .failure(ValueProblem("element \(n + 1) must be a day name, not \(e.typeDescription)", element: n)) }
+            guard let day = Weekday(name: s) else {
+                return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a day; write one of " + Weekday.names.joined(separator: ", ")
+                    + Suggestion.clause(for: s.lowercased(), in: Weekday.names + Self.longDayNames, quote: { name in
+                        "\"\(Weekday.names.first { name.hasPrefix($0) } ?? name)\"" }), element: n))
+            }
+            guard !out.contains(day.name) else { return .failure(ValueProblem("\(ValueFormat.quoted(s)) is listed twice", element: n)) }
+            out.append(day.name)
+        }
+        return .success(.strings(out))
+    }
+
+    /// Full names, so "tuesday" or "wensday" suggests "wed".
+    static let longDayNames = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+
+    /// `"HH:MM"` → minutes after midnight.
+    static func minutes(ofTime s: String) -> Int? {
+        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
+              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let h = Int(parts[0]), let m = Int(parts[1]), h <= 24, m <= 59, h < 24 || m == 0 else { return nil }
+        return h * 60 + m
+    }
+
+    private func checkTime(_ node: TOMLNode, endOfDay: Bool) -> Result<ConfigValue, ValueProblem> {
+        guard let s = node.string else { return .failure(ValueProblem("must be a time string such as \"09:30\", not \(node.typeDescription)")) }
+        guard let m = Self.minutes(ofTime: s) else {
+            return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a time of day; write \"HH:MM\" in 24-hour form, e.g. \"09:30\" or \"18:00\""))
+        }
+        if m == 1440 && !endOfDay { return .failure(ValueProblem("\"24:00\" is the end of a day; a window starts at \"00:00\"")) }
+        return .success(.int(m))
     }
 
     private func checkCommand(_ node: TOMLNode, folder: String) -> Result<ConfigValue, ValueProblem> {

@@ -17,6 +17,10 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Write events as JSON lines to FILE (- for standard output).") var events: String?
     @Option(name: .customLong("reload"), help: "SECONDS=FILE.toml: reload the config from FILE at that virtual time, as SIGHUP would (repeatable).")
     var reloads: [String] = []
+    @Option(name: .customLong("wall-clock"), help: "Local time at virtual 0 for [[schedule]], as 2026-03-29T01:59:00 (default: now).")
+    var wallClock: String?
+    @Option(name: .customLong("time-zone"), help: "Time zone of --wall-clock and the schedule, as Europe/London (default: TZ or /etc/localtime).")
+    var timeZone: String?
     @Flag(help: "Turn the carousel by itself, one item per second (what `make run` shows).") var demo = false
 
     func run() throws {
@@ -24,6 +28,18 @@ struct SimulateCommand: ParsableCommand {
         var plan = SimulationPlan(config: cfg, width: size.width, height: size.height)
         plan.until = until
         if demo { plan.demoInterval = 1 }
+        if let timeZone {
+            guard let zone = TimeZone(identifier: timeZone) else {
+                throw ValidationError("--time-zone: unknown zone '\(timeZone)' (a name from /usr/share/zoneinfo, such as Europe/London)")
+            }
+            plan.timeZone = zone
+        }
+        if let wallClock {
+            guard let t = ManualWallClock.unixTime(parsingLocal: wallClock, in: plan.timeZone ?? .current) else {
+                throw ValidationError("--wall-clock must be a local time such as 2026-03-29T01:59:00 that exists in \((plan.timeZone ?? .current).identifier), not '\(wallClock)'")
+            }
+            plan.wallClockStart = t
+        }
         if let input { plan.script = try InputScript.load(path: input) }
         plan.shots = try shots.map { try timedPath($0, option: "--shot", example: "1.5=out/frame.png") }
         plan.reloads = try reloads.map { try timedPath($0, option: "--reload", example: "2=other.toml") }

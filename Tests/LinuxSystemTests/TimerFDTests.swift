@@ -43,3 +43,17 @@ final class TimerFDTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(MonotonicClock().elapsed, 0)
     }
 }
+
+final class ClockChangeTimerTests: XCTestCase {
+    /// A `CLOCK_REALTIME` cancel-on-set timer arms, never expires by itself, and reads as "not
+    /// set" while nobody sets the clock (setting it needs CAP_SYS_TIME: not done here).
+    func testCancelOnSetTimerArmsAndStaysQuiet() throws {
+        let timer = try TimerFD(realtime: true)
+        try timer.watchClockChanges()
+        let epoll = try Epoll()
+        try epoll.add(timer.fd)
+        XCTAssertEqual(try epoll.wait(timeout: 100), [])
+        XCTAssertFalse(timer.clockWasSet())
+        _ = systemClockSynchronised()  // readable without privileges; either answer is fine here
+    }
+}

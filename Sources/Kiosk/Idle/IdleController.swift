@@ -16,6 +16,15 @@ import CarouselCore
 public final class IdleController {
     public enum Phase: Equatable, Sendable { case active, attract, blanked }
 
+    /// What a `[[schedule]]` asks for outside its windows (`ScheduleController.idleOverride`),
+    /// on top of `[idle]`. Both count from the later of the moment it began and the last input.
+    public enum ScheduleOverride: Equatable, Sendable {
+        /// Blank (no later than `[idle] blank_after` would); input wakes the screen for `wakeFor` s.
+        case blank(wakeFor: Double)
+        /// Attract mode (no later than `[idle] attract_after` would); `[idle] blank_after` is off.
+        case attract(after: Double)
+    }
+
     public private(set) var policy: IdlePolicy
     public private(set) var phase: Phase = .active
     /// True between `suspend` and `resume` (a foreground program owns the screen).
@@ -23,6 +32,12 @@ public final class IdleController {
     /// When the last input (or wake, resume, reconfigure) happened.
     public private(set) var lastInput: Double
 
+    /// The schedule's override; nil inside opening hours or without a schedule.
+    public private(set) var scheduleOverride: ScheduleOverride?
+    private var overrideSince = 0.0
+    /// The last input of a person (`handle`, `inputOccurred`): the schedule's override counts
+    /// `wakeFor` from it, not from a start, resume or reload.
+    private var lastPersonInput = -Double.infinity
     private var homeDone = false
     private var nextAdvance: Double?
     /// The gesture that woke the screen, swallowed until it ends.
@@ -44,11 +59,48 @@ public final class IdleController {
     public var nextDeadline: Double? {
         guard !isSuspended else { return nil }
         var due: [Double] = []
-        if phase == .active && policy.attractAfter > 0 { due.append(lastInput + policy.attractAfter) }
+        if phase == .active, let t = attractAt { due.append(t) }
         if !homeDone && policy.homeAfter > 0 { due.append(lastInput + policy.homeAfter) }
         if phase == .attract, let t = nextAdvance { due.append(t) }
-        if phase != .blanked && policy.blankAfter > 0 { due.append(lastInput + policy.blankAfter) }
+        if phase != .blanked, let t = blankAt { due.append(t) }
         return due.min()
+    }
+
+    /// When attract mode is due: `[idle] attract_after`, or earlier by the schedule.
+    private var attractAt: Double? {
+        var t: Double? = policy.attractAfter > 0 ? lastInput + policy.attractAfter : nil
+        if case .attract(let after) = scheduleOverride {
+            let o = max(overrideSince, lastPersonInput + after)
+            t = min(t ?? o, o)
+        }
+        return t
+    }
+
+    /// When blanking is due: `[idle] blank_after`, or earlier by the schedule (never while the
+    /// schedule asks for attract mode).
+    private var blankAt: Double? {
+        let idle: Double? = policy.blankAfter > 0 ? lastInput + policy.blankAfter : nil
+        switch scheduleOverride {
+        case .attract?: return nil
+        case .blank(let wakeFor)?:
+            let o = max(overrideSince, lastPersonInput + wakeFor)
+            return min(idle ?? o, o)
+        case nil: return idle
+        }
+    }
+
+    /// The schedule opened or closed. Closing starts the override's count (a person still
+    /// using the kiosk keeps it for `wakeFor` s after their last touch); opening counts as
+    /// activity: a blanked screen wakes (nothing swallowed), attract mode ends, `[idle]` counts
+    /// from now. Returns what is due at once.
+    public func setScheduleOverride(_ o: ScheduleOverride?, now: Double) -> [IdleAction] {
+        guard o != scheduleOverride else { return [] }
+        let old = scheduleOverride
+        scheduleOverride = o
+        overrideSince = now
+        var actions: [IdleAction] = []
+        if old != nil { actions = activity(now: now) }
+        return actions + update(now: now)
     }
 
     /// Advances the timeline to `now`. A late call never produces a burst: at most one
@@ -57,8 +109,8 @@ public final class IdleController {
         guard !isSuspended else { return [] }
         var actions: [IdleAction] = []
         let idle = now - lastInput
-        let blankDue = policy.blankAfter > 0 && idle >= policy.blankAfter
-        if phase == .active && policy.attractAfter > 0 && idle >= policy.attractAfter && !blankDue {
+        let blankDue = blankAt.map { now >= $0 } ?? false
+        if phase == .active, let t = attractAt, now >= t, !blankDue {
             phase = .attract
             if policy.steps {
                 actions.append(.attractBegan(autoscroll: nil))
@@ -90,6 +142,7 @@ public final class IdleController {
 
     /// Filters one input event: whether the gestures may see it, and what to do now.
     public func handle(_ event: InputEvent, now: Double) -> IdleInputVerdict {
+        lastPersonInput = now
         if isSwallowing && now - lastSwallowed > policy.swallowExpiry { endSwallowing() }
         if isSwallowing && swallow(event) {
             lastInput = now
@@ -107,7 +160,10 @@ public final class IdleController {
 
     /// Human activity that is not an `InputEvent`: resets the timeline; wakes (without
     /// swallowing anything) or ends attract mode.
-    public func inputOccurred(now: Double) -> [IdleAction] { activity(now: now) }
+    public func inputOccurred(now: Double) -> [IdleAction] {
+        lastPersonInput = now
+        return activity(now: now)
+    }
 
     /// A foreground program takes the screen: stop attract mode, wake, and freeze the timeline.
     public func suspend(now: Double) -> [IdleAction] {
@@ -127,6 +183,8 @@ public final class IdleController {
     /// timings run from `now`.
     public func reconfigure(_ policy: IdlePolicy, now: Double) -> [IdleAction] {
         self.policy = policy
+        // Outside opening hours a blanked screen stays off (no DPMS on and off again).
+        if phase == .blanked, case .blank? = scheduleOverride { return [] }
         return activity(now: now)
     }
 

@@ -13,7 +13,8 @@ extension KioskApp {
         h.currentIndex = index
         h.currentID = items.indices.contains(index) ? items[index].id : nil
         if itemIDs.generation != behavior.configGeneration {
-            itemIDs = (behavior.configGeneration, items.map(\.id))
+            // Every item of the file, also those a schedule window hides now.
+            itemIDs = (behavior.configGeneration, behavior.loadedConfig.items.map(\.id))
         }
         h.itemIDs = itemIDs.ids
         h.selections = behavior.selections

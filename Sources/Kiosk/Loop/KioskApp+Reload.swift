@@ -27,7 +27,7 @@ extension KioskApp {
     /// editors' atomic renames are seen), and the folder holding the items folder (so that the
     /// items folder moved away, deleted or made again is seen).
     func watchFiles() {
-        let config = session.config
+        let config = behavior.loadedConfig  // every item, also those a schedule window hides now
         let folders = config.itemsDirectory.directory.map { [$0] } ?? []
         let skipped = files.watch(files: [WatchedPaths.absolute(configPath)] + config.items.flatMap(\.mediaFiles) + folders,
                                   folders: folders)
@@ -69,7 +69,7 @@ extension KioskApp {
         guard !name.hasPrefix("."),
               session.config.itemsDirectory.extensions.contains((name as NSString).pathExtension.lowercased()) else { return false }
         if itemsFolderStale { return true }
-        let isItem = session.config.items.contains { $0.mediaFiles.contains { ($0 as NSString).standardizingPath == path } }
+        let isItem = behavior.loadedConfig.items.contains { $0.mediaFiles.contains { ($0 as NSString).standardizingPath == path } }
         return !isItem || !FileManager.default.fileExists(atPath: path)
     }
 

@@ -50,6 +50,8 @@ public final class KioskApp {
     let serviceTimer: TickTimer
     /// The deadline `serviceTimer` is armed for.
     var serviceDeadline: Double?
+    /// Readable when the wall clock is set (`watchClockChanges`).
+    var clockChange: TimerFD?
     /// When recent frames were presented (monotonic seconds), for `state`'s fps.
     var presentTimes: [Double] = []
     /// How the display switched the screen off for the current blank; nil: not blanked, or
@@ -135,6 +137,24 @@ public final class KioskApp {
         if !configProblems.isEmpty { showConfigProblems(configProblems) }
     }
 
+    /// `[[schedule]]` boundaries are wall-clock times: a `CLOCK_REALTIME` timerfd with
+    /// `TFD_TIMER_CANCEL_ON_SET` tells the loop when the clock is set (NTP's first step on a
+    /// board without a real-time clock, an administrator), and the schedule is looked at again
+    /// at once (its next boundary is recomputed from the new wall time).
+    func watchClockChanges() throws {
+        let timer = try TimerFD(realtime: true)
+        try timer.watchClockChanges()
+        clockChange = timer
+        try loop.watch(timer.fd) { [unowned self] in
+            guard timer.clockWasSet() else { return }
+            try? timer.watchClockChanges()
+            if self.behavior.schedule.isActive {
+                self.logger.info("the wall clock was set; looking at the schedule again")
+                self.behavior.updateSchedule(now: self.now)
+            }
+        }
+    }
+
     /// How many times the loop woke up so far.
     public var loopWakeups: Int { loop.wakeups }
 
@@ -151,8 +171,10 @@ public final class KioskApp {
             let t = self.now
             self.behavior.record(self.actions.update(now: t))
             self.behavior.updateIdle(now: t)
+            if let due = self.behavior.schedule.nextDeadline, due <= t + 0.0005 { self.behavior.updateSchedule(now: t) }
             self.itemsFolderSettled(now: t)
         }
+        try watchClockChanges()
         try watchControl()
         try loop.watch(tick.fd) { [unowned self] in self.tick.acknowledge(); self.step() }
         try loop.watch(session.cardEventFD) { [unowned self] in self.session.drainCards(now: self.now) }
@@ -266,9 +288,10 @@ public final class KioskApp {
     }
 
     /// Arms the one-shot service timer for the next idle stage, action timeout, settled items
-    /// folder or metrics write; re-armed only when that deadline moved (not on every wake-up).
+    /// folder, metrics write or schedule boundary; re-armed only when that deadline moved (not on every wake-up).
     func armServiceTimer() {
-        let due = [behavior.idle.nextDeadline, actions.nextDeadline, folderSettle.due, metrics?.nextDeadline].compactMap { $0 }.min()
+        let due = [behavior.idle.nextDeadline, actions.nextDeadline, folderSettle.due, metrics?.nextDeadline,
+                   behavior.schedule.nextDeadline].compactMap { $0 }.min()
         if due != serviceDeadline {
             serviceDeadline = due
             if let due { serviceTimer.armOnce(after: max(0.001, due - now)) } else { serviceTimer.disarm() }

@@ -20,6 +20,8 @@ enum ConfigSchema {
             .section(ItemsSchema.actions),
             .section(RuntimeSchema.control),
             .section(MetricsSchema.section),
+            .arrayOfTables(ScheduleSchema.window, make: { _, _ in ScheduleSchema.draft() }, store: ScheduleSchema.store),
+            .section(ScheduleSchema.defaults),
         ],
         finish: finish)
 
@@ -64,6 +66,7 @@ enum ConfigSchema {
             problems.append(TableProblem(path: [.key("idle"), .key("home_item")],
                                          "'home_item' is \(config.idle.homeItem), but there are only \(config.items.count) items (the first is 0)"))
         }
+        problems += ScheduleSchema.checkItems(config)
         return problems
     }
 }

@@ -5,6 +5,7 @@
 
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
+#include <sys/timex.h>
 #include <sys/signalfd.h>
 #include <sys/inotify.h>
 #include <sys/eventfd.h>
@@ -20,5 +21,16 @@ static inline int kiosk_ioctl_int(int fd, unsigned long request, unsigned long a
 static inline int kiosk_open(const char *path, int flags, unsigned int mode) { return open(path, flags, mode); }
 /// fcntl(2) with an integer argument.
 static inline int kiosk_fcntl_int(int fd, int cmd, int arg) { return fcntl(fd, cmd, arg); }
+
+
+/// Whether the kernel says the system clock is synchronised (NTP): 1 yes, 0 no, -1 when
+/// `adjtimex` failed. `adjtimex` with no modes only reads; unsynchronised is the state
+/// `TIME_ERROR` or the `STA_UNSYNC` status bit (as `timedatectl`'s "System clock synchronized").
+static inline int kiosk_clock_synchronised(void) {
+    struct timex t = {0};
+    int state = adjtimex(&t);
+    if (state < 0) return -1;
+    return (state != TIME_ERROR && !(t.status & STA_UNSYNC)) ? 1 : 0;
+}
 
 #endif
