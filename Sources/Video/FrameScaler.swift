@@ -7,7 +7,8 @@ import RasterCore
 /// mid-stream. Hardware surfaces (DRM_PRIME) are copied to memory before they get here.
 final class FrameScaler {
     let width: Int, height: Int
-    private var context: OpaquePointer?
+    /// libswscale's context (an untyped handle: its type differs between FFmpeg 5.1 and 7.1).
+    private var context: UnsafeMutableRawPointer?
     private var source: (width: Int32, height: Int32, format: Int32, colorspace: UInt32, range: UInt32)?
 
     init(width: Int, height: Int) {
@@ -16,16 +17,14 @@ final class FrameScaler {
         self.height = height
     }
 
-    deinit { sws_freeContext(context) }
+    deinit { kc_sws_free(context) }
 
     /// The frame scaled into a new texture; `path` names the file in errors.
     func scale(_ frame: UnsafeMutablePointer<AVFrame>, path: String) throws -> Texture {
         let f = frame.pointee
         let key = (f.width, f.height, f.format, f.colorspace.rawValue, f.color_range.rawValue)
         if context == nil || source! != key {
-            context = sws_getCachedContext(context, f.width, f.height, AVPixelFormat(f.format),
-                                           Int32(width), Int32(height), AV_PIX_FMT_BGRA,
-                                           SWS_BILINEAR, nil, nil, nil)
+            context = kc_sws_get_bgra(context, f.width, f.height, f.format, Int32(width), Int32(height))
             guard let context else {
                 let name = av_get_pix_fmt_name(AVPixelFormat(f.format)).map { String(cString: $0) } ?? "format \(f.format)"
                 throw VideoError(path: path, kind: .corrupt,

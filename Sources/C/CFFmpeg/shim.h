@@ -100,24 +100,33 @@ static inline int kc_v4l2_output_format(int fd, int mplane, unsigned index, unsi
     *compressed = (d.flags & V4L2_FMT_FLAG_COMPRESSED) != 0;
     return 0;
 }
+/// libswscale's context as an untyped handle: FFmpeg 7.1 made `SwsContext` a complete struct and
+/// its flags an enum, so Swift would see other types there than with 5.1 (an opaque pointer, an
+/// int). Swift only holds the handle; these functions are the only ones that look inside.
+/// `sws_getCachedContext` to BGRA at `dw × dh`, bilinear (reuses `sws` when nothing changed).
+static inline void *kc_sws_get_bgra(void *sws, int sw, int sh, int sformat, int dw, int dh) {
+    return sws_getCachedContext((struct SwsContext *)sws, sw, sh, (enum AVPixelFormat)sformat, dw, dh,
+                                AV_PIX_FMT_BGRA, SWS_BILINEAR, NULL, NULL, NULL);
+}
+static inline void kc_sws_free(void *sws) { sws_freeContext((struct SwsContext *)sws); }
 /// Tells `sws` what the frame's YUV means: its matrix (BT.709 when the stream does not say and the
 /// picture is 720 lines or more, else BT.601) and its range (full for JPEG-range frames). The
 /// output is full-range RGB. Ignored for RGB sources.
-static inline void kc_sws_set_colorspace(struct SwsContext *sws, const AVFrame *frame) {
+static inline void kc_sws_set_colorspace(void *sws, const AVFrame *frame) {
     int cs = frame->colorspace;
     if (cs == AVCOL_SPC_UNSPECIFIED || cs == AVCOL_SPC_RGB || cs == AVCOL_SPC_RESERVED)
         cs = frame->height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_BT470BG;
     int fmt = frame->format;
     int full = frame->color_range == AVCOL_RANGE_JPEG || fmt == AV_PIX_FMT_YUVJ420P || fmt == AV_PIX_FMT_YUVJ422P
         || fmt == AV_PIX_FMT_YUVJ444P || fmt == AV_PIX_FMT_YUVJ440P;
-    sws_setColorspaceDetails(sws, sws_getCoefficients(cs), full, sws_getCoefficients(SWS_CS_DEFAULT), 1,
+    sws_setColorspaceDetails((struct SwsContext *)sws, sws_getCoefficients(cs), full, sws_getCoefficients(SWS_CS_DEFAULT), 1,
                              0, 1 << 16, 1 << 16);
 }
 /// sws_scale of the whole `frame` into one packed plane (BGRA: `stride` bytes a row).
-static inline int kc_sws_scale_into(struct SwsContext *sws, const AVFrame *frame, uint8_t *dst, int stride) {
+static inline int kc_sws_scale_into(void *sws, const AVFrame *frame, uint8_t *dst, int stride) {
     uint8_t *planes[4] = { dst, NULL, NULL, NULL };
     int strides[4] = { stride, 0, 0, 0 };
-    return sws_scale(sws, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes, strides);
+    return sws_scale((struct SwsContext *)sws, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes, strides);
 }
 static inline unsigned kc_v4l2_cap_m2m_mplane(void) { return V4L2_CAP_VIDEO_M2M_MPLANE; }
 #endif
