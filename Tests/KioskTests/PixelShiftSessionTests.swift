@@ -105,6 +105,22 @@ final class PixelShiftSessionTests: XCTestCase {
         XCTAssertTrue(try taps(shift: 4).contains(.selected(index: 0)), "shifted: the tap is on the card drawn there")
     }
 
+    /// A reload that turns the shift on takes the step due at once (one frame); off goes back
+    /// to the centre.
+    func testReloadTurnsTheShiftOnAndOff() throws {
+        let session = CarouselSession(config: config(shift: 0), width: 480, height: 320)
+        _ = session.renderFrame(now: 0)
+        XCTAssertNil(session.nextPixelShift(after: 0))
+        session.reload(config(shift: 2, interval: 10), now: 35)
+        XCTAssertTrue(session.sceneOffset == PixelShift(range: 2, interval: 10).offset(at: 35))
+        XCTAssertFalse(session.sceneOffset == (0, 0))
+        XCTAssertEqual(session.nextPixelShift(after: 35) ?? 0, 40 + PixelShift.lateness, accuracy: 1e-9)
+        _ = session.renderFrame(now: 35)
+        session.reload(config(shift: 0), now: 36)
+        XCTAssertTrue(session.sceneOffset == (0, 0))
+        XCTAssertTrue(session.needsFrame)
+    }
+
     /// `simulate` on its virtual clock: two shots a step apart show the same picture one pixel over.
     func testSimulateShowsTheShiftDeterministically() throws {
         var plan = SimulationPlan(config: config(shift: 4, interval: 1), width: 480, height: 320)
