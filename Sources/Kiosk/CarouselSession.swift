@@ -52,9 +52,22 @@ public final class CarouselSession {
     public var message: MessageCard? {
         didSet { if message != oldValue { needsFrame = true } }
     }
+    /// Burn-in care (`[display] pixel_shift`): where the scene is moved to over time.
+    public private(set) var pixelShift: PixelShift
+    /// The offset every quad of the scene is drawn at now, and input is mapped back by (the
+    /// background stays put). Changes only in `updatePixelShift(now:)` (and so on a tick or a
+    /// frame), one pixel at a time.
+    public private(set) var sceneOffset: (x: Int, y: Int) = (0, 0)
 
-    public init(config: KioskConfiguration, width: Int, height: Int, synchronousCards: Bool = true) {
+    /// - Parameter pixelShiftPhase: seconds added to the time before the pixel shift's step is
+    ///   looked up (the live loop passes the wall clock, so a restart does not go back to the
+    ///   centre; `simulate` passes 0: its first frame is unshifted).
+    public init(config: KioskConfiguration, width: Int, height: Int, synchronousCards: Bool = true,
+                pixelShiftPhase: Double = 0) {
         self.config = config
+        pixelShift = PixelShift(range: config.display.pixelShift, interval: config.display.pixelShiftInterval,
+                                phase: pixelShiftPhase)
+        sceneOffset = pixelShift.offset(at: 0)
         engine = CarouselEngine(options: config.carousel, itemCount: config.items.count,
                                 viewSize: Size2(Double(width), Double(height)))
         gestures = GestureRecognizer(options: config.gestures, vertical: config.carousel.vertical)
@@ -117,8 +130,35 @@ public final class CarouselSession {
             if !fs.isActive { endFullscreen(now: now) }
             return
         }
-        for intent in gestures.handle(event, now: now) { apply(intent, now: now) }
+        // The scene is drawn moved by the pixel shift: a touch lands on what is drawn under it.
+        for intent in gestures.handle(unshifted(event), now: now) { apply(intent, now: now) }
     }
+
+    /// `event` in the coordinates the scene is laid out in: screen positions minus the pixel
+    /// shift's offset (the full-screen clip is not shifted and sees the screen's).
+    func unshifted(_ event: InputEvent) -> InputEvent {
+        let dx = Double(sceneOffset.x), dy = Double(sceneOffset.y)
+        guard dx != 0 || dy != 0 else { return event }
+        switch event {
+        case .touchDown(let slot, let x, let y): return .touchDown(slot: slot, x: x - dx, y: y - dy)
+        case .touchMotion(let slot, let x, let y): return .touchMotion(slot: slot, x: x - dx, y: y - dy)
+        case .pointerMotion(let x, let y): return .pointerMotion(x: x - dx, y: y - dy)
+        default: return event
+        }
+    }
+
+    /// Takes the pixel shift's step for `now`; a new offset needs a frame (the whole scene moves
+    /// by one pixel). The loop calls it when `nextPixelShift` is due, the tick and every frame do.
+    public func updatePixelShift(now: Double) {
+        let o = pixelShift.offset(at: now)
+        if o != sceneOffset {
+            sceneOffset = o
+            needsFrame = true
+        }
+    }
+
+    /// When the pixel shift takes its next step (in the session's time); nil when it is off.
+    public func nextPixelShift(after now: Double) -> Double? { pixelShift.nextChange(after: now) }
 
     /// Feeds one intent (control commands, idle actions, the demo) at `now`. While a clip plays
     /// full screen, intents wait for it to end, except those that end it (`select`, `cancel`,
@@ -151,6 +191,7 @@ public final class CarouselSession {
         let fading = cards.isAnimating(now: frameTime)
         engine.tick(now: now)
         if moving || fading || engine.scrollOffset != before { needsFrame = true }
+        updatePixelShift(now: now)
         updateVideo(now: now)
         return engine.takeEvents()
     }
@@ -162,6 +203,23 @@ public final class CarouselSession {
     /// item's title. Asks the card pipeline for the visible faces (drawn here when synchronous).
     public func quads() -> [Quad] {
         if let fs = fullscreen, fs.isActive { return fs.quads() }
+        return shifted(sceneQuads())
+    }
+
+    /// `quads` moved by the pixel shift's offset (whole pixels: each quad's pixels are the same,
+    /// one pixel over).
+    func shifted(_ quads: [Quad]) -> [Quad] {
+        let dx = Double(sceneOffset.x), dy = Double(sceneOffset.y)
+        guard dx != 0 || dy != 0 else { return quads }
+        return quads.map { q in
+            var moved = q
+            moved.corners = q.corners.map { Point2($0.x + dx, $0.y + dy) }
+            return moved
+        }
+    }
+
+    /// The scene's quads where the layout puts them (before the pixel shift).
+    private func sceneQuads() -> [Quad] {
         if let shown = shownMessage {
             return [overlays.message(shown, style: MessageCardRenderer.Style(theme: config.theme)).quad]
         }
@@ -198,6 +256,7 @@ public final class CarouselSession {
     /// Draws the frame for time `now` (card fades) into `frame`; returns the damaged rectangles.
     public func renderFrame(full: Bool = false, now: Double = 0) -> [PixelRect] {
         let whole = full || fullFrameRequested
+        updatePixelShift(now: now)
         needsFrame = false
         fullFrameRequested = false
         frameTime = now
@@ -237,6 +296,11 @@ public final class CarouselSession {
         gestures.vertical = new.carousel.vertical
         // The playing clip stops by itself when its item changed (CardVideo.update).
         cardVideo.settings = new.video
+        let shift = PixelShift(range: new.display.pixelShift, interval: new.display.pixelShiftInterval, phase: pixelShift.phase)
+        if shift != pixelShift {
+            pixelShift = shift
+            updatePixelShift(now: now)
+        }
         if old.theme != new.theme || old.display.renderThreads != new.display.renderThreads {
             scene = SceneRenderer(width: scene.width, height: scene.height, config: new)
             overlays = OverlayRenderer(style: OverlayStyle(theme: new.theme), screenWidth: scene.width, screenHeight: scene.height)

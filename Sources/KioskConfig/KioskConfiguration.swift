@@ -54,6 +54,10 @@ public struct DisplaySettings: Equatable, Sendable {
     public var renderThreads: Int?
     /// Frame size of the headless backend.
     public var headlessSize = (width: 1280, height: 720)
+    /// Burn-in care: the scene moves by up to this many pixels each way (0: off).
+    public var pixelShift = 0
+    /// Seconds between two one-pixel steps of the pixel shift.
+    public var pixelShiftInterval = 600.0
     public init() {}
     /// `mode` parsed; nil when no mode is set.
     public var parsedMode: DisplayMode? { mode.flatMap(DisplayMode.init(parsing:)) }
@@ -61,6 +65,7 @@ public struct DisplaySettings: Equatable, Sendable {
         a.backend == b.backend && a.device == b.device && a.connector == b.connector && a.mode == b.mode
             && a.rotation == b.rotation && a.buffers == b.buffers && a.renderThreads == b.renderThreads
             && a.headlessSize == b.headlessSize
+            && a.pixelShift == b.pixelShift && a.pixelShiftInterval == b.pixelShiftInterval
     }
 }
 

@@ -40,6 +40,20 @@ final class ConfigSectionTests: XCTestCase {
         }
     }
 
+    /// Burn-in care: off unless asked for; at most 16 pixels; a step at most once a second.
+    func testPixelShift() throws {
+        XCTAssertEqual(KioskConfiguration().display.pixelShift, 0, "off by default")
+        XCTAssertEqual(KioskConfiguration().display.pixelShiftInterval, 600)
+        let c = try fixture.load("[display]\npixel_shift = 16\npixel_shift_interval = 90\n").display
+        XCTAssertEqual(c.pixelShift, 16)
+        XCTAssertEqual(c.pixelShiftInterval, 90)
+        XCTAssertNotEqual(c, KioskConfiguration().display, "a reload sees the change")
+        XCTAssertEqual(fixture.report("[display]\npixel_shift = 17\n"), ["2:15: 'pixel_shift' 17 is out of range (0 to 16)"])
+        XCTAssertEqual(fixture.report("[display]\npixel_shift = -1\n"), ["2:15: 'pixel_shift' -1 is out of range (0 to 16)"])
+        XCTAssertEqual(fixture.report("[display]\npixel_shift_interval = 0.5\n"),
+                       ["2:24: 'pixel_shift_interval' 0.5 is out of range (1 to 86400)"])
+    }
+
     func testCarouselLayoutPhysicsAndGestures() throws {
         let c = try fixture.load("""
             [carousel]

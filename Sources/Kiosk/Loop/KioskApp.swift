@@ -122,8 +122,10 @@ public final class KioskApp {
             metrics = MetricsReporter(path: path, interval: config.metrics.interval, logger: Logger(label: "kiosk.metrics"))
         }
         inputClock = InputClock(start: start)
+        // The pixel shift's path goes on from where the wall clock says: restarts do not keep
+        // the scene near the centre.
         session = CarouselSession(config: config, width: display.size.width, height: display.size.height,
-                                  synchronousCards: false)
+                                  synchronousCards: false, pixelShiftPhase: startWallTime)
         actions = ActionRunner(settings: config.actions, logger: Logger(label: "kiosk.actions"))
         behavior = KioskBehavior(session: session, log: log, now: 0, performAction: { _, _, _, _ in [] })
         serviceTimer = try TickTimer()
@@ -173,6 +175,7 @@ public final class KioskApp {
             self.behavior.updateIdle(now: t)
             if let due = self.behavior.schedule.nextDeadline, due <= t + 0.0005 { self.behavior.updateSchedule(now: t) }
             self.itemsFolderSettled(now: t)
+            self.session.updatePixelShift(now: t)
         }
         try watchClockChanges()
         try watchControl()
@@ -288,14 +291,23 @@ public final class KioskApp {
     }
 
     /// Arms the one-shot service timer for the next idle stage, action timeout, settled items
-    /// folder, metrics write or schedule boundary; re-armed only when that deadline moved (not on every wake-up).
+    /// folder, metrics write, schedule boundary or pixel shift step; re-armed only when that
+    /// deadline moved (not on every wake-up).
     func armServiceTimer() {
         let due = [behavior.idle.nextDeadline, actions.nextDeadline, folderSettle.due, metrics?.nextDeadline,
-                   behavior.schedule.nextDeadline].compactMap { $0 }.min()
+                   behavior.schedule.nextDeadline, nextPixelShift].compactMap { $0 }.min()
         if due != serviceDeadline {
             serviceDeadline = due
             if let due { serviceTimer.armOnce(after: max(0.001, due - now)) } else { serviceTimer.disarm() }
         }
+    }
+
+    /// When the scene moves by its next pixel (`[display] pixel_shift`): the one-shot timer wakes
+    /// the loop for it, and that frame is the only one between two steps. Not while the screen is
+    /// blanked or a foreground program has it (the frame after those is drawn at the offset due).
+    var nextPixelShift: Double? {
+        guard !behavior.blanked, !actions.isForegroundActive else { return nil }
+        return session.nextPixelShift(after: now)
     }
 
     /// A frame is owed to the screen: the scene changed or the display asked for one, and

@@ -32,5 +32,11 @@ enum DisplaySchema {
                 let n = v.numbers
                 if n.count == 2 { c.display.headlessSize = (Int(n[0]), Int(n[1])) }
             }),
+        .int("pixel_shift", \.display.pixelShift, .closed(0, 16),
+             "Burn-in care for OLED and other panels that keep a static picture: the whole scene (cards, title, page dots) moves by up to this many pixels each way, one pixel at a time along a path that visits every offset of the (2N+1)² square equally often; the background stays put. 0: off (docs/display.md).",
+             example: "4"),
+        .number("pixel_shift_interval", \.display.pixelShiftInterval, .closed(1, 86400),
+                "Seconds between two one-pixel steps of `pixel_shift`: one frame is drawn per step, none in between. The whole path takes `(2 × pixel_shift + 1)²` steps (600 s and `pixel_shift = 4`: 13.5 hours).",
+                example: "300"),
     ]
 }

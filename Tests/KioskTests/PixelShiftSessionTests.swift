@@ -1,0 +1,198 @@
+import CarouselCore
+import Display
+import Foundation
+import KioskConfig
+import Logging
+import Raster
+import XCTest
+@testable import Cards
+@testable import Kiosk
+
+/// `[display] pixel_shift` in the session, `simulate` and the loop: the scene moves by one pixel
+/// at each step and only then, the frame's damage is where quads were and are, a tap lands on
+/// what is drawn, and the loop wakes once per step and no more.
+final class PixelShiftSessionTests: XCTestCase {
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shift-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(at: folder) }
+
+    func config(shift: Int, interval: Double = 60) -> KioskConfiguration {
+        var c = KioskConfiguration()
+        c.carousel.type = .linear
+        c.carousel.itemSize = Size2(160, 120)
+        c.display.pixelShift = shift
+        c.display.pixelShiftInterval = interval
+        c.items = (0..<5).map { i in
+            var item = ItemConfig(id: "item\(i)", title: "Item \(i)")
+            item.style.background = 0xFF00_0000 | UInt32(40 + i * 30) << 16 | 0x6080
+            return item
+        }
+        return c
+    }
+
+    /// The time at which `shift`'s offset is `target`.
+    func time(of target: (x: Int, y: Int), in shift: PixelShift) throws -> Double {
+        let k = try XCTUnwrap(shift.path.firstIndex { $0 == target })
+        return Double(k) * shift.interval + 1
+    }
+
+    func testTheSceneMovesOnePixelAtAStepAndOnlyThenWithItsQuadsAsDamage() throws {
+        let session = CarouselSession(config: config(shift: 4), width: 480, height: 320)
+        XCTAssertTrue(session.sceneOffset == (0, 0), "unshifted at the start")
+        _ = session.renderFrame(now: 0)
+        let before = Array(UnsafeBufferPointer(start: session.frame.pixels, count: 480 * 320))
+        let oldQuads = session.quads()
+        for t in [1.0, 30, 59.9] {
+            _ = session.tick(now: t)
+            XCTAssertFalse(session.needsFrame, "no frame between steps (t = \(t))")
+        }
+        XCTAssertEqual(session.nextPixelShift(after: 59.9) ?? 0, 60 + PixelShift.lateness, accuracy: 1e-9)
+        _ = session.tick(now: 60 + PixelShift.lateness)
+        XCTAssertTrue(session.needsFrame, "the step needs a frame")
+        let o = session.sceneOffset
+        XCTAssertEqual(max(abs(o.x), abs(o.y)), 1, "one pixel: \(o)")
+        let damage = session.renderFrame(now: 60.001)
+        let newQuads = session.quads()
+        XCTAssertEqual(newQuads.count, oldQuads.count)
+        for (a, b) in zip(oldQuads, newQuads) {
+            XCTAssertEqual(b.corners, a.corners.map { Point2($0.x + Double(o.x), $0.y + Double(o.y)) }, "every quad moved by the offset")
+            for r in [a.bounds, b.bounds] {
+                let clipped = r.intersection(PixelRect(x: 0, y: 0, width: 480, height: 320))
+                guard clipped.width > 0, clipped.height > 0 else { continue }
+                // Every pixel of the quad's bounds, old and new, is in some damaged rectangle.
+                for y in clipped.y..<(clipped.y + clipped.height) {
+                    for x in clipped.x..<(clipped.x + clipped.width)
+                    where !damage.contains(where: { x >= $0.x && x < $0.x + $0.width && y >= $0.y && y < $0.y + $0.height }) {
+                        return XCTFail("(\(x), \(y)) of \(clipped) is not in the damage \(damage)")
+                    }
+                }
+            }
+        }
+        let area = damage.reduce(0) { $0 + $1.width * $1.height }
+        XCTAssertLessThan(area, 480 * 320, "the union of old and new bounds, not the whole screen")
+        print("pixel shift damage: \(damage.count) rects, \(area) px of \(480 * 320) (\(100 * area / (480 * 320)) %)")
+        // The same picture, one pixel over: the centred card's inside.
+        let after = session.frame
+        for y in 110..<210 {
+            for x in 170..<310 where after[x + o.x, y + o.y] != before[y * 480 + x] {
+                return XCTFail("pixel (\(x), \(y)) did not move to (\(x + o.x), \(y + o.y))")
+            }
+        }
+        XCTAssertTrue(session.renderFrame(now: 61).isEmpty, "nothing more until the next step")
+    }
+
+    /// A tap below the unshifted card but on the card drawn 4 px lower selects it; without the
+    /// shift the same tap hits nothing.
+    func testATapOnTheShiftedCardSelectsIt() throws {
+        // The centred card spans y 100…220 on a 320 px screen; the tap is at 222.
+        func taps(shift: Int) throws -> [CarouselEvent] {
+            let session = CarouselSession(config: config(shift: shift), width: 480, height: 320)
+            let t = shift > 0 ? try time(of: (0, 4), in: session.pixelShift) : 10
+            _ = session.tick(now: t)
+            XCTAssertTrue(session.sceneOffset == (shift > 0 ? (0, 4) : (0, 0)))
+            _ = session.renderFrame(now: t)
+            _ = session.takeEvents()
+            session.handle(.touchDown(slot: 0, x: 240, y: 222), now: t + 0.1)
+            session.handle(.touchUp(slot: 0), now: t + 0.15)
+            return (session.takeEvents() + session.tick(now: t + 0.2)).map(\.event)
+        }
+        XCTAssertFalse(try taps(shift: 0).contains(.selected(index: 0)), "unshifted: the tap is below the card")
+        XCTAssertTrue(try taps(shift: 4).contains(.selected(index: 0)), "shifted: the tap is on the card drawn there")
+    }
+
+    /// A reload that turns the shift on takes the step due at once (one frame); off goes back
+    /// to the centre.
+    func testReloadTurnsTheShiftOnAndOff() throws {
+        let session = CarouselSession(config: config(shift: 0), width: 480, height: 320)
+        _ = session.renderFrame(now: 0)
+        XCTAssertNil(session.nextPixelShift(after: 0))
+        session.reload(config(shift: 2, interval: 10), now: 35)
+        XCTAssertTrue(session.sceneOffset == PixelShift(range: 2, interval: 10).offset(at: 35))
+        XCTAssertFalse(session.sceneOffset == (0, 0))
+        XCTAssertEqual(session.nextPixelShift(after: 35) ?? 0, 40 + PixelShift.lateness, accuracy: 1e-9)
+        _ = session.renderFrame(now: 35)
+        session.reload(config(shift: 0), now: 36)
+        XCTAssertTrue(session.sceneOffset == (0, 0))
+        XCTAssertTrue(session.needsFrame)
+    }
+
+    /// `simulate` on its virtual clock: two shots a step apart show the same picture one pixel over.
+    func testSimulateShowsTheShiftDeterministically() throws {
+        var plan = SimulationPlan(config: config(shift: 4, interval: 1), width: 480, height: 320)
+        plan.until = 1.5
+        let a = folder.appendingPathComponent("a.png").path, b = folder.appendingPathComponent("b.png").path
+        plan.shots = [(0.5, a), (1.5, b)]
+        try Simulator(plan: plan, log: try EventLog(path: nil)).run()
+        let images = try [a, b].map { path in
+            try PNGDecoder.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), file: path, limits: ImageLimits())
+        }
+        let expected = PixelShift(range: 4, interval: 1).offset(at: 1.5)
+        var matches: [String] = []
+        for dy in -1...1 {
+            for dx in -1...1 {
+                var same = true
+                for y in 110..<210 where same {
+                    for x in 170..<310 where images[1][x + dx, y + dy] != images[0][x, y] { same = false; break }
+                }
+                if same { matches.append("\(dx),\(dy)") }
+            }
+        }
+        XCTAssertEqual(matches, ["\(expected.x),\(expected.y)"], "the second shot is the first moved by the step's pixel")
+    }
+
+    /// The live loop: once the start-up frames are drawn, a frame only at each step (one wake-up
+    /// of the one-shot timer, plus the paced display's end of cap), and a still kiosk with a
+    /// slow shift as quiet as without it. Start-up frames vary (card faces arrive from worker
+    /// threads), so what is counted is what happens after the first second.
+    func testTheLoopWakesOncePerStepAndDrawsOneFramePerStep() throws {
+        struct Run { var frames: [(time: Double, wakeups: Int)]; var wakeups: Int; var settledWakeups: Int; var shift: PixelShift }
+        func run(shift: Int, interval: Double) throws -> Run {
+            let path = folder.appendingPathComponent("config-\(shift)-\(interval).toml").path
+            var text = "[display]\npixel_shift = \(shift)\npixel_shift_interval = \(interval)\n"
+            text += "[cards]\nfade_duration = 0\n[carousel]\ntype = \"coverflow\"\nitem_size = [160, 120]\n"
+            for i in 0..<6 { text += "[[item]]\nid = \"i\(i)\"\ntitle = \"Item \(i)\"\n" }
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let display = HeadlessDisplay(width: 480, height: 320, paced: true)
+            let app = try KioskApp(configPath: path, config: try ConfigLoader.load(path: path), display: display, inputs: [],
+                                   log: try EventLog(path: nil), logger: Logger(label: "test"), exitAfter: 4.2,
+                                   notifier: nil)
+            var frames: [(time: Double, wakeups: Int)] = []
+            display.onFrameShown = { [unowned app] _ in frames.append((app.now, app.loopWakeups)) }
+            XCTAssertEqual(try app.run(), 0)
+            let firstSettled = frames.last { $0.time < 1 }?.wakeups ?? 0
+            return Run(frames: frames, wakeups: app.loopWakeups, settledWakeups: app.loopWakeups - firstSettled,
+                       shift: app.session.pixelShift)
+        }
+        let off = try run(shift: 0, interval: 600)
+        let slow = try run(shift: 4, interval: 600)
+        let fast = try run(shift: 4, interval: 1)
+        func summary(_ r: Run) -> String {
+            "\(r.frames.count) frames at \(r.frames.map { String(format: "%.3f", $0.time) }), \(r.wakeups) wake-ups (\(r.settledWakeups) after the start-up frames)"
+        }
+        print("pixel shift loop, 4.2 s: off: \(summary(off)); every 600 s: \(summary(slow)); every 1 s: \(summary(fast))")
+        XCTAssertEqual(off.frames.filter { $0.time >= 1 }.count, 0, "a still kiosk draws nothing after start-up")
+        XCTAssertEqual(slow.frames.filter { $0.time >= 1 }.count, 0, "nor with a step due in minutes")
+        XCTAssertLessThanOrEqual(slow.settledWakeups, off.settledWakeups + 1, "and sleeps as long")
+        // Steps with `interval` 1 at the wall clock's phase: every boundary in 1…4.2 s.
+        let late = fast.frames.filter { $0.time >= 1 }
+        let frac: Double = fast.shift.phase - fast.shift.phase.rounded(.down)
+        var expected = 0
+        for n in 1...6 {
+            let boundary = Double(n) - frac + PixelShift.lateness
+            if boundary >= 1 && boundary < 4.2 { expected += 1 }
+        }
+        XCTAssertEqual(late.count, expected, "one frame per step")
+        for f in late {
+            let phased: Double = f.time + fast.shift.phase
+            let sincePhase = phased - phased.rounded(.down)
+            XCTAssertLessThan(sincePhase, 0.1, "each frame right after a step (\(f.time))")
+        }
+        XCTAssertLessThanOrEqual(fast.settledWakeups, off.settledWakeups + 2 * expected,
+                                 "at most two wake-ups per step (the timer, the paced display's cap)")
+    }
+}
