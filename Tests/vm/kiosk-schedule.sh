@@ -64,8 +64,8 @@ tomorrow=$(date -d tomorrow +%a | tr '[:upper:]' '[:lower:]')
 echo "now: $(date '+%a %F %T %Z'); the closed case's window: $tomorrow 12:00-12:01"
 write_config "$out/kiosk.toml" "[\"$tomorrow\"]" 12:00 12:01
 write_config "$out/open/kiosk.toml" '["sun", "mon", "tue", "wed", "thu", "fri", "sat"]' 00:00 24:00
-"$BIN" check-config --config "$out/kiosk.toml" > "$out/check-closed.txt" 2>&1 || { cat "$out/check-closed.txt"; exit 1; }
-"$BIN" check-config --config "$out/open/kiosk.toml" > "$out/check-open.txt" 2>&1 || { cat "$out/check-open.txt"; exit 1; }
+"$BIN" check-config "$out/kiosk.toml" > "$out/check-closed.txt" 2>&1 || { cat "$out/check-closed.txt"; exit 1; }
+"$BIN" check-config "$out/open/kiosk.toml" > "$out/check-open.txt" 2>&1 || { cat "$out/check-open.txt"; exit 1; }
 
 # Two taps at the centre of the 800x480 screen, where the current card is.
 cat > "$out/play.play" <<'PLAY'
