@@ -9,8 +9,8 @@ note() { echo "guest: $(echo "$(date +%s.%N) - $T0" | bc | cut -c1-5) s: $*"; }
 # dpms NAME: the connectors' DPMS read from a second file of the card into $OUT/dpms-NAME.txt.
 dpms() { "$OUT/dpms-state" > "$OUT/dpms-$1.txt" 2>&1; note "dpms $1: $(cat "$OUT/dpms-$1.txt")"; }
 
-# events NAME: how many NAME events the kiosk wrote so far.
-events() { grep -c "\"$1\"" "$OUT/events.jsonl" 2>/dev/null; }
+# events NAME: how many NAME events the kiosk wrote so far (0 before it has made the file).
+events() { local n; n=$(grep -c "\"$1\"" "$OUT/events.jsonl" 2>/dev/null); echo "${n:-0}"; }
 
 # wait_event NAME COUNT SECONDS: until there are COUNT NAME events (SECONDS x the slowdown).
 wait_event() {
