@@ -6,24 +6,9 @@ import XCTest
 /// `kiosk-carousel check-config` and `config-reference` as a person runs them (the binary
 /// `swift build --build-tests` puts next to the test bundle).
 final class CheckConfigCommandTests: XCTestCase {
-    struct MissingBinary: Error, CustomStringConvertible { var description: String }
-
     func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        // The test bundle runs as an executable in the build folder, next to the product.
-        let folder = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).deletingLastPathComponent()
-        let binary = folder.appendingPathComponent("kiosk-carousel")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw MissingBinary(description: "\(binary.path) is not built; run `swift build --build-tests` first")
-        }
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = arguments
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let r = try ProductBinary.run(arguments)
+        return (r.status, r.output)
     }
 
     func testValidFilePrintsOKAndExitsZero() throws {

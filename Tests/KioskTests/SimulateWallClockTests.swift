@@ -1,29 +1,14 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `kiosk-carousel simulate --wall-clock … --time-zone …` as a person runs it (the binary
 /// `swift build --build-tests` puts next to the test bundle): a schedule across a
 /// daylight-saving change, deterministically.
 final class SimulateWallClockTests: XCTestCase {
-    struct MissingBinary: Error, CustomStringConvertible { var description: String }
-
     func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let folder = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).deletingLastPathComponent()
-        let binary = folder.appendingPathComponent("kiosk-carousel")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw MissingBinary(description: "\(binary.path) is not built; run `swift build --build-tests` first")
-        }
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+        let r = try ProductBinary.run(arguments)
+        return (r.status, r.output, r.errors)
     }
 
     /// Berlin, 2026-03-29: 02:00 CET becomes 03:00 CEST. Starting at 01:59 with a Sunday

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The `kiosk-carousel` binary that `swift build --build-tests` puts next to the test bundle, run
+/// as a person runs it (the tests of `check-config`, `--version`, `simulate --wall-clock`).
+public enum ProductBinary {
+    public struct Missing: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// What a run printed and how it ended.
+    public struct Result {
+        public var status: Int32
+        public var output: String
+        public var errors: String
+    }
+
+    /// Runs the product with `arguments`; its standard output and error are collected (the
+    /// error stream on a thread of its own, so neither pipe can fill up and stall the program).
+    public static func run(_ arguments: [String]) throws -> Result {
+        // The test bundle runs as an executable in the build folder, next to the product.
+        let folder = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).deletingLastPathComponent()
+        let binary = folder.appendingPathComponent("kiosk-carousel")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw Missing(description: "\(binary.path) is not built; run `swift build --build-tests` first")
+        }
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let errors = ErrorStream()
+        let errorReader = Thread {
+            errors.data = err.fileHandleForReading.readDataToEndOfFile()
+            errors.done.signal()
+        }
+        errorReader.start()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        errors.done.wait()
+        return Result(status: p.terminationStatus, output: String(decoding: data, as: UTF8.self),
+                      errors: String(decoding: errors.data, as: UTF8.self))
+    }
+
+    /// The error stream's bytes, read on their own thread; `done` is signalled at its end.
+    private final class ErrorStream: @unchecked Sendable {
+        var data = Data()
+        let done = DispatchSemaphore(value: 0)
+    }
+}
