@@ -16,6 +16,15 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var control = ControlSettings()
     public var metrics = MetricsSettings()
     public var actions = ActionSettings()
+    /// `[usb]`: content from a USB stick (docs/usb.md).
+    public var usb = USBSettings()
+    /// The imported content file whose tables replaced this file's (`[usb] content`); nil: none.
+    public var importedContent: String?
+    /// Why the imported content could not be used (the machine's own tables are then shown).
+    public var importedContentProblems: [ConfigDiagnostic] = []
+    /// The machine's own file's problems while the carousel runs on USB content anyway
+    /// (`ImportedContent.rescue`); empty when the file is valid.
+    public var machineProblems: [ConfigDiagnostic] = []
     /// `[[schedule]]`: opening hours; empty: no schedule (always open).
     public var schedule: [ScheduleWindow] = []
     /// `[schedule_defaults]`: what happens outside every window.
@@ -277,6 +286,22 @@ public struct MetricsSettings: Equatable, Sendable {
     public var file: String?
     /// Least seconds between two writes.
     public var interval = 5.0
+    public init() {}
+}
+
+/// `[usb]`: a USB stick's `kiosk-carousel/` folder, checked and copied into `content`
+/// (docs/usb.md).
+public struct USBSettings: Equatable, Sendable {
+    /// Sticks are looked at only when true.
+    public var importEnabled = false
+    /// The folder the imports are copied into (absolute); its `current` link names the last one.
+    public var content = "/var/lib/kiosk-carousel/usb"
+    /// A stick's folder larger than this many MiB is refused.
+    public var maxMB = 4096
+    /// Items on a stick may run programs (`action = { exec = … }`) only when true.
+    public var allowExec = false
+    /// Seconds the confirmation card stays (a problem card stays twice as long); a touch ends it.
+    public var noticeSeconds = 8.0
     public init() {}
 }
 
