@@ -92,7 +92,7 @@ let package = Package(
         .target(name: "Input", dependencies: ["CarouselCore", "CLibInput", "CEvdev", "CUdev", "CLinux",
                                               "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Kiosk", dependencies: [
-            "CarouselCore", "KioskConfig", "Raster", "Cards", "Display", "Input", "LinuxSystem", "Video",
+            "CarouselCore", "KioskConfig", "Raster", "Cards", "Display", "Input", "LinuxSystem", "Video", "CKioskSys",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "kiosk-carousel", dependencies: [

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import KioskConfig
-import Video
+import Cards
 
 /// `check-config FILE`: like `nginx -t`, validates without running anything.
 struct CheckConfigCommand: ParsableCommand {
@@ -12,16 +12,7 @@ struct CheckConfigCommand: ParsableCommand {
 
     func run() throws {
         // Every clip is opened: its container read, a decoder for its codec found.
-        MediaChecks.video = { path in
-            do {
-                _ = try VideoProbe.probe(path: path)
-                return nil
-            } catch let e as VideoError {
-                return e.reason
-            } catch {
-                return "\(error)"
-            }
-        }
+        MediaChecks.video = MediaFileCheck.videoProblem
         do {
             _ = try ConfigLoader.load(path: file)
             print("OK")

@@ -12,7 +12,7 @@ struct KioskCarouselCommand: ParsableCommand {
         abstract: "A full-screen carousel for Linux kiosks, drawn on the CPU and shown through DRM/KMS.",
         version: KioskVersion.string,
         subcommands: [RunCommand.self, CheckConfigCommand.self, SimulateCommand.self, LayoutCommand.self, DisplayTestCommand.self,
-                      RecordCommand.self, BenchCommand.self, ConfigReferenceCommand.self])
+                      RecordCommand.self, BenchCommand.self, ConfigReferenceCommand.self, USBImportCommand.self])
 }
 
 // `--version` also says what this machine can decode (probing the V4L2 devices only then).
