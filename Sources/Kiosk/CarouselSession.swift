@@ -52,6 +52,9 @@ public final class CarouselSession {
     public var message: MessageCard? {
         didSet { if message != oldValue { needsFrame = true } }
     }
+    /// A card shown over the carousel for a while (the USB stick's result): `notice` ends it at
+    /// its deadline, and a touch, key or click ends it at once (that press only ends it).
+    public private(set) var notice: Notice?
     /// Burn-in care (`[display] pixel_shift`): where the scene is moved to over time.
     public private(set) var pixelShift: PixelShift
     /// The offset every quad of the scene is drawn at now, and input is mapped back by (the
@@ -126,6 +129,11 @@ public final class CarouselSession {
 
     /// Feeds one input event at `now`.
     public func handle(_ event: InputEvent, now: Double) {
+        if var n = notice, n.swallows(event) {
+            notice = n.isShown || n.holdsInput ? n : nil
+            if !n.isShown { needsFrame = true }
+            return
+        }
         if let fs = fullscreen, fs.handle(event) {
             if !fs.isActive { endFullscreen(now: now) }
             return
@@ -145,6 +153,19 @@ public final class CarouselSession {
         case .pointerMotion(let x, let y): return .pointerMotion(x: x - dx, y: y - dy)
         default: return event
         }
+    }
+
+    /// Shows `card` until `until` (nil: until `endNotice` or a press).
+    public func showNotice(_ card: MessageCard, until: Double?) {
+        notice = Notice(card: card, until: until)
+        needsFrame = true
+    }
+
+    /// Ends the notice (its deadline passed, or what it said is over).
+    public func endNotice() {
+        guard let n = notice, n.isShown else { return }
+        notice = n.holdsInput ? Notice(ended: n) : nil
+        needsFrame = true
     }
 
     /// Takes the pixel shift's step for `now`; a new offset needs a frame (the whole scene moves
@@ -247,6 +268,7 @@ public final class CarouselSession {
     /// configuration has no items ("No items yet — add pictures to …").
     public var shownMessage: MessageCard? {
         if let message { return message }
+        if let notice, notice.isShown { return notice.card }
         guard config.items.isEmpty else { return nil }
         let file = config.file.isEmpty || config.file.hasPrefix("/") ? config.file
             : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(config.file)

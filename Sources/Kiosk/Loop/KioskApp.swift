@@ -93,6 +93,8 @@ public final class KioskApp {
     var displayErrors = 0
     /// The item ids of the configuration generation they were taken from (not copied at each pass).
     var itemIDs: (generation: Int, ids: [String]) = (0, [])
+    /// The last USB import status shown (`KioskApp+USB`): the same file seen again is not news.
+    var lastUSBStatus: ImportStatus?
 
     /// - Parameters:
     ///   - exitAfter: stop by itself after this many seconds (tests, measurements); nil: run until a signal.
@@ -176,12 +178,14 @@ public final class KioskApp {
             if let due = self.behavior.schedule.nextDeadline, due <= t + 0.0005 { self.behavior.updateSchedule(now: t) }
             self.itemsFolderSettled(now: t)
             self.session.updatePixelShift(now: t)
+            self.endNoticeIfDue(now: t)
         }
         try watchClockChanges()
         try watchControl()
         try loop.watch(tick.fd) { [unowned self] in self.tick.acknowledge(); self.step() }
         try loop.watch(session.cardEventFD) { [unowned self] in self.session.drainCards(now: self.now) }
         try loop.watch(files.fd) { [unowned self] in self.filesChanged() }
+        prepareUSBContent()
         watchFiles()
         for fd in display.pollDescriptors {
             try loop.watch(fd) { [unowned self] in
@@ -295,7 +299,7 @@ public final class KioskApp {
     /// deadline moved (not on every wake-up).
     func armServiceTimer() {
         let due = [behavior.idle.nextDeadline, actions.nextDeadline, folderSettle.due, metrics?.nextDeadline,
-                   behavior.schedule.nextDeadline, nextPixelShift].compactMap { $0 }.min()
+                   behavior.schedule.nextDeadline, nextPixelShift, nextNoticeEnd].compactMap { $0 }.min()
         if due != serviceDeadline {
             serviceDeadline = due
             if let due { serviceTimer.armOnce(after: max(0.001, due - now)) } else { serviceTimer.disarm() }
