@@ -14,8 +14,11 @@ struct CheckConfigCommand: ParsableCommand {
         // Every clip is opened: its container read, a decoder for its codec found.
         MediaChecks.video = MediaFileCheck.videoProblem
         do {
-            _ = try ConfigLoader.load(path: file)
+            let config = try ConfigLoader.load(path: file)
             print("OK")
+            // With [usb] import on, the content a stick brought is checked with the file.
+            if let content = config.importedContent { print("with the content from a USB stick: \(content)") }
+            for d in config.importedContentProblems { print("the content from a USB stick is not used: \(d)") }
         } catch let e as ConfigErrors {
             print(e.description)
             throw ExitCode(1)
