@@ -45,7 +45,7 @@ bench: release
 
 ## make perf-table: docs/performance.md, the frame budget of every layout at 800x480 … 3840x2160 on this machine.
 perf-table: release
-	scripts/perf-table.sh $(BIN_RELEASE)
+	PERF_TABLE_ARGS="$(PERF_TABLE_ARGS)" scripts/perf-table.sh $(BIN_RELEASE)
 
 ## make latency: input-to-photon latency in kiosk-vm (release build), the table of docs/latency.md.
 latency: release

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Writes docs/performance.md: the frame budget table (`kiosk-carousel bench perf-table`) for this
 # machine, with the machine and the command. `make perf-table` runs it after a release build.
-# Usage: scripts/perf-table.sh [BIN] [OUT]   (extra options for the bench: PERF_TABLE_ARGS)
+# Usage: scripts/perf-table.sh [BIN] [OUT]   (extra options for the bench: PERF_TABLE_ARGS; a
+# sentence about the machine for the page: PERF_TABLE_NOTE)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$top/.build/release/kiosk-carousel}
@@ -31,10 +32,10 @@ card faces (drawn by the card renderer and cached first, so no timed frame decod
 `FrameComposer` with its damage — and each frame is timed around `renderFrame`:
 
 - **full**: a frame whose damage is the whole screen (start, wake-up, a new mode), the carousel
-  at rest on the middle item; median of 15 frames.
+  at rest on the middle item.
 - **drag**: a frame while a finger drags the carousel at 720 px/s (per 1080 rows; 12 px a frame
   at 60 Hz): the damage is the bounds of every card that moved, old and new (`drag damage`:
-  the mean share of the screen redrawn); median of 15 frames after the first 6.
+  the mean share of the screen redrawn), not counting the drag's first 6 frames.
 - **1 thr / N thr**: `render_threads` = 1, and the default (the cores, at most 4).
 - **drag sustains**: the highest of 60, 30, 20, 15, 10 Hz whose frame interval the drag frame
   fits in (the scan-out copy and the page flip come on top: see docs/display.md).
@@ -43,16 +44,20 @@ card faces (drawn by the card renderer and cached first, so no timed frame decod
 - **floor**: one fill (memset) and one copy (memcpy) of the whole frame on this machine — no
   renderer can write a whole frame faster than the fill.
 
-The times are wall-clock medians on a machine shared with other work: read them as the budget
-within ±30 %, and compare engines with `../shared/bench/tools/compare.sh` (interleaved), not
-with this table.
+Each time is the median of `--frames` frames (15 by default). With `--statistic min` (the line above the
+table says which), for a machine shared with other work where the median measures the
+neighbours too: a whole frame by the fastest of them (they are all alike), and the drag done
+three times, each of its frames by the fastest of the three, then the median frame.
+Wall-clock times: read them as a budget, not to compare engines — that is
+`../shared/bench/tools/compare.sh` (interleaved runs, docs/compositor.md).
 
 EOF
-echo "Measured $start (load average $load_before before, $load_after after), command:"
+echo "Measured $start on $(uname -m) Linux $(uname -r), $(nproc) CPUs online, $(awk '/MemTotal/ {printf "%.1f GB", $2 / 1048576}' /proc/meminfo) RAM"
+echo "(load average $load_before before, $load_after after)${PERF_TABLE_NOTE:+. $PERF_TABLE_NOTE}. Command:"
 echo ""
 echo '```'
-echo "make perf-table        # = swift build -c release && scripts/perf-table.sh"
-[ -z "$args" ] || echo "PERF_TABLE_ARGS='$args'"
+[ -z "$args" ] && echo "make perf-table        # = swift build -c release && scripts/perf-table.sh"
+[ -z "$args" ] || echo "make perf-table PERF_TABLE_ARGS='$args'"
 echo '```'
 echo ""
 cat "$tmp"
