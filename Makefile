@@ -38,10 +38,14 @@ unit: deps
 vm-test: build
 	scripts/run-vm-tests.sh
 
+## make bench: the engine, the card renderer, and the compositor beside Qt 5 and pixman on every
+## scene: the four published ones, docs/compositor/extra_scenes.py's and layout_scenes.py's.
+BENCH_SCENES ?= .build/bench-scenes
 bench: release
 	$(BIN_RELEASE) bench engine
 	$(BIN_RELEASE) bench cards
-	../shared/bench/tools/compare.sh -- $(BIN_RELEASE) bench composite
+	python3 docs/compositor/layout_scenes.py $(BIN_RELEASE) $(BENCH_SCENES) >/dev/null
+	../shared/bench/tools/compare.sh --scene-dir $(BENCH_SCENES) -- $(BIN_RELEASE) bench composite
 
 ## make perf-table: docs/performance.md, the frame budget of every layout at 800x480 … 3840x2160 on this machine.
 perf-table: release
