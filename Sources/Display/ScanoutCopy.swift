@@ -14,14 +14,18 @@ public enum ScanoutFormat: Equatable, Sendable {
 }
 
 /// A mapped buffer the display scans out: a dumb buffer or a framebuffer page.
-struct ScanoutBuffer {
-    var base: UnsafeMutableRawPointer
+public struct ScanoutBuffer {
+    public var base: UnsafeMutableRawPointer
     /// Bytes per row.
-    var pitch: Int
+    public var pitch: Int
     /// Physical size in pixels.
-    var width: Int
-    var height: Int
-    var format: ScanoutFormat
+    public var width: Int
+    public var height: Int
+    public var format: ScanoutFormat
+
+    public init(base: UnsafeMutableRawPointer, pitch: Int, width: Int, height: Int, format: ScanoutFormat) {
+        self.base = base; self.pitch = pitch; self.width = width; self.height = height; self.format = format
+    }
 }
 
 /// Copies damaged rectangles of the cached-memory frame into a scan-out buffer, rotated and
@@ -36,12 +40,12 @@ struct ScanoutBuffer {
 /// A frame smaller than the logical screen (`[display] render_scale` below 1) is enlarged in the
 /// same pass (`copyScaled`, ScaledScanoutCopy.swift) with `filter`; its damage rectangles are
 /// grown to the screen pixels they change.
-final class ScanoutCopier {
+public final class ScanoutCopier {
     static let tile = 64
     /// A cached tile for transposing and reversing rows.
     let scratch: UnsafeMutablePointer<UInt32>
     /// How a smaller frame is enlarged.
-    var filter: ScaleFilter {
+    public var filter: ScaleFilter {
         didSet { if filter != oldValue { cachedAxes = nil } }
     }
     /// The enlargement tables of the last scaled copy (the sizes rarely change).
@@ -50,7 +54,7 @@ final class ScanoutCopier {
     private var line: UnsafeMutablePointer<UInt32>?
     private var lineCapacity = 0
 
-    init(filter: ScaleFilter = .preferred) {
+    public init(filter: ScaleFilter = .preferred) {
         self.filter = filter
         scratch = .allocate(capacity: Self.tile * Self.tile)
         scratch.initialize(repeating: 0, count: Self.tile * Self.tile)
@@ -84,7 +88,7 @@ final class ScanoutCopier {
     /// a frame smaller than the logical screen (`buffer`'s size before rotation) is enlarged to it.
     /// Returns the number of pixels written.
     @discardableResult
-    func copy(_ rect: PixelRect, from frame: Canvas, to buffer: ScanoutBuffer, rotation: DisplayRotation) -> Int {
+    public func copy(_ rect: PixelRect, from frame: Canvas, to buffer: ScanoutBuffer, rotation: DisplayRotation) -> Int {
         let logical = rotation.logicalSize(physicalWidth: buffer.width, physicalHeight: buffer.height)
         if (frame.width, frame.height) != logical, frame.width <= logical.width, frame.height <= logical.height {
             return copyScaled(rect, from: frame, to: buffer, rotation: rotation,
