@@ -67,6 +67,8 @@ public struct DisplaySettings: Equatable, Sendable {
     public var pixelShift = 0
     /// Seconds between two one-pixel steps of the pixel shift.
     public var pixelShiftInterval = 600.0
+    /// The size frames are drawn at, as a fraction of the screen's (the display enlarges them).
+    public var renderScale = RenderScaleSetting.fixed(1)
     public init() {}
     /// `mode` parsed; nil when no mode is set.
     public var parsedMode: DisplayMode? { mode.flatMap(DisplayMode.init(parsing:)) }
@@ -75,6 +77,27 @@ public struct DisplaySettings: Equatable, Sendable {
             && a.rotation == b.rotation && a.buffers == b.buffers && a.renderThreads == b.renderThreads
             && a.headlessSize == b.headlessSize
             && a.pixelShift == b.pixelShift && a.pixelShiftInterval == b.pixelShiftInterval
+            && a.renderScale == b.renderScale
+    }
+}
+
+/// `[display] render_scale`: a fixed fraction of the screen's size (0.5…1), or `auto`: 1 until
+/// drags miss the refresh interval, then ½ (`RenderScaleGovernor`).
+public enum RenderScaleSetting: Equatable, Sendable, CustomStringConvertible {
+    case fixed(Double)
+    case auto
+
+    /// The scale frames start at: the fixed one, or 1 for `auto`.
+    public var initial: Double {
+        if case .fixed(let s) = self { return s }
+        return 1
+    }
+
+    public var description: String {
+        switch self {
+        case .fixed(let s): return ValueFormat.number(s)
+        case .auto: return "\"auto\""
+        }
     }
 }
 

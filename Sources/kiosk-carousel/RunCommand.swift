@@ -49,7 +49,7 @@ struct RunCommand: ParsableCommand {
             cfg.usb = readable.usb
         }
         let display = try DisplayFactory.open(cfg.display, backend: backend ?? cfg.display.backend, logger: logger)
-        let inputs = InputFactory.open(cfg, screenWidth: display.size.width, screenHeight: display.size.height,
+        let inputs = InputFactory.open(cfg, screenWidth: display.fullSize.width, screenHeight: display.fullSize.height,
                                        logger: logger)
         let app = try KioskApp(configPath: path, config: cfg, display: display, inputs: inputs,
                                log: try EventLog(path: events), logger: logger, exitAfter: exitAfter,
@@ -57,7 +57,7 @@ struct RunCommand: ParsableCommand {
         if !problems.isEmpty {
             // [input] was not known when the devices were opened: open them again for the fixed file.
             app.reopenInputs = { new in
-                InputFactory.open(new, screenWidth: display.size.width, screenHeight: display.size.height, logger: logger)
+                InputFactory.open(new, screenWidth: display.fullSize.width, screenHeight: display.fullSize.height, logger: logger)
             }
         }
         if let latencyTrace { app.latencyTrace = try LatencyTrace(path: latencyTrace) }

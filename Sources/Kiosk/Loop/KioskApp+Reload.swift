@@ -14,6 +14,7 @@ extension KioskApp {
         guard let new = behavior.reload(path: configPath, reason: reason, now: now, logger: logger) else { return false }
         itemsFolderStale = false
         actions.update(settings: new.actions)
+        applyRenderScale(new.display.renderScale)
         if new.control.socket != control?.path {
             logger.warning("[control] socket changed: takes effect at the next start")
         }

@@ -91,6 +91,10 @@ public final class KioskApp {
     var lastInputWallTime: Double?
     /// Frames the display refused, and times the screen became unhealthy (`errors{kind="display"}`).
     var displayErrors = 0
+    /// `[display] render_scale` as configured, and its governor when it is `"auto"`
+    /// (`KioskApp+RenderScale`).
+    var renderScaleSetting: RenderScaleSetting
+    var scaleGovernor: RenderScaleGovernor?
     /// The item ids of the configuration generation they were taken from (not copied at each pass).
     var itemIDs: (generation: Int, ids: [String]) = (0, [])
     /// The last USB import status shown (`KioskApp+USB`): the same file seen again is not news.
@@ -120,14 +124,16 @@ public final class KioskApp {
         start = monotonicNow()
         startWallTime = wallClock()
         metricsSettings = config.metrics
+        renderScaleSetting = config.display.renderScale
+        scaleGovernor = config.display.renderScale == .auto ? RenderScaleGovernor(refreshRate: display.refreshRate) : nil
         if let path = config.metrics.file {
             metrics = MetricsReporter(path: path, interval: config.metrics.interval, logger: Logger(label: "kiosk.metrics"))
         }
         inputClock = InputClock(start: start)
         // The pixel shift's path goes on from where the wall clock says: restarts do not keep
         // the scene near the centre.
-        session = CarouselSession(config: config, width: display.size.width, height: display.size.height,
-                                  synchronousCards: false, pixelShiftPhase: startWallTime)
+        session = CarouselSession(config: config, width: display.fullSize.width, height: display.fullSize.height,
+                                  renderScale: display.renderScale, synchronousCards: false, pixelShiftPhase: startWallTime)
         actions = ActionRunner(settings: config.actions, logger: Logger(label: "kiosk.actions"))
         behavior = KioskBehavior(session: session, log: log, now: 0, performAction: { _, _, _, _ in [] })
         serviceTimer = try TickTimer()
@@ -267,6 +273,7 @@ public final class KioskApp {
         // DRM master back.
         if let w = display.nextWakeTime, monotonicNow() >= w, display.handleWake() { displayChanged() }
         if behavior.blanked { presentBlackIfDue() }
+        renderScaleBetweenGestures()
         guard frameNeeded, display.canPresent else {
             return display.nextWakeTime.map { Int32(max(0, ($0 - monotonicNow()) * 1000).rounded(.up)) } ?? -1
         }
@@ -277,6 +284,7 @@ public final class KioskApp {
         do {
             try display.present(session.frame, damage: damage)
             latency?.presented(sequence: display.frameSequence, submitted: monotonicNow())
+            renderScaleFrame(duration: monotonicNow() - t)
             framesPresented += 1
             lastFrameWallTime = wallClock()
             presentTimes.append(t)
@@ -368,11 +376,12 @@ public final class KioskApp {
 
 
     func displayChanged() {
-        let s = display.size
+        let s = display.fullSize
         // The backend has said what happened in its own line (unplugged, new mode).
-        logger.debug("display is now \(s.width)x\(s.height)")
+        logger.debug("display is now \(s.width)x\(s.height), drawn at \(display.size.width)x\(display.size.height)")
         if s.width > 0 && s.height > 0 {
-            session.resize(width: s.width, height: s.height)
+            session.resize(width: s.width, height: s.height, renderScale: display.renderScale)
+            // Touch positions are in screen pixels whatever the render scale.
             inputs.forEach { $0.screenChanged(width: s.width, height: s.height) }
         }
     }
