@@ -2,17 +2,18 @@
 # usb-stick: content from a USB stick (docs/usb.md) on a real kernel: virtual USB mass-storage
 # devices plugged into an xHCI controller through QMP (`device_add usb-storage`; the host side is
 # lib/usb-host.py), the kernel's usb-storage, sd and vfat drivers, udevd with the shipped rule,
-# the shipped unit's command line, and a running kiosk on bochs-drm.
-#   1. a good stick: udev gives it SYSTEMD_WANTS=kiosk-carousel-usb@sda.service (the shipped rule,
-#      after Debian's blkid rules); the unit's ExecStart (with %I) takes its content: status
-#      `done`, a `current` link to a new generation, the kiosk's `usb_import` (done) and
-#      `reloaded` events, the confirmation card on the screen (`state` card), then the stick's
-#      items after the card's time; the stick is unmounted.
-#   2. a stick whose config.toml has problems: exit 1, status `failed` naming the file and line
-#      as on the stick, the problem card, `current` unchanged.
+# systemd (Debian 12's, PID 1 of a namespace: lib/systemd-ns.bash) with the shipped unit, and a
+# running kiosk on bochs-drm. Nothing starts the import but udev and systemd.
+#   1. a good stick: the shipped rule gives the add event SYSTEMD_WANTS=kiosk-carousel-usb@sda.service
+#      (after Debian's blkid rules), systemd starts the unit, which exits 0: status `done`, a
+#      `current` link to a new generation, the kiosk's `usb_import` (done) and `reloaded` events,
+#      the confirmation card on the screen (`state` card), then the stick's items after the
+#      card's time; the stick is unmounted.
+#   2. a stick whose config.toml has problems: the unit exits 1, status `failed` naming the file
+#      and line as on the stick, the problem card, `current` unchanged.
 #   3. a stick pulled out half-way through the copy (its reads throttled by QEMU to 1 MB/s, pulled
-#      while the status says `copying`): exit 1, status `failed`, `current` unchanged, no half
-#      copy left, no mount left.
+#      while the status says `copying`): the unit exits 1, status `failed`, `current` unchanged,
+#      no half copy left, no mount left (in either namespace).
 # Needs: $KIOSK_VM, $BIN (debug kiosk-carousel), mkfs.vfat and mcopy (dosfstools, mtools).
 set -u
 source "$(dirname "$0")/lib/input-host.sh"
@@ -81,10 +82,6 @@ title = "The machine's own item"
 TOML
 "$BIN" check-config "$out/kiosk.toml" || exit 1
 
-# The unit's command, as systemd would run it for sda (the binary and config are the test's).
-unit_cmd=$(sed -n 's/^ExecStart=//p' "$top/systemd/kiosk-carousel-usb@.service" \
-    | sed -e "s|/usr/local/bin/kiosk-carousel|$BIN|" -e "s|/etc/kiosk-carousel/config.toml|$out/kiosk.toml|" -e 's|%I|sda|g')
-echo "unit command: $unit_cmd"
 
 guest_script <<GUEST
 source "\$TOP/Tests/vm/lib/dpms-guest.sh"
@@ -115,71 +112,93 @@ RUN=\$!
 wait_for "\$OUT/run.err" "first frame on screen" 60 || { kiosk_state \$RUN; exit 1; }
 [ -d \$CONTENT ] || step_fail "the kiosk did not make \$CONTENT"
 
-step "good stick: plugged, udev"
+step "systemd with the shipped USB unit"
+# systemd (Debian 12's) as PID 1 of a PID and mount namespace (lib/systemd-ns.bash), with the
+# shipped unit where the package puts it (DefaultDependencies=no: only what the test starts) and
+# its output in a file; udevd's events reach it as on a kiosk.
+source "\$TOP/Tests/vm/lib/systemd-ns.bash"
+install -D -m 0755 "\$BIN" /usr/local/bin/kiosk-carousel
+install -D -m 0644 "\$OUT/kiosk.toml" /etc/kiosk-carousel/config.toml
+mkdir -p /etc/systemd/system/kiosk-carousel-usb@.service.d
+sed -e 's|^\[Unit\]\$|[Unit]\nDefaultDependencies=no|' "\$TOP/systemd/kiosk-carousel-usb@.service" > /etc/systemd/system/kiosk-carousel-usb@.service
+printf '[Service]\nStandardOutput=append:/run/usb-unit.log\nStandardError=append:/run/usb-unit.log\n' \
+    > /etc/systemd/system/kiosk-carousel-usb@.service.d/test-output.conf
+printf '[Unit]\nDefaultDependencies=no\n' > /etc/systemd/system/kiosk-test-idle.target
+start_systemd kiosk-test-idle.target || step_fail "systemd did not start"
+UNIT=kiosk-carousel-usb@sda.service
+STEP_ON_FAIL="\$STEP_ON_FAIL; cat /run/usb-unit.log; sc status \$UNIT --no-pager; sc show dev-sda.device -p Wants,ActiveState,SysFSPath,Following; sc list-units --all --type=device --no-pager; inside ls -la /run/udev | head; inside cat /proc/self/mountinfo | grep -E ' /sys | /run '"
+# started_since T: systemd started the unit after monotonic time T (its last start moved).
+started_since() { local t; t=\$(unit_prop \$UNIT ExecMainStartTimestampMonotonic); [ -n "\$t" ] && [ "\$t" != 0 ] && [ "\$t" != "\$1" ]; }
+# plug_and_run NAME [BPS]: plugs stick NAME; waits until systemd, asked by udev, has started the
+# unit for it. Sets BEFORE for finished().
+plug_and_run() {
+    BEFORE=\$(unit_prop \$UNIT ExecMainStartTimestampMonotonic)
+    usb \$1 "plug \$OUT/\$1.img \${2:-}"
+    wait_until 30 '[ -b /dev/sda ]'
+    wait_until 60 "started_since '\$BEFORE'"
+    note "\$1: systemd started \$UNIT (udev's SYSTEMD_WANTS)"
+}
+# finished RC: waits for the unit's end; its exit status must be RC.
+finished() {
+    wait_until 120 '[ "\$(unit_prop \$UNIT ActiveState)" != activating ]'
+    [ "\$(unit_prop \$UNIT ExecMainStatus)" = "\$1" ] || step_fail "\$UNIT exit status \$(unit_prop \$UNIT ExecMainStatus), expected \$1"
+}
+# pull NAME: pulls the stick; waits until the kernel has let it go.
+pull() { usb \$1 pull; wait_until 30 '[ ! -b /dev/sda ]'; }
+
+step "good stick: udev asks for the unit, systemd runs it"
 # What systemd is told at the add event (the database keeps only the last event's properties).
 udevadm monitor --udev --property --subsystem-match=block > "\$OUT/udev-good.txt" 2>&1 &
 MONITOR=\$!
 sleep 0.5
-usb good "plug \$OUT/good.img"
-wait_until 30 '[ -b /dev/sda ]'
+plug_and_run good
 udevadm settle --timeout=30
 kill \$MONITOR
 awk '/^UDEV .*add/ { add = 1 } /^\$/ { add = 0 } add' "\$OUT/udev-good.txt" > "\$OUT/udev-good-add.txt"
-grep -q '^SYSTEMD_WANTS=.*kiosk-carousel-usb@sda.service' "\$OUT/udev-good-add.txt" \
+grep -q "^SYSTEMD_WANTS=.*\$UNIT" "\$OUT/udev-good-add.txt" \
     || step_fail "the rule did not ask for the unit at add: \$(cat "\$OUT/udev-good.txt")"
 note "udev add: \$(grep -E '^(ID_BUS|ID_FS_TYPE|ID_FS_USAGE|SYSTEMD_WANTS)=' "\$OUT/udev-good-add.txt" | tr '\n' ' ')"
-
-step "good stick: import"
-$unit_cmd > "\$OUT/import-good.err" 2>&1; echo \$? > "\$OUT/import-good.rc"
-[ "\$(cat "\$OUT/import-good.rc")" = 0 ] || step_fail "usb-import exit \$(cat "\$OUT/import-good.rc"): \$(cat "\$OUT/import-good.err")"
+finished 0
 status_is done || step_fail "status: \$(cat \$CONTENT/status.json)"
 wait_until 30 "grep -q '\"usb_import\".*\"state\":\"done\"' \"\$OUT/events.jsonl\""
 wait_until 20 'card_is "\"New content from the USB stick\""'
 kiosk-vm-shot usb-done > /dev/null
 GOOD=\$(current)
-note "current -> \$GOOD; \$(cat "\$OUT/state.json" | cut -c1-160)"
+note "current -> \$GOOD; \$(cut -c1-160 "\$OUT/state.json")"
 grep -q kiosk-carousel-usb /proc/mounts && step_fail "the stick is still mounted"
 
 step "good stick: the card ends, the stick's items show"
 wait_until 30 'card_is null'
 grep -q '"item_count":3' "\$OUT/state.json" || step_fail "not the stick's 3 items: \$(cat "\$OUT/state.json")"
 kiosk-vm-shot usb-items > /dev/null
-usb good pull
-wait_until 30 '[ ! -b /dev/sda ]'
+pull good
 
 step "bad stick"
-usb bad "plug \$OUT/bad.img"
-wait_until 30 '[ -b /dev/sda ]'
-udevadm settle --timeout=30
-$unit_cmd > "\$OUT/import-bad.err" 2>&1; echo \$? > "\$OUT/import-bad.rc"
-[ "\$(cat "\$OUT/import-bad.rc")" = 1 ] || step_fail "usb-import exit \$(cat "\$OUT/import-bad.rc") for the bad stick"
+plug_and_run bad
+finished 1
 status_is failed || step_fail "status: \$(cat \$CONTENT/status.json)"
 cp \$CONTENT/status.json "\$OUT/status-bad.json"
 wait_until 20 'card_is "\"This USB stick was not used\""'
 kiosk-vm-shot usb-bad > /dev/null
 [ "\$(current)" = "\$GOOD" ] || step_fail "current changed to \$(current)"
-usb bad pull
-wait_until 30 '[ ! -b /dev/sda ]'
+pull bad
 
 step "big stick: pulled while copying"
-usb big "plug \$OUT/big.img 1000000"
-wait_until 30 '[ -b /dev/sda ]'
-udevadm settle --timeout=30
-$unit_cmd > "\$OUT/import-big.err" 2>&1 &
-IMPORT=\$!
+plug_and_run big 1000000
 wait_until 60 'status_is copying'
 note "copying: \$(cat \$CONTENT/status.json)"
-usb big pull
-wait \$IMPORT; echo \$? > "\$OUT/import-big.rc"
-[ "\$(cat "\$OUT/import-big.rc")" = 1 ] || step_fail "usb-import exit \$(cat "\$OUT/import-big.rc") for the pulled stick: \$(cat "\$OUT/import-big.err")"
+pull big
+finished 1
 status_is failed || step_fail "status: \$(cat \$CONTENT/status.json)"
 cp \$CONTENT/status.json "\$OUT/status-big.json"
 [ "\$(current)" = "\$GOOD" ] || step_fail "current changed to \$(current)"
 ls -a \$CONTENT > "\$OUT/content-after.txt"
 grep -q '^.incoming' "\$OUT/content-after.txt" && step_fail "a half copy is left: \$(cat "\$OUT/content-after.txt")"
 grep -q kiosk-carousel-usb /proc/mounts && step_fail "the pulled stick is still mounted"
+inside grep kiosk-carousel-usb /proc/mounts && step_fail "the pulled stick is still mounted in systemd's namespace"
 wait_until 20 'card_is "\"This USB stick was not used\""'
 state; grep -q '"item_count":3' "\$OUT/state.json" || step_fail "the kiosk lost the stick's items: \$(cat "\$OUT/state.json")"
+cp /run/usb-unit.log "\$OUT/usb-unit.err"
 stop_kiosk \$RUN
 steps_done
 GUEST
@@ -194,7 +213,6 @@ host_pid=$!
 PATH="$out/qemu:$PATH" run_guest "$out" --out "$out" --display bochs --timeout 300
 touch "$out/usb-req/STOP"; wait $host_pid
 sed 's/^/    /' "$out/usb-host.log"
-for f in import-good import-bad import-big; do echo "--- $f.err"; sed 's/^/    /' "$out/$f.err"; done
 # The cards on the screen are what the state said: the confirmation and the problem card differ
 # from the carousel of the stick's items and from each other.
 for a in "usb-done usb-items" "usb-bad usb-items" "usb-done usb-bad"; do

@@ -22,7 +22,8 @@ public final class StickMount {
     public init(device: String, under parent: String = "/run/kiosk-carousel-usb") throws {
         self.device = device
         mkdir(parent, 0o700)
-        let point = (parent as NSString).appendingPathComponent((device as NSString).lastPathComponent)
+        // One per import (a second one of the same device, run by hand, gets its own).
+        let point = (parent as NSString).appendingPathComponent("\((device as NSString).lastPathComponent)-\(getpid())")
         mkdir(point, 0o700)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: point, isDirectory: &isDir), isDir.boolValue else {
