@@ -37,6 +37,18 @@ static inline int raster_cpu_has_x86_64_v3(void)
 #endif
 }
 
+/* 1 when the CPU supports x86-64-v2 — SSSE3, SSE4.1, SSE4.2, POPCNT (and CMPXCHG16B, LAHF/SAHF):
+ * what the `RasterKernelsV2` module is compiled for — else 0. */
+static inline int raster_cpu_has_x86_64_v2(void)
+{
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("x86-64-v2");
+#else
+    return 0;
+#endif
+}
+
 /* Hint that the cache line holding `p` will be read soon (into all cache levels).
  * Never faults, even for addresses outside any mapping. */
 static inline void raster_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
