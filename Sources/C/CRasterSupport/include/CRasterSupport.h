@@ -75,6 +75,11 @@ static inline void raster_copy32(uint32_t *restrict dst, const uint32_t *restric
 typedef unsigned int raster_u32x8 __attribute__((ext_vector_type(8)));
 typedef int raster_i32x8 __attribute__((ext_vector_type(8)));
 
+/* The x86-64-v2 (SSSE3, SSE4.1) counterparts of the AVX2 helpers: CRasterSupportV2.h. */
+#if defined(__SSSE3__) && !defined(__AVX2__)
+#include "CRasterSupportV2.h"
+#endif
+
 /* The lanes of `v` picked by the low 3 bits of each lane of `index`: one vpermd where the module
  * is built for AVX2 (only used there), a loop elsewhere. */
 static inline raster_u32x8 raster_permute8(raster_u32x8 v, raster_i32x8 index)
@@ -95,6 +100,8 @@ static inline raster_u32x8 raster_load_partial8(const uint32_t *p, size_t n)
 #if defined(__AVX2__)
     __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     return (raster_u32x8)_mm256_maskload_epi32((const int *)p, mask);
+#elif defined(__SSSE3__)
+    return raster_v2_load_partial8(p, n < 8 ? n : 8);
 #else
     raster_u32x8 v = {0, 0, 0, 0, 0, 0, 0, 0};
     for (size_t i = 0; i < n && i < 8; i++) v[i] = p[i];
@@ -108,6 +115,8 @@ static inline void raster_store_partial8(uint32_t *p, raster_u32x8 v, size_t n)
 #if defined(__AVX2__)
     __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     _mm256_maskstore_epi32((int *)p, mask, (__m256i)v);
+#elif defined(__SSSE3__)
+    raster_v2_store_partial8(p, v, n < 8 ? n : 8);
 #else
     for (size_t i = 0; i < n && i < 8; i++) p[i] = v[i];
 #endif
@@ -145,6 +154,8 @@ static inline raster_i32x8 raster_fixed16(raster_f32x8 v, float hi, float bias, 
     t = _mm256_fmadd_ps(t, _mm256_set1_ps(65536.0f), _mm256_set1_ps(bias));
     __m256i i = _mm256_min_epi32(_mm256_cvttps_epi32(t), _mm256_set1_epi32(limit));
     return (raster_i32x8)_mm256_max_epi32(i, _mm256_setzero_si256());
+#elif defined(__SSE4_1__)
+    return raster_v2_fixed16(v, hi, bias, limit);
 #else
     raster_i32x8 below = v < hi;  /* all ones where v < hi (false for NaN) */
     raster_f32x8 t = (raster_f32x8)(((raster_i32x8)v & below) | ((raster_i32x8)(raster_f32x8)hi & ~below));
@@ -161,6 +172,8 @@ static inline raster_i32x8 raster_clamp_fixed(raster_i32x8 v, int limit)
 {
 #if defined(__AVX2__)
     return (raster_i32x8)_mm256_max_epi32(_mm256_min_epi32((__m256i)v, _mm256_set1_epi32(limit)), _mm256_setzero_si256());
+#elif defined(__SSE4_1__)
+    return raster_v2_clamp_fixed(v, limit);
 #else
     raster_i32x8 inside = v < limit;
     v = (v & inside) | ((raster_i32x8)limit & ~inside);
@@ -181,6 +194,8 @@ static inline raster_u32x8 raster_load_pairs4(const uint32_t *t, const int32_t *
     __m128d lo = _mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(t + i[0]))), (const double *)(t + i[1]));
     __m128d hi = _mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(t + i[2]))), (const double *)(t + i[3]));
     return (raster_u32x8)_mm256_insertf128_si256(_mm256_castsi128_si256(_mm_castpd_si128(lo)), _mm_castpd_si128(hi), 1);
+#elif defined(__SSSE3__)
+    return raster_v2_load_pairs4(t, i);
 #else
     typedef unsigned long long u64x4 __attribute__((ext_vector_type(4)));
     u64x4 r;
@@ -208,6 +223,9 @@ static inline raster_i16x16 raster_mulhrs(raster_i16x16 a, raster_i16x16 b)
 {
 #if defined(__AVX2__)
     return (raster_i16x16)_mm256_mulhrs_epi16((__m256i)a, (__m256i)b);
+#elif defined(__SSSE3__)
+    /* x86-64-v2: one pmulhrsw per 8 lanes. */
+    return raster_v2_mulhrs(a, b);
 #elif defined(__SSE2__)
     /* From the high and low halves of the products: 2·high + ⌊(⌊low / 2¹⁴⌋ + 1) / 2⌋. */
     typedef short i16x8 __attribute__((ext_vector_type(8)));
