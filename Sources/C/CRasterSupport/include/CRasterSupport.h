@@ -201,6 +201,9 @@ static inline raster_u16x16 raster_spread4(raster_u32x8 v, int odd, int high)
     __m128i pattern = odd ? _mm_setr_epi8(8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13)
                           : _mm_setr_epi8(0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5);
     if (high) pattern = _mm_add_epi8(pattern, _mm_set1_epi8(2));
+    /* The empty asm hides the constant from LLVM, which would otherwise replace each pshufb by
+     * pshuflw or pshufhw and pshufd (two shuffles instead of one). */
+    __asm__("" : "+x"(pattern));
     return (raster_u16x16)raster_v2_join(_mm_shuffle_epi8(RASTER_V2_LO(v), pattern), _mm_shuffle_epi8(RASTER_V2_HI(v), pattern));
 }
 
