@@ -3,6 +3,7 @@ import Foundation
 import Input
 import Kiosk
 import KioskConfig
+import Raster
 import Video
 
 /// The `kiosk-carousel` command line: one type per subcommand.
@@ -15,9 +16,12 @@ struct KioskCarouselCommand: ParsableCommand {
                       RecordCommand.self, BenchCommand.self, ConfigReferenceCommand.self, USBImportCommand.self])
 }
 
-// `--version` also says what this machine can decode (probing the V4L2 devices only then).
+// `--version` also says which compositor loops this CPU gets and what this machine can decode
+// (probing the V4L2 devices only then).
 if CommandLine.arguments.dropFirst() == ["--version"] {
     print(KioskVersion.string)
+    print("compositor: \(InstructionSet.best.rawValue) loops (built: "
+          + InstructionSet.allCases.map { $0.rawValue + ($0.isAvailable ? "" : " [not on this CPU]") }.joined(separator: ", ") + ")")
     print(VideoCapabilities.current().summary)
     exit(0)
 }
