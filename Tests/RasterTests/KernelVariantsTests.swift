@@ -227,16 +227,19 @@ final class KernelVariantsTests: XCTestCase {
     }
 
     /// Axis-aligned cards at scales from ½ up go through the row filter's window loads (AVX2:
-    /// 8 or 16 texels spread with `vpermd`; baseline: the `BlockShape`s near 1), also at the
+    /// 8 or 16 texels spread with `vpermd`; baseline: the `BlockShape`s near 1), below ½ through
+    /// its gather or (minified below ½ vertically) the single-pass loop, also at the
     /// right end of a texture row where a window would not fit; 5-pixel strips force the
     /// single-pass gather loop. Same pixels.
     func testWindowedRowLoadsMatchTheSinglePassLoop() {
         let tex = Self.card(120, 40, seed: 9)
-        for scale in [0.5, 0.53, 0.7, 0.81, 0.93, 0.97, 0.999, 1.003, 1.04, 1.3, 1.9] {
+        for scale in [0.23, 0.26, 0.29, 0.314, 0.33, 0.36, 0.41, 0.45, 0.5, 0.53, 0.7, 0.81, 0.93, 0.97, 0.999, 1.003, 1.04, 1.3, 1.9] {
             let quads = [Quad(texture: tex, corners: RT.rect(2.25, 1.5, 2.25 + 120 * scale, 1.5 + 40 * scale), alpha: 0.85),
                          Quad(texture: Self.glass, corners: RT.rect(50.5, 10, 50.5 + 29 * scale, 10 + 19 * scale)),
                          // mirrored: texel columns fall from left to right
-                         Quad(texture: tex, corners: RT.rect(160, 30, 160 - 120 * scale, 30 + 40 * scale), alpha: 0.9)]
+                         Quad(texture: tex, corners: RT.rect(160, 30, 160 - 120 * scale, 30 + 40 * scale), alpha: 0.9),
+                         // scaled across only: the row filter at every horizontal scale
+                         Quad(texture: tex, corners: RT.rect(120.25, 65.5, 120.25 + 120 * scale, 105.5), alpha: 0.95)]
             for set in instructionSets {
                 let whole = RT.canvas(240, 110), strips = RT.canvas(240, 110)
                 Compositor(filter: .bilinear, instructionSet: set).draw(quads, into: whole)
