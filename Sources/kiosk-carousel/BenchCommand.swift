@@ -4,5 +4,6 @@ import ArgumentParser
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bench",
         abstract: "Benchmarks: the engine, the compositor, the card renderer, video items.",
-        subcommands: [BenchEngineCommand.self, BenchCompositeCommand.self, BenchCardsCommand.self, BenchVideoCommand.self])
+        subcommands: [BenchEngineCommand.self, BenchCompositeCommand.self, BenchSuiteCommand.self, BenchCardsCommand.self,
+                      BenchVideoCommand.self])
 }
