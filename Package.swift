@@ -11,7 +11,8 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
 
 /// The compositor's loops (docs/compositor.md): built once for the target's baseline
 /// instruction set and, on x86-64, once more for x86-64-v3 (AVX2), which `Compositor` picks at
-/// run time when the CPU has it. `Sources/RasterKernelsAVX2` links to the same source files.
+/// run time when the CPU has it (on AArch64 once more with NEON shims). `Sources/RasterKernelsAVX2`
+/// and `Sources/RasterKernelsNEON` link to the same source files.
 var rasterKernels: [Target] = [
     .target(name: "RasterKernels", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"]),
 ]
@@ -38,6 +39,15 @@ if targetArch == "x86_64" {
         swiftSettings: [.define("RASTER_KERNELS_AVX2"),
                         .unsafeFlags(["-target-cpu", "haswell", "-Xcc", "-march=haswell"])]))
     rasterKernelModules.append("RasterKernelsAVX2")
+} else if targetArch == "aarch64" {
+    // AArch64: the same loops once more with the NEON counterparts of the AVX2 build's byte
+    // shuffles and byte multiply-adds (`Sources/C/CRasterSupport/neon/CRasterSupportNEON.h`, `RASTER_KERNELS_NEON`), chosen
+    // at run time as `neon`; `RasterKernels` stays the portable build to compare with
+    // (docs/arm64.md). NEON is part of the AArch64 baseline: no CPU check is needed.
+    rasterKernels.append(.target(
+        name: "RasterKernelsNEON", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"],
+        swiftSettings: [.define("RASTER_KERNELS_NEON"), .unsafeFlags(["-Xcc", "-DRASTER_KERNELS_NEON"])]))
+    rasterKernelModules.append("RasterKernelsNEON")
 }
 
 let package = Package(

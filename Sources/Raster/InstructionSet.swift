@@ -4,6 +4,9 @@ import RasterKernels
 #if canImport(RasterKernelsAVX2)
 import RasterKernelsAVX2
 #endif
+#if canImport(RasterKernelsNEON)
+import RasterKernelsNEON
+#endif
 
 /// The instruction sets the compositor's loops are built for. `Compositor` uses the best one
 /// the CPU has (as Qt's and pixman's raster code do); tests and `bench composite
@@ -13,6 +16,9 @@ public enum InstructionSet: String, CaseIterable, Sendable {
     case baseline
     /// x86-64 with AVX2, FMA, BMI1/2 and F16C (x86-64-v3, "haswell"): 256-bit vectors.
     case avx2
+    /// AArch64 with the NEON counterparts of the AVX2 build's byte shuffles and byte
+    /// multiply-adds (module `RasterKernelsNEON`; NEON is part of every AArch64 CPU).
+    case neon
 
     /// True when this build contains loops for it and this CPU can run them.
     public var isAvailable: Bool {
@@ -24,16 +30,28 @@ public enum InstructionSet: String, CaseIterable, Sendable {
             #else
             return false
             #endif
+        case .neon:
+            #if canImport(RasterKernelsNEON)
+            return true
+            #else
+            return false
+            #endif
         }
     }
 
     /// The fastest available one.
-    public static var best: InstructionSet { InstructionSet.avx2.isAvailable ? .avx2 : .baseline }
+    public static var best: InstructionSet {
+        if InstructionSet.avx2.isAvailable { return .avx2 }
+        return InstructionSet.neon.isAvailable ? .neon : .baseline
+    }
 
     /// New loops for this instruction set (the baseline ones when it is not available).
     func makeKernels() -> CompositorKernels {
         #if canImport(RasterKernelsAVX2)
         if self == .avx2 && isAvailable { return RasterKernelsAVX2.DrawKernels() }
+        #endif
+        #if canImport(RasterKernelsNEON)
+        if self == .neon { return RasterKernelsNEON.DrawKernels() }
         #endif
         return RasterKernels.DrawKernels()
     }

@@ -3,7 +3,8 @@ import Dispatch
 import RasterCore
 
 /// `CompositorKernels` built from this module's loops. The same source is compiled twice
-/// (`Sources/RasterKernelsAVX2` holds links to these files), so each module has its own
+/// (`Sources/RasterKernelsAVX2`, on AArch64 `Sources/RasterKernelsNEON`, hold links to these
+/// files), so each module has its own
 /// `DrawKernels` for its instruction set.
 public final class DrawKernels: CompositorKernels {
     private var bands: [BandWorker] = []
@@ -13,6 +14,8 @@ public final class DrawKernels: CompositorKernels {
     public var instructionSet: String {
         #if RASTER_KERNELS_AVX2
         return "avx2"
+        #elseif RASTER_KERNELS_NEON
+        return "neon"
         #else
         return "baseline"
         #endif
