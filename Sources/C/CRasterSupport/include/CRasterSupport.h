@@ -64,20 +64,11 @@ typedef unsigned int raster_u32x8 __attribute__((ext_vector_type(8)));
 typedef int raster_i32x8 __attribute__((ext_vector_type(8)));
 
 /* The lanes of `v` picked by the low 3 bits of each lane of `index`: one vpermd where the module
- * is built for AVX2, two tbl in the NEON module (only used there), a loop elsewhere. */
+ * is built for AVX2 (only used there), a loop elsewhere. */
 static inline raster_u32x8 raster_permute8(raster_u32x8 v, raster_i32x8 index)
 {
 #if defined(__AVX2__)
     return (raster_u32x8)_mm256_permutevar8x32_epi32((__m256i)v, (__m256i)index);
-#elif defined(__aarch64__) && defined(RASTER_KERNELS_NEON)
-    /* The NEON module: tbl over the 32 bytes of `v`, bytes 4·(index & 7) + 0…3 per lane. */
-    typedef unsigned int u32x4 __attribute__((ext_vector_type(4)));
-    raster_u32x8 bytes = (raster_u32x8)(index & 7) * 0x04040404u + 0x03020100u;
-    uint8x16x2_t table = {{(uint8x16_t)__builtin_shufflevector(v, v, 0, 1, 2, 3),
-                           (uint8x16_t)__builtin_shufflevector(v, v, 4, 5, 6, 7)}};
-    uint8x16_t lo = vqtbl2q_u8(table, (uint8x16_t)__builtin_shufflevector(bytes, bytes, 0, 1, 2, 3));
-    uint8x16_t hi = vqtbl2q_u8(table, (uint8x16_t)__builtin_shufflevector(bytes, bytes, 4, 5, 6, 7));
-    return __builtin_shufflevector((u32x4)lo, (u32x4)hi, 0, 1, 2, 3, 4, 5, 6, 7);
 #else
     raster_u32x8 r;
     for (int k = 0; k < 8; k++) r[k] = v[index[k] & 7];
