@@ -5,7 +5,8 @@
 #   scripts/arm64/insn-count.sh [FILTER...]      # default: bilinear mipmap
 #
 # Uses the optimised binary for the sid arm64 root (`scripts/arm64/cross-build.sh release-sid`,
-# .build-arm64-opt: the release configuration, built first if missing), run by the host's
+# .build-arm64-opt: the release configuration, brought up to date first; INSN_BIN=FILE counts
+# another aarch64 binary instead, INSN_OUT=DIR keeps its logs elsewhere), run by the host's
 # dynamically linked qemu-aarch64 (Debian's qemu-user: the static qemu-user-static cannot load
 # plugins) with that root as its library prefix, and scripts/arm64/insn-count.c, built here with
 # the host's C compiler. Each scene, filter and instruction set runs
@@ -23,7 +24,9 @@ FRAMES=${INSN_FRAMES:-4}
 SID_ARM64=$ARM64_CACHE/sid-arm64
 BIN=${INSN_BIN:-$SRC/.build-arm64-opt/aarch64-unknown-linux-gnu/release/kiosk-carousel}
 OUT=${INSN_OUT:-$SRC/.build-arm64-opt/insn-count}
-[ -x "$BIN" ] || "$HERE/cross-build.sh" release-sid
+# Brought up to date first (seconds when nothing changed), unless INSN_BIN names another binary.
+[ -n "${INSN_BIN:-}" ] || { need_root; mkdir -p "$SRC/.build-arm64-opt"; "$HERE/cross-build.sh" release-sid > "$SRC/.build-arm64-opt/cross-build.log" 2>&1 || die "cross-build.sh release-sid failed: .build-arm64-opt/cross-build.log"; }
+[ -x "$BIN" ] || die "$BIN missing"
 host_packages qemu-user gcc
 mkdir -p "$OUT"
 gcc -O2 -shared -fPIC -fvisibility=hidden -o "$OUT/insn-count.so" "$HERE/insn-count.c"
