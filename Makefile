@@ -8,7 +8,7 @@ DEB_SWIFTFLAGS := -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH)
 	-Xswiftc -no-toolchain-stdlib-rpath -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 CONFIG ?= config/example.toml
 
-.PHONY: all deps build release run test unit vm-test bench latency fuzz soak reliability install deb package-test docs clean
+.PHONY: all deps build release run test unit vm-test bench perf-table latency fuzz soak reliability install deb package-test docs clean
 
 all: build
 
@@ -38,10 +38,18 @@ unit: deps
 vm-test: build
 	scripts/run-vm-tests.sh
 
+## make bench: the engine, the card renderer, and the compositor beside Qt 5 and pixman on every
+## scene: the four published ones, docs/compositor/extra_scenes.py's and layout_scenes.py's.
+BENCH_SCENES ?= .build/bench-scenes
 bench: release
 	$(BIN_RELEASE) bench engine
 	$(BIN_RELEASE) bench cards
-	../shared/bench/tools/compare.sh -- $(BIN_RELEASE) bench composite
+	python3 docs/compositor/layout_scenes.py $(BIN_RELEASE) $(BENCH_SCENES) >/dev/null
+	../shared/bench/tools/compare.sh --scene-dir $(BENCH_SCENES) -- $(BIN_RELEASE) bench composite
+
+## make perf-table: docs/performance.md, the frame budget of every layout at 800x480 … 3840x2160 on this machine.
+perf-table: release
+	PERF_TABLE_ARGS="$(PERF_TABLE_ARGS)" scripts/perf-table.sh $(BIN_RELEASE)
 
 ## make latency: input-to-photon latency in kiosk-vm (release build), the table of docs/latency.md.
 latency: release

@@ -10,9 +10,10 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
 }
 
 /// The compositor's loops (docs/compositor.md): built once for the target's baseline
-/// instruction set and, on x86-64, once more for x86-64-v3 (AVX2), which `Compositor` picks at
-/// run time when the CPU has it (on AArch64 once more with NEON shims). `Sources/RasterKernelsAVX2`
-/// and `Sources/RasterKernelsNEON` link to the same source files.
+/// instruction set and, on x86-64, twice more, for x86-64-v3 (AVX2) and x86-64-v2 (SSSE3,
+/// SSE4.1/4.2, POPCNT), of which `Compositor` picks the best the CPU has at run time; on AArch64
+/// once more with NEON shims. `Sources/RasterKernelsAVX2`, `Sources/RasterKernelsV2` and
+/// `Sources/RasterKernelsNEON` link to the same source files.
 var rasterKernels: [Target] = [
     .target(name: "RasterKernels", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"]),
 ]
@@ -39,6 +40,12 @@ if targetArch == "x86_64" {
         swiftSettings: [.define("RASTER_KERNELS_AVX2"),
                         .unsafeFlags(["-target-cpu", "haswell", "-Xcc", "-march=haswell"])]))
     rasterKernelModules.append("RasterKernelsAVX2")
+    rasterKernels.append(.target(
+        name: "RasterKernelsV2", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"],
+        // `-target-cpu` takes LLVM CPU names only: Nehalem's features are x86-64-v2's.
+        swiftSettings: [.define("RASTER_KERNELS_V2"),
+                        .unsafeFlags(["-target-cpu", "nehalem", "-Xcc", "-march=x86-64-v2"])]))
+    rasterKernelModules.append("RasterKernelsV2")
 } else if targetArch == "aarch64" {
     // AArch64: the same loops once more with the NEON counterparts of the AVX2 build's byte
     // shuffles and byte multiply-adds (`Sources/C/CRasterSupport/neon/CRasterSupportNEON.h`, `RASTER_KERNELS_NEON`), chosen
@@ -102,7 +109,7 @@ let package = Package(
         .target(name: "Input", dependencies: ["CarouselCore", "CLibInput", "CEvdev", "CUdev", "CLinux",
                                               "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Kiosk", dependencies: [
-            "CarouselCore", "KioskConfig", "Raster", "Cards", "Display", "Input", "LinuxSystem", "Video",
+            "CarouselCore", "KioskConfig", "Raster", "Cards", "Display", "Input", "LinuxSystem", "Video", "CKioskSys",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "kiosk-carousel", dependencies: [

@@ -42,6 +42,14 @@ sed -e "s|/usr/local/bin/kiosk-carousel|$PREFIX/bin/kiosk-carousel|g" \
 chmod 0644 "$unitdir/kiosk-carousel.service.tmp"
 mv "$unitdir/kiosk-carousel.service.tmp" "$unitdir/kiosk-carousel.service"
 echo "installed $unitdir/kiosk-carousel.service"
+# The USB import unit (started by the udev rule, which docs/usb.md says how to install).
+sed -e "s|/usr/local/bin/kiosk-carousel|$PREFIX/bin/kiosk-carousel|g" \
+    -e "s|/etc/kiosk-carousel/|$SYSCONFDIR/kiosk-carousel/|g" \
+    -e "s|/usr/local/share/doc/kiosk-carousel/|$PREFIX/share/doc/kiosk-carousel/|g" \
+    "$top/systemd/kiosk-carousel-usb@.service" > "$unitdir/kiosk-carousel-usb@.service.tmp"
+chmod 0644 "$unitdir/kiosk-carousel-usb@.service.tmp"
+mv "$unitdir/kiosk-carousel-usb@.service.tmp" "$unitdir/kiosk-carousel-usb@.service"
+echo "installed $unitdir/kiosk-carousel-usb@.service"
 
 if [ -e "$confdir/config.toml" ]; then
     echo "kept the existing $confdir/config.toml"
@@ -64,6 +72,7 @@ for f in "$top"/systemd/udev/*.rules; do
 done
 install -m 0644 "$top/systemd/kiosk-carousel.service.d/foreground-program.conf.example" "$docdir/"
 install -m 0644 "$top/systemd/kiosk-carousel.service.d/metrics.conf.example" "$docdir/"
+install -m 0644 "$top/systemd/kiosk-carousel.tmpfiles" "$docdir/"
 echo "installed documentation and examples in $docdir"
 
 cat <<NEXT

@@ -48,7 +48,7 @@ root=$work/root
 doc=$root/usr/share/doc/kiosk-carousel
 share=$root/usr/share/kiosk-carousel
 install -d -m 0755 "$root/DEBIAN" "$root/usr/bin" "$root/lib/systemd/system" "$root/lib/udev/rules.d" \
-    "$root/usr/lib/sysusers.d" "$root/etc/kiosk-carousel" "$doc/examples/udev" "$doc/docs" \
+    "$root/usr/lib/sysusers.d" "$root/usr/lib/tmpfiles.d" "$root/etc/kiosk-carousel" "$doc/examples/udev" "$doc/docs" \
     "$share/example" "$root/usr/share/man/man1" "$root/usr/share/bash-completion/completions" \
     "$root/usr/share/zsh/vendor-completions" "$root/usr/share/fish/vendor_completions.d"
 
@@ -67,6 +67,14 @@ sed -e 's|/usr/local/bin/kiosk-carousel|/usr/bin/kiosk-carousel|g' \
 grep -q '^ExecStart=/usr/bin/kiosk-carousel ' "$root/lib/systemd/system/kiosk-carousel.service" \
     || die "the unit's ExecStart was not rewritten to /usr/bin"
 install -m 0644 "$pkgsrc/kiosk-carousel.sysusers" "$root/usr/lib/sysusers.d/kiosk-carousel.conf"
+# USB sticks (docs/usb.md): the import unit, the rule that starts it, the content folder.
+sed -e 's|/usr/local/bin/kiosk-carousel|/usr/bin/kiosk-carousel|g' \
+    -e 's|file:///usr/local/share/doc/kiosk-carousel/usb.md|file:///usr/share/doc/kiosk-carousel/docs/usb.md|' \
+    "$top/systemd/kiosk-carousel-usb@.service" > "$root/lib/systemd/system/kiosk-carousel-usb@.service"
+grep -q '^ExecStart=/usr/bin/kiosk-carousel ' "$root/lib/systemd/system/kiosk-carousel-usb@.service" \
+    || die "the USB unit's ExecStart was not rewritten to /usr/bin"
+install -m 0644 "$top/systemd/udev/72-kiosk-carousel-usb.rules" "$root/lib/udev/rules.d/"
+install -m 0644 "$top/systemd/kiosk-carousel.tmpfiles" "$root/usr/lib/tmpfiles.d/kiosk-carousel.conf"
 # The rotary-encoder rule matches the kernel driver's own device names (rotary@*): active.
 install -m 0644 "$top/systemd/udev/70-kiosk-rotary.rules" "$root/lib/udev/rules.d/"
 # The calibration rule names an example panel: an example to copy to /etc/udev/rules.d/.

@@ -19,9 +19,19 @@ import Raster
 /// (`BufferDamage`: only it knows how many it has and which one is drawn into next). The loop
 /// keeps no frame-rate cap of its own.
 public protocol DisplayBackend: AnyObject {
-    /// The size the scene is laid out in (already swapped for 90°/270° rotation); zero when no
-    /// screen is connected.
+    /// The size the scene is laid out in (already swapped for 90°/270° rotation, and multiplied
+    /// by `renderScale`, rounded); zero when no screen is connected.
     var size: (width: Int, height: Int) { get }
+    /// The screen's size after rotation, before `renderScale`: what `size` is at scale 1, and
+    /// the size touch positions are scaled from.
+    var fullSize: (width: Int, height: Int) { get }
+    /// `[display] render_scale` in effect (0.5…1): frames are drawn at `size` and enlarged to
+    /// `fullSize` by the scan-out copy.
+    var renderScale: Double { get }
+    /// Changes the render scale (clamped to 0.5…1); the next frame is copied whole. Returns
+    /// true when `size` changed: the loop lays the scene out again, as after a new mode.
+    /// Backends without scaling ignore it and return false.
+    func setRenderScale(_ scale: Double) -> Bool
     /// The refresh rate of the mode in Hz (the backend's own frame-rate cap where nothing else
     /// paces frames).
     var refreshRate: Double { get }
@@ -86,6 +96,9 @@ public protocol DisplayBackend: AnyObject {
 }
 
 extension DisplayBackend {
+    public var fullSize: (width: Int, height: Int) { size }
+    public var renderScale: Double { 1 }
+    public func setRenderScale(_ scale: Double) -> Bool { false }
     public var wantsFrame: Bool { false }
     public var health: DisplayHealth { size.width > 0 && size.height > 0 ? .showing : .notShowing }
     public var nextWakeTime: Double? { nil }

@@ -13,11 +13,13 @@ public struct DisplayOptions: Equatable, Sendable {
     public var buffers: Int
     /// Software rotation.
     public var rotation: DisplayRotation
+    /// The render scale the display starts with (`RenderScale`, 0.5…1).
+    public var renderScale: Double
 
     public init(device: String? = nil, connector: String? = nil, mode: String? = nil, buffers: Int = 2,
-                rotation: DisplayRotation = .none) {
+                rotation: DisplayRotation = .none, renderScale: Double = 1) {
         self.device = device; self.connector = connector; self.mode = mode
-        self.buffers = buffers; self.rotation = rotation
+        self.buffers = buffers; self.rotation = rotation; self.renderScale = RenderScale.clamp(renderScale)
     }
 }
 

@@ -11,8 +11,16 @@ import Raster
 /// period of the monotonic clock (`RefreshCap`), so a loop with a headless display draws no
 /// faster than with a real one. Unpaced (`simulate`, which runs on a virtual clock): every
 /// `present` is shown at once.
+///
+/// With a render scale below 1 the frames are smaller than the screen and enlarged into it by
+/// the same copy the real displays use (`ScanoutCopier`), so a PNG shows what a panel would.
 public final class HeadlessDisplay: DisplayBackend {
-    public let size: (width: Int, height: Int)
+    public var size: (width: Int, height: Int) {
+        RenderScale.sceneSize(width: fullSize.width, height: fullSize.height, scale: renderScale)
+    }
+    public let fullSize: (width: Int, height: Int)
+    public private(set) var renderScale: Double
+    private let copier = ScanoutCopier()
     public let refreshRate: Double
     public var pollDescriptors: [Int32] { [] }
     public var canPresent: Bool { !released && (!paced || cap.allows(Self.monotonicNow())) }
@@ -32,20 +40,33 @@ public final class HeadlessDisplay: DisplayBackend {
 
     /// - Parameter paced: cap frames at `refreshRate` by the monotonic clock (the real loop);
     ///   false for virtual time (`simulate`, PNG shots).
-    public init(width: Int, height: Int, refreshRate: Double = 60, paced: Bool = false) {
-        size = (width, height)
+    public init(width: Int, height: Int, refreshRate: Double = 60, paced: Bool = false, renderScale: Double = 1) {
+        fullSize = (width, height)
+        self.renderScale = RenderScale.clamp(renderScale)
         self.refreshRate = refreshRate
         self.paced = paced
         cap = RefreshCap(refreshRate: refreshRate)
         screen = Canvas(width: width, height: height)
     }
 
+    public func setRenderScale(_ scale: Double) -> Bool {
+        let old = size
+        renderScale = RenderScale.clamp(scale)
+        return size != old
+    }
+
     public func present(_ frame: Canvas, damage: [PixelRect]) throws {
         var copied = 0
-        for r in damage {
+        if (frame.width, frame.height) != fullSize {
+            let buffer = ScanoutBuffer(base: UnsafeMutableRawPointer(screen.pixels), pitch: screen.stride * 4,
+                                       width: screen.width, height: screen.height, format: .xrgb8888)
+            for r in damage { copied += copier.copy(r, from: frame, to: buffer, rotation: .none) }
+        } else {
+            for r in damage {
             let c = r.intersection(screen.bounds)
             screen.copy(from: frame, x: c.x, y: c.y, width: c.width, height: c.height)
             copied += c.area
+            }
         }
         lastCopiedPixels = copied
         presentedFrames += 1

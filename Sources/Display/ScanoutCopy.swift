@@ -14,14 +14,18 @@ public enum ScanoutFormat: Equatable, Sendable {
 }
 
 /// A mapped buffer the display scans out: a dumb buffer or a framebuffer page.
-struct ScanoutBuffer {
-    var base: UnsafeMutableRawPointer
+public struct ScanoutBuffer {
+    public var base: UnsafeMutableRawPointer
     /// Bytes per row.
-    var pitch: Int
+    public var pitch: Int
     /// Physical size in pixels.
-    var width: Int
-    var height: Int
-    var format: ScanoutFormat
+    public var width: Int
+    public var height: Int
+    public var format: ScanoutFormat
+
+    public init(base: UnsafeMutableRawPointer, pitch: Int, width: Int, height: Int, format: ScanoutFormat) {
+        self.base = base; self.pitch = pitch; self.width = width; self.height = height; self.format = format
+    }
 }
 
 /// Copies damaged rectangles of the cached-memory frame into a scan-out buffer, rotated and
@@ -32,22 +36,64 @@ struct ScanoutBuffer {
 /// - 90°/270°: the rectangle is cut into 64×64 tiles; each tile is transposed in a small cached
 ///   scratch tile (reads along source rows), then written out row by row.
 /// Pixel format conversion (RGB565, XBGR) happens per written row segment.
-final class ScanoutCopier {
+///
+/// A frame smaller than the logical screen (`[display] render_scale` below 1) is enlarged in the
+/// same pass (`copyScaled`, ScaledScanoutCopy.swift) with `filter`; its damage rectangles are
+/// grown to the screen pixels they change.
+public final class ScanoutCopier {
     static let tile = 64
     /// A cached tile for transposing and reversing rows.
-    private let scratch: UnsafeMutablePointer<UInt32>
+    let scratch: UnsafeMutablePointer<UInt32>
+    /// How a smaller frame is enlarged.
+    public var filter: ScaleFilter {
+        didSet { if filter != oldValue { cachedAxes = nil } }
+    }
+    /// The enlargement tables of the last scaled copy (the sizes rarely change).
+    private var cachedAxes: (x: ScaleAxis, y: ScaleAxis)?
+    /// One scene row mixed vertically (bilinear), grown on demand.
+    private var line: UnsafeMutablePointer<UInt32>?
+    private var lineCapacity = 0
 
-    init() {
+    public init(filter: ScaleFilter = .preferred) {
+        self.filter = filter
         scratch = .allocate(capacity: Self.tile * Self.tile)
         scratch.initialize(repeating: 0, count: Self.tile * Self.tile)
     }
 
-    deinit { scratch.deallocate() }
+    deinit {
+        scratch.deallocate()
+        line?.deallocate()
+    }
 
-    /// Copies `rect` (logical coordinates, clipped to `frame`) into `buffer` as `rotation` maps it.
+    /// The enlargement tables for these sizes (cached).
+    func axes(sceneWidth sw: Int, sceneHeight sh: Int, screenWidth lw: Int, screenHeight lh: Int) -> (ScaleAxis, ScaleAxis) {
+        if let c = cachedAxes, c.x.scene == sw, c.x.screen == lw, c.y.scene == sh, c.y.screen == lh { return (c.x, c.y) }
+        let a = (x: ScaleAxis(scene: sw, screen: lw, filter: filter), y: ScaleAxis(scene: sh, screen: lh, filter: filter))
+        cachedAxes = a
+        return (a.x, a.y)
+    }
+
+    /// A cached row of at least `count` pixels.
+    func lineBuffer(count: Int) -> UnsafeMutablePointer<UInt32> {
+        if let l = line, lineCapacity >= count { return l }
+        line?.deallocate()
+        let l = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
+        l.initialize(repeating: 0, count: count)
+        line = l
+        lineCapacity = count
+        return l
+    }
+
+    /// Copies `rect` (frame coordinates, clipped to `frame`) into `buffer` as `rotation` maps it;
+    /// a frame smaller than the logical screen (`buffer`'s size before rotation) is enlarged to it.
     /// Returns the number of pixels written.
     @discardableResult
-    func copy(_ rect: PixelRect, from frame: Canvas, to buffer: ScanoutBuffer, rotation: DisplayRotation) -> Int {
+    public func copy(_ rect: PixelRect, from frame: Canvas, to buffer: ScanoutBuffer, rotation: DisplayRotation) -> Int {
+        let logical = rotation.logicalSize(physicalWidth: buffer.width, physicalHeight: buffer.height)
+        if (frame.width, frame.height) != logical, frame.width <= logical.width, frame.height <= logical.height {
+            return copyScaled(rect, from: frame, to: buffer, rotation: rotation,
+                              logicalWidth: logical.width, logicalHeight: logical.height)
+        }
         let r = rect.intersection(frame.bounds)
         guard !r.isEmpty else { return 0 }
         let lw = frame.width, lh = frame.height
@@ -109,6 +155,11 @@ final class ScanoutCopier {
     }
 
     /// Writes `count` XRGB pixels into one row segment of the buffer, converting the format.
+    @inline(__always)
+    func storeRow(_ src: UnsafeMutablePointer<UInt32>, count: Int, to b: ScanoutBuffer, x: Int, y: Int) {
+        store(UnsafePointer(src), count: count, to: b, x: x, y: y)
+    }
+
     @inline(__always)
     private func store(_ src: UnsafePointer<UInt32>, count: Int, to b: ScanoutBuffer, x: Int, y: Int) {
         let row = b.base + y * b.pitch

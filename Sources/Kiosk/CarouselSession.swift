@@ -52,36 +52,62 @@ public final class CarouselSession {
     public var message: MessageCard? {
         didSet { if message != oldValue { needsFrame = true } }
     }
+    /// A card shown over the carousel for a while (the USB stick's result): `notice` ends it at
+    /// its deadline, and a touch, key or click ends it at once (that press only ends it).
+    public private(set) var notice: Notice?
     /// Burn-in care (`[display] pixel_shift`): where the scene is moved to over time.
     public private(set) var pixelShift: PixelShift
     /// The offset every quad of the scene is drawn at now, and input is mapped back by (the
     /// background stays put). Changes only in `updatePixelShift(now:)` (and so on a tick or a
     /// frame), one pixel at a time.
     public private(set) var sceneOffset: (x: Int, y: Int) = (0, 0)
+    /// `[display] render_scale`: the frame is `size` = the screen size times this (rounded), the
+    /// display enlarges it. The engine lays out in screen pixels (`screenSize`) and input arrives
+    /// in them; card corners are multiplied by the scale when drawn, and cards and overlays are
+    /// rasterized for the scaled size (`RenderScaleStyles`).
+    public private(set) var renderScale: Double = 1
+    /// The size the layout and input use: the screen's (after rotation, before `renderScale`).
+    public private(set) var screenSize: (width: Int, height: Int)
 
+    /// - Parameter renderScale: the scene is drawn at `width × height` times this (0.5…1).
     /// - Parameter pixelShiftPhase: seconds added to the time before the pixel shift's step is
     ///   looked up (the live loop passes the wall clock, so a restart does not go back to the
     ///   centre; `simulate` passes 0: its first frame is unshifted).
-    public init(config: KioskConfiguration, width: Int, height: Int, synchronousCards: Bool = true,
-                pixelShiftPhase: Double = 0) {
+    public init(config: KioskConfiguration, width: Int, height: Int, renderScale: Double = 1,
+                synchronousCards: Bool = true, pixelShiftPhase: Double = 0) {
         self.config = config
+        screenSize = (width, height)
+        let drawn = Self.drawnSize(width: width, height: height, scale: renderScale)
+        self.renderScale = drawn.scale
         pixelShift = PixelShift(range: config.display.pixelShift, interval: config.display.pixelShiftInterval,
                                 phase: pixelShiftPhase)
         sceneOffset = pixelShift.offset(at: 0)
         engine = CarouselEngine(options: config.carousel, itemCount: config.items.count,
                                 viewSize: Size2(Double(width), Double(height)))
         gestures = GestureRecognizer(options: config.gestures, vertical: config.carousel.vertical)
-        scene = SceneRenderer(width: width, height: height, config: config)
-        let size = CarouselSession.cardSize(config)
-        cards = CardPipeline(items: config.items, cardWidth: size.width, cardHeight: size.height,
+        scene = SceneRenderer(width: drawn.width, height: drawn.height, config: config)
+        let size = CarouselSession.cardSize(config, scale: drawn.scale)
+        cards = CardPipeline(items: config.items.map { $0.scaled(by: drawn.scale) }, cardWidth: size.width, cardHeight: size.height,
                              options: CardPipeline.Options(settings: config.cards, wraps: engine.wraps,
                                                            synchronous: synchronousCards))
-        overlays = OverlayRenderer(style: OverlayStyle(theme: config.theme), screenWidth: width, screenHeight: height)
+        overlays = OverlayRenderer(style: OverlayStyle(theme: config.theme.scaled(by: drawn.scale)),
+                                   screenWidth: drawn.width, screenHeight: drawn.height)
         cardVideo = CardVideo(settings: config.video, synchronous: synchronousCards, logger: videoLogger)
     }
 
-    /// The view size the scene is laid out in.
+    /// True while a finger (or the pointer's button) is down on the carousel: a drag is going on.
+    public var isTracking: Bool { gestures.isTracking }
+
+    /// The size the scene is drawn at (`screenSize` times `renderScale`): the frame's.
     public var size: (width: Int, height: Int) { (scene.width, scene.height) }
+
+    /// The frame size for a screen of `width × height` at `scale` (`Display.RenderScale`'s
+    /// rounding), and the scale the quads are multiplied by (1 when the size is the screen's).
+    static func drawnSize(width: Int, height: Int, scale: Double) -> (width: Int, height: Int, scale: Double) {
+        let s = scale.isNaN ? 1 : min(max(scale, 0.5), 1)
+        guard s < 1, width > 0, height > 0 else { return (width, height, 1) }
+        return (max(1, Int((Double(width) * s).rounded())), max(1, Int((Double(height) * s).rounded())), s)
+    }
 
     /// The frame drawn last (cached memory; the display copies the damaged parts out of it).
     public var frame: Canvas { scene.frame }
@@ -126,6 +152,11 @@ public final class CarouselSession {
 
     /// Feeds one input event at `now`.
     public func handle(_ event: InputEvent, now: Double) {
+        if var n = notice, n.swallows(event) {
+            notice = n.isShown || n.holdsInput ? n : nil
+            if !n.isShown { needsFrame = true }
+            return
+        }
         if let fs = fullscreen, fs.handle(event) {
             if !fs.isActive { endFullscreen(now: now) }
             return
@@ -135,9 +166,10 @@ public final class CarouselSession {
     }
 
     /// `event` in the coordinates the scene is laid out in: screen positions minus the pixel
-    /// shift's offset (the full-screen clip is not shifted and sees the screen's).
+    /// shift's offset (the full-screen clip is not shifted and sees the screen's). The offset is
+    /// in frame pixels: at a render scale below 1 it is that many screen pixels over the scale.
     func unshifted(_ event: InputEvent) -> InputEvent {
-        let dx = Double(sceneOffset.x), dy = Double(sceneOffset.y)
+        let dx = Double(sceneOffset.x) / renderScale, dy = Double(sceneOffset.y) / renderScale
         guard dx != 0 || dy != 0 else { return event }
         switch event {
         case .touchDown(let slot, let x, let y): return .touchDown(slot: slot, x: x - dx, y: y - dy)
@@ -145,6 +177,19 @@ public final class CarouselSession {
         case .pointerMotion(let x, let y): return .pointerMotion(x: x - dx, y: y - dy)
         default: return event
         }
+    }
+
+    /// Shows `card` until `until` (nil: until `endNotice` or a press).
+    public func showNotice(_ card: MessageCard, until: Double?) {
+        notice = Notice(card: card, until: until)
+        needsFrame = true
+    }
+
+    /// Ends the notice (its deadline passed, or what it said is over).
+    public func endNotice() {
+        guard let n = notice, n.isShown else { return }
+        notice = n.holdsInput ? Notice(ended: n) : nil
+        needsFrame = true
     }
 
     /// Takes the pixel shift's step for `now`; a new offset needs a frame (the whole scene moves
@@ -226,16 +271,20 @@ public final class CarouselSession {
         let poses = engine.layout()
             .filter { $0.isPlaceholder || config.items.indices.contains($0.index) }
         cards.request(visible: poses.filter { !$0.isPlaceholder }.map(\.index), focus: engine.scrollOffset)
+        let s = renderScale
+        let placeholderStyle = config.theme.card.scaled(by: s)
         var quads = poses.flatMap { pose -> [Quad] in
+            // The layout is in screen pixels; the frame is drawn at the render scale.
+            let corners = s == 1 ? pose.corners : pose.corners.map { Point2($0.x * s, $0.y * s) }
             if pose.isPlaceholder {
-                return [Quad(texture: cards.placeholderFace(style: config.theme.card), corners: pose.corners, alpha: pose.alpha)]
+                return [Quad(texture: cards.placeholderFace(style: placeholderStyle), corners: corners, alpha: pose.alpha)]
             }
-            if let frame = cardVideo.face(at: pose.index) { return [Quad(texture: frame, corners: pose.corners, alpha: pose.alpha)] }
-            return cards.face(at: pose.index, now: frameTime).quads(corners: pose.corners, alpha: pose.alpha)
+            if let frame = cardVideo.face(at: pose.index) { return [Quad(texture: frame, corners: corners, alpha: pose.alpha)] }
+            return cards.face(at: pose.index, now: frameTime).quads(corners: corners, alpha: pose.alpha)
         }
         let items = config.items
         // The dial ring is drawn first, under the cards: a subtle guide, never in the way.
-        if let ring = overlays.dialRing(config.gestures.dial) { quads.insert(ring.quad, at: 0) }
+        if let ring = overlays.dialRing(config.gestures.dial?.scaled(by: s)) { quads.insert(ring.quad, at: 0) }
         if let dots = overlays.pageIndicator(count: items.count, current: engine.currentIndex) { quads.append(dots.quad) }
         if items.indices.contains(engine.currentIndex), let title = overlays.title(for: items[engine.currentIndex]) {
             quads.append(title.quad)
@@ -247,6 +296,7 @@ public final class CarouselSession {
     /// configuration has no items ("No items yet — add pictures to …").
     public var shownMessage: MessageCard? {
         if let message { return message }
+        if let notice, notice.isShown { return notice.card }
         guard config.items.isEmpty else { return nil }
         let file = config.file.isEmpty || config.file.hasPrefix("/") ? config.file
             : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(config.file)
@@ -274,9 +324,22 @@ public final class CarouselSession {
     }
 
     /// Lays the scene out for a new screen size (hotplug, new mode); the next frame is full.
-    public func resize(width: Int, height: Int) {
-        scene = SceneRenderer(width: width, height: height, config: config)
-        overlays = OverlayRenderer(style: OverlayStyle(theme: config.theme), screenWidth: width, screenHeight: height)
+    ///
+    /// - Parameter renderScale: the new render scale; nil keeps the current one. A new scale
+    ///   draws the cards again for their new size.
+    public func resize(width: Int, height: Int, renderScale newScale: Double? = nil) {
+        let drawn = Self.drawnSize(width: width, height: height, scale: newScale ?? renderScale)
+        let scaleChanged = drawn.scale != renderScale
+        screenSize = (width, height)
+        renderScale = drawn.scale
+        scene = SceneRenderer(width: drawn.width, height: drawn.height, config: config)
+        overlays = OverlayRenderer(style: OverlayStyle(theme: config.theme.scaled(by: drawn.scale)),
+                                   screenWidth: drawn.width, screenHeight: drawn.height)
+        if scaleChanged {
+            let size = CarouselSession.cardSize(config, scale: drawn.scale)
+            cards.setCardSize(width: size.width, height: size.height)
+            cards.update(items: config.items.map { $0.scaled(by: drawn.scale) })
+        }
         engine.viewSize = Size2(Double(width), Double(height))
         if let fs = fullscreen, fs.isActive {
             // The clip was decoded for the old size: the carousel comes back instead.
@@ -303,21 +366,24 @@ public final class CarouselSession {
         }
         if old.theme != new.theme || old.display.renderThreads != new.display.renderThreads {
             scene = SceneRenderer(width: scene.width, height: scene.height, config: new)
-            overlays = OverlayRenderer(style: OverlayStyle(theme: new.theme), screenWidth: scene.width, screenHeight: scene.height)
+            overlays = OverlayRenderer(style: OverlayStyle(theme: new.theme.scaled(by: renderScale)),
+                                       screenWidth: scene.width, screenHeight: scene.height)
         }
         // Only the cards whose look changed are drawn again.
-        let size = CarouselSession.cardSize(new)
+        let size = CarouselSession.cardSize(new, scale: renderScale)
         cards.setCardSize(width: size.width, height: size.height)
-        cards.update(items: new.items)
+        cards.update(items: new.items.map { $0.scaled(by: renderScale) })
         if let id = currentID, let i = new.items.firstIndex(where: { $0.id == id }), i != engine.currentIndex {
             engine.apply(.scrollTo(index: i, duration: 0), now: now)
         }
         needsFrame = true
     }
 
-    /// Cards are drawn at the carousel's item size.
-    static func cardSize(_ config: KioskConfiguration) -> (width: Int, height: Int) {
-        (max(1, Int(config.carousel.itemSize.width)), max(1, Int(config.carousel.itemSize.height)))
+    /// Cards are drawn at the carousel's item size times the render scale.
+    static func cardSize(_ config: KioskConfiguration, scale: Double = 1) -> (width: Int, height: Int) {
+        let w = config.carousel.itemSize.width, h = config.carousel.itemSize.height
+        if scale == 1 { return (max(1, Int(w)), max(1, Int(h))) }
+        return (max(1, Int((w * scale).rounded())), max(1, Int((h * scale).rounded())))
     }
 }
 
@@ -385,7 +451,7 @@ extension CarouselSession {
             }
             if !fs.holdsTouches { fullscreen = nil }
         }
-        let size = CarouselSession.cardSize(config)
+        let size = CarouselSession.cardSize(config, scale: renderScale)
         if cardVideo.update(now: now, resting: !engine.isMoving, current: engine.currentIndex, items: config.items,
                             cardWidth: size.width, cardHeight: size.height) {
             needsFrame = true

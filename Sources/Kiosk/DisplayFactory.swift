@@ -8,7 +8,8 @@ public enum DisplayFactory {
         let options = displayOptions(settings)
         switch backend {
         case .headless:
-            return HeadlessDisplay(width: settings.headlessSize.width, height: settings.headlessSize.height, paced: true)
+            return HeadlessDisplay(width: settings.headlessSize.width, height: settings.headlessSize.height, paced: true,
+                                   renderScale: settings.renderScale.initial)
         case .drm:
             return try DisplayOpener.open(.drm, options: options)
         case .fbdev:
@@ -16,7 +17,8 @@ public enum DisplayFactory {
         case .auto:
             do { return try DisplayOpener.open(.auto, options: options) } catch let e as DisplayError where e.kind == .noDevice {
                 logger.warning("no display device (\(e)); running headless")
-                return HeadlessDisplay(width: settings.headlessSize.width, height: settings.headlessSize.height, paced: true)
+                return HeadlessDisplay(width: settings.headlessSize.width, height: settings.headlessSize.height, paced: true,
+                                       renderScale: settings.renderScale.initial)
             }
         }
     }
@@ -24,6 +26,7 @@ public enum DisplayFactory {
     /// The `[display]` settings as the display backends take them.
     public static func displayOptions(_ settings: DisplaySettings) -> DisplayOptions {
         DisplayOptions(device: settings.device, connector: settings.connector, mode: settings.mode,
-                       buffers: settings.buffers, rotation: DisplayRotation(degrees: settings.rotation) ?? .none)
+                       buffers: settings.buffers, rotation: DisplayRotation(degrees: settings.rotation) ?? .none,
+                       renderScale: settings.renderScale.initial)
     }
 }

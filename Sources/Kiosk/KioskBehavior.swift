@@ -160,7 +160,8 @@ public final class KioskBehavior {
                        kept: String = "the running configuration") -> KioskConfiguration? {
         lastReloadProblems = []
         do {
-            let new = try ConfigLoader.load(path: path)
+            let new = try ConfigLoader.loadForRun(path: path)
+            Self.logImportedContent(new, logger: logger)
             if new.items.isEmpty && !session.config.items.isEmpty {
                 // An empty file (caught half-written) or an emptied items folder: keep showing
                 // what is shown rather than a carousel of nothing.
@@ -233,6 +234,16 @@ public final class KioskBehavior {
             default: break
             }
             line(time: e.time, name: e.name, fields: e.fields)
+        }
+    }
+
+    /// Says which USB content is shown, or why it is not (its problems), once per load.
+    public static func logImportedContent(_ config: KioskConfiguration, logger: Logger) {
+        if let file = config.importedContent { logger.info("content from a USB stick: \(file)") }
+        for d in config.importedContentProblems { logger.error("USB content not used: \(d.description)") }
+        if !config.machineProblems.isEmpty {
+            for d in config.machineProblems { logger.error("\(d.description)") }
+            logger.error("\(config.file) has \(config.machineProblems.count) problem(s): showing the USB stick's content with what can be read of it")
         }
     }
 

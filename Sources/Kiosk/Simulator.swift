@@ -54,12 +54,15 @@ public final class Simulator {
     public init(plan: SimulationPlan, log: EventLog, logger: Logger = Logger(label: "kiosk.simulate")) {
         self.plan = plan
         self.logger = logger
-        session = CarouselSession(config: plan.config, width: plan.width, height: plan.height)
+        // `render_scale` as the kiosk starts with it ("auto": 1; the virtual clock says nothing
+        // about real frame times).
+        let scale = plan.config.display.renderScale.initial
+        session = CarouselSession(config: plan.config, width: plan.width, height: plan.height, renderScale: scale)
         wallClock = ManualWallClock(unixTime: plan.wallClockStart ?? Date().timeIntervalSince1970.rounded(.down),
                                     timeZone: plan.timeZone ?? .current)
         behavior = KioskBehavior(session: session, log: log, now: 0, wallClock: wallClock, logger: logger,
                                  performAction: KioskBehavior.simulatedAction)
-        display = HeadlessDisplay(width: plan.width, height: plan.height)
+        display = HeadlessDisplay(width: plan.width, height: plan.height, renderScale: scale)
         dt = 1 / max(1, plan.config.carousel.tickHz)
         pending = plan.script[...]
         reloads = plan.reloads.sorted { $0.time < $1.time }[...]
@@ -124,7 +127,7 @@ public final class Simulator {
 
     private func shoot(to path: String, now: Double) throws {
         if behavior.blanked {
-            let black = Canvas(width: plan.width, height: plan.height)
+            let black = Canvas(width: display.size.width, height: display.size.height)
             black.fill(0xFF00_0000)
             try display.present(black, damage: [black.bounds])
         } else {

@@ -18,8 +18,29 @@ public enum ConfigLoader {
         return systemPath
     }
 
-    /// Loads and validates a file. Throws `ConfigErrors` listing every problem.
-    public static func load(path: String) throws -> KioskConfiguration {
+    /// Loads and validates a file. Throws `ConfigErrors` listing every problem. With `[usb]
+    /// import` on, the content a USB stick brought replaces this file's content tables
+    /// (`ImportedContent`); content that no longer loads is left out, its problems kept in
+    /// `importedContentProblems`. `importedContent: false` reads the file alone.
+    public static func load(path: String, importedContent: Bool = true) throws -> KioskConfiguration {
+        let config = try loadFile(path: path).config
+        return importedContent ? ImportedContent.applyCurrent(to: config) : config
+    }
+
+    /// `load` for the running kiosk: when the file has problems but USB content is current,
+    /// that content over what can be read of the file (`ImportedContent.rescue`, the problems in
+    /// `machineProblems`). `check-config` uses `load`: the file's problems are still problems.
+    public static func loadForRun(path: String) throws -> KioskConfiguration {
+        do {
+            return try load(path: path)
+        } catch let e as ConfigErrors {
+            if let rescued = ImportedContent.rescue(machinePath: path, problems: e.diagnostics) { return rescued }
+            throw e
+        }
+    }
+
+    /// Loads and validates one file, alone; also gives the top-level keys it has.
+    static func loadFile(path: String) throws -> (config: KioskConfiguration, tables: Set<String>) {
         let data: Data
         switch read(path) {
         case .success(let d): data = d
@@ -30,11 +51,16 @@ public enum ConfigLoader {
         case .success(let t): text = t
         case .failure(let e): throw e
         }
-        return try parse(text, file: path)
+        return try parseWithTables(text, file: path)
     }
 
     /// Parses and validates TOML text; relative paths resolve against `file`'s folder.
     public static func parse(_ text: String, file: String) throws -> KioskConfiguration {
+        try parseWithTables(text, file: file).config
+    }
+
+    /// `parse`, also giving the document's top-level keys.
+    static func parseWithTables(_ text: String, file: String) throws -> (config: KioskConfiguration, tables: Set<String>) {
         if let nul = text.unicodeScalars.firstIndex(of: "\0") {
             let p = position(of: nul, in: text)
             throw ConfigErrors([ConfigDiagnostic(file: file, line: p.line, column: p.column, message: "the file contains a NUL byte; is it a text file?")])
@@ -59,7 +85,7 @@ public enum ConfigLoader {
         let diagnostics = decoder.diagnostics
         guard diagnostics.isEmpty else { throw ConfigErrors(diagnostics) }
         config.file = file
-        return config
+        return (config, Set((document.tableEntries ?? []).map(\.key)))
     }
 
     /// What can be read of `[display]` in a file that does not validate (or the defaults when

@@ -16,6 +16,15 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var control = ControlSettings()
     public var metrics = MetricsSettings()
     public var actions = ActionSettings()
+    /// `[usb]`: content from a USB stick (docs/usb.md).
+    public var usb = USBSettings()
+    /// The imported content file whose tables replaced this file's (`[usb] content`); nil: none.
+    public var importedContent: String?
+    /// Why the imported content could not be used (the machine's own tables are then shown).
+    public var importedContentProblems: [ConfigDiagnostic] = []
+    /// The machine's own file's problems while the carousel runs on USB content anyway
+    /// (`ImportedContent.rescue`); empty when the file is valid.
+    public var machineProblems: [ConfigDiagnostic] = []
     /// `[[schedule]]`: opening hours; empty: no schedule (always open).
     public var schedule: [ScheduleWindow] = []
     /// `[schedule_defaults]`: what happens outside every window.
@@ -58,6 +67,8 @@ public struct DisplaySettings: Equatable, Sendable {
     public var pixelShift = 0
     /// Seconds between two one-pixel steps of the pixel shift.
     public var pixelShiftInterval = 600.0
+    /// The size frames are drawn at, as a fraction of the screen's (the display enlarges them).
+    public var renderScale = RenderScaleSetting.fixed(1)
     public init() {}
     /// `mode` parsed; nil when no mode is set.
     public var parsedMode: DisplayMode? { mode.flatMap(DisplayMode.init(parsing:)) }
@@ -66,6 +77,27 @@ public struct DisplaySettings: Equatable, Sendable {
             && a.rotation == b.rotation && a.buffers == b.buffers && a.renderThreads == b.renderThreads
             && a.headlessSize == b.headlessSize
             && a.pixelShift == b.pixelShift && a.pixelShiftInterval == b.pixelShiftInterval
+            && a.renderScale == b.renderScale
+    }
+}
+
+/// `[display] render_scale`: a fixed fraction of the screen's size (0.5…1), or `auto`: 1 until
+/// drags miss the refresh interval, then ½ (`RenderScaleGovernor`).
+public enum RenderScaleSetting: Equatable, Sendable, CustomStringConvertible {
+    case fixed(Double)
+    case auto
+
+    /// The scale frames start at: the fixed one, or 1 for `auto`.
+    public var initial: Double {
+        if case .fixed(let s) = self { return s }
+        return 1
+    }
+
+    public var description: String {
+        switch self {
+        case .fixed(let s): return ValueFormat.number(s)
+        case .auto: return "\"auto\""
+        }
     }
 }
 
@@ -277,6 +309,22 @@ public struct MetricsSettings: Equatable, Sendable {
     public var file: String?
     /// Least seconds between two writes.
     public var interval = 5.0
+    public init() {}
+}
+
+/// `[usb]`: a USB stick's `kiosk-carousel/` folder, checked and copied into `content`
+/// (docs/usb.md).
+public struct USBSettings: Equatable, Sendable {
+    /// Sticks are looked at only when true.
+    public var importEnabled = false
+    /// The folder the imports are copied into (absolute); its `current` link names the last one.
+    public var content = "/var/lib/kiosk-carousel/usb"
+    /// A stick's folder larger than this many MiB is refused.
+    public var maxMB = 4096
+    /// Items on a stick may run programs (`action = { exec = … }`) only when true.
+    public var allowExec = false
+    /// Seconds the confirmation card stays (a problem card stays twice as long); a touch ends it.
+    public var noticeSeconds = 8.0
     public init() {}
 }
 

@@ -118,6 +118,8 @@ enum ValueType {
     case paths
     /// `"WIDTHxHEIGHT"` or `"WIDTHxHEIGHT@HZ"`.
     case displayMode
+    /// A number in the range, or the string `"auto"` (applied as `.string("auto")`).
+    case numberOrAuto(NumberRange)
     /// A Linux input key code name, `KEY_ENTER`, `BTN_LEFT`.
     case keyCode
     /// An item index (0-based) or an item id.
@@ -147,6 +149,7 @@ enum ValueType {
         case .strings: return "array of strings"
         case .paths: return "array of paths"
         case .displayMode: return "string `\"WxH\"` or `\"WxH@Hz\"`"
+        case .numberOrAuto: return "number or `\"auto\"`"
         case .keyCode: return "key code name"
         case .itemReference: return "integer (item index) or string (item id)"
         case .weekdays: return "array of day names"
@@ -172,6 +175,7 @@ enum ValueType {
         case .strings: return "non-empty strings"
         case .paths: return "any paths"
         case .displayMode: return "1 to 16384 pixels each side, refresh > 0 Hz"
+        case .numberOrAuto(let r): return r.description + ", or `\"auto\"`"
         case .keyCode: return "`KEY_…` or `BTN_…` as in `linux/input-event-codes.h`, or a code up to 767"
         case .itemReference: return "an existing item"
         case .weekdays: return Weekday.names.map { "`\"\($0)\"`" }.joined(separator: ", ")
@@ -276,6 +280,16 @@ enum ValueType {
                 return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a mode; write \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\", e.g. \"1920x1080@60\""))
             }
             return .success(.string(s))
+        case .numberOrAuto(let r):
+            if let s = node.string {
+                guard s == "auto" else {
+                    return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a number or \"auto\"; write a number \(r.description) or \"auto\""))
+                }
+                return .success(.string(s))
+            }
+            guard let d = node.number else { return wrongType("a number (\(r.description)) or \"auto\"") }
+            guard d.isFinite, r.contains(d) else { return .failure(ValueProblem("\(ValueFormat.number(d)) is out of range (\(r.description), or \"auto\")")) }
+            return .success(.number(d))
         case .keyCode:
             guard let s = node.string else { return wrongType("a key code name such as \"KEY_ENTER\"") }
             guard KeyCodeName.isValid(s) else {

@@ -4,6 +4,9 @@ import RasterKernels
 #if canImport(RasterKernelsAVX2)
 import RasterKernelsAVX2
 #endif
+#if canImport(RasterKernelsV2)
+import RasterKernelsV2
+#endif
 #if canImport(RasterKernelsNEON)
 import RasterKernelsNEON
 #endif
@@ -14,6 +17,10 @@ import RasterKernelsNEON
 public enum InstructionSet: String, CaseIterable, Sendable {
     /// What the build targets by default (x86-64: SSE2; AArch64: NEON).
     case baseline
+    /// x86-64 with SSSE3, SSE4.1, SSE4.2 and POPCNT (x86-64-v2: Nehalem and later, the Atom,
+    /// Celeron J/N and Pentium Silver cores without AVX2): 128-bit vectors with byte shuffles
+    /// (`pshufb`) and byte multiply-adds (`pmaddubsw`).
+    case v2 = "x86-64-v2"
     /// x86-64 with AVX2, FMA, BMI1/2 and F16C (x86-64-v3, "haswell"): 256-bit vectors.
     case avx2
     /// AArch64 with the NEON counterparts of the AVX2 build's byte shuffles and byte
@@ -24,6 +31,12 @@ public enum InstructionSet: String, CaseIterable, Sendable {
     public var isAvailable: Bool {
         switch self {
         case .baseline: return true
+        case .v2:
+            #if canImport(RasterKernelsV2)
+            return raster_cpu_has_x86_64_v2() != 0
+            #else
+            return false
+            #endif
         case .avx2:
             #if canImport(RasterKernelsAVX2)
             return raster_cpu_has_x86_64_v3() != 0
@@ -39,16 +52,18 @@ public enum InstructionSet: String, CaseIterable, Sendable {
         }
     }
 
-    /// The fastest available one.
+    /// The fastest available one: AVX2, else x86-64-v2, else NEON (AArch64), else the baseline.
     public static var best: InstructionSet {
-        if InstructionSet.avx2.isAvailable { return .avx2 }
-        return InstructionSet.neon.isAvailable ? .neon : .baseline
+        [.avx2, .v2, .neon].first(where: \.isAvailable) ?? .baseline
     }
 
     /// New loops for this instruction set (the baseline ones when it is not available).
     func makeKernels() -> CompositorKernels {
         #if canImport(RasterKernelsAVX2)
         if self == .avx2 && isAvailable { return RasterKernelsAVX2.DrawKernels() }
+        #endif
+        #if canImport(RasterKernelsV2)
+        if self == .v2 && isAvailable { return RasterKernelsV2.DrawKernels() }
         #endif
         #if canImport(RasterKernelsNEON)
         if self == .neon { return RasterKernelsNEON.DrawKernels() }

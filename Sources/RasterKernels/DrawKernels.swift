@@ -2,9 +2,9 @@ import CarouselCore
 import Dispatch
 import RasterCore
 
-/// `CompositorKernels` built from this module's loops. The same source is compiled twice
-/// (`Sources/RasterKernelsAVX2`, on AArch64 `Sources/RasterKernelsNEON`, hold links to these
-/// files), so each module has its own
+/// `CompositorKernels` built from this module's loops. The same source is compiled three times
+/// on x86-64 (`Sources/RasterKernelsAVX2` and `Sources/RasterKernelsV2` hold links to these
+/// files) and twice on AArch64 (`Sources/RasterKernelsNEON`), so each module has its own
 /// `DrawKernels` for its instruction set.
 public final class DrawKernels: CompositorKernels {
     private var bands: [BandWorker] = []
@@ -14,6 +14,8 @@ public final class DrawKernels: CompositorKernels {
     public var instructionSet: String {
         #if RASTER_KERNELS_AVX2
         return "avx2"
+        #elseif RASTER_KERNELS_V2
+        return "x86-64-v2"
         #elseif RASTER_KERNELS_NEON
         return "neon"
         #else

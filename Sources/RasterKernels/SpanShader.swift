@@ -115,6 +115,8 @@ enum SpanShader {
         // are dropped), and one 32-bit multiply copies the byte into all four.
         let t = unsafeBitCast((U16x16(repeating: 65407) &- sag) &>> 8, to: UInt8x8.self) &>> 16
         return unsafeBitCast(t &* 0x0101_0101, to: U16x16.self)
+        #elseif RASTER_KERNELS_V2
+        return raster_keep_pairs(sag)  // the same value: psubw and pshufb
         #else
         let a = ((unsafeBitCast(sag, to: UInt8x8.self) &>> 16) &+ 128) &>> 8
         let t = 255 &- a

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import KioskConfig
-import Video
+import Cards
 
 /// `check-config FILE`: like `nginx -t`, validates without running anything.
 struct CheckConfigCommand: ParsableCommand {
@@ -12,19 +12,13 @@ struct CheckConfigCommand: ParsableCommand {
 
     func run() throws {
         // Every clip is opened: its container read, a decoder for its codec found.
-        MediaChecks.video = { path in
-            do {
-                _ = try VideoProbe.probe(path: path)
-                return nil
-            } catch let e as VideoError {
-                return e.reason
-            } catch {
-                return "\(error)"
-            }
-        }
+        MediaChecks.video = MediaFileCheck.videoProblem
         do {
-            _ = try ConfigLoader.load(path: file)
+            let config = try ConfigLoader.load(path: file)
             print("OK")
+            // With [usb] import on, the content a stick brought is checked with the file.
+            if let content = config.importedContent { print("with the content from a USB stick: \(content)") }
+            for d in config.importedContentProblems { print("the content from a USB stick is not used: \(d)") }
         } catch let e as ConfigErrors {
             print(e.description)
             throw ExitCode(1)

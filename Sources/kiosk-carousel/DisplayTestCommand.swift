@@ -108,7 +108,8 @@ struct DisplayTestCommand: ParsableCommand {
             return
         }
         // The frames `simulate` draws: the same driver on the same virtual clock.
-        var plan = SimulationPlan(config: cfg, width: max(1, display.size.width), height: max(1, display.size.height))
+        // Laid out at the screen's size; drawn at `render_scale` times it, as the display expects.
+        var plan = SimulationPlan(config: cfg, width: max(1, display.fullSize.width), height: max(1, display.fullSize.height))
         plan.script = script
         let driver = Simulator(plan: plan, log: try EventLog(path: nil))
         var isActive: Bool { driver.session.isMoving || driver.hasPendingInput }
@@ -131,7 +132,7 @@ struct DisplayTestCommand: ParsableCommand {
             if let sig = r.signal { stopSignal = sig }
             if let w = display.nextWakeTime, clock.now() >= w { resized = display.handleWake() || resized }
             if resized {
-                if hasScreen { driver.session.resize(width: display.size.width, height: display.size.height) }
+                if hasScreen { driver.session.resize(width: display.fullSize.width, height: display.fullSize.height) }
                 sceneDirty = true
                 stats.resizes += 1
                 announceFrame = true

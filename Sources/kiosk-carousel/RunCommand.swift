@@ -34,19 +34,22 @@ struct RunCommand: ParsableCommand {
         var cfg: KioskConfiguration
         var problems: [ConfigDiagnostic] = []
         do {
-            cfg = try ConfigLoader.load(path: path)
+            cfg = try ConfigLoader.loadForRun(path: path)
+            KioskBehavior.logImportedContent(cfg, logger: logger)
         } catch let e as ConfigErrors {
             problems = e.diagnostics
             for d in e.diagnostics { logger.error("\(d.description)") }
             logger.error("\(path) has \(e.diagnostics.count) problem(s): showing them on the screen until the file is fixed")
             // The display and the control socket the file names, as far as they can be read.
-            let readable = ConfigLoader.readableTables(["display", "control"], path: path)
+            // And its [usb]: a stick's content can then bring the carousel up (docs/usb.md).
+            let readable = ConfigLoader.readableTables(["display", "control", "usb"], path: path)
             cfg = KioskConfiguration()
             cfg.display = readable.display
             cfg.control = readable.control
+            cfg.usb = readable.usb
         }
         let display = try DisplayFactory.open(cfg.display, backend: backend ?? cfg.display.backend, logger: logger)
-        let inputs = InputFactory.open(cfg, screenWidth: display.size.width, screenHeight: display.size.height,
+        let inputs = InputFactory.open(cfg, screenWidth: display.fullSize.width, screenHeight: display.fullSize.height,
                                        logger: logger)
         let app = try KioskApp(configPath: path, config: cfg, display: display, inputs: inputs,
                                log: try EventLog(path: events), logger: logger, exitAfter: exitAfter,
@@ -54,7 +57,7 @@ struct RunCommand: ParsableCommand {
         if !problems.isEmpty {
             // [input] was not known when the devices were opened: open them again for the fixed file.
             app.reopenInputs = { new in
-                InputFactory.open(new, screenWidth: display.size.width, screenHeight: display.size.height, logger: logger)
+                InputFactory.open(new, screenWidth: display.fullSize.width, screenHeight: display.fullSize.height, logger: logger)
             }
         }
         if let latencyTrace { app.latencyTrace = try LatencyTrace(path: latencyTrace) }

@@ -3,6 +3,7 @@ import Foundation
 import Input
 import Kiosk
 import KioskConfig
+import Raster
 import Video
 
 /// The `kiosk-carousel` command line: one type per subcommand.
@@ -12,12 +13,15 @@ struct KioskCarouselCommand: ParsableCommand {
         abstract: "A full-screen carousel for Linux kiosks, drawn on the CPU and shown through DRM/KMS.",
         version: KioskVersion.string,
         subcommands: [RunCommand.self, CheckConfigCommand.self, SimulateCommand.self, LayoutCommand.self, DisplayTestCommand.self,
-                      RecordCommand.self, BenchCommand.self, ConfigReferenceCommand.self])
+                      RecordCommand.self, BenchCommand.self, ConfigReferenceCommand.self, USBImportCommand.self])
 }
 
-// `--version` also says what this machine can decode (probing the V4L2 devices only then).
+// `--version` also says which compositor loops this CPU gets and what this machine can decode
+// (probing the V4L2 devices only then).
 if CommandLine.arguments.dropFirst() == ["--version"] {
     print(KioskVersion.string)
+    print("compositor: \(InstructionSet.best.rawValue) loops (built: "
+          + InstructionSet.allCases.map { $0.rawValue + ($0.isAvailable ? "" : " [not on this CPU]") }.joined(separator: ", ") + ")")
     print(VideoCapabilities.current().summary)
     exit(0)
 }

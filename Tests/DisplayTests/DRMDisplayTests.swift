@@ -337,6 +337,35 @@ final class DRMDisplayTests: XCTestCase {
         XCTAssertEqual(shown[767 * 1024 + 0], frame[767, 1023])
     }
 
+    /// `render_scale` 0.5 with rotation 90 and 2 buffers: the scene is half the rotated size; after
+    /// every damaged present the buffer on screen is the frame doubled and turned, with no stale
+    /// pixel; a new scale takes the whole frame again.
+    func testRenderScaleDrawsSmallerAndEveryBufferShowsTheEnlargedFrame() throws {
+        let d = try open(DisplayOptions(rotation: .clockwise90, renderScale: 0.5))
+        XCTAssertTrue(d.size == (384, 512), "\(d.size)")
+        XCTAssertTrue(d.fullSize == (768, 1024))
+        let frame = patternFrame(width: 384, height: 512, generation: 1)
+        try d.present(frame, damage: [frame.bounds])
+        var rng = SystemRandomNumberGenerator()
+        for g in 2...6 {
+            sys.now += 1
+            let r = PixelRect(x: Int.random(in: 0..<370, using: &rng), y: Int.random(in: 0..<500, using: &rng), width: 9, height: 7)
+            for y in r.y..<r.maxY { for x in r.x..<r.maxX { frame[x, y] = UInt32(g) << 24 | UInt32(y << 12) | UInt32(x) } }
+            try d.present(frame, damage: [r])
+            completeFlip(d)
+            let shown = try XCTUnwrap(sys.pixels(ofFramebuffer: sys.scannedOut))
+            // Physical (px, py) shows logical (py, 1023 - px), that is frame (py / 2, (1023 - px) / 2).
+            for py in stride(from: 0, to: 768, by: 1) { for px in stride(from: 0, to: 1024, by: 1)
+                where shown[py * 1024 + px] != frame[py / 2, (1023 - px) / 2] {
+                return XCTFail("present \(g): physical \(px),\(py) is stale")
+            } }
+        }
+        XCTAssertTrue(d.setRenderScale(1))
+        XCTAssertTrue(d.size == (768, 1024))
+        XCTAssertTrue(d.wantsFrame, "the whole frame at the new size")
+        XCTAssertFalse(d.setRenderScale(1))
+    }
+
     func testDriverWithoutPageFlipsFallsBackToModeSets() throws {
         let (d, frame) = try openShowingFirstFrame()
         sys.pageFlipErrno = EINVAL

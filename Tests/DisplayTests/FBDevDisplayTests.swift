@@ -39,6 +39,25 @@ final class FBDevDisplayTests: XCTestCase {
         XCTAssertEqual(sys.callCount("vsync"), 1, "probed once; panning waits for vsync itself")
     }
 
+    /// `render_scale` 0.5 on fbdev, 16 bpp, rotation 180: the frame is half the size; each frame
+    /// pixel fills 2×2 panel pixels, turned and converted to RGB565.
+    func testRenderScaleDoublesIntoTheFramebuffer() throws {
+        sys.installFramebuffer(width: 8, height: 4, bpp: 16, pages: 1, panStep: 0)
+        let d = try FBDevDisplay(options: DisplayOptions(rotation: .upsideDown, renderScale: 0.5), system: sys)
+        XCTAssertTrue(d.size == (4, 2))
+        XCTAssertTrue(d.fullSize == (8, 4))
+        let frame = Canvas(width: 4, height: 2)
+        frame.fill(0xFF00_FF00)
+        frame[0, 0] = 0xFFFF_0000
+        try d.present(frame, damage: [frame.bounds])
+        let mem = sys.fbMemory!.assumingMemoryBound(to: UInt16.self)
+        for (x, y) in [(7, 3), (6, 3), (7, 2), (6, 2)] { XCTAssertEqual(mem[y * 8 + x], 0xF800, "\(x),\(y)") }
+        XCTAssertEqual(mem[3 * 8 + 5], 0x07E0)
+        XCTAssertEqual(mem[1 * 8 + 7], 0x07E0)
+        XCTAssertTrue(d.setRenderScale(1))
+        XCTAssertTrue(d.size == (8, 4))
+    }
+
     func testAsksForAVirtualHeightOfTwoScreens() throws {
         sys.installFramebuffer(width: 32, height: 16, bpp: 32, pages: 1, growable: true)
         let d = try FBDevDisplay(options: DisplayOptions(), system: sys)

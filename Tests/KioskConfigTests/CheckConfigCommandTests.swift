@@ -46,10 +46,12 @@ final class CheckConfigCommandTests: XCTestCase {
         XCTAssertEqual(try run(["check-config", good]).output, "OK\n")
     }
 
-    /// --version names the program's version and what this machine decodes.
+    /// --version names the program's version, the compositor loops this CPU gets and what this
+    /// machine decodes.
     func testVersionSaysWhatThisMachineDecodes() throws {
         let r = try run(["--version"])
         XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(r.output.contains("compositor: ") && r.output.contains(" loops (built: baseline"), r.output)
         XCTAssertTrue(r.output.contains("h264: software h264"), r.output)
         XCTAssertTrue(r.output.contains("V4L2 m2m devices:"), r.output)
     }

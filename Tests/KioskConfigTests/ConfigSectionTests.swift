@@ -54,6 +54,27 @@ final class ConfigSectionTests: XCTestCase {
                        ["2:24: 'pixel_shift_interval' 0.5 is out of range (1 to 86400)"])
     }
 
+    /// `render_scale`: 1 by default, a number from 0.5 to 1, or "auto"; anything else is
+    /// reported at its line and column.
+    func testRenderScale() throws {
+        XCTAssertEqual(KioskConfiguration().display.renderScale, .fixed(1))
+        XCTAssertEqual(try fixture.load("[display]\nrender_scale = 0.5\n").display.renderScale, .fixed(0.5))
+        XCTAssertEqual(try fixture.load("[display]\nrender_scale = 1\n").display.renderScale, .fixed(1))
+        XCTAssertEqual(try fixture.load("[display]\nrender_scale = 0.75\n").display.renderScale.initial, 0.75)
+        let auto = try fixture.load("[display]\nrender_scale = \"auto\"\n").display
+        XCTAssertEqual(auto.renderScale, .auto)
+        XCTAssertEqual(auto.renderScale.initial, 1, "auto starts at full size")
+        XCTAssertNotEqual(auto, KioskConfiguration().display, "a reload sees the change")
+        XCTAssertEqual(fixture.report("[display]\nrender_scale = 0.4\n"),
+                       ["2:16: 'render_scale' 0.4 is out of range (0.5 to 1, or \"auto\")"])
+        XCTAssertEqual(fixture.report("[display]\nrender_scale = 2\n"),
+                       ["2:16: 'render_scale' 2 is out of range (0.5 to 1, or \"auto\")"])
+        XCTAssertEqual(fixture.report("[display]\nrender_scale = \"half\"\n"),
+                       ["2:16: 'render_scale' \"half\" is not a number or \"auto\"; write a number 0.5 to 1 or \"auto\""])
+        XCTAssertEqual(fixture.report("[display]\nrender_scale = true\n"),
+                       ["2:16: 'render_scale' must be a number (0.5 to 1) or \"auto\", not a boolean"])
+    }
+
     func testCarouselLayoutPhysicsAndGestures() throws {
         let c = try fixture.load("""
             [carousel]

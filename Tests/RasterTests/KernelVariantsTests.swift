@@ -3,9 +3,10 @@ import TestSupport
 import XCTest
 @testable import Raster
 @testable import RasterKernels
+import CRasterSupport
 
-/// The ways to reach the same pixels must agree bit for bit: the baseline and the AVX2 build of
-/// the loops, drawing over a `Backdrop` versus filling first and drawing over the frame, and
+/// The ways to reach the same pixels must agree bit for bit: the baseline, x86-64-v2 and AVX2
+/// builds of the loops, drawing over a `Backdrop` versus filling first and drawing over the frame, and
 /// the near-unit-scale loads of the row filter versus the single-pass loop.
 final class KernelVariantsTests: XCTestCase {
     /// An opaque card with transparent rounded corners (radius 5), like a real cover: its
@@ -97,23 +98,63 @@ final class KernelVariantsTests: XCTestCase {
         #endif
     }
 
-    /// Every instruction set this build and CPU have (AVX2 on x86-64, NEON on AArch64) draws
-    /// exactly the portable loops' pixels on random scenes.
+    /// The best set the CPU has is the default: AVX2, else x86-64-v2, else NEON (AArch64), else
+    /// the baseline. Every x86-64 CPU with AVX2 has x86-64-v2 too, and each module reports its own set.
+    func testBestIsTheWidestAvailableSet() {
+        let expected: InstructionSet = InstructionSet.avx2.isAvailable ? .avx2
+            : (InstructionSet.v2.isAvailable ? .v2 : (InstructionSet.neon.isAvailable ? .neon : .baseline))
+        XCTAssertEqual(InstructionSet.best, expected)
+        XCTAssertEqual(Compositor().instructionSet, expected)
+        if InstructionSet.avx2.isAvailable { XCTAssertTrue(InstructionSet.v2.isAvailable) }
+        for set in instructionSets {
+            XCTAssertEqual(Compositor(instructionSet: set).instructionSet, set)
+            XCTAssertEqual(set.makeKernels().instructionSet, set.rawValue)
+        }
+        XCTAssertEqual(InstructionSet(rawValue: "x86-64-v2"), .v2)
+        #if arch(x86_64)
+        XCTAssertTrue(InstructionSet.v2.isAvailable || raster_cpu_has_x86_64_v2() == 0, "x86-64-v2 build present")
+        #endif
+    }
+
+    /// Every available build against the baseline's pixels, on random scenes of every quad kind
+    /// and with every filter.
     func testInstructionSetsDrawTheSamePixels() throws {
-        let others = instructionSets.filter { $0 != .baseline }
-        try XCTSkipIf(others.isEmpty, "only one instruction set on this CPU")
+        try XCTSkipUnless(instructionSets.count > 1, "only one instruction set on this CPU")
         for seed in 1...6 as ClosedRange<UInt64> {
             let quads = Self.scene(seed: seed, width: 160, height: 100)
             for filter in TextureFilter.allCases {
                 if filter == .mipmap { quads.forEach { $0.texture.buildMipLevels() } }
-                func frame(_ set: InstructionSet) -> Canvas {
+                let frames = instructionSets.map { set -> Canvas in
                     let c = RT.canvas(160, 100, Self.background)
                     Compositor(filter: filter, instructionSet: set).draw(quads, into: c)
                     return c
                 }
-                let baseline = frame(.baseline)
-                for set in others {
-                    assertSame(baseline, frame(set), "seed \(seed) \(filter): baseline vs \(set)")
+                for (set, frame) in zip(instructionSets, frames).dropFirst() {
+                    assertSame(frames[0], frame, "seed \(seed) \(filter): baseline vs \(set)")
+                }
+            }
+        }
+    }
+
+    /// Bigger random scenes (many blocks per run, long runs, chunks) over a colour, an image and
+    /// the frame, with 1 and 3 threads: every available build draws the baseline's pixels.
+    func testInstructionSetsDrawTheSamePixelsOnBigScenes() throws {
+        try XCTSkipUnless(instructionSets.count > 1, "only one instruction set on this CPU")
+        let image = Canvas(width: 480, height: 300)
+        for y in 0..<300 { for x in 0..<480 { image[x, y] = 0xFF00_0000 | UInt32(x & 0xFF) << 16 | UInt32(y & 0xFF) << 8 | UInt32((x ^ y) & 0xFF) } }
+        for seed in 21...26 as ClosedRange<UInt64> {
+            let quads = Self.scene(seed: seed, width: 480, height: 300).map {
+                // Scaled up about the frame's centre, so runs span many blocks.
+                Quad(texture: $0.texture, corners: $0.corners.map { Point2(240 + ($0.x - 240) * 2.5, 150 + ($0.y - 150) * 2.5) }, alpha: $0.alpha)
+            }
+            for backdrop in [nil, Backdrop.color(Self.background), Backdrop.image(image)] {
+                let frames = instructionSets.map { set -> Canvas in
+                    let c = RT.canvas(480, 300, Self.background)
+                    Compositor(filter: .bilinear, threads: seed % 2 == 0 ? 3 : 1, instructionSet: set).draw(quads, into: c, backdrop: backdrop)
+                    return c
+                }
+                for (set, frame) in zip(instructionSets, frames).dropFirst() {
+                    assertSame(frames[0], frame, "seed \(seed) backdrop \(String(describing: backdrop)): baseline vs \(set)")
                 }
             }
         }

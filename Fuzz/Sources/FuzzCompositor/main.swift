@@ -82,10 +82,10 @@ public func fuzzCompositor(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     let reference = canvas(width, height, 0xFF10_2030)
     Compositor(filter: filter, instructionSet: .baseline).draw(quads, into: reference, backdrop: backdrop)
-    if InstructionSet.avx2.isAvailable {
-        let avx2 = canvas(width, height, 0xFF10_2030)
-        Compositor(filter: filter, instructionSet: .avx2).draw(quads, into: avx2, backdrop: backdrop)
-        same(reference, avx2, "AVX2 vs baseline", scene)
+    for set in InstructionSet.allCases where set != .baseline && set.isAvailable {
+        let other = canvas(width, height, 0xFF10_2030)
+        Compositor(filter: filter, instructionSet: set).draw(quads, into: other, backdrop: backdrop)
+        same(reference, other, "\(set.rawValue) vs baseline", scene)
     }
     let bands = canvas(width, height, 0xFF10_2030)
     Compositor(filter: filter, threads: 3).draw(quads, into: bands, backdrop: backdrop)

@@ -54,8 +54,22 @@ public final class DRMDisplay: DisplayBackend {
     public let fd: Int32
 
     public var size: (width: Int, height: Int) {
+        let f = fullSize
+        return RenderScale.sceneSize(width: f.width, height: f.height, scale: renderScale)
+    }
+    public var fullSize: (width: Int, height: Int) {
         guard case .configured(let out) = output else { return (0, 0) }
         return options.rotation.logicalSize(physicalWidth: out.mode.width, physicalHeight: out.mode.height)
+    }
+    public private(set) lazy var renderScale: Double = options.renderScale
+
+    public func setRenderScale(_ scale: Double) -> Bool {
+        let old = size
+        renderScale = RenderScale.clamp(scale)
+        guard size != old else { return false }
+        damage.invalidateAll(fullLogicalRect)
+        wantsFrame = true
+        return true
     }
     public private(set) var refreshRate: Double = 60
     public private(set) var wantsFrame = true
@@ -171,7 +185,7 @@ public final class DRMDisplay: DisplayBackend {
             throw error
         }
         self.hotplug = hotplug
-        log.info("DRM \(devicePath) \(connector.name) \(currentMode.map { "\($0)" } ?? "-") on CRTC \(crtcID), \(buffers.count) buffers, rotation \(options.rotation.rawValue)")
+        log.info("DRM \(devicePath) \(connector.name) \(currentMode.map { "\($0)" } ?? "-") on CRTC \(crtcID), \(buffers.count) buffers, rotation \(options.rotation.rawValue)\(renderScale < 1 ? ", drawn at \(size.width)x\(size.height) (render_scale \(renderScale), \(copier.filter.rawValue))" : "")")
     }
 
     deinit { close() }

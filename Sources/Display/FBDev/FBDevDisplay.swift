@@ -27,7 +27,20 @@ public final class FBDevDisplay: DisplayBackend {
     public let options: DisplayOptions
     public let devicePath: String
     public let fd: Int32
-    public private(set) var size: (width: Int, height: Int)
+    public var size: (width: Int, height: Int) {
+        RenderScale.sceneSize(width: fullSize.width, height: fullSize.height, scale: renderScale)
+    }
+    public private(set) var fullSize: (width: Int, height: Int)
+    public private(set) var renderScale: Double
+
+    public func setRenderScale(_ scale: Double) -> Bool {
+        let old = size
+        renderScale = RenderScale.clamp(scale)
+        guard size != old else { return false }
+        damage.invalidateAll(PixelRect(x: 0, y: 0, width: size.width, height: size.height))
+        wantsFrame = true
+        return true
+    }
     public let refreshRate: Double
     public var pollDescriptors: [Int32] { [] }
     public private(set) var wantsFrame = true
@@ -136,7 +149,8 @@ public final class FBDevDisplay: DisplayBackend {
         refreshRate = Self.refreshRate(of: v)
         cap = RefreshCap(refreshRate: refreshRate)
         waitsForVSync = (try? system.fbWaitForVSync(dev)) != nil
-        size = options.rotation.logicalSize(physicalWidth: physical.width, physicalHeight: physical.height)
+        fullSize = options.rotation.logicalSize(physicalWidth: physical.width, physicalHeight: physical.height)
+        renderScale = options.renderScale
         damage = BufferDamage(buffers: canPan ? 2 : 1)
         front = canPan ? Int(v.yoffset) / max(1, pageRows) : 0
         damage.invalidateAll(PixelRect(x: 0, y: 0, width: size.width, height: size.height))

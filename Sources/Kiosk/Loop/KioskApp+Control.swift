@@ -23,7 +23,7 @@ extension KioskApp: ControlEffects {
         }
     }
 
-    public var screenSize: (width: Int, height: Int) { (display.size.width, display.size.height) }
+    public var screenSize: (width: Int, height: Int) { (display.fullSize.width, display.fullSize.height) }
     public var foregroundActive: Bool { actions.isForegroundActive }
     public var blanked: Bool { behavior.blanked }
 

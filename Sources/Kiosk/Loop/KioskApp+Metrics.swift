@@ -23,7 +23,7 @@ extension KioskApp {
                     "video": behavior.videoFailures]
         h.configGeneration = behavior.configGeneration
         h.configLoadErrors = behavior.configLoadErrors
-        let size = display.size
+        let size = display.fullSize
         h.displayConnected = size.width > 0 && size.height > 0
         h.displayMode = h.displayConnected ? Self.modeText(width: size.width, height: size.height, refreshRate: display.refreshRate) : nil
         h.blanked = behavior.blanked

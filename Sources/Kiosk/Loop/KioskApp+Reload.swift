@@ -14,6 +14,7 @@ extension KioskApp {
         guard let new = behavior.reload(path: configPath, reason: reason, now: now, logger: logger) else { return false }
         itemsFolderStale = false
         actions.update(settings: new.actions)
+        applyRenderScale(new.display.renderScale)
         if new.control.socket != control?.path {
             logger.warning("[control] socket changed: takes effect at the next start")
         }
@@ -29,7 +30,8 @@ extension KioskApp {
     func watchFiles() {
         let config = behavior.loadedConfig  // every item, also those a schedule window hides now
         let folders = config.itemsDirectory.directory.map { [$0] } ?? []
-        let skipped = files.watch(files: [WatchedPaths.absolute(configPath)] + config.items.flatMap(\.mediaFiles) + folders,
+        let skipped = files.watch(files: [WatchedPaths.absolute(configPath)] + config.items.flatMap(\.mediaFiles) + folders
+                                      + (usbStatusPath.map { [$0] } ?? []),
                                   folders: folders)
         // A missing items folder is the reload's to report (it names the config line).
         for folder in skipped where !reportedUnwatchable.contains(folder) && FileManager.default.fileExists(atPath: folder) {
@@ -43,6 +45,7 @@ extension KioskApp {
     func filesChanged() {
         let changed = files.drainChangedPaths()
         let configFile = WatchedPaths.absolute(configPath)
+        if let status = usbStatusPath, changed.contains(status) { usbStatusChanged() }
         if changed.contains(configFile) {
             reload(reason: "the config file changed")
         } else if let dir = itemsFolder, changed.contains(dir) || changed.contains(where: changesItemsFolderListing) {
@@ -54,7 +57,7 @@ extension KioskApp {
         // folder: same file name, same item). A picture that is gone keeps the face it shows:
         // the kiosk keeps showing what it showed (an emptied folder leaves the carousel as it
         // was; the reload says why in one line).
-        let pictures = changed.filter { $0 != configFile && FileManager.default.fileExists(atPath: $0) }
+        let pictures = changed.filter { $0 != configFile && $0 != usbStatusPath && FileManager.default.fileExists(atPath: $0) }
         if !pictures.isEmpty { session.invalidateCards(paths: pictures) }
     }
 

@@ -38,7 +38,11 @@ extension KioskApp {
         session.message = nil
         logger.notice("\(configPath) is valid now: starting the carousel with \(new.items.count) items")
         actions.update(settings: new.actions)
-        if new.display != booted {
+        // render_scale applies at once (KioskApp+RenderScale); the rest of [display] at the next start.
+        applyRenderScale(new.display.renderScale)
+        var others = new.display
+        others.renderScale = booted.renderScale
+        if others != booted {
             logger.warning("[display] settings take effect at the next start (the display was opened with what could be read of them)")
         }
         if let reopen = reopenInputs {

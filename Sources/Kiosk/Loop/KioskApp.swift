@@ -91,8 +91,14 @@ public final class KioskApp {
     var lastInputWallTime: Double?
     /// Frames the display refused, and times the screen became unhealthy (`errors{kind="display"}`).
     var displayErrors = 0
+    /// `[display] render_scale` as configured, and its governor when it is `"auto"`
+    /// (`KioskApp+RenderScale`).
+    var renderScaleSetting: RenderScaleSetting
+    var scaleGovernor: RenderScaleGovernor?
     /// The item ids of the configuration generation they were taken from (not copied at each pass).
     var itemIDs: (generation: Int, ids: [String]) = (0, [])
+    /// The last USB import status shown (`KioskApp+USB`): the same file seen again is not news.
+    var lastUSBStatus: ImportStatus?
 
     /// - Parameters:
     ///   - exitAfter: stop by itself after this many seconds (tests, measurements); nil: run until a signal.
@@ -118,14 +124,16 @@ public final class KioskApp {
         start = monotonicNow()
         startWallTime = wallClock()
         metricsSettings = config.metrics
+        renderScaleSetting = config.display.renderScale
+        scaleGovernor = config.display.renderScale == .auto ? RenderScaleGovernor(refreshRate: display.refreshRate) : nil
         if let path = config.metrics.file {
             metrics = MetricsReporter(path: path, interval: config.metrics.interval, logger: Logger(label: "kiosk.metrics"))
         }
         inputClock = InputClock(start: start)
         // The pixel shift's path goes on from where the wall clock says: restarts do not keep
         // the scene near the centre.
-        session = CarouselSession(config: config, width: display.size.width, height: display.size.height,
-                                  synchronousCards: false, pixelShiftPhase: startWallTime)
+        session = CarouselSession(config: config, width: display.fullSize.width, height: display.fullSize.height,
+                                  renderScale: display.renderScale, synchronousCards: false, pixelShiftPhase: startWallTime)
         actions = ActionRunner(settings: config.actions, logger: Logger(label: "kiosk.actions"))
         behavior = KioskBehavior(session: session, log: log, now: 0, performAction: { _, _, _, _ in [] })
         serviceTimer = try TickTimer()
@@ -176,12 +184,14 @@ public final class KioskApp {
             if let due = self.behavior.schedule.nextDeadline, due <= t + 0.0005 { self.behavior.updateSchedule(now: t) }
             self.itemsFolderSettled(now: t)
             self.session.updatePixelShift(now: t)
+            self.endNoticeIfDue(now: t)
         }
         try watchClockChanges()
         try watchControl()
         try loop.watch(tick.fd) { [unowned self] in self.tick.acknowledge(); self.step() }
         try loop.watch(session.cardEventFD) { [unowned self] in self.session.drainCards(now: self.now) }
         try loop.watch(files.fd) { [unowned self] in self.filesChanged() }
+        prepareUSBContent()
         watchFiles()
         for fd in display.pollDescriptors {
             try loop.watch(fd) { [unowned self] in
@@ -263,6 +273,7 @@ public final class KioskApp {
         // DRM master back.
         if let w = display.nextWakeTime, monotonicNow() >= w, display.handleWake() { displayChanged() }
         if behavior.blanked { presentBlackIfDue() }
+        renderScaleBetweenGestures()
         guard frameNeeded, display.canPresent else {
             return display.nextWakeTime.map { Int32(max(0, ($0 - monotonicNow()) * 1000).rounded(.up)) } ?? -1
         }
@@ -273,6 +284,7 @@ public final class KioskApp {
         do {
             try display.present(session.frame, damage: damage)
             latency?.presented(sequence: display.frameSequence, submitted: monotonicNow())
+            renderScaleFrame(duration: monotonicNow() - t)
             framesPresented += 1
             lastFrameWallTime = wallClock()
             presentTimes.append(t)
@@ -295,7 +307,7 @@ public final class KioskApp {
     /// deadline moved (not on every wake-up).
     func armServiceTimer() {
         let due = [behavior.idle.nextDeadline, actions.nextDeadline, folderSettle.due, metrics?.nextDeadline,
-                   behavior.schedule.nextDeadline, nextPixelShift].compactMap { $0 }.min()
+                   behavior.schedule.nextDeadline, nextPixelShift, nextNoticeEnd].compactMap { $0 }.min()
         if due != serviceDeadline {
             serviceDeadline = due
             if let due { serviceTimer.armOnce(after: max(0.001, due - now)) } else { serviceTimer.disarm() }
@@ -364,11 +376,12 @@ public final class KioskApp {
 
 
     func displayChanged() {
-        let s = display.size
+        let s = display.fullSize
         // The backend has said what happened in its own line (unplugged, new mode).
-        logger.debug("display is now \(s.width)x\(s.height)")
+        logger.debug("display is now \(s.width)x\(s.height), drawn at \(display.size.width)x\(display.size.height)")
         if s.width > 0 && s.height > 0 {
-            session.resize(width: s.width, height: s.height)
+            session.resize(width: s.width, height: s.height, renderScale: display.renderScale)
+            // Touch positions are in screen pixels whatever the render scale.
             inputs.forEach { $0.screenChanged(width: s.width, height: s.height) }
         }
     }

@@ -20,6 +20,7 @@ enum ConfigSchema {
             .section(ItemsSchema.actions),
             .section(RuntimeSchema.control),
             .section(MetricsSchema.section),
+            .section(USBSchema.section),
             .arrayOfTables(ScheduleSchema.window, make: { _, _ in ScheduleSchema.draft() }, store: ScheduleSchema.store),
             .section(ScheduleSchema.defaults),
         ],

@@ -24,6 +24,12 @@ enum DisplaySchema {
                    "Clockwise rotation in degrees, done in software; touch input is rotated to match.", example: "90"),
         .intChoice("buffers", \.display.buffers, [2, 3], "Dumb buffers to cycle through. One flip is in flight at a time, so 3 does not let drawing run ahead of the screen; it costs memory (on a GPU with little video memory, buffer moves at every flip: docs/latency.md).",
                    example: "3"),
+        Key(name: "render_scale", type: .numberOrAuto(.closed(0.5, 1)),
+            doc: "Draw frames at this fraction of the screen's size and let the scan-out copy enlarge them (exact pixel doubling at 0.5, bilinear otherwise), for 4K and other big panels the CPU cannot fill at full rate. The layout, touch positions and `[carousel]` sizes stay in screen pixels; cards and text are rasterized for the smaller size. `\"auto\"`: full size until the frames of a drag miss the refresh interval, then 0.5 until frames fit again with room to spare (switching only between gestures; docs/display.md \"4K\").",
+            defaultOf: { $0.display.renderScale.description }, example: "0.5",
+            apply: { c, v in
+                if case .string = v { c.display.renderScale = .auto } else { c.display.renderScale = .fixed(v.number) }
+            }),
         .int("render_threads", \.display.renderThreads, .closed(1, 64), "Threads that draw a frame in horizontal bands.",
              defaultText: "the number of cores, at most 4", example: "2"),
         Key(name: "headless_size", type: .integers(count: 2, .closed(1, 16384)), doc: "Frame size `[width, height]` of the headless backend.",

@@ -1,0 +1,76 @@
+import Cards
+import Foundation
+import KioskConfig
+
+/// Content from a USB stick (docs/usb.md): `usb-import` (run as root by udev's
+/// `kiosk-carousel-usb@.service`) writes its progress and result to `[usb] content/status.json`;
+/// the kiosk watches that file, shows a card for it, and reloads when new content is current.
+extension KioskApp {
+    /// The status file watched; nil when `[usb] import` is off.
+    var usbStatusPath: String? {
+        let usb = behavior.loadedConfig.usb
+        return usb.importEnabled ? ImportStatus.path(in: (usb.content as NSString).standardizingPath) : nil
+    }
+
+    /// Makes the content folder when missing (so that it can be watched before the first stick;
+    /// `usb-import` writes into it as root). Failure is only logged: the kiosk runs on without.
+    func prepareUSBContent() {
+        let usb = behavior.loadedConfig.usb
+        guard usb.importEnabled, !FileManager.default.fileExists(atPath: usb.content) else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: usb.content, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o755])
+        } catch {
+            logger.warning("[usb] content \(usb.content) cannot be made (\(error)); USB sticks are read, but the screen will not say so")
+        }
+    }
+
+    /// The status file changed: show what it says; new content is loaded at once.
+    func usbStatusChanged() {
+        guard let path = usbStatusPath, let status = ImportStatus.read(from: path) else { return }
+        // A status older than this kiosk (left from an import long done) is not news.
+        guard status.time >= startWallTime - 1, status != lastUSBStatus else { return }
+        lastUSBStatus = status
+        let seconds = behavior.loadedConfig.usb.noticeSeconds
+        var fields: [(String, String)] = [("state", EventLog.quote(status.state.rawValue)), ("device", EventLog.quote(status.device))]
+        switch status.state {
+        case .checking, .copying:
+            if status.state == .checking || session.notice == nil {
+                session.showNotice(MessageCard(tone: .notice, title: "Reading the USB stick…",
+                                               lines: ["Please leave it in until the screen says it is done."]),
+                                   until: now + 600)
+            }
+        case .done:
+            fields.append(("items", "\(status.items ?? 0)"))
+            let loaded = reload(reason: "new content from a USB stick")
+            if loaded {
+                let n = session.config.items.count
+                session.showNotice(MessageCard(tone: .notice, title: "New content from the USB stick",
+                                               lines: ["\(n) item\(n == 1 ? "" : "s") to show. You can take the stick out."]),
+                                   until: now + seconds)
+            } else {
+                let problems = behavior.lastReloadProblems.map(\.description)
+                session.showNotice(MessageCard(tone: .problem, title: "The new content could not be shown",
+                                               lines: problems.isEmpty ? ["The journal says why."] : problems,
+                                               footer: "The kiosk shows what it showed before."), until: now + 2 * seconds)
+            }
+        case .failed:
+            fields.append(("problems", "\(status.problems.count)"))
+            session.showNotice(MessageCard(tone: .problem, title: "This USB stick was not used",
+                                           lines: status.problems.isEmpty ? [status.message] : status.problems,
+                                           footer: status.message), until: now + 2 * seconds)
+        }
+        behavior.line(time: now, name: "usb_import", fields: fields)
+    }
+
+    /// When the notice on screen ends by itself.
+    var nextNoticeEnd: Double? {
+        guard let n = session.notice, n.isShown else { return nil }
+        return n.until
+    }
+
+    /// The service timer fired: end a notice whose time is up.
+    func endNoticeIfDue(now t: Double) {
+        if let due = nextNoticeEnd, due <= t + 0.0005 { session.endNotice() }
+    }
+}

@@ -1,0 +1,340 @@
+import Cards
+import Foundation
+import Glibc
+import KioskConfig
+import LinuxSystem
+import Logging
+
+/// Takes a USB stick's `kiosk-carousel/` folder into `[usb] content` (docs/usb.md):
+///
+/// 1. checks it where it is: the content file's rules (`ImportedContent.load`), the result over
+///    the machine's config, every picture decoded and every clip opened, every file inside the
+///    folder, the size against `max_mb` and the free space;
+/// 2. copies it into `content/.incoming-PID` (every file fsync-ed), and loads the copy again;
+/// 3. makes it current with two renames: the copy to `gen-…`, then a new `current` link over
+///    the old one. Until that last rename the running kiosk sees the old content whole; after
+///    it, the new one whole. A stick pulled out, a full disk or a power cut before it changes
+///    nothing, and the half copy is removed (or, after a power cut, by the next import).
+///
+/// Each step is written to `content/status.json` (`ImportStatus`), which the kiosk shows.
+public final class ContentImporter {
+    let settings: USBSettings
+    /// The machine's own configuration (not overlaid): what the stick's tables go over.
+    let machine: KioskConfiguration
+    let logger: Logger
+    /// Unix time, for the status.
+    let wallClock: () -> Double
+    /// Called with each file's path on the stick just before it is copied (tests act out a
+    /// stick pulled half-way by removing files here).
+    var beforeCopying: ((String) -> Void)?
+
+    public init(machine: KioskConfiguration, logger: Logger, wallClock: @escaping () -> Double = { Date().timeIntervalSince1970 }) {
+        self.settings = machine.usb
+        self.machine = machine
+        self.logger = logger
+        self.wallClock = wallClock
+    }
+
+    /// Where the status goes.
+    public var statusPath: String { ImportStatus.path(in: settings.content) }
+
+    /// Imports the `kiosk-carousel/` folder of `root` (a stick's mount point); `device` names it
+    /// in the status. Returns the final status, or nil when `root` has no such folder (a stick
+    /// that is not for the kiosk: nothing is written, nothing shown).
+    public func importStick(root given: String, device: String) -> ImportStatus? {
+        let root = given.hasPrefix("/") ? given
+            : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(given)
+        let folder = (root as NSString).appendingPathComponent(ImportedContent.stickFolder)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
+            logger.info("\(device): no \(ImportedContent.stickFolder)/ folder on it; not a stick for the kiosk")
+            return nil
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: settings.content, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o755])
+        } catch {
+            logger.error("\(settings.content): cannot make the content folder: \(error)")
+            return ImportStatus(state: .failed, time: wallClock(), device: device,
+                                message: "The content folder \(settings.content) cannot be made", problems: ["\(error)"])
+        }
+        // One import at a time: a second stick waits for the first.
+        let lock = open((settings.content as NSString).appendingPathComponent(".lock"), O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if lock >= 0 { _ = retryingOnEINTR { flock(lock, LOCK_EX) } }
+        defer { if lock >= 0 { close(lock) } }
+        removeLeftovers()
+
+        let started = wallClock()
+        report(ImportStatus(state: .checking, time: started, device: device, message: "Reading the USB stick…"))
+        let final = run(folder: folder, root: root, device: device)
+        report(final)
+        switch final.state {
+        case .done: logger.notice("\(device): \(final.message)")
+        default:
+            logger.error("\(device): \(final.message)")
+            for p in final.problems { logger.error("  \(p)") }
+        }
+        return final
+    }
+
+    /// Check, copy, swap; the status to end with.
+    private func run(folder: String, root: String, device: String) -> ImportStatus {
+        func failed(_ message: String, _ problems: [String] = []) -> ImportStatus {
+            ImportStatus(state: .failed, time: wallClock(), device: device,
+                         message: message + " The kiosk shows what it showed before.", problems: problems)
+        }
+        // What is there.
+        let listing: StickListing
+        do {
+            listing = try StickListing(folder: folder)
+        } catch {
+            return failed("The stick's folder could not be read.", ["\(error)"])
+        }
+        for skipped in listing.skipped { logger.info("\(device): not copied: \(onStick(skipped, root: root)) (not a file or folder)") }
+        let configFile = (folder as NSString).appendingPathComponent(ImportedContent.configName)
+        guard listing.files.contains(configFile) else {
+            return failed("The stick has no \(ImportedContent.stickFolder)/\(ImportedContent.configName).",
+                          ["\(ImportedContent.stickFolder)/\(ImportedContent.configName): missing (docs/usb.md says what the folder needs)"])
+        }
+        if listing.bytes > Int64(settings.maxMB) << 20 {
+            return failed("The stick's folder is too large.",
+                          ["\(ImportedContent.stickFolder)/: \(Self.mebibytes(listing.bytes)) MiB, more than [usb] max_mb = \(settings.maxMB)"])
+        }
+        var fs = statvfs()
+        if statvfs(settings.content, &fs) == 0 {
+            let free = Int64(fs.f_bavail) * Int64(fs.f_frsize)
+            if listing.bytes + (8 << 20) > free {
+                return failed("There is not enough free space for it.",
+                              ["\(settings.content): \(Self.mebibytes(free)) MiB free, the stick's folder needs \(Self.mebibytes(listing.bytes)) MiB"])
+            }
+        }
+        // The rules, the overlay and every picture and clip, read from the stick.
+        let problems = check(configFile: configFile, folder: folder, root: root, deep: true)
+        if !problems.isEmpty { return failed("The stick's content has problems.", problems) }
+
+        // The copy.
+        let incoming = (settings.content as NSString).appendingPathComponent(".incoming-\(getpid())")
+        report(ImportStatus(state: .copying, time: wallClock(), device: device, message: "Copying from the USB stick…", bytes: 0))
+        do {
+            try copy(listing, from: folder, to: incoming, device: device)
+        } catch {
+            removeTree(incoming)
+            let why = (error as? CopyFailure).map { "\(onStick($0.path, root: root)): \($0.call): \(String(cString: strerror($0.code)))" } ?? "\(error)"
+            return failed("The stick could not be read to the end (was it pulled out?). Nothing changed.", [why])
+        }
+        let copiedConfig = (incoming as NSString).appendingPathComponent(ImportedContent.configName)
+        let copyProblems = check(configFile: copiedConfig, folder: incoming, root: settings.content, deep: false)
+        guard copyProblems.isEmpty, let content = try? ImportedContent.load(path: copiedConfig, allowExec: settings.allowExec) else {
+            removeTree(incoming)
+            return failed("The copy did not read back as the stick did. Nothing changed.", copyProblems)
+        }
+        // The swap.
+        do {
+            let generation = try makeCurrent(incoming)
+            logger.info("content \(generation) is current (\(listing.files.count) files, \(Self.mebibytes(listing.bytes)) MiB)")
+        } catch {
+            removeTree(incoming)
+            return failed("The copy could not be made current. Nothing changed.", ["\(error)"])
+        }
+        let count = content.config.items.count
+        return ImportStatus(state: .done, time: wallClock(), device: device,
+                            message: "New content from the USB stick: \(count) item\(count == 1 ? "" : "s"). You can take the stick out.",
+                            items: count, bytes: listing.bytes)
+    }
+
+    /// Every problem of the content file in `folder`, with paths as on the stick. `deep`: every
+    /// picture decoded (clips are opened where `MediaChecks.video` is set).
+    func check(configFile: String, folder: String, root: String, deep: Bool) -> [String] {
+        let loaded: (config: KioskConfiguration, tables: Set<String>)
+        do {
+            loaded = try ImportedContent.load(path: configFile, allowExec: settings.allowExec)
+            _ = try ImportedContent.overlay(loaded.config, tables: loaded.tables, on: machine, contentFile: configFile)
+        } catch let e as ConfigErrors {
+            // Paths in the messages as on the stick too (not under the mount point).
+            let mounted = (root as NSString).standardizingPath + "/"
+            return e.diagnostics.map { d in
+                "\(onStick(d.file, root: root))\(d.line > 0 ? ":\(d.line):\(d.column)" : ""): "
+                    + d.message.replacingOccurrences(of: mounted, with: "")
+            }
+        } catch {
+            return ["\(onStick(configFile, root: root)): \(error)"]
+        }
+        var problems: [String] = []
+        let inside = (folder as NSString).standardizingPath + "/"
+        var paths = loaded.config.items.flatMap(\.mediaFiles)
+        if let dir = loaded.config.itemsDirectory.directory { paths.append(dir) }
+        for path in paths where !((path as NSString).standardizingPath + "/").hasPrefix(inside) {
+            problems.append("\(onStick(configFile, root: root)): \(onStick(path, root: root)) is outside the \(ImportedContent.stickFolder)/ folder, so it would not be copied; put it in the folder")
+        }
+        guard problems.isEmpty, deep else { return problems }
+        for item in loaded.config.items {
+            for picture in [item.image, item.poster].compactMap({ $0 }) {
+                if let why = MediaFileCheck.imageProblem(path: picture) {
+                    problems.append("\(onStick(picture, root: root)): \(why) (item \"\(item.id)\")")
+                }
+            }
+        }
+        return problems
+    }
+
+    /// `path` as a person sees it on the stick: relative to its root.
+    func onStick(_ path: String, root: String) -> String {
+        let r = (root as NSString).standardizingPath + "/"
+        let p = (path as NSString).standardizingPath
+        return p.hasPrefix(r) ? String(p.dropFirst(r.count)) : p
+    }
+
+    /// Copies every listed folder and file; each file is written whole and fsync-ed, then the
+    /// folders. Throws at the first file that cannot be read or written.
+    private func copy(_ listing: StickListing, from folder: String, to target: String, device: String) throws {
+        removeTree(target)
+        guard mkdir(target, 0o755) == 0 else { throw CopyFailure(path: target, call: "mkdir") }
+        let prefix = (folder as NSString).standardizingPath
+        func destination(_ p: String) -> String { target + String((p as NSString).standardizingPath.dropFirst(prefix.count)) }
+        for dir in listing.folders {
+            guard mkdir(destination(dir), 0o755) == 0 else { throw CopyFailure(path: destination(dir), call: "mkdir") }
+        }
+        var copied: Int64 = 0
+        var lastReport = wallClock()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        for file in listing.files {
+            beforeCopying?(file)
+            copied += try copyFile(file, to: destination(file), buffer: &buffer)
+            let t = wallClock()
+            if t - lastReport >= 1 {
+                lastReport = t
+                report(ImportStatus(state: .copying, time: t, device: device, message: "Copying from the USB stick…", bytes: copied))
+            }
+        }
+        for dir in [target] + listing.folders.map(destination) { try syncFolder(dir) }
+    }
+
+    /// One file, whole, fsync-ed; its size.
+    private func copyFile(_ source: String, to target: String, buffer: inout [UInt8]) throws -> Int64 {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw CopyFailure(path: source, call: "open") }
+        defer { close(input) }
+        let output = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw CopyFailure(path: target, call: "open") }
+        defer { close(output) }
+        var total: Int64 = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { b in retryingOnEINTR { read(input, b.baseAddress!, b.count) } }
+            if n == 0 { break }
+            guard n > 0 else { throw CopyFailure(path: source, call: "read") }
+            var written = 0
+            while written < n {
+                let w = buffer.withUnsafeBytes { b in retryingOnEINTR { write(output, b.baseAddress! + written, n - written) } }
+                guard w > 0 else { throw CopyFailure(path: target, call: "write", code: w == 0 ? EIO : errno) }
+                written += w
+            }
+            total += Int64(n)
+        }
+        guard fsync(output) == 0 else { throw CopyFailure(path: target, call: "fsync") }
+        return total
+    }
+
+    private func syncFolder(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw CopyFailure(path: path, call: "open") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw CopyFailure(path: path, call: "fsync") }
+    }
+
+    /// Renames the copy to a new `gen-…` folder and points `current` at it (a new link renamed
+    /// over the old one), then removes generations older than the one it replaced (the running
+    /// kiosk may still read that one until it reloads). Returns the new generation's name.
+    private func makeCurrent(_ incoming: String) throws -> String {
+        let content = settings.content
+        let previous = (try? FileManager.default.destinationOfSymbolicLink(atPath: (content as NSString).appendingPathComponent(ImportedContent.currentLink)))
+            .map { ($0 as NSString).lastPathComponent }
+        let stamp = Int64(wallClock() * 1000)
+        var name = "gen-\(stamp)"
+        var n = 1
+        while FileManager.default.fileExists(atPath: (content as NSString).appendingPathComponent(name)) {
+            n += 1
+            name = "gen-\(stamp)-\(n)"
+        }
+        let generation = (content as NSString).appendingPathComponent(name)
+        guard rename(incoming, generation) == 0 else { throw CopyFailure(path: generation, call: "rename") }
+        let link = (content as NSString).appendingPathComponent(".\(ImportedContent.currentLink).new")
+        unlink(link)
+        guard symlink(name, link) == 0 else { throw CopyFailure(path: link, call: "symlink") }
+        guard rename(link, (content as NSString).appendingPathComponent(ImportedContent.currentLink)) == 0 else {
+            throw CopyFailure(path: link, call: "rename")
+        }
+        try syncFolder(content)
+        for old in (try? FileManager.default.contentsOfDirectory(atPath: content)) ?? []
+        where old.hasPrefix("gen-") && old != name && old != previous {
+            removeTree((content as NSString).appendingPathComponent(old))
+        }
+        return name
+    }
+
+    /// Half copies left by an import that was cut short (a power cut, a killed process).
+    private func removeLeftovers() {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: settings.content)) ?? [] where name.hasPrefix(".incoming-") {
+            logger.info("removing \(name), left by an import that did not finish")
+            removeTree((settings.content as NSString).appendingPathComponent(name))
+        }
+    }
+
+    private func removeTree(_ path: String) {
+        if FileManager.default.fileExists(atPath: path) { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    /// Writes the status; an unwritable status is logged, never fatal (the import goes on).
+    private func report(_ status: ImportStatus) {
+        do {
+            try status.write(to: statusPath)
+        } catch {
+            logger.warning("\(statusPath): cannot write the status: \(error)")
+        }
+    }
+
+    static func mebibytes(_ bytes: Int64) -> String {
+        String(format: "%.1f", Double(bytes) / 1_048_576)
+    }
+}
+
+/// A file that could not be copied: the call, the path and the reason.
+struct CopyFailure: Error, CustomStringConvertible {
+    var path: String
+    var call: String
+    var code: Int32 = errno
+    var description: String { "\(path): \(call): \(String(cString: strerror(code)))" }
+}
+
+/// The folders and files of a stick's folder, parents before children, in name order: only
+/// regular files and folders (links and devices are skipped and listed), and no hidden names
+/// (`.Trashes`, `._photo.jpg` and the like, which other systems leave on sticks).
+struct StickListing {
+    var folders: [String] = []
+    var files: [String] = []
+    var skipped: [String] = []
+    var bytes: Int64 = 0
+
+    init(folder: String) throws {
+        try walk(folder, depth: 0)
+    }
+
+    private mutating func walk(_ dir: String, depth: Int) throws {
+        guard depth < 16 else { skipped.append(dir); return }
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        for name in names where !name.hasPrefix(".") {
+            let path = (dir as NSString).appendingPathComponent(name)
+            var st = stat()
+            guard lstat(path, &st) == 0 else { throw CopyFailure(path: path, call: "lstat") }
+            switch st.st_mode & S_IFMT {
+            case S_IFREG:
+                files.append(path)
+                bytes += Int64(st.st_size)
+            case S_IFDIR:
+                folders.append(path)
+                try walk(path, depth: depth + 1)
+            default:
+                skipped.append(path)
+            }
+        }
+    }
+}

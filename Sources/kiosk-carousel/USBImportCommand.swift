@@ -1,0 +1,63 @@
+import ArgumentParser
+import Cards
+import Foundation
+import Kiosk
+import KioskConfig
+import Logging
+
+/// `usb-import DEVICE`: what udev's `kiosk-carousel-usb@.service` runs (as root) when a USB
+/// drive appears: mounts it read-only, checks and copies its `kiosk-carousel/` folder into
+/// `[usb] content`, unmounts it (docs/usb.md). The running kiosk sees the status and reloads.
+struct USBImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "usb-import",
+        abstract: "Take the content of a USB stick's kiosk-carousel/ folder: check it, copy it, make it current.",
+        discussion: """
+            Run by kiosk-carousel-usb@.service (udev starts it for a USB drive's file system). Exits 0 when \
+            the content was taken, or when there is nothing to do ([usb] import off, no kiosk-carousel/ \
+            folder on the stick); 1 when the stick was refused (the screen and the journal say why). \
+            docs/usb.md says what the folder needs.
+            """)
+    @OptionGroup var config: ConfigOption
+    @Argument(help: "The stick's block device, e.g. /dev/sda1 (mounted read-only while it is read).")
+    var device: String?
+    @Option(help: "Read a folder that holds kiosk-carousel/ (a stick already mounted) instead of a device.")
+    var folder: String?
+
+    func validate() throws {
+        if (device == nil) == (folder == nil) { throw ValidationError("give a DEVICE or --folder DIR (one of them)") }
+    }
+
+    func run() throws {
+        KioskLogging.bootstrap(level: .info)
+        let logger = Logger(label: "kiosk-carousel.usb")
+        MediaChecks.video = MediaFileCheck.videoProblem
+        let path = config.path
+        // The machine's own file, alone. A file with problems still names its [usb]: a stick can
+        // then bring content to a kiosk whose own file is broken.
+        let (machine, problems) = ImportedContent.machineConfiguration(path: path)
+        if !problems.isEmpty { logger.warning("\(path) has \(problems.count) problem(s); using what can be read of it") }
+        guard machine.usb.importEnabled else {
+            logger.info("USB import is off in \(path) ([usb] import = true turns it on): the stick is not read")
+            return
+        }
+        let importer = ContentImporter(machine: machine, logger: logger)
+        let status: ImportStatus?
+        if let folder {
+            status = importer.importStick(root: folder, device: folder)
+        } else if let device {
+            let mount: StickMount
+            do {
+                mount = try StickMount(device: device)
+            } catch {
+                logger.error("\(error)")
+                throw ExitCode(1)
+            }
+            logger.info("\(device) mounted read-only at \(mount.point) (\(mount.type))")
+            status = importer.importStick(root: mount.point, device: device)
+            mount.unmount()
+        } else {
+            status = nil
+        }
+        if status?.state == .failed { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,120 @@
+import Cards
+import Display
+import Foundation
+import KioskConfig
+import Logging
+import XCTest
+@testable import Kiosk
+
+/// The running kiosk and `usb-import` (issue 20 §4): the status file's news is shown as a card,
+/// new content is loaded at once, a refused stick leaves the carousel as it was, and an old
+/// status (an import done before this start) is not news.
+final class KioskAppUSBTests: XCTestCase {
+    var folder: String!
+    var path: String { folder + "/config.toml" }
+    var content: String { folder + "/usb" }
+
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "kiosk-usb-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/stick/kiosk-carousel", withIntermediateDirectories: true)
+        try """
+            [carousel]
+            type = "linear"
+            item_size = [160, 120]
+            [usb]
+            import = true
+            content = "usb"
+            notice_seconds = 5
+            [[item]]
+            id = "m"
+            title = "Machine"
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+
+    func makeApp(_ display: HeadlessDisplay) throws -> KioskApp {
+        let config = try ConfigLoader.load(path: path)
+        let app = try KioskApp(configPath: path, config: config, display: display, inputs: [], log: try EventLog(path: nil),
+                               logger: Logger(label: "test"), notifier: nil)
+        app.prepareUSBContent()
+        return app
+    }
+
+    func importStick(_ configText: String) throws -> ImportStatus? {
+        try configText.write(toFile: folder + "/stick/kiosk-carousel/config.toml", atomically: true, encoding: .utf8)
+        let machine = ImportedContent.machineConfiguration(path: path).config
+        return ContentImporter(machine: machine, logger: Logger(label: "test")).importStick(root: folder + "/stick", device: "/dev/sdz")
+    }
+
+    func testNewContentIsLoadedAndConfirmedThenTheCardEnds() throws {
+        let display = HeadlessDisplay(width: 800, height: 480)
+        let app = try makeApp(display)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: content), "the kiosk made the content folder")
+        _ = app.beforeWait()
+        let background = display.screen[400, 40], centreBefore = display.screen[400, 240]
+        XCTAssertEqual(try importStick("[[item]]\nid = \"s1\"\ntitle = \"One\"\n[[item]]\nid = \"s2\"\ntitle = \"Two\"\n")?.state, .done)
+        app.usbStatusChanged()
+        XCTAssertEqual(app.session.config.items.map(\.id), ["s1", "s2"])
+        XCTAssertEqual(app.session.shownMessage?.title, "New content from the USB stick")
+        XCTAssertEqual(app.session.shownMessage?.lines, ["2 items to show. You can take the stick out."])
+        _ = app.beforeWait()
+        XCTAssertEqual(display.screen[400, 40], background)
+        XCTAssertNotEqual(display.screen[400, 240], centreBefore, "the card's plate over the carousel")
+        let due = try XCTUnwrap(app.nextNoticeEnd)
+        XCTAssertEqual(due - app.now, 5, accuracy: 0.5, "notice_seconds")
+        app.endNoticeIfDue(now: due)
+        XCTAssertNil(app.session.shownMessage, "the stick's carousel")
+        // The same status seen again (another inotify event of the same write) is not news.
+        app.usbStatusChanged()
+        XCTAssertNil(app.session.shownMessage)
+    }
+
+    func testARefusedStickShowsItsProblemsAndKeepsTheCarousel() throws {
+        let app = try makeApp(HeadlessDisplay(width: 800, height: 480))
+        let status = try importStick("[display]\nrotation = 90\n[[item]]\nid = \"s\"\n")
+        XCTAssertEqual(status?.state, .failed)
+        app.usbStatusChanged()
+        let card = try XCTUnwrap(app.session.shownMessage)
+        XCTAssertEqual(card.title, "This USB stick was not used")
+        XCTAssertEqual(card.tone, .problem)
+        XCTAssertTrue(card.lines[0].hasPrefix("kiosk-carousel/config.toml:1:2: [display]"), "\(card.lines)")
+        XCTAssertEqual(app.session.config.items.map(\.id), ["m"])
+        XCTAssertEqual(try XCTUnwrap(app.nextNoticeEnd) - app.now, 10, accuracy: 0.5, "twice notice_seconds")
+    }
+
+    func testAStickBringsUpAKioskWhoseOwnFileIsBroken() throws {
+        try "[usb]\nimport = true\ncontent = \"usb\"\n[carousel]\nspead = 3\n[[item]]\nid = \"m\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let problems: [ConfigDiagnostic]
+        do { _ = try ConfigLoader.load(path: path); problems = [] } catch let e as ConfigErrors { problems = e.diagnostics }
+        XCTAssertEqual(problems.count, 1)
+        // As RunCommand starts it: the problem card, with the [usb] that could be read.
+        var config = KioskConfiguration()
+        config.usb = ConfigLoader.readableTables(["usb"], path: path).usb
+        let app = try KioskApp(configPath: path, config: config, display: HeadlessDisplay(width: 800, height: 480), inputs: [],
+                               log: try EventLog(path: nil), logger: Logger(label: "test"), notifier: nil, configProblems: problems)
+        app.prepareUSBContent()
+        XCTAssertEqual(app.session.shownMessage?.title, "The configuration has problems")
+        XCTAssertEqual(try importStick("[[item]]\nid = \"s\"\ntitle = \"From the stick\"\n")?.state, .done)
+        app.usbStatusChanged()
+        XCTAssertTrue(app.configProblems.isEmpty, "the carousel started")
+        XCTAssertEqual(app.session.config.items.map(\.id), ["s"])
+        XCTAssertEqual(app.session.shownMessage?.title, "New content from the USB stick")
+        XCTAssertEqual(app.behavior.loadedConfig.machineProblems, problems)
+        // check-config still says the file is wrong.
+        XCTAssertThrowsError(try ConfigLoader.load(path: path))
+    }
+
+    func testProgressShowsAReadingCardAndAnOldStatusIsNotNews() throws {
+        try FileManager.default.createDirectory(atPath: content, withIntermediateDirectories: true)
+        try ImportStatus(state: .done, time: Date().timeIntervalSince1970 - 3600, device: "/dev/sdz", message: "old")
+            .write(to: ImportStatus.path(in: content))
+        let app = try makeApp(HeadlessDisplay(width: 800, height: 480))
+        app.usbStatusChanged()
+        XCTAssertNil(app.session.shownMessage, "an import before this start")
+        try ImportStatus(state: .checking, time: Date().timeIntervalSince1970, device: "/dev/sdz", message: "Reading")
+            .write(to: ImportStatus.path(in: content))
+        app.usbStatusChanged()
+        XCTAssertEqual(app.session.shownMessage?.title, "Reading the USB stick…")
+    }
+}
