@@ -11,8 +11,9 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
 
 /// The compositor's loops (docs/compositor.md): built once for the target's baseline
 /// instruction set and, on x86-64, twice more, for x86-64-v3 (AVX2) and x86-64-v2 (SSSE3,
-/// SSE4.1/4.2, POPCNT), of which `Compositor` picks the best the CPU has at run time.
-/// `Sources/RasterKernelsAVX2` and `Sources/RasterKernelsV2` link to the same source files.
+/// SSE4.1/4.2, POPCNT), of which `Compositor` picks the best the CPU has at run time; on AArch64
+/// once more with NEON shims. `Sources/RasterKernelsAVX2`, `Sources/RasterKernelsV2` and
+/// `Sources/RasterKernelsNEON` link to the same source files.
 var rasterKernels: [Target] = [
     .target(name: "RasterKernels", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"]),
 ]
@@ -45,6 +46,15 @@ if targetArch == "x86_64" {
         swiftSettings: [.define("RASTER_KERNELS_V2"),
                         .unsafeFlags(["-target-cpu", "nehalem", "-Xcc", "-march=x86-64-v2"])]))
     rasterKernelModules.append("RasterKernelsV2")
+} else if targetArch == "aarch64" {
+    // AArch64: the same loops once more with the NEON counterparts of the AVX2 build's byte
+    // shuffles and byte multiply-adds (`Sources/C/CRasterSupport/neon/CRasterSupportNEON.h`, `RASTER_KERNELS_NEON`), chosen
+    // at run time as `neon`; `RasterKernels` stays the portable build to compare with
+    // (docs/arm64.md). NEON is part of the AArch64 baseline: no CPU check is needed.
+    rasterKernels.append(.target(
+        name: "RasterKernelsNEON", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"],
+        swiftSettings: [.define("RASTER_KERNELS_NEON"), .unsafeFlags(["-Xcc", "-DRASTER_KERNELS_NEON"])]))
+    rasterKernelModules.append("RasterKernelsNEON")
 }
 
 let package = Package(

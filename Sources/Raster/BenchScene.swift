@@ -20,10 +20,17 @@ public struct BenchScene {
 
     /// Reads and validates `path`, then generates every texture.
     public static func load(path: String) throws -> BenchScene {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw LoadError(description: "\(path): cannot read the file")
+        }
+        return try load(data: data, source: path)
+    }
+
+    /// Validates the scene JSON `data` (named `source` in errors), then generates every texture.
+    public static func load(data: Data, source path: String) throws -> BenchScene {
         func fail(_ place: String, _ message: String) -> LoadError {
             LoadError(description: "\(path): \(place.isEmpty ? "" : place + ": ")\(message)")
         }
-        guard let data = FileManager.default.contents(atPath: path) else { throw fail("", "cannot read the file") }
         let root: Any
         do { root = try JSONSerialization.jsonObject(with: data) } catch {
             throw fail("", "not valid JSON (\(error.localizedDescription))")

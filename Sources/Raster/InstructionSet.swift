@@ -7,6 +7,9 @@ import RasterKernelsAVX2
 #if canImport(RasterKernelsV2)
 import RasterKernelsV2
 #endif
+#if canImport(RasterKernelsNEON)
+import RasterKernelsNEON
+#endif
 
 /// The instruction sets the compositor's loops are built for. `Compositor` uses the best one
 /// the CPU has (as Qt's and pixman's raster code do); tests and `bench composite
@@ -20,6 +23,9 @@ public enum InstructionSet: String, CaseIterable, Sendable {
     case v2 = "x86-64-v2"
     /// x86-64 with AVX2, FMA, BMI1/2 and F16C (x86-64-v3, "haswell"): 256-bit vectors.
     case avx2
+    /// AArch64 with the NEON counterparts of the AVX2 build's byte shuffles and byte
+    /// multiply-adds (module `RasterKernelsNEON`; NEON is part of every AArch64 CPU).
+    case neon
 
     /// True when this build contains loops for it and this CPU can run them.
     public var isAvailable: Bool {
@@ -37,12 +43,18 @@ public enum InstructionSet: String, CaseIterable, Sendable {
             #else
             return false
             #endif
+        case .neon:
+            #if canImport(RasterKernelsNEON)
+            return true
+            #else
+            return false
+            #endif
         }
     }
 
-    /// The fastest available one: AVX2, else x86-64-v2, else the baseline.
+    /// The fastest available one: AVX2, else x86-64-v2, else NEON (AArch64), else the baseline.
     public static var best: InstructionSet {
-        [.avx2, .v2].first(where: \.isAvailable) ?? .baseline
+        [.avx2, .v2, .neon].first(where: \.isAvailable) ?? .baseline
     }
 
     /// New loops for this instruction set (the baseline ones when it is not available).
@@ -52,6 +64,9 @@ public enum InstructionSet: String, CaseIterable, Sendable {
         #endif
         #if canImport(RasterKernelsV2)
         if self == .v2 && isAvailable { return RasterKernelsV2.DrawKernels() }
+        #endif
+        #if canImport(RasterKernelsNEON)
+        if self == .neon { return RasterKernelsNEON.DrawKernels() }
         #endif
         return RasterKernels.DrawKernels()
     }

@@ -4,7 +4,8 @@ import RasterCore
 
 /// `CompositorKernels` built from this module's loops. The same source is compiled three times
 /// on x86-64 (`Sources/RasterKernelsAVX2` and `Sources/RasterKernelsV2` hold links to these
-/// files), so each module has its own `DrawKernels` for its instruction set.
+/// files) and twice on AArch64 (`Sources/RasterKernelsNEON`), so each module has its own
+/// `DrawKernels` for its instruction set.
 public final class DrawKernels: CompositorKernels {
     private var bands: [BandWorker] = []
 
@@ -15,6 +16,8 @@ public final class DrawKernels: CompositorKernels {
         return "avx2"
         #elseif RASTER_KERNELS_V2
         return "x86-64-v2"
+        #elseif RASTER_KERNELS_NEON
+        return "neon"
         #else
         return "baseline"
         #endif

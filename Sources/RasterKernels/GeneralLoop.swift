@@ -195,10 +195,10 @@ extension SpanShader {
     static func blendBlock(_ s: QuadSampler, _ g: GatherBuffers, _ k: Int, _ column: Int, _ alpha16: U16x16,
                            _ edgeRow: EdgeRow, _ d: UInt8x8, covered: (Int32, Int32), edge: Bool,
                            onColor: Bool, fetched: BlockPairs) -> UInt8x8 {
-        #if !RASTER_KERNELS_AVX2 && !RASTER_KERNELS_V2
-        // Portable build: SSE2 and NEON have no byte shuffle or multiply-add of bytes to match
+        #if !RASTER_KERNELS_AVX2 && !RASTER_KERNELS_V2 && !RASTER_KERNELS_NEON
+        // Portable build: SSE2 has no byte shuffle or multiply-add of bytes to match
         // `raster_filter_pairs`; channel pairs in pixel order are cheaper there (and give the
-        // same bits).
+        // same bits). The NEON module has them (tbl, umull/umlal: CRasterSupportNEON.h).
         return blendPairs(s, g, k, column, alpha16, edgeRow, d, covered: covered, edge: edge, fetched: fetched)
         #else
         // Pixels 0 1 4 5 (`half` 0) or 2 3 6 7 (`half` 1) of the block, value·256.

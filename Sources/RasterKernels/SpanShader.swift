@@ -109,7 +109,7 @@ enum SpanShader {
     /// destination exactly (what lies behind it can then be skipped without changing a bit).
     @inline(__always)
     static func keep(_ sag: U16x16) -> U16x16 {
-        #if RASTER_KERNELS_AVX2
+        #if RASTER_KERNELS_AVX2 || RASTER_KERNELS_NEON
         // The same value in four operations instead of eight: 255 − ⌊(a + 128) / 256⌋ is
         // ⌊(65407 − a) / 256⌋ (a ≤ 65280), worked out in the 16-bit lanes (the G lanes' results
         // are dropped), and one 32-bit multiply copies the byte into all four.

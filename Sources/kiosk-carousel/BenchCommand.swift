@@ -4,6 +4,6 @@ import ArgumentParser
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bench",
         abstract: "Benchmarks: the engine, the compositor, the card renderer, video items, the frame budget table, render scaling.",
-        subcommands: [BenchEngineCommand.self, BenchCompositeCommand.self, BenchCardsCommand.self, BenchVideoCommand.self,
-                      BenchPerfTableCommand.self, BenchScaleCommand.self])
+        subcommands: [BenchEngineCommand.self, BenchCompositeCommand.self, BenchSuiteCommand.self, BenchCardsCommand.self,
+                      BenchVideoCommand.self, BenchPerfTableCommand.self, BenchScaleCommand.self])
 }

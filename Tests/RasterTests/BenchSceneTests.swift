@@ -21,6 +21,29 @@ final class BenchSceneTests: XCTestCase {
         XCTAssertEqual(BenchScene.checksum(c), 0x8F4E_A14F_2BE0_1E85)
     }
 
+    /// The scenes `bench suite` renders on a board: all load, each under its own name, and
+    /// those of ../shared/bench, when it is there, are the files' scenes (scripts/arm64/check-pixels.sh
+    /// compares all seven as JSON).
+    func testBuiltInScenesLoadAndMatchTheSharedFiles() throws {
+        let names = BenchScene.builtInScenes.map(\.name)
+        XCTAssertEqual(Array(names.prefix(4)), ["coverflow", "scaling", "fullscreen", "rotary"])
+        XCTAssertEqual(Set(names).count, names.count)
+        let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../shared/bench/scenes").standardized.path
+        for (name, json) in BenchScene.builtInScenes {
+            let scene = try BenchScene.load(data: Data(json.utf8), source: name)
+            XCTAssertEqual(scene.name, name)
+            XCTAssertFalse(scene.quads.isEmpty, name)
+            let file = shared + "/" + name + ".json"
+            guard FileManager.default.fileExists(atPath: file) else { continue }
+            let fromFile = try BenchScene.load(path: file)
+            XCTAssertEqual(scene.width, fromFile.width, name)
+            XCTAssertEqual(scene.background, fromFile.background, name)
+            XCTAssertEqual(scene.quads.map(\.corners), fromFile.quads.map(\.corners), name)
+            XCTAssertEqual(scene.quads.map(\.alpha), fromFile.quads.map(\.alpha), name)
+        }
+    }
+
     func testLoadsASceneAndReportsAreas() throws {
         let path = try write("""
             {"name": "t", "width": 100, "height": 50, "background": [1, 2, 3],

@@ -1,8 +1,8 @@
 import Foundation
 import XCTest
 
-/// `Sources/RasterKernelsAVX2` and `Sources/RasterKernelsV2` are the same code as
-/// `Sources/RasterKernels`, built for x86-64-v3 and x86-64-v2: each of their files is a
+/// `Sources/RasterKernelsAVX2`, `Sources/RasterKernelsV2` and `Sources/RasterKernelsNEON` are the same code as
+/// `Sources/RasterKernels`, built for x86-64-v3, x86-64-v2 and AArch64 NEON: each of their files is a
 /// symbolic link to the file of the same name there (docs/compositor.md). A file added to one
 /// folder and not linked in another would leave that build silently different (or failing only
 /// on x86-64); this test fails instead.
@@ -12,7 +12,7 @@ final class KernelSourceLinksTests: XCTestCase {
         .appendingPathComponent("Sources")
 
     /// The folders of the other builds of the loops.
-    private let builds = ["RasterKernelsAVX2", "RasterKernelsV2"]
+    private let builds = ["RasterKernelsAVX2", "RasterKernelsV2", "RasterKernelsNEON"]
 
     private func swiftFiles(_ folder: String) throws -> Set<String> {
         Set(try FileManager.default.contentsOfDirectory(atPath: sources.appendingPathComponent(folder).path)

@@ -88,10 +88,21 @@ final class KernelVariantsTests: XCTestCase {
         XCTAssertEqual(Compositor(instructionSet: .baseline).instructionSet, .baseline)
     }
 
-    /// The best set the CPU has is the default: AVX2, else x86-64-v2, else the baseline. Every
-    /// x86-64 CPU with AVX2 has x86-64-v2 too, and each module reports its own set.
+    func testNEONIsUsedOnAArch64() throws {
+        #if arch(arm64)
+        XCTAssertTrue(InstructionSet.neon.isAvailable)
+        XCTAssertEqual(Compositor().instructionSet, .neon)
+        XCTAssertEqual(Compositor(instructionSet: .baseline).instructionSet, .baseline)
+        #else
+        XCTAssertFalse(InstructionSet.neon.isAvailable)
+        #endif
+    }
+
+    /// The best set the CPU has is the default: AVX2, else x86-64-v2, else NEON (AArch64), else
+    /// the baseline. Every x86-64 CPU with AVX2 has x86-64-v2 too, and each module reports its own set.
     func testBestIsTheWidestAvailableSet() {
-        let expected: InstructionSet = InstructionSet.avx2.isAvailable ? .avx2 : (InstructionSet.v2.isAvailable ? .v2 : .baseline)
+        let expected: InstructionSet = InstructionSet.avx2.isAvailable ? .avx2
+            : (InstructionSet.v2.isAvailable ? .v2 : (InstructionSet.neon.isAvailable ? .neon : .baseline))
         XCTAssertEqual(InstructionSet.best, expected)
         XCTAssertEqual(Compositor().instructionSet, expected)
         if InstructionSet.avx2.isAvailable { XCTAssertTrue(InstructionSet.v2.isAvailable) }

@@ -6,8 +6,10 @@
 #   3. the x86-64 reference: the same debug binary built natively in the amd64 sid root, against
 #      the same versions of pango, cairo, pixman, freetype and the fonts as the arm64 root
 #   4. `simulate` of config/example.toml on both; the PNGs compared (bound below)
-#   5. the XCTests under qemu-user, in the arm64 sid root
-# Ends with "N passed, N failed" (the XCTest cases, plus one for the PNG comparison).
+#   5. the compositor bench scenes rendered on both, every instruction set, checksums compared
+#      (scripts/arm64/check-pixels.sh: must be identical)
+#   6. the XCTests under qemu-user, in the arm64 sid root
+# Ends with "N passed, N failed" (the XCTest cases, plus one each for the two pixel comparisons).
 #
 # ARM64_TESTS=all (default) | quick (without the slow soak/property/memory classes, see
 # QUICK_SKIP) | none | an XCTest filter (e.g. CardsTests).
@@ -85,6 +87,12 @@ if [ -x "$SRC/.build/debug/kiosk-carousel" ]; then
              python3 "$HERE/png-compare.py" "$OUT/x86-64-host.png" "$OUT/arm64.png"; }
 fi
 
+step "the compositor's pixels: every bench scene, both filters, each instruction set (arm64 vs x86-64)"
+pixels_ok=1
+# quick (CI): aarch64's NEON loops only (the XCTests compare them with the portable ones).
+pixel_sets=all; [ "$ARM64_TESTS" = quick ] && pixel_sets=neon
+ARM64_ROOTS_MOUNTED=1 ARM64_PIXEL_SETS=$pixel_sets "$HERE/check-pixels.sh" || pixels_ok=0
+
 passed=0; failed=0; skipped=0
 if [ "$ARM64_TESTS" != none ]; then
     step "XCTests under qemu-user ($ARM64_TESTS)"
@@ -110,5 +118,6 @@ if [ "$ARM64_TESTS" != none ]; then
 fi
 step_end
 if [ "$png_ok" = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-echo "arm64-check: $passed passed, $failed failed ($skipped XCTests skipped by the tests themselves; the PNG comparison counts as one)"
+if [ "$pixels_ok" = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+echo "arm64-check: $passed passed, $failed failed ($skipped XCTests skipped by the tests themselves; the PNG comparison and the bench scenes' pixel comparison count as one each)"
 [ "$failed" -eq 0 ]

@@ -4,13 +4,16 @@
 #   scripts/arm64/cross-build.sh debug            # binary + XCTest bundle, sid sysroot
 #   scripts/arm64/cross-build.sh release          # static Swift runtime, trixie sysroot (shippable)
 #   scripts/arm64/cross-build.sh host-same-libs   # x86-64 debug binary in the amd64 sid root
+#   scripts/arm64/cross-build.sh release-sid      # optimised binary for the sid root (runs under
+#                                                 # qemu-user there: instruction counts, insn-count.sh)
 #
 # The compiler is Debian sid's swiftlang (6.2.3; the host's Swift 6.3.1 has no aarch64
 # libraries), amd64 build, run in an amd64 sid root ("toolchain"). Its target's Swift modules and
 # runtime come from an arm64 sid root with swiftlang; the C headers and libraries from that root
 # (debug: the same root runs the tests under qemu-user) or from a trixie arm64 root (release:
 # the libraries a Debian 13 / Raspberry Pi OS board has, and its glibc). Output, in the tree
-# (ignored by .gitignore): .build-arm64 (debug), .build-arm64-release, .build-x86-sid.
+# (ignored by .gitignore): .build-arm64 (debug), .build-arm64-release, .build-x86-sid,
+# .build-arm64-opt (release-sid).
 # The roots live in $ARM64_CACHE, made once (scripts/arm64/roots.sh).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +29,8 @@ case $MODE in
     debug)          SYSROOT=$SID_ARM64;    SCRATCH=.build-arm64 ;;
     release)        SYSROOT=$TRIXIE_ARM64; SCRATCH=.build-arm64-release ;;
     host-same-libs) SYSROOT=;              SCRATCH=.build-x86-sid ;;
-    *) echo "usage: $0 debug|release|host-same-libs" >&2; exit 2 ;;
+    release-sid)    SYSROOT=$SID_ARM64;    SCRATCH=.build-arm64-opt ;;
+    *) echo "usage: $0 debug|release|host-same-libs|release-sid" >&2; exit 2 ;;
 esac
 
 step "cross-build $MODE: roots"
@@ -68,6 +72,14 @@ case $MODE in
                # Debian ships no lib_Testing_Foundation.so: do not link the cross-import overlay.
                -Xswiftc -Xfrontend -Xswiftc -disable-cross-import-overlays
                # The binary and tests run in the sid root, where the Swift runtime lives here.
+               -Xlinker -rpath -Xlinker /usr/libexec/swift/lib/swift/linux)
+        PC=/sid-arm64 ;;
+    release-sid)
+        # The release configuration against the sid root's libraries and its Swift runtime
+        # (not linked in): the same code as `release` for the compositor, runnable in that root.
+        write_destination /sid-arm64 "$TOOLCHAIN/root/aarch64-sid.json"
+        ARGS+=(-c release --product kiosk-carousel --destination /root/aarch64-sid.json
+               -Xswiftc -Xfrontend -Xswiftc -disable-cross-import-overlays
                -Xlinker -rpath -Xlinker /usr/libexec/swift/lib/swift/linux)
         PC=/sid-arm64 ;;
     release)

@@ -485,6 +485,11 @@ static inline raster_u32x8 raster_pack4(raster_u16x16 a, raster_u16x16 b)
 
 #endif
 
+#if defined(__aarch64__) && defined(RASTER_KERNELS_NEON)
+/* The NEON module's counterparts of the block above (same names, same bits). */
+#include "../neon/CRasterSupportNEON.h"
+#endif
+
 /* (a * b) >> 16 per unsigned 16-bit lane (pmulhuw on x86, umull + shrn on ARM).
  * On x86 the instruction is named: spelled as widen-multiply-narrow, LLVM sometimes keeps
  * loop-invariant operands widened and narrows them again in every iteration. */
