@@ -41,17 +41,20 @@ public enum ConfigLoader {
 
     /// Loads and validates one file, alone; also gives the top-level keys it has.
     static func loadFile(path: String) throws -> (config: KioskConfiguration, tables: Set<String>) {
+        try parseWithTables(readText(path: path), file: path)
+    }
+
+    /// The file's text, or why it cannot be read (as a diagnostic without a place).
+    static func readText(path: String) throws -> String {
         let data: Data
         switch read(path) {
         case .success(let d): data = d
         case .failure(let e): throw e
         }
-        let text: String
         switch decodeText(data, file: path) {
-        case .success(let t): text = t
+        case .success(let t): return t
         case .failure(let e): throw e
         }
-        return try parseWithTables(text, file: path)
     }
 
     /// Parses and validates TOML text; relative paths resolve against `file`'s folder.

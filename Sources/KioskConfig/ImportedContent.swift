@@ -40,22 +40,24 @@ public enum ImportedContent {
     /// Loads and checks a content file: the config rules, plus: only `contentTables`, and no
     /// item that runs a program unless `allowExec`. Throws `ConfigErrors` with every problem.
     public static func load(path: String, allowExec: Bool) throws -> (config: KioskConfiguration, tables: Set<String>) {
+        // Read once: an unreadable file has that one problem.
+        let text = try ConfigLoader.readText(path: path)
         var problems: [ConfigDiagnostic] = []
         let loaded: (config: KioskConfiguration, tables: Set<String>)?
         do {
-            loaded = try ConfigLoader.loadFile(path: path)
+            loaded = try ConfigLoader.parseWithTables(text, file: path)
         } catch let e as ConfigErrors {
             problems = e.diagnostics
             loaded = nil
         }
-        let text = try? String(contentsOfFile: path, encoding: .utf8)
-        let index = text.map { TOMLPositionIndex(text: $0) }
-        // The tables are known also when the file does not validate: every problem is said at once.
-        let tables = loaded?.tables ?? text.flatMap { t in
-            (try? ConfigLoader.parseTOML(t, file: path))?.tableEntries.map { Set($0.map(\.key)) }
-        } ?? []
+        let index = TOMLPositionIndex(text: text)
+        // The tables are known also when the file does not validate: every problem is said at
+        // once. (Not from a text toml++ would abort on: the parse already said what is wrong.)
+        let parsable = index.parserHazard == nil && !text.unicodeScalars.contains("\0")
+        let tables = loaded?.tables
+            ?? (parsable ? (try? ConfigLoader.parseTOML(text, file: path))?.tableEntries.map { Set($0.map(\.key)) } : nil) ?? []
         func at(_ keyPath: ConfigPath, _ message: String) -> ConfigDiagnostic {
-            let p = index?.keyPosition(keyPath) ?? SourcePosition(line: 0, column: 0)
+            let p = index.keyPosition(keyPath)
             return ConfigDiagnostic(file: path, line: p.line, column: p.column, message: message)
         }
         for table in tables.subtracting(contentTables).sorted() {
@@ -137,7 +139,6 @@ public enum ImportedContent {
     public static func rescue(machinePath: String, problems: [ConfigDiagnostic]) -> KioskConfiguration? {
         var machine = ConfigLoader.readableTables(machineTables, path: machinePath)
         machine.file = machinePath
-        guard machine.usb.importEnabled, currentFile(in: machine.usb.content) != nil else { return nil }
         var out = applyCurrent(to: machine)
         guard out.importedContent != nil, !out.items.isEmpty else { return nil }
         out.machineProblems = problems

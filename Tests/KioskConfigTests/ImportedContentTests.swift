@@ -34,6 +34,15 @@ final class ImportedContentTests: XCTestCase {
         XCTAssertTrue(found[2].hasPrefix("\(path):8:2: [control] is the machine's own setting"), found[2])
     }
 
+    func testAFileTomlPlusPlusWouldAbortOnIsAnErrorNotACrash() throws {
+        // `[+a]` makes toml++ assert; the loader reports it, and the table check must not hand
+        // the text to toml++ a second time.
+        let path = try write("[display]\nrotation = 90\n[+a]\n", "hazard.toml")
+        let found = problems { _ = try ImportedContent.load(path: path, allowExec: false) }
+        XCTAssertEqual(found.count, 1, "\(found)")
+        XCTAssertTrue(found[0].hasPrefix("\(path):3:"), found[0])
+    }
+
     func testItemsThatRunProgramsNeedAllowExec() throws {
         let path = try write("[[item]]\nid = \"a\"\n\n[[item]]\nid = \"shell\"\naction = { exec = [\"/bin/sh\"] }\n\n[[item]]\nid = \"e\"\naction = { emit = \"x\" }\n", "config.toml")
         let found = problems { _ = try ImportedContent.load(path: path, allowExec: false) }
