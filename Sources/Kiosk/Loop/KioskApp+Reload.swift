@@ -45,7 +45,8 @@ extension KioskApp {
     func filesChanged() {
         let changed = files.drainChangedPaths()
         let configFile = WatchedPaths.absolute(configPath)
-        if let status = usbStatusPath, changed.contains(status) { usbStatusChanged() }
+        let statusFile = usbStatusPath
+        if let statusFile, changed.contains(statusFile) { usbStatusChanged() }
         if changed.contains(configFile) {
             reload(reason: "the config file changed")
         } else if let dir = itemsFolder, changed.contains(dir) || changed.contains(where: changesItemsFolderListing) {
@@ -57,7 +58,7 @@ extension KioskApp {
         // folder: same file name, same item). A picture that is gone keeps the face it shows:
         // the kiosk keeps showing what it showed (an emptied folder leaves the carousel as it
         // was; the reload says why in one line).
-        let pictures = changed.filter { $0 != configFile && $0 != usbStatusPath && FileManager.default.fileExists(atPath: $0) }
+        let pictures = changed.filter { $0 != configFile && $0 != statusFile && FileManager.default.fileExists(atPath: $0) }
         if !pictures.isEmpty { session.invalidateCards(paths: pictures) }
     }
 

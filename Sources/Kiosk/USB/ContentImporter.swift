@@ -109,7 +109,7 @@ public final class ContentImporter {
             }
         }
         // The rules, the overlay and every picture and clip, read from the stick.
-        let problems = check(configFile: configFile, folder: folder, root: root, deep: true)
+        let problems = check(configFile: configFile, folder: folder, root: root, deep: true).problems
         if !problems.isEmpty { return failed("The stick's content has problems.", problems) }
 
         // The copy.
@@ -119,14 +119,14 @@ public final class ContentImporter {
             try copy(listing, from: folder, to: incoming, device: device)
         } catch {
             removeTree(incoming)
-            let why = (error as? CopyFailure).map { "\(onStick($0.path, root: root)): \($0.call): \(String(cString: strerror($0.code)))" } ?? "\(error)"
+            let why = (error as? CopyFailure).map { $0.described(path: onStick($0.path, root: root)) } ?? "\(error)"
             return failed("The stick could not be read to the end (was it pulled out?). Nothing changed.", [why])
         }
         let copiedConfig = (incoming as NSString).appendingPathComponent(ImportedContent.configName)
-        let copyProblems = check(configFile: copiedConfig, folder: incoming, root: settings.content, deep: false)
-        guard copyProblems.isEmpty, let content = try? ImportedContent.load(path: copiedConfig, allowExec: settings.allowExec) else {
+        let copied = check(configFile: copiedConfig, folder: incoming, root: settings.content, deep: false)
+        guard copied.problems.isEmpty else {
             removeTree(incoming)
-            return failed("The copy did not read back as the stick did. Nothing changed.", copyProblems)
+            return failed("The copy did not read back as the stick did. Nothing changed.", copied.problems)
         }
         // The swap.
         do {
@@ -136,15 +136,16 @@ public final class ContentImporter {
             removeTree(incoming)
             return failed("The copy could not be made current. Nothing changed.", ["\(error)"])
         }
-        let count = content.config.items.count
+        let count = copied.items
         return ImportStatus(state: .done, time: wallClock(), device: device,
                             message: "New content from the USB stick: \(count) item\(count == 1 ? "" : "s"). You can take the stick out.",
                             items: count, bytes: listing.bytes)
     }
 
-    /// Every problem of the content file in `folder`, with paths as on the stick. `deep`: every
-    /// picture decoded (clips are opened where `MediaChecks.video` is set).
-    func check(configFile: String, folder: String, root: String, deep: Bool) -> [String] {
+    /// Every problem of the content file in `folder`, with paths as on the stick, and how many
+    /// items it has. `deep`: every picture decoded (clips are opened where `MediaChecks.video`
+    /// is set).
+    func check(configFile: String, folder: String, root: String, deep: Bool) -> (problems: [String], items: Int) {
         let loaded: (config: KioskConfiguration, tables: Set<String>)
         do {
             loaded = try ImportedContent.load(path: configFile, allowExec: settings.allowExec)
@@ -152,12 +153,12 @@ public final class ContentImporter {
         } catch let e as ConfigErrors {
             // Paths in the messages as on the stick too (not under the mount point).
             let mounted = (root as NSString).standardizingPath + "/"
-            return e.diagnostics.map { d in
+            return (e.diagnostics.map { d in
                 "\(onStick(d.file, root: root))\(d.line > 0 ? ":\(d.line):\(d.column)" : ""): "
                     + d.message.replacingOccurrences(of: mounted, with: "")
-            }
+            }, 0)
         } catch {
-            return ["\(onStick(configFile, root: root)): \(error)"]
+            return (["\(onStick(configFile, root: root)): \(error)"], 0)
         }
         var problems: [String] = []
         let inside = (folder as NSString).standardizingPath + "/"
@@ -166,7 +167,7 @@ public final class ContentImporter {
         for path in paths where !((path as NSString).standardizingPath + "/").hasPrefix(inside) {
             problems.append("\(onStick(configFile, root: root)): \(onStick(path, root: root)) is outside the \(ImportedContent.stickFolder)/ folder, so it would not be copied; put it in the folder")
         }
-        guard problems.isEmpty, deep else { return problems }
+        guard problems.isEmpty, deep else { return (problems, loaded.config.items.count) }
         for item in loaded.config.items {
             for picture in [item.image, item.poster].compactMap({ $0 }) {
                 if let why = MediaFileCheck.imageProblem(path: picture) {
@@ -174,7 +175,7 @@ public final class ContentImporter {
                 }
             }
         }
-        return problems
+        return (problems, loaded.config.items.count)
     }
 
     /// `path` as a person sees it on the stick: relative to its root.
@@ -302,7 +303,9 @@ struct CopyFailure: Error, CustomStringConvertible {
     var path: String
     var call: String
     var code: Int32 = errno
-    var description: String { "\(path): \(call): \(String(cString: strerror(code)))" }
+    var description: String { described(path: path) }
+    /// The failure with the file named as `path` (as on the stick, not under the mount point).
+    func described(path: String) -> String { "\(path): \(call): \(String(cString: strerror(code)))" }
 }
 
 /// The folders and files of a stick's folder, parents before children, in name order: only
