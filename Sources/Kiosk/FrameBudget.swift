@@ -70,7 +70,7 @@ public struct FrameBudget {
     /// whole frames and `frames` drag frames for each thread count in `threads`.
     public static func measure(_ config: KioskConfiguration, width: Int, height: Int, threads: [Int], frames: Int,
                                statistic: Statistic = .median) -> Row {
-        let summary: ([Double]) -> Double = statistic == .median ? median : { $0.min() ?? 0 }
+        let summary: ([Double]) -> Double = statistic == .median ? { $0.median() ?? 0 } : { $0.min() ?? 0 }
         var row = Row(type: config.carousel.type.rawValue, width: width, height: height)
         let session = CarouselSession(config: config, width: width, height: height)
         let compositor = session.scene.composer.compositor
@@ -127,7 +127,7 @@ public struct FrameBudget {
                 now += dt
                 session.handle(.touchUp(slot: 0), now: now)
             }
-            row.dragMs[t] = median(drag) * 1e3
+            row.dragMs[t] = (drag.median() ?? 0) * 1e3
             row.dragDamage = damage / Double(frames)
         }
         row.cardBytes = session.cardCacheBytes
@@ -154,9 +154,4 @@ public struct FrameBudget {
         return 0
     }
 
-    static func median(_ xs: [Double]) -> Double {
-        let s = xs.sorted()
-        guard !s.isEmpty else { return 0 }
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-    }
 }

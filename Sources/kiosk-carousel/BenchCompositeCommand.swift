@@ -71,7 +71,7 @@ struct BenchCompositeCommand: ParsableCommand {
             times.append(monotonicMilliseconds() - t0)
         }
         let sorted = times.sorted()
-        let median = frames % 2 == 1 ? sorted[frames / 2] : (sorted[frames / 2 - 1] + sorted[frames / 2]) / 2
+        let median = sorted.median() ?? 0
         let mean = times.reduce(0, +) / Double(frames)
         let checksum = String(BenchScene.checksum(canvas), radix: 16)
         let fields = ["RESULT", "ours", loaded.name, build, String(format: "%.4f", median), String(format: "%.4f", sorted[0]),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CarouselCore
 import CRasterSupport
 import Dispatch
 import Foundation
@@ -129,9 +130,7 @@ struct BenchSuiteCommand: ParsableCommand {
             body()
             times.append((MonotonicClock.now() - t0) * 1e3)
         }
-        times.sort()
-        let median = frames % 2 == 1 ? times[frames / 2] : (times[frames / 2 - 1] + times[frames / 2]) / 2
-        return (median, times[0])
+        return (times.median() ?? 0, times.min() ?? 0)
     }
 
     /// The frame filled with one colour in `threads` horizontal bands, as the compositor splits it.

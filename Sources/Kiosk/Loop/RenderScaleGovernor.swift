@@ -1,3 +1,5 @@
+import CarouselCore
+
 /// `[display] render_scale = "auto"`: decides when to draw at ½ and when to go back to full size,
 /// from how long the frames of drags take. Pure logic (frame times in, a decision out), so it is
 /// tested with made-up times.
@@ -36,8 +38,7 @@ public struct RenderScaleGovernor: Sendable {
     /// The median of `recent` (nil before `window` frames).
     public var median: Double? {
         guard recent.count >= window else { return nil }
-        let s = recent.sorted()
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+        return recent.median()
     }
 
     /// One frame took `duration` seconds to draw and copy; `dragging`: a finger was down.
