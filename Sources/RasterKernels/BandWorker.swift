@@ -22,12 +22,16 @@ final class BandWorker {
     private let columnTable = ColumnTable()
     private let rowCache = RowFilterCache()
     private let gatherScratch = GatherScratch()
+    private let projectiveColumns = ProjectiveColumns()
     private var spans: [SpanRecord] = []
     private var ranges: [Range<Int>] = []
     private(set) var shadedPixels = 0
     /// False: affine and projective runs go through the single-pass loop (`SpanShader.filtered`)
     /// instead of the chunked two-pass one (`SpanShader.general`); for tests comparing the two.
     var chunkedLoop = true
+    /// False: projective quads with vertical sides compute 1/w and u per pixel instead of per
+    /// column (`ProjectiveColumns`); for tests comparing the two.
+    var columnTables = true
 
     func draw(_ quads: [PreparedQuad], rows: Range<Int>, columns: Range<Int>, pixels: UnsafeMutablePointer<UInt32>,
               stride: Int, occlusion useOcclusion: Bool, backdrop: Backdrop?) {
@@ -77,16 +81,23 @@ final class BandWorker {
         spans.withUnsafeBufferPointer { all in
             for qi in quads.indices where !ranges[qi].isEmpty {
                 var sampler = quads[qi].sampler
-                if sampler.kind == .axisAligned {
+                // The columns this quad's visible runs span in the band.
+                func visibleColumns() -> Range<Int> {
                     var lo = Int.max, hi = Int.min
                     for i in ranges[qi] { lo = min(lo, Int(all[i].lo)); hi = max(hi, Int(all[i].hi)) }
-                    columnTable.fill(&sampler, columns: lo..<hi)
+                    return lo..<hi
+                }
+                if sampler.kind == .axisAligned {
+                    columnTable.fill(&sampler, columns: visibleColumns())
                     rowCache.reset()
                 }
                 // Affine and projective quads take the chunked loop (it reads texel pairs, so
                 // textures one texel wide stay with the single-pass loop).
                 if chunkedLoop && (sampler.kind == .affine || sampler.kind == .projective) && sampler.stepX == 1 {
                     sampler.gather = gatherScratch.buffers
+                    if columnTables && ProjectiveColumns.applies(to: sampler) {
+                        projectiveColumns.fill(&sampler, columns: visibleColumns())
+                    }
                 }
                 // Immutable from here: a variable would be copied (memcpy) for every call below.
                 let s = sampler

@@ -94,10 +94,25 @@ extension SpanShader {
                 let du8 = f.du &* 8, dv8 = f.dv &* 8
                 while k < n {
                     let (idx, fu, fv) = texelIndex(fixedU: fu0, fixedV: fv0, s)
-                    storeBlock(g, k, idx, fu, fv, prefetch: texels + offset, below: stepY)
+                    storeBlock(g, k, idx, weights: blockWeights(fu, fv), prefetch: texels + offset, below: stepY)
                     fu0 &+= du8
                     fv0 &+= dv8
                     k &+= 8
+                }
+            } else if projective, let t = s.columns {
+                // Vertical sides: 1/w, u's texel and weight from the column table; only v here.
+                // (The same expressions as below, so the same bits.)
+                while k < n {
+                    let column = skip &+ start &+ k
+                    var v = Float8(repeating: v0) + Float8(repeating: dv) * ks
+                    v *= UnsafeRawPointer(t.reciprocal + column).loadUnaligned(as: Float8.self)
+                    let fv = raster_fixed16(v, s.maxV, 0.5, s.maxVFixed)
+                    let idx = (fv &>> 16) &* Int32(truncatingIfNeeded: stride)
+                        &+ UnsafeRawPointer(t.texelU + column).loadUnaligned(as: Int8x8.self)
+                    let weights = UnsafeRawPointer(t.weightU + column).loadUnaligned(as: UInt8x8.self) | (verticalWeight(fv) &<< 16)
+                    storeBlock(g, k, idx, weights: weights, prefetch: texels + offset, below: stepY)
+                    k &+= 8
+                    ks += 8
                 }
             } else {
                 while k < n {
@@ -109,7 +124,7 @@ extension SpanShader {
                         v *= r
                     }
                     let (idx, fu, fv) = texelIndex(u, v, s)
-                    storeBlock(g, k, idx, fu, fv, prefetch: texels + offset, below: stepY)
+                    storeBlock(g, k, idx, weights: blockWeights(fu, fv), prefetch: texels + offset, below: stepY)
                     k &+= 8
                     ks += 8
                 }
@@ -141,7 +156,7 @@ extension SpanShader {
                 } else {
                     o = blendBlock(s, g, k, skip &+ start &+ k, alpha16, edgeRow, d, covered: (0, 8), edge: false, onColor: onColor, fetched: current)
                 }
-                UnsafeMutableRawPointer(out + k).storeBytes(of: o, as: UInt8x8.self)
+                raster_store8(out + k, o)
                 k &+= 8
             }
             if k < n {
@@ -158,7 +173,8 @@ extension SpanShader {
     }
 
     /// Pass 1 of `general` for the 8 pixels from chunk position `k`: their texel indices `idx`
-    /// and the weights from the 16.16 coordinates `fu`, `fv`, stored for pass 2; the texels at
+    /// and both weights of each pixel in its lane (`horizontalWeight` of u in the low 16 bits,
+    /// `verticalWeight` of v in the high 16: `blockWeights`), stored for pass 2; the texels at
     /// `prefetch` (`texels` moved by the prefetch offset) + the first index (the lane read
     /// without a shuffle), and the row `below` texels under them, prefetched.
     #if compiler(>=6.3)
@@ -166,19 +182,26 @@ extension SpanShader {
     #else
     @inline(__always)
     #endif
-    static func storeBlock(_ g: GatherBuffers, _ k: Int, _ idx: Int8x8, _ fu: Int8x8, _ fv: Int8x8,
+    static func storeBlock(_ g: GatherBuffers, _ k: Int, _ idx: Int8x8, weights: UInt8x8,
                            prefetch: UnsafePointer<UInt32>, below: Int) {
         // Both weights of a pixel in one lane: pass 2 spreads them to its layout.
-        let weights = horizontalWeight(fu) | (verticalWeight(fv) &<< 16)
-        UnsafeMutableRawPointer(g.weights + k).storeBytes(of: weights, as: UInt8x8.self)
+        raster_store8(g.weights + k, weights)
         // Stored in the order of pixels 0 1 4 5 2 3 6 7: pass 2's layout, in which
         // unpacking, packing and the filter's shuffles stay inside 128-bit halves.
         let slots = Int8x8(idx[0], idx[1], idx[4], idx[5], idx[2], idx[3], idx[6], idx[7])
-        UnsafeMutableRawPointer(g.index + k).storeBytes(of: slots, as: Int8x8.self)
+        raster_store8(g.index + k, unsafeBitCast(slots, to: UInt8x8.self))
         // The texel rows the pixels `prefetchRows` below will need.
         let ahead = prefetch + Int(idx[0])
         raster_prefetch(ahead)
         raster_prefetch(ahead + below)
+    }
+
+    /// Both weights of 8 pixels from their 16.16 coordinates, one pixel per lane: the right
+    /// texels' (`horizontalWeight`) in the low 16 bits, the lower row's (`verticalWeight`) in
+    /// the high 16.
+    @inline(__always)
+    static func blockWeights(_ fu: Int8x8, _ fv: Int8x8) -> UInt8x8 {
+        horizontalWeight(fu) | (verticalWeight(fv) &<< 16)
     }
 
     /// Pass 2 of `general` for the 8 pixels from chunk position `k`, `column`

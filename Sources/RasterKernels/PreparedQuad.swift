@@ -69,6 +69,9 @@ struct QuadSampler {
     /// Affine and projective: the band worker's scratch for the chunked loop
     /// (`SpanShader.general`); nil selects the single-pass loop.
     var gather: GatherBuffers? = nil
+    /// Projective quads with vertical sides, in the chunked loop: 1/w and u per screen column
+    /// (`ProjectiveColumns`); nil: computed per pixel.
+    var columns: ProjectiveColumnBuffers? = nil
 
     /// True when every texel a bilinear sample of texture rows `rowI` and `rowI + 1` between
     /// texel columns `c0` and `c1` (either order) plus their right neighbours can read is opaque.
@@ -140,6 +143,10 @@ struct PreparedQuad {
             let m = inverse.m
             inverse = Homography((m.0 * s, m.1 * s, m.2 * s, m.3 * s, m.4 * s, m.5 * s, m.6 * s, m.7 * s, m.8 * s))
             if isAffine { inverse.m.6 = 0; inverse.m.7 = 0; inverse.m.8 = 1 }
+            // Vertical left and right sides (a card turned about the vertical axis): u and w do
+            // not depend on y, exactly, rather than up to the solve's rounding (about 1e-17),
+            // so the loops can work them out per column (`ProjectiveColumns`).
+            if !isAffine && p[0].x == p[3].x && p[1].x == p[2].x { inverse.m.1 = 0; inverse.m.7 = 0 }
         }
         let inv = inverse.m
         for c in p where inv.6 * c.x + inv.7 * c.y + inv.8 <= 0 { return nil }  // crosses the horizon

@@ -294,6 +294,52 @@ final class KernelVariantsTests: XCTestCase {
         }
     }
 
+    /// Projective cards with vertical sides (turned about the vertical axis, as cover flows and
+    /// cylinders draw them) take 1/w and u from a table per screen column (`ProjectiveColumns`);
+    /// every pixel is the same as with both worked out per pixel. Cards facing either way,
+    /// mirrored, translucent, wider than a chunk, reaching past the frame's left and right
+    /// edges, split into runs by an opaque card in front, over a colour and over the frame, in
+    /// every instruction set. A card whose sides are not vertical computes per pixel.
+    func testProjectiveColumnTablesMatchPerPixelColumns() {
+        let tex = Self.card(83, 57, seed: 3), wide = Self.card(300, 40, seed: 9)
+        // A side card: left side h tall at x0, right side h − 2d tall at x1 (d < 0: the other way).
+        func side(_ x0: Double, _ x1: Double, _ y: Double, _ h: Double, _ d: Double) -> [Point2] {
+            [Point2(x0, y), Point2(x1, y + d), Point2(x1, y + h - d), Point2(x0, y + h)]
+        }
+        var quads = [Quad(texture: tex, corners: side(-30.5, 140.25, 10.5, 120, 25)),
+                     Quad(texture: tex, corners: side(420.75, 610.5, 30.25, 110, -20), alpha: 0.75),
+                     Quad(texture: wide, corners: side(60.3, 400.6, 140.4, 70, 12))]
+        // Mirrored (u falls from left to right).
+        quads.append(Quad(texture: tex, corners: { c in [c[1], c[0], c[3], c[2]] }(side(250.5, 380.5, 5.5, 100, -15))))
+        // An opaque card in front, splitting the runs of the card behind it.
+        quads.append(Quad(texture: Self.card(30, 30, seed: 5), corners: RT.rect(150.5, 130.5, 190.5, 220.5)))
+        // Sides not vertical: no table.
+        quads.append(Quad(texture: tex, corners: [Point2(450, 150), Point2(590, 165), Point2(585, 230), Point2(452, 245)]))
+        let clip = PixelRect(x: 0, y: 0, width: 600, height: 250)
+        let prepared = quads.compactMap { PreparedQuad($0, clip: clip, filter: .bilinear) }
+        XCTAssertEqual(prepared.map { ProjectiveColumns.applies(to: $0.sampler) }, [true, true, true, true, false, false])
+        XCTAssertEqual(prepared.last?.sampler.kind, .projective)
+        XCTAssertGreaterThan(340, GatherScratch.chunk, "the wide card's runs span more than a chunk")
+        for backdrop in [nil, Backdrop.color(Self.background)] {
+            let frames = [true, false].map { tables -> Canvas in
+                let c = RT.canvas(600, 250, Self.background)
+                let worker = BandWorker()
+                worker.columnTables = tables
+                worker.draw(prepared, rows: 0..<250, columns: 0..<600, pixels: c.pixels, stride: c.stride,
+                            occlusion: true, backdrop: backdrop)
+                return c
+            }
+            assertSame(frames[0], frames[1], "backdrop \(backdrop != nil): column tables vs per pixel")
+            // The other builds' loops (tables on) against the portable per-pixel frame.
+            for set in instructionSets {
+                let c = RT.canvas(600, 250, Self.background)
+                let compositor = Compositor(filter: .bilinear, instructionSet: set)
+                if let backdrop { compositor.draw(quads, into: c, backdrop: backdrop) } else { compositor.draw(quads, into: c) }
+                assertSame(c, frames[1], "\(set) backdrop \(backdrop != nil): column tables vs per pixel")
+            }
+        }
+    }
+
     /// Affine rows step 16.16 fixed-point coordinates. A card turned by 90° at scale 1 puts
     /// every pixel centre on a texel centre, so its interior reproduces the texels exactly, in
     /// both loops. A texture too wide for the fixed point (40 000 texels) takes the Float path

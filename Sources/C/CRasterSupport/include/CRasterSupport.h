@@ -76,6 +76,11 @@ static inline void raster_copy32(uint32_t *restrict dst, const uint32_t *restric
 typedef unsigned int raster_u32x8 __attribute__((ext_vector_type(8)));
 typedef int raster_i32x8 __attribute__((ext_vector_type(8)));
 
+/* Stores the 8 lanes of `v` at `p`, which needs no alignment: one vector store (two on SSE
+ * and NEON). The general loop's first pass stores through this rather than Swift's generic
+ * `storeBytes`, which the optimizer left as an out-of-line call there once the loop grew. */
+static inline void raster_store8(void *p, raster_u32x8 v) { __builtin_memcpy(p, &v, sizeof v); }
+
 /* ---- x86-64-v2 build (module `RasterKernelsV2`, -march=x86-64-v2: SSSE3, SSE4.1, SSE4.2,
  * POPCNT): the SSSE3/SSE4.1 counterparts of the AVX2 helpers, one 128-bit instruction per half
  * of each 256-bit one. Every AVX2 instruction they replace works within 128-bit halves
