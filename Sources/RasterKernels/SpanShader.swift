@@ -452,7 +452,7 @@ enum SpanShader {
             }
             let o = over(srb, sag, d)
             if n == 8 {
-                raster_store8(dstPtr, o)
+                UnsafeMutableRawPointer(dstPtr).storeBytes(of: o, as: UInt8x8.self)
             } else {
                 for l in 0..<n { dstPtr[l] = o[l] }
             }
@@ -682,7 +682,7 @@ enum SpanShader {
             ag = ((ag &+ ((ag &>> 8) & 0x00FF_00FF)) &>> 8) & 0x00FF_00FF
             let o = (p &+ (rb | (ag &<< 8))) | 0xFF00_0000
             if n == 8 {
-                raster_store8(dst + k, o)
+                UnsafeMutableRawPointer(dst + k).storeBytes(of: o, as: UInt8x8.self)
             } else {
                 for l in 0..<n { dst[k + l] = o[l] }
             }
