@@ -96,6 +96,9 @@ struct PreparedQuad {
     var columns: Range<Int>
     /// The mip level sampled (0 = the texture itself).
     var level: Int
+    /// Upright quads (every edge horizontal or vertical): the rows whose span and occluded
+    /// columns are the same, and those, worked out once.
+    var upright = UprightRows.none
 
     /// The steepest edge ramp: 1 / (narrowest ramp in pixels).
     static let steepestEdge = 4.0 / 3
@@ -252,6 +255,7 @@ struct PreparedQuad {
                 occluder = (half(0), half(1), half(2), half(3))
             }
         }
+        upright = UprightRows(edges: sampler.edges, occluder: occluder, rows: rows, columns: columns)
     }
 
     /// Texture coordinates are clamped to this side's texels; beyond 32768 texels (far larger
@@ -283,22 +287,64 @@ struct PreparedQuad {
             guard x1 > x0, ty >= 0, ty < s.texHeight else { return nil }
             return RowSpan(lo: x0, hi: x1, innerLo: x0, innerHi: x1)
         }
-        var lo = -1.0e9, hi = 1.0e9, inLo = -1.0e9, inHi = 1.0e9
+        if upright.rows.contains(y) { return upright.span }
+        var bounds = SpanBounds()
+        let yc = Double(y)
+        guard bounds.apply(s.edges.0, row: yc), bounds.apply(s.edges.1, row: yc),
+              bounds.apply(s.edges.2, row: yc), bounds.apply(s.edges.3, row: yc) else { return nil }
+        return bounds.span(columns: columns)
+    }
+
+    /// The columns of row `y` (within `inner`) whose pixels are certainly opaque once drawn.
+    func occludedColumns(row y: Int, inner: Range<Int>) -> Range<Int>? {
+        guard let o = occluder, !inner.isEmpty else { return nil }
+        if upright.occludedRows.contains(y) {
+            let lo = max(Double(inner.lowerBound), upright.occludedBounds.lo), hi = min(Double(inner.upperBound - 1), upright.occludedBounds.hi)
+            return hi >= lo ? Int(lo)..<(Int(hi) + 1) : nil
+        }
+        var lo = Double(inner.lowerBound), hi = Double(inner.upperBound - 1)
         let yc = Double(y)
         func apply(_ e: EdgeFunction) -> Bool {
-            let k = e.b * yc + e.c
-            if abs(e.a) < 1e-12 {
-                if k <= 0 { return false }
-                if k < 1 - 1e-7 { inLo = 1.0e9; inHi = -1.0e9 }
-                return true
-            }
-            let t0 = -k / e.a, t1 = (1 - k) / e.a
-            if e.a > 0 { lo = max(lo, t0); inLo = max(inLo, t1 - 1e-7) } else { hi = min(hi, t0); inHi = min(inHi, t1 + 1e-7) }
+            if SpanBounds.isHorizontal(e) { return OccluderBounds.inside(e, row: yc) }
+            OccluderBounds.apply(e, row: yc, lo: &lo, hi: &hi)
             return true
         }
-        guard apply(s.edges.0), apply(s.edges.1), apply(s.edges.2), apply(s.edges.3) else { return nil }
-        // Pixel x is drawn when its value is > 0 (lo < x < hi); interior when ≥ 1. (The
-        // bounds are kept within ±10⁹.)
+        guard apply(o.0), apply(o.1), apply(o.2), apply(o.3), hi >= lo else { return nil }
+        return Int(lo)..<(Int(hi) + 1)
+    }
+}
+
+/// What the coverage edges say about one pixel row, edge by edge (`PreparedQuad.span`): pixel x
+/// is drawn when every edge's value is > 0 (lo < x < hi), and fully covered when every one is
+/// ≥ 1 (inLo ≤ x ≤ inHi). The bounds are kept within ±10⁹.
+struct SpanBounds {
+    /// An edge whose `a` is this close to 0 is horizontal: it bounds rows, not columns.
+    static let horizontalSlope = 1e-12
+    /// A horizontal edge's value below which no pixel of the row is fully covered.
+    static let interiorValue = 1 - 1e-7
+
+    var lo = -1.0e9, hi = 1.0e9, inLo = -1.0e9, inHi = 1.0e9
+
+    /// True when `e` bounds rows only (`horizontalSlope`).
+    @inline(__always)
+    static func isHorizontal(_ e: EdgeFunction) -> Bool { abs(e.a) < horizontalSlope }
+
+    /// Narrows the bounds by edge `e` on pixel row `yc`; false when the row lies outside it.
+    @inline(__always)
+    mutating func apply(_ e: EdgeFunction, row yc: Double) -> Bool {
+        let k = e.b * yc + e.c
+        if SpanBounds.isHorizontal(e) {
+            if k <= 0 { return false }
+            if k < SpanBounds.interiorValue { inLo = 1.0e9; inHi = -1.0e9 }
+            return true
+        }
+        let t0 = -k / e.a, t1 = (1 - k) / e.a
+        if e.a > 0 { lo = max(lo, t0); inLo = max(inLo, t1 - 1e-7) } else { hi = min(hi, t0); inHi = min(inHi, t1 + 1e-7) }
+        return true
+    }
+
+    /// The pixels of `columns` these bounds leave, or nil.
+    func span(columns: Range<Int>) -> RowSpan? {
         @inline(__always) func int(_ v: Double, _ rule: FloatingPointRoundingRule) -> Int {
             SpanShader.int(v, rule, limit: 1.0e9)
         }
@@ -310,20 +356,19 @@ struct PreparedQuad {
         if i1 <= i0 { i0 = x0; i1 = x0 }
         return RowSpan(lo: x0, hi: x1, innerLo: i0, innerHi: i1)
     }
+}
 
-    /// The columns of row `y` (within `inner`) whose pixels are certainly opaque once drawn.
-    func occludedColumns(row y: Int, inner: Range<Int>) -> Range<Int>? {
-        guard let o = occluder, !inner.isEmpty else { return nil }
-        var lo = Double(inner.lowerBound), hi = Double(inner.upperBound - 1)
-        let yc = Double(y)
-        func apply(_ e: EdgeFunction) -> Bool {
-            let k = e.b * yc + e.c
-            if abs(e.a) < 1e-12 { return k >= 1e-7 }
-            let t = -k / e.a
-            if e.a > 0 { lo = max(lo, (t + 1e-7).rounded(.up)) } else { hi = min(hi, (t - 1e-7).rounded(.down)) }
-            return true
-        }
-        guard apply(o.0), apply(o.1), apply(o.2), apply(o.3), hi >= lo else { return nil }
-        return Int(lo)..<(Int(hi) + 1)
+/// The occluder's half-planes on one pixel row (`PreparedQuad.occludedColumns`): pixel x is
+/// certainly opaque when every value is ≥ 10⁻⁷.
+enum OccluderBounds {
+    /// Horizontal half-plane `e`: true when row `yc` lies inside it.
+    @inline(__always)
+    static func inside(_ e: EdgeFunction, row yc: Double) -> Bool { e.b * yc + e.c >= 1e-7 }
+
+    /// Narrows the columns `lo...hi` by the half-plane `e` (not horizontal) on row `yc`.
+    @inline(__always)
+    static func apply(_ e: EdgeFunction, row yc: Double, lo: inout Double, hi: inout Double) {
+        let t = -(e.b * yc + e.c) / e.a
+        if e.a > 0 { lo = max(lo, (t + 1e-7).rounded(.up)) } else { hi = min(hi, (t - 1e-7).rounded(.down)) }
     }
 }

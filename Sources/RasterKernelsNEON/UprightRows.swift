@@ -1,0 +1,1 @@
+../RasterKernels/UprightRows.swift
