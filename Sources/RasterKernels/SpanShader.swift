@@ -483,12 +483,14 @@ enum SpanShader {
         // row's step further than this row's neighbour (texture rows stream from L3 or memory
         // on large cards, and the hardware prefetcher starts late on each new row).
         let step = s.vm.1 < 0 ? -s.vm.1 : s.vm.1
-        let rowsAhead = step < 64 ? Int(step + 1) : 64
+        let rowsAhead = step < 64 ? max(1, Int(step)) : 64
         let ahead = texels + (s.vm.1 < 0 ? -rowsAhead : rowsAhead) &* s.stride
+        let next = s.vm.1 < 0 ? -s.stride : s.stride
         var k = x0, b = 0
         while k < x1 {
             let ci = columnTexel + k
             raster_prefetch(ahead + Int(ci[0]))
+            raster_prefetch(ahead + (Int(ci[0]) &+ next))
             let wx16 = UnsafeRawPointer(columnWeight + k).loadUnaligned(as: U16x16.self), iwx16 = 256 &- wx16
             let (p0, p1) = blockTexels(s, texels, ci, column: k, adjacent: adjacent, lowLane: lowLane)
             UnsafeMutableRawPointer(rb + b).storeBytes(of: SpanShader.rb(p0) &* iwx16 &+ SpanShader.rb(p1) &* wx16, as: U16x16.self)
