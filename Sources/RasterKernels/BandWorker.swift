@@ -30,8 +30,9 @@ final class BandWorker {
     /// instead of the chunked two-pass one (`SpanShader.general`); for tests comparing the two.
     var chunkedLoop = true
     /// False: projective quads with vertical sides compute 1/w and u per pixel instead of per
-    /// column (`ProjectiveColumns`); for tests comparing the two.
-    var columnTables = true
+    /// column (`ProjectiveColumns`), and those with horizontal top and bottom 1/w and v per
+    /// pixel instead of per row; for tests comparing the two.
+    var depthShortcuts = true
 
     func draw(_ quads: [PreparedQuad], rows: Range<Int>, columns: Range<Int>, pixels: UnsafeMutablePointer<UInt32>,
               stride: Int, occlusion useOcclusion: Bool, backdrop: Backdrop?) {
@@ -95,9 +96,10 @@ final class BandWorker {
                 // textures one texel wide stay with the single-pass loop).
                 if chunkedLoop && (sampler.kind == .affine || sampler.kind == .projective) && sampler.stepX == 1 {
                     sampler.gather = gatherScratch.buffers
-                    if columnTables && ProjectiveColumns.applies(to: sampler) {
+                    if depthShortcuts && ProjectiveColumns.applies(to: sampler) {
                         projectiveColumns.fill(&sampler, columns: visibleColumns())
                     }
+                    sampler.rowDepth = depthShortcuts && sampler.kind == .projective && sampler.vm.0 == 0 && sampler.wm.0 == 0
                 }
                 // Immutable from here: a variable would be copied (memcpy) for every call below.
                 let s = sampler

@@ -114,6 +114,21 @@ extension SpanShader {
                     k &+= 8
                     ks += 8
                 }
+            } else if projective && s.rowDepth {
+                // Horizontal top and bottom: v and w (their steps along the row are ±0) are the
+                // same for every pixel of the row, so 1/w, v's texel row and its weight are
+                // worked out once (the expressions below on this block's positions, so the
+                // same bits), and per pixel only u.
+                let r = 1 / (Float8(repeating: w0) + Float8(repeating: dw) * ks)
+                let fv = raster_fixed16((Float8(repeating: v0) + Float8(repeating: dv) * ks) * r, s.maxV, 0.5, s.maxVFixed)
+                let rowIndex = (fv &>> 16) &* Int32(truncatingIfNeeded: stride), rowWeight = verticalWeight(fv) &<< 16
+                while k < n {
+                    let fu = raster_fixed16((Float8(repeating: u0) + Float8(repeating: du) * ks) * r, s.maxU, 256, s.maxUFixed)
+                    storeBlock(g, k, rowIndex &+ (fu &>> 16), weights: horizontalWeight(fu) | rowWeight,
+                               prefetch: texels + offset, below: stepY)
+                    k &+= 8
+                    ks += 8
+                }
             } else {
                 while k < n {
                     var u = Float8(repeating: u0) + Float8(repeating: du) * ks

@@ -72,6 +72,9 @@ struct QuadSampler {
     /// Projective quads with vertical sides, in the chunked loop: 1/w and u per screen column
     /// (`ProjectiveColumns`); nil: computed per pixel.
     var columns: ProjectiveColumnBuffers? = nil
+    /// Projective quads with horizontal top and bottom, in the chunked loop: v and w, the same
+    /// along each row (their steps ±0), are worked out once per row.
+    var rowDepth = false
 
     /// True when every texel a bilinear sample of texture rows `rowI` and `rowI + 1` between
     /// texel columns `c0` and `c1` (either order) plus their right neighbours can read is opaque.
@@ -148,8 +151,12 @@ struct PreparedQuad {
             if isAffine { inverse.m.6 = 0; inverse.m.7 = 0; inverse.m.8 = 1 }
             // Vertical left and right sides (a card turned about the vertical axis): u and w do
             // not depend on y, exactly, rather than up to the solve's rounding (about 1e-17),
-            // so the loops can work them out per column (`ProjectiveColumns`).
+            // so the loops can work them out per column (`ProjectiveColumns`). (Both pairs of
+            // sides parallel would make the quad affine.)
             if !isAffine && p[0].x == p[3].x && p[1].x == p[2].x { inverse.m.1 = 0; inverse.m.7 = 0 }
+            // Horizontal top and bottom (turned about the horizontal axis): v and w do not
+            // depend on x, so the loops work them out once per row.
+            if !isAffine && p[0].y == p[1].y && p[3].y == p[2].y { inverse.m.3 = 0; inverse.m.6 = 0 }
         }
         let inv = inverse.m
         for c in p where inv.6 * c.x + inv.7 * c.y + inv.8 <= 0 { return nil }  // crosses the horizon

@@ -295,47 +295,60 @@ final class KernelVariantsTests: XCTestCase {
     }
 
     /// Projective cards with vertical sides (turned about the vertical axis, as cover flows and
-    /// cylinders draw them) take 1/w and u from a table per screen column (`ProjectiveColumns`);
-    /// every pixel is the same as with both worked out per pixel. Cards facing either way,
-    /// mirrored, translucent, wider than a chunk, reaching past the frame's left and right
-    /// edges, split into runs by an opaque card in front, over a colour and over the frame, in
-    /// every instruction set. A card whose sides are not vertical computes per pixel.
-    func testProjectiveColumnTablesMatchPerPixelColumns() {
+    /// cylinders draw them) take 1/w and u from a table per screen column (`ProjectiveColumns`),
+    /// and cards with horizontal top and bottom (a vertical cover flow) 1/w and v once per row;
+    /// every pixel is the same as with them worked out per pixel. Cards facing either way,
+    /// mirrored, translucent, wider than a chunk, reaching past the frame's edges, split into
+    /// runs by an opaque card in front, over a colour and over the frame, in every instruction
+    /// set. A card with neither pair of sides parallel computes per pixel.
+    func testPerspectiveShortcutsMatchPerPixelDepth() {
         let tex = Self.card(83, 57, seed: 3), wide = Self.card(300, 40, seed: 9)
         // A side card: left side h tall at x0, right side h − 2d tall at x1 (d < 0: the other way).
         func side(_ x0: Double, _ x1: Double, _ y: Double, _ h: Double, _ d: Double) -> [Point2] {
             [Point2(x0, y), Point2(x1, y + d), Point2(x1, y + h - d), Point2(x0, y + h)]
+        }
+        // Turned about the horizontal axis: top w wide at y0, bottom w − 2d wide at y1.
+        func tipped(_ x: Double, _ w: Double, _ y0: Double, _ y1: Double, _ d: Double) -> [Point2] {
+            [Point2(x, y0), Point2(x + w, y0), Point2(x + w - d, y1), Point2(x + d, y1)]
         }
         var quads = [Quad(texture: tex, corners: side(-30.5, 140.25, 10.5, 120, 25)),
                      Quad(texture: tex, corners: side(420.75, 610.5, 30.25, 110, -20), alpha: 0.75),
                      Quad(texture: wide, corners: side(60.3, 400.6, 140.4, 70, 12))]
         // Mirrored (u falls from left to right).
         quads.append(Quad(texture: tex, corners: { c in [c[1], c[0], c[3], c[2]] }(side(250.5, 380.5, 5.5, 100, -15))))
-        // An opaque card in front, splitting the runs of the card behind it.
+        // Horizontal top and bottom: wider than a chunk and past the left edge, translucent,
+        // upside down (v falls down the screen).
+        quads.append(Quad(texture: wide, corners: tipped(-20.5, 400.25, 180.3, 236.6, 30)))
+        quads.append(Quad(texture: tex, corners: tipped(470.5, 120, 120.5, 190.25, -14), alpha: 0.6))
+        quads.append(Quad(texture: tex, corners: { c in [c[3], c[2], c[1], c[0]] }(tipped(300.5, 90, 60.5, 130.5, 12))))
+        // An opaque card in front, splitting the runs of the cards behind it.
         quads.append(Quad(texture: Self.card(30, 30, seed: 5), corners: RT.rect(150.5, 130.5, 190.5, 220.5)))
-        // Sides not vertical: no table.
+        // Neither pair of sides parallel: per pixel.
         quads.append(Quad(texture: tex, corners: [Point2(450, 150), Point2(590, 165), Point2(585, 230), Point2(452, 245)]))
         let clip = PixelRect(x: 0, y: 0, width: 600, height: 250)
         let prepared = quads.compactMap { PreparedQuad($0, clip: clip, filter: .bilinear) }
-        XCTAssertEqual(prepared.map { ProjectiveColumns.applies(to: $0.sampler) }, [true, true, true, true, false, false])
+        XCTAssertEqual(prepared.map { ProjectiveColumns.applies(to: $0.sampler) },
+                       [true, true, true, true, false, false, false, false, false])
+        XCTAssertEqual(prepared.map { $0.sampler.kind == .projective && $0.sampler.vm.0 == 0 && $0.sampler.wm.0 == 0 },
+                       [false, false, false, false, true, true, true, false, false])
         XCTAssertEqual(prepared.last?.sampler.kind, .projective)
         XCTAssertGreaterThan(340, GatherScratch.chunk, "the wide card's runs span more than a chunk")
         for backdrop in [nil, Backdrop.color(Self.background)] {
             let frames = [true, false].map { tables -> Canvas in
                 let c = RT.canvas(600, 250, Self.background)
                 let worker = BandWorker()
-                worker.columnTables = tables
+                worker.depthShortcuts = tables
                 worker.draw(prepared, rows: 0..<250, columns: 0..<600, pixels: c.pixels, stride: c.stride,
                             occlusion: true, backdrop: backdrop)
                 return c
             }
-            assertSame(frames[0], frames[1], "backdrop \(backdrop != nil): column tables vs per pixel")
+            assertSame(frames[0], frames[1], "backdrop \(backdrop != nil): shortcuts vs per pixel")
             // The other builds' loops (tables on) against the portable per-pixel frame.
             for set in instructionSets {
                 let c = RT.canvas(600, 250, Self.background)
                 let compositor = Compositor(filter: .bilinear, instructionSet: set)
                 if let backdrop { compositor.draw(quads, into: c, backdrop: backdrop) } else { compositor.draw(quads, into: c) }
-                assertSame(c, frames[1], "\(set) backdrop \(backdrop != nil): column tables vs per pixel")
+                assertSame(c, frames[1], "\(set) backdrop \(backdrop != nil): shortcuts vs per pixel")
             }
         }
     }
