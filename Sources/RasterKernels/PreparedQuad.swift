@@ -351,6 +351,7 @@ struct SpanBounds {
     }
 
     /// The pixels of `columns` these bounds leave, or nil.
+    @inline(__always)
     func span(columns: Range<Int>) -> RowSpan? {
         @inline(__always) func int(_ v: Double, _ rule: FloatingPointRoundingRule) -> Int {
             SpanShader.int(v, rule, limit: 1.0e9)
