@@ -49,6 +49,8 @@ final class ColumnTable {
         for x in max(0, columns.lowerBound)..<columns.upperBound {
             #if RASTER_KERNELS_AVX2
             shape[x] = BlockShape(windowOf: texel + x, adjacent: s.stepX == 1, texWidth: s.texWidth)
+            #elseif RASTER_KERNELS_V2
+            shape[x] = BlockShape(halvesOf: texel + x, adjacent: s.stepX == 1, texWidth: s.texWidth)
             #else
             shape[x] = BlockShape(texel + x, adjacent: s.stepX == 1)
             #endif
@@ -61,7 +63,8 @@ final class ColumnTable {
 
 /// How the left texels of 8 neighbouring screen columns lie in their texture row. The
 /// baseline build records the first four kinds (plain loads near unit scale), the AVX2 build
-/// the window kinds (any scale down to ½, `vpermd`) and `gather`.
+/// the window kinds (any scale down to ½, `vpermd`) and `gather`, the x86-64-v2 build the
+/// baseline's kinds and `halves4` (magnified, `pshufb`).
 enum BlockShape: UInt8 {
     /// `i0, i0+1, … i0+7`: two plain loads.
     case consecutive
@@ -79,6 +82,10 @@ enum BlockShape: UInt8 {
     case window8
     /// AVX2: likewise within 17 texels from the lowest: two windows per neighbour.
     case window16
+    /// x86-64-v2: each half of the 8 columns (0–3 and 4–7) has its texels and their right
+    /// neighbours in the 4 texels from that half's lowest (magnified by about 4/3 or more),
+    /// inside the row: one 16-byte load per half and neighbour, spread with `pshufb`.
+    case halves4
 
     /// The shape of the 8 entries from `texel` (`adjacent`: the right neighbour is the next
     /// texel, so pairs can come from plain loads at all).
@@ -94,6 +101,21 @@ enum BlockShape: UInt8 {
             }
         }
         self = up ? .skipsOne : (down ? .repeatsOne : .consecutive)
+    }
+
+    /// The x86-64-v2 kind of the 8 entries from `texel`: the baseline kinds, else `halves4`
+    /// where it applies (every texel index ≥ 0, each half's spread at most 2, the 4 texels
+    /// from each half's lowest inside a row of `texWidth`), else `gather`.
+    init(halvesOf texel: UnsafePointer<Int32>, adjacent: Bool, texWidth: Int) {
+        self.init(texel, adjacent: adjacent)
+        guard self == .gather, adjacent else { return }
+        for half in 0..<2 {
+            let t = texel + 4 * half
+            let low = min(t[0], t[1], t[2], t[3]), high = max(t[0], t[1], t[2], t[3])
+            // The half's lowest must be its first lane, or its last when mirrored.
+            guard low >= 0, high - low <= 2, Int(low) + 4 <= texWidth, low == t[0] || low == t[3] else { return }
+        }
+        self = .halves4
     }
 
     /// The AVX2 kind of the 8 entries from `texel`: `window8` or `window16` when the texels

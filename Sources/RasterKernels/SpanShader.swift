@@ -505,7 +505,9 @@ enum SpanShader {
     /// together, else a gather. AVX2: any 8 columns whose texels span fewer than 16 (scales
     /// down to ½, mirrored too: `lowLane` is the lane holding the lowest texel) are loaded as
     /// one or two windows and spread to the lanes with `vpermd`. Baseline (no variable
-    /// shuffle): the `BlockShape`s of scales near 1. The kind is the column table's.
+    /// shuffle): the `BlockShape`s of scales near 1. x86-64-v2: those, and magnified blocks as
+    /// a 4-texel window per half spread with `pshufb` (`halves4`). The kind is the column
+    /// table's.
     @inline(__always)
     static func blockTexels(_ s: QuadSampler, _ texels: UnsafePointer<UInt32>, _ ci: UnsafePointer<Int32>,
                             column: Int, adjacent: Bool, lowLane: Int) -> (UInt8x8, UInt8x8) {
@@ -528,6 +530,12 @@ enum SpanShader {
                 return (p0, p1)
             }
             #else
+            #if RASTER_KERNELS_V2
+            if shape == .halves4 {
+                let low = Int32(lowLane == 7 ? 3 : 0)
+                return (raster_v2_halves4(texels, ci, low, 0), raster_v2_halves4(texels, ci, low, 1))
+            }
+            #endif
             let i0 = Int(ci[0])
             if shape == .consecutive {
                 // Eight consecutive texels (scale near 1): two plain loads instead of a gather.

@@ -244,7 +244,7 @@ final class KernelVariantsTests: XCTestCase {
     /// single-pass gather loop. Same pixels.
     func testWindowedRowLoadsMatchTheSinglePassLoop() {
         let tex = Self.card(120, 40, seed: 9)
-        for scale in [0.23, 0.26, 0.29, 0.314, 0.33, 0.36, 0.41, 0.45, 0.5, 0.53, 0.7, 0.81, 0.93, 0.97, 0.999, 1.003, 1.04, 1.3, 1.9] {
+        for scale in [0.23, 0.26, 0.29, 0.314, 0.33, 0.36, 0.41, 0.45, 0.5, 0.53, 0.7, 0.81, 0.93, 0.97, 0.999, 1.003, 1.04, 1.3, 1.34, 1.5, 1.9, 2.6, 4.1] {
             let quads = [Quad(texture: tex, corners: RT.rect(2.25, 1.5, 2.25 + 120 * scale, 1.5 + 40 * scale), alpha: 0.85),
                          Quad(texture: Self.glass, corners: RT.rect(50.5, 10, 50.5 + 29 * scale, 10 + 19 * scale)),
                          // mirrored: texel columns fall from left to right
@@ -447,6 +447,22 @@ final class KernelVariantsTests: XCTestCase {
         XCTAssertEqual(shape([5, 7, 7, 8, 9, 10, 11, 12]), .gather, "a skip then a repeat")
         XCTAssertEqual(shape([12, 11, 10, 9, 8, 7, 6, 5]), .gather, "mirrored")
         XCTAssertEqual(shape([5, 6, 7, 8, 9, 10, 11, 12], adjacent: false), .gather, "one-texel-wide level")
+    }
+
+    /// The x86-64-v2 build's kinds: the baseline's, else 4-texel windows per half where each
+    /// half's texels and right neighbours fit (magnified), mirrored too, inside the row.
+    func testHalfWindowShapes() {
+        func halves(_ t: [Int32], width: Int = 100, adjacent: Bool = true) -> BlockShape {
+            t.withUnsafeBufferPointer { BlockShape(halvesOf: $0.baseAddress!, adjacent: adjacent, texWidth: width) }
+        }
+        XCTAssertEqual(halves([5, 6, 7, 8, 9, 10, 11, 12]), .consecutive, "the baseline's kinds first")
+        XCTAssertEqual(halves([5, 5, 6, 7, 7, 8, 9, 9]), .halves4, "1.5×")
+        XCTAssertEqual(halves([5, 5, 5, 6, 6, 6, 7, 7]), .halves4, "3×")
+        XCTAssertEqual(halves([9, 9, 8, 7, 7, 6, 5, 5]), .halves4, "1.5× mirrored")
+        XCTAssertEqual(halves([5, 5, 6, 8, 8, 9, 10, 11]), .gather, "a half spreads 3")
+        XCTAssertEqual(halves([5, 5, 6, 7, 7, 8, 9, 9], width: 12), .halves4, "texels 7...10 fit")
+        XCTAssertEqual(halves([5, 5, 6, 7, 7, 8, 9, 9], width: 10), .gather, "the second half's window would pass the end")
+        XCTAssertEqual(halves([5, 5, 6, 7, 7, 8, 9, 9], adjacent: false), .gather, "one-texel-wide level")
     }
 
     /// The AVX2 build's kinds: windows of 8 or 16 texels from the lowest, mirrored too, only
