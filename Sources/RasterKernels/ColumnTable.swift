@@ -14,28 +14,34 @@ final class ColumnTable {
     private(set) var texel: UnsafeMutablePointer<Int32>
     private(set) var weight: UnsafeMutablePointer<UInt32>
     private(set) var shape: UnsafeMutablePointer<BlockShape>
+    /// x86-64-v2, for columns whose block is `halves4`: 8 entries per column, the `pshufb` byte
+    /// indices that spread each half's 16-byte window to its 4 lanes (`raster_v2_halves4`).
+    private(set) var spread: UnsafeMutablePointer<UInt32>
 
     init(capacity: Int = 0) {
         self.capacity = capacity
         texel = .allocate(capacity: capacity + ColumnTable.padding)
         weight = .allocate(capacity: capacity + ColumnTable.padding)
         shape = .allocate(capacity: capacity + ColumnTable.padding)
+        spread = .allocate(capacity: 8 * (capacity + ColumnTable.padding))
         texel.initialize(repeating: 0, count: capacity + ColumnTable.padding)
         weight.initialize(repeating: 0, count: capacity + ColumnTable.padding)
         shape.initialize(repeating: .gather, count: capacity + ColumnTable.padding)
+        spread.initialize(repeating: 0, count: 8 * (capacity + ColumnTable.padding))
     }
 
-    deinit { texel.deallocate(); weight.deallocate(); shape.deallocate() }
+    deinit { texel.deallocate(); weight.deallocate(); shape.deallocate(); spread.deallocate() }
 
     /// Fills columns `columns` (plus padding) for `s`, and points `s` at the table.
     func fill(_ s: inout QuadSampler, columns: Range<Int>) {
         let needed = columns.upperBound + ColumnTable.padding
         if needed > capacity {
-            texel.deallocate(); weight.deallocate(); shape.deallocate()
+            texel.deallocate(); weight.deallocate(); shape.deallocate(); spread.deallocate()
             capacity = needed
             texel = .allocate(capacity: capacity + ColumnTable.padding)
             weight = .allocate(capacity: capacity + ColumnTable.padding)
             shape = .allocate(capacity: capacity + ColumnTable.padding)
+            spread = .allocate(capacity: 8 * (capacity + ColumnTable.padding))
         }
         let maxU = Double(s.maxU)
         for x in max(0, columns.lowerBound)..<needed {
@@ -50,11 +56,23 @@ final class ColumnTable {
             #if RASTER_KERNELS_AVX2
             shape[x] = BlockShape(windowOf: texel + x, adjacent: s.stepX == 1, texWidth: s.texWidth)
             #elseif RASTER_KERNELS_V2
-            shape[x] = BlockShape(halvesOf: texel + x, adjacent: s.stepX == 1, texWidth: s.texWidth)
+            // Mirrored as the row filter sees it (texel columns falling from left to right).
+            let mirrored = s.um.0 < 0
+            shape[x] = BlockShape(halvesOf: texel + x, adjacent: s.stepX == 1, texWidth: s.texWidth, mirrored: mirrored)
+            if shape[x] == .halves4 {
+                // Each lane's texel as bytes of its half's window (from the half's first lane, or
+                // its last when mirrored: 0…2 texels on, `BlockShape`), as the row filter loads it.
+                let low = mirrored ? 3 : 0
+                for h in 0..<2 {
+                    let t = texel + x + 4 * h
+                    for j in 0..<4 { spread[8 * x + 4 * h + j] = UInt32(t[j] - t[low]) * 0x0404_0404 + 0x0302_0100 }
+                }
+            }
             #else
             shape[x] = BlockShape(texel + x, adjacent: s.stepX == 1)
             #endif
         }
+        s.columnSpread = UnsafePointer(spread)
         s.columnTexel = UnsafePointer(texel)
         s.columnWeight = UnsafePointer(weight)
         s.columnShape = UnsafePointer(shape)
@@ -104,16 +122,16 @@ enum BlockShape: UInt8 {
     }
 
     /// The x86-64-v2 kind of the 8 entries from `texel`: the baseline kinds, else `halves4`
-    /// where it applies (every texel index ≥ 0, each half's spread at most 2, the 4 texels
-    /// from each half's lowest inside a row of `texWidth`), else `gather`.
-    init(halvesOf texel: UnsafePointer<Int32>, adjacent: Bool, texWidth: Int) {
+    /// where it applies (in each half, every texel 0…2 past the half's first one, or its last
+    /// when `mirrored`, which is ≥ 0 and has 4 texels from it inside a row of `texWidth`),
+    /// else `gather`.
+    init(halvesOf texel: UnsafePointer<Int32>, adjacent: Bool, texWidth: Int, mirrored: Bool) {
         self.init(texel, adjacent: adjacent)
         guard self == .gather, adjacent else { return }
         for half in 0..<2 {
-            let t = texel + 4 * half
-            let low = min(t[0], t[1], t[2], t[3]), high = max(t[0], t[1], t[2], t[3])
-            // The half's lowest must be its first lane, or its last when mirrored.
-            guard low >= 0, high - low <= 2, Int(low) + 4 <= texWidth, low == t[0] || low == t[3] else { return }
+            let t = texel + 4 * half, low = mirrored ? t[3] : t[0]
+            guard low >= 0, Int(low) + 4 <= texWidth else { return }
+            for j in 0..<4 where !(0...2).contains(t[j] &- low) { return }
         }
         self = .halves4
     }

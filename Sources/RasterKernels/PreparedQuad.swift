@@ -62,6 +62,8 @@ struct QuadSampler {
     var columnTexel: UnsafePointer<Int32>, columnWeight: UnsafePointer<UInt32>
     /// Axis-aligned: the `BlockShape` of the 8 columns from each column (`ColumnTable`).
     var columnShape: UnsafePointer<BlockShape>
+    /// x86-64-v2: the `halves4` blocks' byte indices, 8 per column (`ColumnTable.spread`).
+    var columnSpread: UnsafePointer<UInt32>
     /// Texel rectangles of the sampled level known fully opaque (`Texture.opaqueRegions`;
     /// empty rectangles when unknown, as for mip levels): opaque runs of axis-aligned quads
     /// and opaque 1:1 rows (copied without blending).
@@ -237,7 +239,7 @@ struct PreparedQuad {
             blitOffsetY: kind == .blit ? -Int(p[0].y.rounded()) : 0,
             originX: max(0, PixelRect.covering(p, margin: 1).x), endX: PixelRect.covering(p, margin: 1).maxX,
             columnTexel: ColumnTable.unset.texel, columnWeight: ColumnTable.unset.weight,
-            columnShape: ColumnTable.unset.shape,
+            columnShape: ColumnTable.unset.shape, columnSpread: ColumnTable.unset.spread,
             opaque: PreparedQuad.opaquePair(level == 0 && kind != .projective && kind != .affine ? base.opaqueRegions : []))
 
         // Occluder: the opaque texel rectangles, shrunk by the filter's reach, mapped to screen.

@@ -532,8 +532,8 @@ enum SpanShader {
             #else
             #if RASTER_KERNELS_V2
             if shape == .halves4 {
-                let low = Int32(lowLane == 7 ? 3 : 0)
-                return (raster_v2_halves4(texels, ci, low, 0), raster_v2_halves4(texels, ci, low, 1))
+                let low = Int32(lowLane == 7 ? 3 : 0), spread = s.columnSpread + 8 &* column
+                return (raster_v2_halves4(texels, ci, low, spread, 0), raster_v2_halves4(texels, ci, low, spread, 1))
             }
             #endif
             let i0 = Int(ci[0])

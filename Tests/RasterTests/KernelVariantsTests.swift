@@ -452,13 +452,14 @@ final class KernelVariantsTests: XCTestCase {
     /// The x86-64-v2 build's kinds: the baseline's, else 4-texel windows per half where each
     /// half's texels and right neighbours fit (magnified), mirrored too, inside the row.
     func testHalfWindowShapes() {
-        func halves(_ t: [Int32], width: Int = 100, adjacent: Bool = true) -> BlockShape {
-            t.withUnsafeBufferPointer { BlockShape(halvesOf: $0.baseAddress!, adjacent: adjacent, texWidth: width) }
+        func halves(_ t: [Int32], width: Int = 100, adjacent: Bool = true, mirrored: Bool = false) -> BlockShape {
+            t.withUnsafeBufferPointer { BlockShape(halvesOf: $0.baseAddress!, adjacent: adjacent, texWidth: width, mirrored: mirrored) }
         }
         XCTAssertEqual(halves([5, 6, 7, 8, 9, 10, 11, 12]), .consecutive, "the baseline's kinds first")
         XCTAssertEqual(halves([5, 5, 6, 7, 7, 8, 9, 9]), .halves4, "1.5×")
         XCTAssertEqual(halves([5, 5, 5, 6, 6, 6, 7, 7]), .halves4, "3×")
-        XCTAssertEqual(halves([9, 9, 8, 7, 7, 6, 5, 5]), .halves4, "1.5× mirrored")
+        XCTAssertEqual(halves([9, 9, 8, 7, 7, 6, 5, 5], mirrored: true), .halves4, "1.5× mirrored")
+        XCTAssertEqual(halves([9, 9, 8, 7, 7, 6, 5, 5]), .gather, "mirrored texels, read as not mirrored")
         XCTAssertEqual(halves([5, 5, 6, 8, 8, 9, 10, 11]), .gather, "a half spreads 3")
         XCTAssertEqual(halves([5, 5, 6, 7, 7, 8, 9, 9], width: 12), .halves4, "texels 7...10 fit")
         XCTAssertEqual(halves([5, 5, 6, 7, 7, 8, 9, 9], width: 10), .gather, "the second half's window would pass the end")

@@ -253,19 +253,15 @@ static inline raster_u16x16 raster_keep_pairs(raster_u16x16 sag)
 /* The row filter's `BlockShape.halves4` loads: the texels at columns ci[0..7] of texture row
  * `t` (with `right`, their right neighbours), where each half of the 8 columns reads within the
  * 4 texels from its lowest, lane `low` of the half (0, or 3 when mirrored): per half one 16-byte
- * load and one pshufb, the byte offsets made from ci. (Both calls of a block, left texels and
- * neighbours, share the offsets once inlined.) */
-static inline raster_u32x8 raster_v2_halves4(const uint32_t *t, const int32_t *ci, int low, int right)
+ * load spread by one pshufb, whose byte indices `spread` (4 per half, from the column table)
+ * pick each lane's texel; the right neighbours are the next texel, 4 bytes further. */
+static inline raster_u32x8 raster_v2_halves4(const uint32_t *t, const int32_t *ci, int low, const uint32_t *spread, int right)
 {
-    const __m128i spread = _mm_setr_epi8(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12);
-    const __m128i bytes = _mm_set1_epi32(right ? 0x07060504 : 0x03020100);
     __m128i half[2];
     for (int h = 0; h < 2; h++) {
-        const int32_t *c = ci + 4 * h;
-        const uint32_t *base = t + c[low];
-        __m128i d = _mm_sub_epi32(_mm_loadu_si128((const __m128i *)c), _mm_set1_epi32(c[low]));
-        d = _mm_add_epi8(_mm_shuffle_epi8(_mm_slli_epi32(d, 2), spread), bytes);
-        half[h] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)base), d);
+        __m128i c = _mm_loadu_si128((const __m128i *)(spread + 4 * h));
+        if (right) c = _mm_add_epi8(c, _mm_set1_epi8(4));
+        half[h] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(t + ci[4 * h + low])), c);
     }
     return raster_v2_join(half[0], half[1]);
 }
