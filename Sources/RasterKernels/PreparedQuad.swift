@@ -95,6 +95,9 @@ struct PreparedQuad {
     /// Half-planes (≥ 0 inside, at pixel centres) of the screen region whose samples are
     /// certainly opaque, when the quad can hide what lies behind it.
     var occluder: (EdgeFunction, EdgeFunction, EdgeFunction, EdgeFunction)?
+    /// A second such region (the texture's other opaque rectangle: a card with rounded corners
+    /// has two, a cross), so that only the corners are left out.
+    var secondOccluder: (EdgeFunction, EdgeFunction, EdgeFunction, EdgeFunction)?
     /// Rows the quad can touch (already clipped).
     var rows: Range<Int>
     /// Pixel columns allowed (the bounds, clipped).
@@ -242,11 +245,9 @@ struct PreparedQuad {
             columnShape: ColumnTable.unset.shape, columnSpread: ColumnTable.unset.spread,
             opaque: PreparedQuad.opaquePair(level == 0 && kind != .projective && kind != .affine ? base.opaqueRegions : []))
 
-        // Occluder: the opaque texel rectangles, shrunk by the filter's reach, mapped to screen.
-        occluder = nil
-        if alpha >= 1, let region = base.opaqueRegions.max(by: { a, b in
-            (a.x1 - a.x0) * (a.y1 - a.y0) < (b.x1 - b.x0) * (b.y1 - b.y0)
-        }) {
+        // Occluders: the opaque texel rectangles (largest first), shrunk by the filter's reach,
+        // mapped to screen.
+        func halfPlanes(of region: TexelRect) -> (EdgeFunction, EdgeFunction, EdgeFunction, EdgeFunction)? {
             // Texels a sample can reach beyond its own (bilinear footprint; a mip texel spans
             // 2^level base texels), plus slack for the Float coordinates of the inner loop.
             let reach = level == 0 ? 1.0 : Double(2 << level) + 1
@@ -254,17 +255,20 @@ struct PreparedQuad {
             let u1 = region.x1 == base.width ? tw : Double(region.x1) - reach
             let v0 = region.y0 == 0 ? 0 : Double(region.y0) + reach
             let v1 = region.y1 == base.height ? th : Double(region.y1) - reach
-            if u1 > u0 && v1 > v0 {
-                let q = [Point2(u0, v0), Point2(u1, v0), Point2(u1, v1), Point2(u0, v1)].map { forward.apply($0) }
-                func half(_ i: Int) -> EdgeFunction {
-                    let a = q[i], b = q[(i + 1) % 4]
-                    let nx = -(b.y - a.y) * orientation, ny = (b.x - a.x) * orientation
-                    return EdgeFunction(a: nx, b: ny, c: -(nx * a.x + ny * a.y) + 0.5 * nx + 0.5 * ny)
-                }
-                occluder = (half(0), half(1), half(2), half(3))
+            guard u1 > u0 && v1 > v0 else { return nil }
+            let q = [Point2(u0, v0), Point2(u1, v0), Point2(u1, v1), Point2(u0, v1)].map { forward.apply($0) }
+            func half(_ i: Int) -> EdgeFunction {
+                let a = q[i], b = q[(i + 1) % 4]
+                let nx = -(b.y - a.y) * orientation, ny = (b.x - a.x) * orientation
+                return EdgeFunction(a: nx, b: ny, c: -(nx * a.x + ny * a.y) + 0.5 * nx + 0.5 * ny)
             }
+            return (half(0), half(1), half(2), half(3))
         }
-        upright = UprightRows(edges: sampler.edges, occluder: occluder, rows: rows, columns: columns)
+        let regions = alpha >= 1 ? base.opaqueRegions.sorted { ($0.x1 - $0.x0) * ($0.y1 - $0.y0) > ($1.x1 - $1.x0) * ($1.y1 - $1.y0) } : []
+        let occluders = regions.prefix(2).compactMap(halfPlanes(of:))
+        occluder = occluders.first
+        secondOccluder = occluders.count > 1 ? occluders[1] : nil
+        upright = UprightRows(edges: sampler.edges, occluders: (occluder, secondOccluder), rows: rows, columns: columns)
     }
 
     /// Texture coordinates are clamped to this side's texels; beyond 32768 texels (far larger
@@ -304,14 +308,31 @@ struct PreparedQuad {
         return bounds.span(columns: columns)
     }
 
-    /// The columns of row `y` (within `inner`) whose pixels are certainly opaque once drawn.
+    /// The columns of row `y` (within `inner`) whose pixels are certainly opaque once drawn: the
+    /// occluders' columns, both when they overlap or touch, else the wider.
     func occludedColumns(row y: Int, inner: Range<Int>) -> Range<Int>? {
-        guard let o = occluder, !inner.isEmpty else { return nil }
-        if upright.occludedRows.contains(y) {
-            let lo = max(Double(inner.lowerBound), upright.occludedBounds.lo), hi = min(Double(inner.upperBound - 1), upright.occludedBounds.hi)
+        guard let first = occluder, !inner.isEmpty else { return nil }
+        let a = columns(of: first, steady: upright.occluded.0, row: y, inner: inner)
+        guard let second = secondOccluder, let b = columns(of: second, steady: upright.occluded.1, row: y, inner: inner) else {
+            return a
+        }
+        guard let a else { return b }
+        if a.lowerBound <= b.upperBound && b.lowerBound <= a.upperBound {
+            return min(a.lowerBound, b.lowerBound)..<max(a.upperBound, b.upperBound)
+        }
+        return a.count >= b.count ? a : b
+    }
+
+    /// The columns of row `y` (within `inner`) inside the occluder `o`; `steady`: its rows worked
+    /// out once (`UprightRows`).
+    private func columns(of o: (EdgeFunction, EdgeFunction, EdgeFunction, EdgeFunction), steady: UprightRows.Occluded,
+                         row y: Int, inner: Range<Int>) -> Range<Int>? {
+        var lo = Double(inner.lowerBound), hi = Double(inner.upperBound - 1)
+        if steady.rows.contains(y) {
+            lo = max(lo, steady.lo)
+            hi = min(hi, steady.hi)
             return hi >= lo ? Int(lo)..<(Int(hi) + 1) : nil
         }
-        var lo = Double(inner.lowerBound), hi = Double(inner.upperBound - 1)
         let yc = Double(y)
         func apply(_ e: EdgeFunction) -> Bool {
             if SpanBounds.isHorizontal(e) { return OccluderBounds.inside(e, row: yc) }

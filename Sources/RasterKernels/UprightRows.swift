@@ -14,9 +14,15 @@ struct UprightRows {
     /// Rows whose span is `span`.
     var rows: Range<Int> = 0..<0
     var span = RowSpan(lo: 0, hi: 0, innerLo: 0, innerHi: 0)
-    /// Rows whose occluded columns are the inner columns limited to `occludedBounds`.
-    var occludedRows: Range<Int> = 0..<0
-    var occludedBounds: (lo: Double, hi: Double) = (0, 0)
+    /// For each of the quad's two occluders: the rows whose occluded columns are the inner
+    /// columns limited to the same bounds, and those.
+    var occluded = (Occluded(), Occluded())
+
+    /// Rows of one occluder whose occluded columns are the inner ones within `lo...hi`.
+    struct Occluded {
+        var rows: Range<Int> = 0..<0
+        var lo = 0.0, hi = 0.0
+    }
 
     /// Nothing: every row takes the per-row computation.
     static let none = UprightRows()
@@ -26,7 +32,8 @@ struct UprightRows {
     /// The steady rows among `rows` of a quad with these coverage edges and occluder, clipped to
     /// `columns`; none when some edge is neither horizontal nor vertical.
     init(edges: (EdgeFunction, EdgeFunction, EdgeFunction, EdgeFunction),
-         occluder: (EdgeFunction, EdgeFunction, EdgeFunction, EdgeFunction)?, rows: Range<Int>, columns: Range<Int>) {
+         occluders: ((EdgeFunction, EdgeFunction, EdgeFunction, EdgeFunction)?, (EdgeFunction, EdgeFunction, EdgeFunction, EdgeFunction)?),
+         rows: Range<Int>, columns: Range<Int>) {
         let coverage = [edges.0, edges.1, edges.2, edges.3]
         guard coverage.allSatisfy({ SpanBounds.isHorizontal($0) || $0.b == 0 }) else { return }
         // The vertical edges' bounds (their value does not depend on the row).
@@ -38,15 +45,19 @@ struct UprightRows {
             horizontal.allSatisfy { $0.b * Double(y) + $0.c >= SpanBounds.interiorValue }
         }
         span = whole
-        if let occluder {
-            let halves = [occluder.0, occluder.1, occluder.2, occluder.3]
-            guard halves.allSatisfy({ SpanBounds.isHorizontal($0) || $0.b == 0 }) else { return }
-            var lo = -Double.infinity, hi = Double.infinity
-            for e in halves where !SpanBounds.isHorizontal(e) { OccluderBounds.apply(e, row: 0, lo: &lo, hi: &hi) }
-            let across = halves.filter(SpanBounds.isHorizontal)
-            occludedRows = UprightRows.rows(rows) { y in across.allSatisfy { OccluderBounds.inside($0, row: Double(y)) } }
-            occludedBounds = (lo, hi)
-        }
+        occluded = (UprightRows.steady(occluders.0, rows: rows), UprightRows.steady(occluders.1, rows: rows))
+    }
+
+    /// The steady rows of an occluder (none when it is nil or not upright).
+    private static func steady(_ occluder: (EdgeFunction, EdgeFunction, EdgeFunction, EdgeFunction)?, rows: Range<Int>) -> Occluded {
+        guard let occluder else { return Occluded() }
+        let halves = [occluder.0, occluder.1, occluder.2, occluder.3]
+        guard halves.allSatisfy({ SpanBounds.isHorizontal($0) || $0.b == 0 }) else { return Occluded() }
+        var lo = -Double.infinity, hi = Double.infinity
+        for e in halves where !SpanBounds.isHorizontal(e) { OccluderBounds.apply(e, row: 0, lo: &lo, hi: &hi) }
+        let across = halves.filter(SpanBounds.isHorizontal)
+        return Occluded(rows: UprightRows.rows(rows) { y in across.allSatisfy { OccluderBounds.inside($0, row: Double(y)) } },
+                        lo: lo, hi: hi)
     }
 
     /// The rows of `rows` where `test` holds, given that it holds on one interval of them:

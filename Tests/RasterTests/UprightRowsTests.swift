@@ -8,10 +8,15 @@ import XCTest
 final class UprightRowsTests: XCTestCase {
     /// An opaque texture, so that quads at alpha 1 have an occluder.
     private static let opaque = Texture(width: 40, height: 30) { x, y in 0xFF00_0000 | UInt32(x * 5) << 8 | UInt32(y * 7) }
+    /// Opaque but for transparent rounded corners (radius 6): two opaque rectangles, a cross.
+    private static let rounded = Texture(width: 40, height: 30) { x, y in
+        let cx = x < 6 ? 6 - x : (x >= 34 ? x - 33 : 0), cy = y < 6 ? 6 - y : (y >= 24 ? y - 23 : 0)
+        return cx * cx + cy * cy > 36 ? 0 : 0xFF00_0000 | UInt32(x * 5) << 8 | UInt32(y * 7)
+    }
 
     private func rows(_ corners: [Point2], clip: PixelRect = PixelRect(x: 0, y: 0, width: 300, height: 200),
-                      alpha: Double = 1) -> PreparedQuad? {
-        PreparedQuad(Quad(texture: Self.opaque, corners: corners, alpha: alpha), clip: clip, filter: .bilinear)
+                      alpha: Double = 1, texture: Texture = UprightRowsTests.opaque) -> PreparedQuad? {
+        PreparedQuad(Quad(texture: texture, corners: corners, alpha: alpha), clip: clip, filter: .bilinear)
     }
 
     /// Every row of the quad and 3 rows either side: span and occluded columns with the steady
@@ -55,8 +60,17 @@ final class UprightRowsTests: XCTestCase {
         XCTAssertNil(translucent.occluder)
         XCTAssertFalse(translucent.upright.rows.isEmpty)
         assertSameRows(translucent, "translucent")
+        // Rounded corners: two occluders, both with steady rows, mirrored and turned too.
+        for (what, corners) in [("rounded", RT.rect(10.3, 20.6, 130.7, 110.2)),
+                                ("rounded, mirrored", [Point2(130.7, 20.6), Point2(10.3, 20.6), Point2(10.3, 110.2), Point2(130.7, 110.2)]),
+                                ("rounded, turned by 90°", [Point2(140, 10), Point2(140, 170), Point2(20, 170), Point2(20, 10)])] {
+            let q = try XCTUnwrap(rows(corners, texture: Self.rounded), what)
+            XCTAssertNotNil(q.secondOccluder, what)
+            XCTAssertFalse(q.upright.occluded.0.rows.isEmpty || q.upright.occluded.1.rows.isEmpty, what)
+            assertSameRows(q, what)
+        }
         let tilted = try XCTUnwrap(rows([Point2(20, 20), Point2(140, 30), Point2(135, 120), Point2(18, 110)]))
-        XCTAssertTrue(tilted.upright.rows.isEmpty && tilted.upright.occludedRows.isEmpty)
+        XCTAssertTrue(tilted.upright.rows.isEmpty && tilted.upright.occluded.0.rows.isEmpty && tilted.upright.occluded.1.rows.isEmpty)
         assertSameRows(tilted, "tilted")
     }
 }
