@@ -173,8 +173,12 @@ final class BandWorker {
             SpanShader.general(s, row: row, y: y, x0: x0, x1: x1, inner: inLo..<inHi, under: backdrop?.source(row: y) ?? .frame)
             return
         }
-        if s.kind == .axisAligned
-            && (inHi - inLo >= RowFilterCache.minimumRun || (inner.isEmpty && x1 - x0 >= RowFilterCache.minimumRun)) {
+        // (A short piece of a long run takes the separable path too: the run's rows are filtered
+        // for its other pieces anyway, and the single-pass loop's setup costs more than its few
+        // pixels; cards behind a card with rounded corners show only at its corners.)
+        if s.kind == .axisAligned && (setup != nil || inHi - inLo >= RowFilterCache.minimumRun
+                                      || (inner.isEmpty && x1 - x0 >= RowFilterCache.minimumRun)
+                                      || inner.count >= RowFilterCache.minimumRun) {
             if setup == nil { setup = SpanShader.separableRow(s, y: y, run: run, cache: rowCache) }
             SpanShader.separable(s, setup.unsafelyUnwrapped, row, x0, x1, interior: inLo..<inHi,
                                  under: backdrop?.source(row: y) ?? .frame)
