@@ -176,9 +176,8 @@ final class BandWorker {
         // (A short piece of a long run takes the separable path too: the run's rows are filtered
         // for its other pieces anyway, and the single-pass loop's setup costs more than its few
         // pixels; cards behind a card with rounded corners show only at its corners.)
-        if s.kind == .axisAligned && (setup != nil || inHi - inLo >= RowFilterCache.minimumRun
-                                      || (inner.isEmpty && x1 - x0 >= RowFilterCache.minimumRun)
-                                      || inner.count >= RowFilterCache.minimumRun) {
+        if s.kind == .axisAligned && (setup != nil || inner.count >= RowFilterCache.minimumRun
+                                      || (inner.isEmpty && x1 - x0 >= RowFilterCache.minimumRun)) {
             if setup == nil { setup = SpanShader.separableRow(s, y: y, run: run, cache: rowCache) }
             SpanShader.separable(s, setup.unsafelyUnwrapped, row, x0, x1, interior: inLo..<inHi,
                                  under: backdrop?.source(row: y) ?? .frame)

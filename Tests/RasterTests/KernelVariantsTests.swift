@@ -82,6 +82,18 @@ final class KernelVariantsTests: XCTestCase {
 
     private var instructionSets: [InstructionSet] { InstructionSet.allCases.filter(\.isAvailable) }
 
+    /// `prepared` drawn by one portable band worker set up by `configure`, over a `width` ×
+    /// `height` canvas of the background (and `backdrop`, when given).
+    private func drawn(_ prepared: [PreparedQuad], _ width: Int, _ height: Int, backdrop: Backdrop?,
+                       _ configure: (BandWorker) -> Void) -> Canvas {
+        let c = RT.canvas(width, height, Self.background)
+        let worker = BandWorker()
+        configure(worker)
+        worker.draw(prepared, rows: 0..<height, columns: 0..<width, pixels: c.pixels, stride: c.stride,
+                    occlusion: true, backdrop: backdrop)
+        return c
+    }
+
     func testAVX2IsUsedWhereTheCPUHasIt() throws {
         try XCTSkipUnless(InstructionSet.avx2.isAvailable, "this CPU has no AVX2 (the baseline loops are used)")
         XCTAssertEqual(Compositor().instructionSet, .avx2)
@@ -281,14 +293,7 @@ final class KernelVariantsTests: XCTestCase {
             let prepared = quads.compactMap { PreparedQuad($0, clip: PixelRect(x: 0, y: 0, width: 600, height: 260), filter: .bilinear) }
             XCTAssertTrue(prepared.contains { $0.sampler.kind == .affine } && prepared.contains { $0.sampler.kind == .projective })
             for backdrop in [nil, Backdrop.color(Self.background)] {
-                let frames = [true, false].map { chunked -> Canvas in
-                    let c = RT.canvas(600, 260, Self.background)
-                    let worker = BandWorker()
-                    worker.chunkedLoop = chunked
-                    worker.draw(prepared, rows: 0..<260, columns: 0..<600, pixels: c.pixels, stride: c.stride,
-                                occlusion: true, backdrop: backdrop)
-                    return c
-                }
+                let frames = [true, false].map { chunked in drawn(prepared, 600, 260, backdrop: backdrop) { $0.chunkedLoop = chunked } }
                 assertSame(frames[0], frames[1], "seed \(seed) backdrop \(backdrop != nil): chunked vs single-pass")
             }
         }
@@ -334,14 +339,7 @@ final class KernelVariantsTests: XCTestCase {
         XCTAssertEqual(prepared.last?.sampler.kind, .projective)
         XCTAssertGreaterThan(340, GatherScratch.chunk, "the wide card's runs span more than a chunk")
         for backdrop in [nil, Backdrop.color(Self.background)] {
-            let frames = [true, false].map { tables -> Canvas in
-                let c = RT.canvas(600, 250, Self.background)
-                let worker = BandWorker()
-                worker.depthShortcuts = tables
-                worker.draw(prepared, rows: 0..<250, columns: 0..<600, pixels: c.pixels, stride: c.stride,
-                            occlusion: true, backdrop: backdrop)
-                return c
-            }
+            let frames = [true, false].map { tables in drawn(prepared, 600, 250, backdrop: backdrop) { $0.depthShortcuts = tables } }
             assertSame(frames[0], frames[1], "backdrop \(backdrop != nil): shortcuts vs per pixel")
             // The other builds' loops (tables on) against the portable per-pixel frame.
             for set in instructionSets {
@@ -371,14 +369,7 @@ final class KernelVariantsTests: XCTestCase {
         XCTAssertEqual(prepared.map(\.sampler.kind), [.affine, .affine])
         XCTAssertNotNil(SpanShader.fixedRow(prepared[0].sampler, y: 30))
         XCTAssertNil(SpanShader.fixedRow(prepared[1].sampler, y: 60))
-        let frames = [true, false].map { chunked -> Canvas in
-            let canvas = RT.canvas(300, 90, Self.background)
-            let worker = BandWorker()
-            worker.chunkedLoop = chunked
-            worker.draw(prepared, rows: 0..<90, columns: 0..<300, pixels: canvas.pixels, stride: canvas.stride,
-                        occlusion: true, backdrop: .color(Self.background))
-            return canvas
-        }
+        let frames = [true, false].map { chunked in drawn(prepared, 300, 90, backdrop: .color(Self.background)) { $0.chunkedLoop = chunked } }
         assertSame(frames[0], frames[1], "chunked vs single-pass")
         // Pixel (x, y) shows texel (y − 10, 69 − x); the outline's columns and rows are blended.
         for y in 11..<49 {
