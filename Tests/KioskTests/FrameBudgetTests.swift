@@ -9,11 +9,7 @@ final class FrameBudgetTests: XCTestCase {
         var c = KioskConfiguration()
         c.carousel.itemSize = Size2(400, 300)
         c.carousel.wrap = false
-        c.items = (0..<6).map { i in
-            var item = ItemConfig(id: "item\(i)", title: "Item \(i)")
-            item.style.background = 0xFF00_0000 | UInt32(40 + i * 30) << 16 | 0x6080
-            return item
-        }
+        c.items = colouredItems(6)
         return c
     }
 

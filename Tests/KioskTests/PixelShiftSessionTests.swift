@@ -27,11 +27,7 @@ final class PixelShiftSessionTests: XCTestCase {
         c.carousel.itemSize = Size2(160, 120)
         c.display.pixelShift = shift
         c.display.pixelShiftInterval = interval
-        c.items = (0..<5).map { i in
-            var item = ItemConfig(id: "item\(i)", title: "Item \(i)")
-            item.style.background = 0xFF00_0000 | UInt32(40 + i * 30) << 16 | 0x6080
-            return item
-        }
+        c.items = colouredItems(5)
         return c
     }
 

@@ -19,11 +19,7 @@ final class RenderScaleSessionTests: XCTestCase {
         c.theme.backgroundBottom = nil
         c.theme.showTitle = false
         c.theme.showPageIndicator = false
-        c.items = (0..<5).map { i in
-            var item = ItemConfig(id: "item\(i)", title: "Item \(i)")
-            item.style.background = 0xFF00_0000 | UInt32(40 + i * 30) << 16 | 0x6080
-            return item
-        }
+        c.items = colouredItems(5)
         return c
     }
 
