@@ -16,18 +16,24 @@ final class ColumnTable {
     private(set) var shape: UnsafeMutablePointer<BlockShape>
     /// x86-64-v2, for columns whose block is `halves4`: 8 entries per column, the `pshufb` byte
     /// indices that spread each half's 16-byte window to its 4 lanes (`raster_v2_halves4`).
+    /// Empty in the other builds.
     private(set) var spread: UnsafeMutablePointer<UInt32>
+    #if RASTER_KERNELS_V2
+    static let spreadPerColumn = 8
+    #else
+    static let spreadPerColumn = 0
+    #endif
 
     init(capacity: Int = 0) {
         self.capacity = capacity
         texel = .allocate(capacity: capacity + ColumnTable.padding)
         weight = .allocate(capacity: capacity + ColumnTable.padding)
         shape = .allocate(capacity: capacity + ColumnTable.padding)
-        spread = .allocate(capacity: 8 * (capacity + ColumnTable.padding))
+        spread = .allocate(capacity: ColumnTable.spreadPerColumn * (capacity + ColumnTable.padding))
         texel.initialize(repeating: 0, count: capacity + ColumnTable.padding)
         weight.initialize(repeating: 0, count: capacity + ColumnTable.padding)
         shape.initialize(repeating: .gather, count: capacity + ColumnTable.padding)
-        spread.initialize(repeating: 0, count: 8 * (capacity + ColumnTable.padding))
+        spread.initialize(repeating: 0, count: ColumnTable.spreadPerColumn * (capacity + ColumnTable.padding))
     }
 
     deinit { texel.deallocate(); weight.deallocate(); shape.deallocate(); spread.deallocate() }
@@ -41,7 +47,7 @@ final class ColumnTable {
             texel = .allocate(capacity: capacity + ColumnTable.padding)
             weight = .allocate(capacity: capacity + ColumnTable.padding)
             shape = .allocate(capacity: capacity + ColumnTable.padding)
-            spread = .allocate(capacity: 8 * (capacity + ColumnTable.padding))
+            spread = .allocate(capacity: ColumnTable.spreadPerColumn * (capacity + ColumnTable.padding))
         }
         let maxU = Double(s.maxU)
         for x in max(0, columns.lowerBound)..<needed {
@@ -65,7 +71,7 @@ final class ColumnTable {
                 let low = mirrored ? 3 : 0
                 for h in 0..<2 {
                     let t = texel + x + 4 * h
-                    for j in 0..<4 { spread[8 * x + 4 * h + j] = UInt32(t[j] - t[low]) * 0x0404_0404 + 0x0302_0100 }
+                    for j in 0..<4 { spread[ColumnTable.spreadPerColumn * x + 4 * h + j] = UInt32(t[j] - t[low]) * 0x0404_0404 + 0x0302_0100 }
                 }
             }
             #else

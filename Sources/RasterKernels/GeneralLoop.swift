@@ -72,8 +72,12 @@ extension SpanShader {
             let c = Float(column)
             var cu = u0 + du * c, cv = v0 + dv * c, pu = pu0 + du * c, pv = pv0 + dv * c
             // With a column table (w the same down the column) no divide: 1/w is in the table.
-            let iw = s.columns.map { $0.reciprocal[column] } ?? 1 / (w0 + dw * c)
-            let piw = s.columns == nil ? 1 / (pw0 + dw * c) : iw
+            let iw: Float, piw: Float
+            if let t = s.columns {
+                iw = t.reciprocal[column]; piw = iw
+            } else {
+                iw = 1 / (w0 + dw * c); piw = 1 / (pw0 + dw * c)
+            }
             cu *= iw; cv *= iw; pu *= piw; pv *= piw
             cu = clamp(cu, maxU); cv = clamp(cv, maxV); pu = clamp(pu, maxU); pv = clamp(pv, maxV)
             return (truncate(pv) &- truncate(cv)) &* stride &+ (truncate(pu) &- truncate(cu))

@@ -532,7 +532,7 @@ enum SpanShader {
             #else
             #if RASTER_KERNELS_V2
             if shape == .halves4 {
-                let low = Int32(lowLane == 7 ? 3 : 0), spread = s.columnSpread + 8 &* column
+                let low = Int32(lowLane == 7 ? 3 : 0), spread = s.columnSpread + ColumnTable.spreadPerColumn &* column
                 return (raster_v2_halves4(texels, ci, low, spread, 0), raster_v2_halves4(texels, ci, low, spread, 1))
             }
             #endif
