@@ -96,16 +96,24 @@ final class KioskAppConfigProblemTests: XCTestCase {
     }
 
     /// The real loop: the file is fixed while `run()` waits in epoll; inotify brings the carousel up.
+    /// The steps follow what is shown, not a clock: the fix is written once the problem card is
+    /// on screen (so `run()` watches the file), and the run ends with the carousel's first frame.
     func testFixingTheFileWhileRunningStartsTheCarousel() throws {
         try "[carousel\n".write(toFile: path, atomically: true, encoding: .utf8)
         let display = HeadlessDisplay(width: 480, height: 320, paced: true)
-        let app = try makeApp(display, exitAfter: 1.5)
+        let app = try makeApp(display, exitAfter: 60)  // only a bound: the run ends with the carousel's frame
         XCTAssertEqual(app.configProblems.count, 1)
         XCTAssertTrue(app.configProblems[0].message.hasPrefix("TOML syntax error"), "\(app.configProblems)")
         let text = good
         let file = path
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) {
-            try? text.write(toFile: file, atomically: true, encoding: .utf8)
+        var fixed = false
+        display.onFrameShown = { [unowned app] _ in
+            if !fixed {
+                fixed = true
+                DispatchQueue.global().async { try? text.write(toFile: file, atomically: true, encoding: .utf8) }
+            } else if app.configProblems.isEmpty && app.session.shownMessage == nil {
+                app.loop.stop()
+            }
         }
         XCTAssertEqual(try app.run(), 0)
         XCTAssertTrue(app.configProblems.isEmpty, "the fixed file was seen: \(app.configProblems)")

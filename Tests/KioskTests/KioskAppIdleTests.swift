@@ -20,9 +20,13 @@ final class KioskAppIdleTests: XCTestCase {
         let config = try ConfigLoader.load(path: path)
         let display = HeadlessDisplay(width: 480, height: 320, paced: true)
         let app = try KioskApp(configPath: path, config: config, display: display, inputs: [],
-                               log: try EventLog(path: nil), logger: Logger(label: "test"), exitAfter: 1.5)
-        XCTAssertEqual(try app.run(), 0)
+                               log: try EventLog(path: nil), logger: Logger(label: "test"), exitAfter: 60)
+        let run = try runAfterStartUp(app, display: display, window: 1.5)
         XCTAssertGreaterThan(app.framesPresented, 0, "the carousel was drawn")
-        XCTAssertLessThan(app.loopWakeups, 300, "the loop slept instead of spinning (\(app.loopWakeups) wake-ups in 1.5 s)")
+        XCTAssertLessThan(app.loopWakeups, 300, "the loop slept instead of spinning (\(app.loopWakeups) wake-ups in all)")
+        XCTAssertEqual(run.framesAfter.count, 0, "no frame once every card is in")
+        // The fade's last tick, the paced display's end of cap, the test's stop: a few, not a spin.
+        XCTAssertLessThanOrEqual(run.wakeupsAfter, 5, "still: \(run.wakeupsAfter) wake-ups in the 1.5 s after start-up")
+        print("idle: settled at \(run.settled) s after \(app.loopWakeups - run.wakeupsAfter) wake-ups; \(run.wakeupsAfter) in the 1.5 s after")
     }
 }
