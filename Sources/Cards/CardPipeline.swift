@@ -247,6 +247,9 @@ public final class CardPipeline {
     public var cachedCount: Int { cache.count }
     /// Faces waiting for or being drawn by a worker.
     public var outstandingJobs: Int { queue.outstanding }
+    /// Faces the workers drew since the start (each item once, unless its look, its size or the
+    /// cache's room changed).
+    public var facesDrawn: Int { queue.finishedCount }
     /// Is item `index`'s current face in the cache?
     public func isReady(_ index: Int) -> Bool {
         guard items.indices.contains(index), let e = cache.peek(index) else { return false }

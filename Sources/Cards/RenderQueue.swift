@@ -27,26 +27,24 @@ final class RenderQueue: @unchecked Sendable {
     private var priority: [Int: Double] = [:]
     private var running: [Int: Int] = [:]   // index → version
     private var results: [RenderResult] = []
+    private var finished = 0
     private var closed = false
 
     /// Replaces the jobs not yet started with `jobs` (with their distance from the focus).
+    /// A job whose face is being drawn, or is drawn and waits for `takeResults`, at the same
+    /// version is not queued again: the main loop asks for every face it lacks on every frame,
+    /// and a face that takes longer than a frame (a slow board at start-up) would be drawn twice.
     func submit(_ jobs: [(job: RenderJob, distance: Double)]) {
         condition.lock()
         pending.removeAll(keepingCapacity: true)
         priority.removeAll(keepingCapacity: true)
-        for (job, d) in jobs {
+        for (job, d) in jobs where running[job.index] != job.version
+            && !results.contains(where: { $0.job.index == job.index && $0.job.version == job.version }) {
             pending[job.index] = job
             priority[job.index] = d
         }
         if !pending.isEmpty { condition.broadcast() }
         condition.unlock()
-    }
-
-    /// Is a job for `index` at `version` waiting or running?
-    func isQueued(_ index: Int, version: Int) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return pending[index]?.version == version || running[index] == version
     }
 
     /// The nearest pending job; blocks while there is none. Nil once closed.
@@ -69,7 +67,15 @@ final class RenderQueue: @unchecked Sendable {
         condition.lock()
         if running[result.job.index] == result.job.version { running[result.job.index] = nil }
         results.append(result)
+        finished += 1
         condition.unlock()
+    }
+
+    /// Faces drawn by the workers since the start.
+    var finishedCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return finished
     }
 
     /// The results finished since the last call.
