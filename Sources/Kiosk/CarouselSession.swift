@@ -119,6 +119,8 @@ public final class CarouselSession {
     public var cardCacheBytes: Int { cards.cacheBytes }
     /// Cards that could not show their file since the start (once per file and reason).
     public var cardFailures: Int { cards.failuresReported }
+    /// Card faces drawn by the workers since the start (0 with synchronous cards).
+    public var cardFacesDrawn: Int { cards.facesDrawn }
 
     /// Where the carousel is now.
     public var position: Position {

@@ -222,7 +222,7 @@ public final class KioskApp {
         behavior.record(actions.killAllAndWait(now: now))
         control?.close()
         metrics?.finish()
-        logger.notice("stopping after \(String(format: "%.1f", now)) s: \(framesPresented) frames presented, \(loop.wakeups) loop wake-ups")
+        logger.notice("stopping after \(String(format: "%.1f", now)) s: \(framesPresented) frames presented, \(loop.wakeups) loop wake-ups, \(session.cardFacesDrawn) card faces drawn")
         display.close()
         latencyTrace?.close()
         inputs.forEach { $0.close() }
