@@ -41,6 +41,7 @@ final class KioskAppMetricsTests: XCTestCase {
                                  "\(metrics.file.writes) writes for a kiosk that settled at \(run.settled) s and then stood still for 2.5 s")
         XCTAssertEqual(run.framesAfter.count, 0, "nothing to draw after start-up")
         XCTAssertLessThan(run.wakeupsAfter, 10, "the loop slept after start-up (\(run.wakeupsAfter) wake-ups in 2.5 s)")
+        XCTAssertLessThan(app.loopWakeups, 300, "and during it (\(app.loopWakeups) wake-ups in all)")
         print("metrics: \(metrics.file.writes) writes, settled at \(run.settled) s, then \(run.wakeupsAfter) loop wake-ups in 2.5 s; \(app.framesPresented) frames")
         let state = try XCTUnwrap(app.health)
         XCTAssertEqual(state.framesPresented, app.framesPresented)
