@@ -72,6 +72,14 @@ done
 # (systemd-boot-efi installed there, below).
 native=$(dpkg --print-architecture)
 [ "$ARCH" != "$native" ] || [ -f /usr/lib/systemd/boot/efi/$EFI_LOADER ] || need+=(systemd-boot-efi)
+# A foreign ARCH: mmdebstrap runs the root's maintainer scripts under qemu-user, and checks that it
+# can with arch-test (only a Recommends of mmdebstrap: "E: install arch-test for foreign
+# architecture support" without it).
+if [ "$ARCH" != "$native" ]; then
+    for pair in arch-test:arch-test qemu-aarch64-static:qemu-user-static update-binfmts:binfmt-support; do
+        command -v "${pair%%:*}" >/dev/null 2>&1 || need+=("${pair#*:}")
+    done
+fi
 if [ ${#need[@]} -gt 0 ]; then
     echo "make-image: installing ${need[*]}"
     apt-get update -q >/dev/null

@@ -50,7 +50,6 @@ OUT=$SRC/.build-arm64/check
 SIM_ARGS="simulate --config config/example.toml --size 1280x720 --until 2"
 
 step "host packages, qemu-user binfmt"
-host_packages qemu-user-static binfmt-support mmdebstrap
 binfmt_ready
 
 step "roots (cached in $ARM64_CACHE)"

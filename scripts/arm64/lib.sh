@@ -38,6 +38,9 @@ die() { echo "arm64: FAILED in step '${_arm64_step_name}': $*" >&2; exit 1; }
 need_root() { [ "$(id -u)" -eq 0 ] || die "needs root (chroot, mount, mmdebstrap --mode=root)"; }
 
 # host_packages PKG...: installs the host's missing Debian packages (apt-get, no recommends).
+# The lists are read first when apt knows none of them, and again when the install fails: apt's
+# binary cache (pkgcache.bin) can still list packages whose lists are gone, and then the install
+# fails with "has no installation candidate" though `apt-cache show` found them.
 host_packages() {
     local missing=() p
     for p in "$@"; do
@@ -45,16 +48,23 @@ host_packages() {
     done
     [ ${#missing[@]} -eq 0 ] && return 0
     echo "arm64: installing on the host: ${missing[*]}"
-    # Without package lists (a fresh machine, or lists cleaned), read them first.
     apt-cache show "${missing[@]}" >/dev/null 2>&1 || apt-get update -q >/dev/null || die "apt-get update"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null \
+    local install=(env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}")
+    "${install[@]}" >/dev/null 2>&1 || { apt-get update -q >/dev/null || die "apt-get update"; "${install[@]}" >/dev/null; } \
         || die "apt-get install ${missing[*]}"
 }
+
+# What the host needs to make and enter aarch64 roots: qemu-user-static runs aarch64 programs,
+# binfmt-support registers it, mmdebstrap makes the roots, and arch-test, which mmdebstrap runs to
+# see that the host can execute a foreign architecture ("E: install arch-test for foreign
+# architecture support" without it). arch-test is only a Recommends of mmdebstrap, so
+# scripts/install-deps.sh's --no-install-recommends leaves it out: name it here.
+ARM64_HOST_PACKAGES=(qemu-user-static binfmt-support mmdebstrap arch-test)
 
 # binfmt_ready: qemu-user runs aarch64 programs (inside chroots, too: the F flag of
 # qemu-user-static's binfmt entry opens the interpreter when it is registered).
 binfmt_ready() {
-    host_packages qemu-user-static binfmt-support mmdebstrap
+    host_packages "${ARM64_HOST_PACKAGES[@]}"
     mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
     update-binfmts --enable qemu-aarch64 2>/dev/null || true
     [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || die "qemu-aarch64 binfmt entry missing"

@@ -19,7 +19,6 @@ BIN=.build-arm64-release/aarch64-unknown-linux-gnu/release/kiosk-carousel
 GLIBC_MAX=${GLIBC_MAX:-2.41}
 
 step "host packages, qemu-user binfmt"
-host_packages qemu-user-static binfmt-support mmdebstrap
 binfmt_ready
 
 step "roots (cached in $ARM64_CACHE)"
