@@ -53,6 +53,11 @@ chroot "$root" fc-cache -s -f
 # Nothing to keep from the build. The downloaded packages were synced out to the cache by the
 # hook before this one; --skip=download/empty keeps them in the tree, so delete them here
 # (~170 MB that would otherwise ship in the image).
-rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/*.bin "$root"/var/log/* \
+# Not the root's /tmp, nor its apt lists: mmdebstrap empties both itself after this hook
+# (cleanup/apt/lists, cleanup/tmp), and its own apt configuration lives in the root's /tmp until
+# then. Deleting it here made mmdebstrap's last `apt-get update` (the one that empties the lists)
+# run with apt's defaults, that is on the build host: `make image` emptied the host's
+# /var/lib/apt/lists (scripts/make-image.sh now checks that they are left as they were).
+rm -rf "$root"/var/cache/apt/*.bin "$root"/var/log/* \
        "$root"/var/cache/apt/archives/*.deb \
-       "$root"/tmp/* "$root"/var/tmp/*
+       "$root"/var/tmp/*

@@ -97,7 +97,19 @@ version=${pkgversion%-*}           # the program's version, without a Debian rev
 IMG=$OUT/kiosk-carousel-$version-$ARCH.img
 step "package $DEB (version $pkgversion) -> $IMG"
 
-rm -rf "$WORK"
+# A build that stopped half-way can leave mounts below $WORK (mmdebstrap bind-mounts the .deb, and
+# in root mode the host's /dev nodes, into the root): undo them, deepest first, before deleting
+# anything, and never cross into another filesystem while deleting.
+umount_below() {
+    local m
+    [ -d "$1" ] || return 0
+    for m in $(awk -v d="$(realpath "$1")" '$5 ~ "^"d"/" {print $5}' /proc/self/mountinfo | sort -r); do
+        umount -l "$m" 2>/dev/null || true
+    done
+}
+umount_below "$WORK"
+rm -rf --one-file-system "$WORK"
+trap 'umount_below "$WORK"' EXIT
 # The package cache, one per suite and architecture; bookworm amd64 keeps the folder it always had
 # (other checkouts on the same machine share it).
 PKGCACHE=$CACHE/$SUITE-$ARCH/archives
@@ -115,6 +127,10 @@ packages=($kernel_pkg initramfs-tools zstd systemd systemd-sysv udev dosfstools 
 [ "$ARCH" = "$native" ] || packages+=(systemd-boot-efi)    # only its $EFI_LOADER is used, on the ESP
 # shellcheck disable=SC2206
 packages+=(${EXTRA_PACKAGES:-})
+# The host's package lists before the build: it must leave them as they were (a hook that acts on
+# the host instead of the target once emptied them; image/customize.sh).
+host_lists() { find /var/lib/apt/lists -maxdepth 1 -type f -printf '%f %s %T@\n' 2>/dev/null | sort; }
+lists_before=$(host_lists)
 step "mmdebstrap $SUITE ($ARCH, minbase): ${packages[*]} + $(basename "$DEB")"
 mmdebstrap --mode=root --variant=minbase --architectures="$ARCH" --format=directory \
     --aptopt='APT::Install-Recommends "false"' \
@@ -135,6 +151,10 @@ mmdebstrap --mode=root --variant=minbase --architectures="$ARCH" --format=direct
     "deb $MIRROR $SUITE ${COMPONENTS//,/ }" \
     "deb $MIRROR $SUITE-updates ${COMPONENTS//,/ }" \
     "deb $SECURITY_MIRROR $SUITE-security ${COMPONENTS//,/ }"
+[ "$(host_lists)" = "$lists_before" ] || {
+    diff <(echo "$lists_before") <(host_lists) | sed 's/^/    /' >&2
+    die "the build changed this machine's apt lists in /var/lib/apt/lists (above: < before, > after); it must only touch $ROOT"
+}
 step "root filesystem ready: $(du -sh --apparent-size "$ROOT" | cut -f1) ($(ls "$PKGCACHE" | grep -c '\.deb$') packages in $PKGCACHE)"
 
 kernel=$(ls "$ROOT"/boot/vmlinuz-* | sort -V | tail -1)
@@ -176,7 +196,7 @@ mkdir -p "$ROOT/srv/kiosk"
 step "disk: GPT, ${TOTAL_MB} MiB"
 tmpimg=$IMG.tmp
 rm -f "$tmpimg"
-trap 'rm -f "$tmpimg"' EXIT
+trap 'rm -f "$tmpimg"; umount_below "$WORK"' EXIT
 truncate -s "${TOTAL_MB}M" "$tmpimg"
 sfdisk -q "$tmpimg" <<EOF
 label: gpt
@@ -258,5 +278,6 @@ kiosk_mib=$KIOSK_MB
 root_partuuid=$root_partuuid
 cmdline=$cmdline
 EOF
-rm -rf "$WORK"
+umount_below "$WORK"
+rm -rf --one-file-system "$WORK"
 step "done: $IMG ($(du -h --apparent-size "$IMG" | cut -f1), $(du -h "$IMG" | cut -f1) allocated)"
