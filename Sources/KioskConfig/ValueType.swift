@@ -104,8 +104,11 @@ enum ValueType {
     case video
     /// A folder that must exist; relative to the config file's folder.
     case directory
-    /// A path that need not exist yet (a device, a socket); relative to the config's folder.
+    /// A path that need not exist yet (a device, a file to write); relative to the config's folder.
     case path
+    /// A Unix socket's path, made by the kiosk: need not exist; at most
+    /// `UnixSocketAddress.maxPathBytes` once resolved (longer ones cannot be bound).
+    case socketPath
     /// A program and its arguments, `["/usr/bin/prog", "arg"]`.
     case command
     /// Exactly `count` numbers in `range`.
@@ -142,7 +145,7 @@ enum ValueType {
         case .file: return "file path"
         case .video: return "file path (video)"
         case .directory: return "folder path"
-        case .path: return "path"
+        case .path, .socketPath: return "path"
         case .command: return "array of strings (program and arguments)"
         case .numbers(let n, _): return "array of \(n) numbers"
         case .integers(let n, _): return "array of \(n) integers"
@@ -170,6 +173,7 @@ enum ValueType {
         case .video: return "an existing video file this machine decodes"
         case .directory: return "an existing folder"
         case .path: return "any path"
+        case .socketPath: return "at most \(UnixSocketAddress.maxPathBytes) bytes once resolved (a Unix socket's limit)"
         case .command: return "at least the program; a program with `/` must exist and be executable"
         case .numbers(_, let r), .integers(_, let r): return "each " + r.description
         case .strings: return "non-empty strings"
@@ -245,6 +249,17 @@ enum ValueType {
             guard let s = node.string else { return wrongType("a string (a path)") }
             guard !s.isEmpty else { return .failure(ValueProblem("must not be empty")) }
             return .success(.string(PathResolver.resolve(s, folder: folder)))
+        case .socketPath:
+            guard let s = node.string else { return wrongType("a string (a path)") }
+            guard !s.isEmpty else { return .failure(ValueProblem("must not be empty")) }
+            let resolved = PathResolver.resolve(s, folder: folder)
+            let length = resolved.utf8.count
+            guard length <= UnixSocketAddress.maxPathBytes else {
+                let shown = s == resolved ? ValueFormat.quoted(s) : "\(ValueFormat.quoted(s)) (\(resolved))"
+                return .failure(ValueProblem("\(shown) is \(length) bytes long; a Unix socket's path holds at most "
+                                             + "\(UnixSocketAddress.maxPathBytes): choose a shorter one, e.g. \"/run/kiosk-carousel/control.sock\""))
+            }
+            return .success(.string(resolved))
         case .command:
             return checkCommand(node, folder: folder)
         case .numbers(let count, let r), .integers(let count, let r):

@@ -193,3 +193,30 @@ final class ConfigValidationTests: XCTestCase {
         XCTAssertNil(Suggestion.closest(to: "ab", in: ["xy"]))
     }
 }
+
+/// `[control] socket` longer than a Unix socket holds is a problem of the file (check-config
+/// accepted it and `run` then exited 1 binding it); measured once resolved against the folder.
+final class ControlSocketPathTests: XCTestCase {
+    var fixture: ConfigFixture!
+    override func setUp() { fixture = ConfigFixture() }
+    override func tearDown() { fixture = nil }
+
+    func testASocketPathLongerThan107BytesIsAProblemAtItsValue() throws {
+        let longest = "/run/" + String(repeating: "s", count: 102)
+        XCTAssertEqual(longest.utf8.count, 107)
+        XCTAssertEqual(try fixture.load("[control]\nsocket = \"\(longest)\"\n").control.socket, longest)
+        let tooLong = longest + "x"
+        XCTAssertEqual(fixture.report("[control]\nsocket = \"\(tooLong)\"\n"), [
+            "2:10: 'socket' \"\(tooLong)\" is 108 bytes long; a Unix socket's path holds at most 107: "
+                + "choose a shorter one, e.g. \"/run/kiosk-carousel/control.sock\"",
+        ])
+        // Relative: the config's folder counts too.
+        let relative = String(repeating: "r", count: 108 - fixture.folder.utf8.count - 1)
+        let resolved = fixture.folder + "/" + relative
+        XCTAssertEqual(resolved.utf8.count, 108)
+        XCTAssertEqual(fixture.report("[control]\nsocket = \"\(relative)\"\n"), [
+            "2:10: 'socket' \"\(relative)\" (\(resolved)) is 108 bytes long; a Unix socket's path holds at most 107: "
+                + "choose a shorter one, e.g. \"/run/kiosk-carousel/control.sock\"",
+        ])
+    }
+}

@@ -2,6 +2,7 @@ import CarouselCore
 import Display
 import Foundation
 import Glibc
+import LinuxSystem
 import KioskConfig
 import Logging
 import Raster

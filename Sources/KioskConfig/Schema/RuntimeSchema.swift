@@ -41,7 +41,7 @@ enum RuntimeSchema {
     static var control: TableSpec<KioskConfiguration> {
         TableSpec(name: "control", doc: "The control socket: JSON lines both ways (events out, commands in). Created 0600, owner only.",
                   prototype: KioskConfiguration(), keys: [
-                    .path("socket", \.control.socket, .path, "Path of the Unix socket.", defaultText: "none (no socket)",
+                    .path("socket", \.control.socket, .socketPath, "Path of the Unix socket.", defaultText: "none (no socket)",
                           example: "/run/kiosk-carousel/control.sock"),
                   ])
     }
