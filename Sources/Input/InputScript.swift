@@ -1,12 +1,19 @@
 import CarouselCore
 import Foundation
 
-/// A problem in an input script, with the line it is on.
+/// A problem in an input script, with the line it is on (and the column, where the JSON
+/// reader found the problem at a place in the line).
 public struct InputScriptError: Error, CustomStringConvertible, Equatable {
     public var file: String
     public var line: Int
+    /// 1-based, in characters; nil when the problem is the whole line's (a missing field).
+    public var column: Int?
     public var message: String
-    public var description: String { "\(file):\(line): \(message)" }
+    public init(file: String, line: Int, column: Int? = nil, message: String) {
+        self.file = file; self.line = line; self.column = column; self.message = message
+    }
+    /// `FILE:LINE: message`, or `FILE:LINE:COLUMN: message`.
+    public var description: String { "\(file):\(line)\(column.map { ":\($0)" } ?? ""): \(message)" }
 }
 
 /// The JSON-lines input script format of `simulate` and `record` (docs/input-script.md):
@@ -23,7 +30,12 @@ public enum InputScript {
             do {
                 events.append(try parseLine(line))
             } catch let message as ScriptLineError {
-                errors.append(InputScriptError(file: file, line: n + 1, message: message.text))
+                // The reader's byte offset into the trimmed line, as a column of the file's line.
+                let column = message.offset.map { offset in
+                    let leading = rawLine.prefix { $0.unicodeScalars.allSatisfy(CharacterSet.whitespaces.contains) }.count
+                    return leading + String(decoding: Array(line.utf8).prefix(offset), as: UTF8.self).count + 1
+                }
+                errors.append(InputScriptError(file: file, line: n + 1, column: column, message: message.text))
             }
         }
         if let first = errors.first {
@@ -61,10 +73,18 @@ public enum InputScript {
         v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(format: "%.3f", v)
     }
 
-    struct ScriptLineError: Error { var text: String }
+    struct ScriptLineError: Error {
+        var text: String
+        /// Where in the line (a UTF-8 byte offset) the JSON reader stopped; nil: the whole line.
+        var offset: Int? = nil
+    }
 
     static func parseLine(_ line: String) throws -> TimedInputEvent {
-        guard let obj = JSONValue.parse(line)?.objectValue else { throw ScriptLineError(text: "not a JSON object") }
+        let value: JSONValue
+        do { value = try JSONValue.read(line) } catch let e as JSONSyntaxError {
+            throw ScriptLineError(text: "not JSON: " + e.message + (e.hint.map { " (\($0))" } ?? ""), offset: e.offset)
+        }
+        guard let obj = value.objectValue else { throw ScriptLineError(text: "not a JSON object (each line is one {…})") }
         func number(_ key: String) throws -> Double {
             guard let v = obj[key] else { throw ScriptLineError(text: "missing \"\(key)\"") }
             guard let n = v.numberValue, n.isFinite else {

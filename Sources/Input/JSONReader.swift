@@ -2,7 +2,14 @@
 public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
     public var message: String
     public var offset: Int
-    public var description: String { "\(message) at byte \(offset + 1)" }
+    /// What would have been right there, for a person reading the message (nil: the message
+    /// says it).
+    public var hint: String?
+    public init(message: String, offset: Int, hint: String? = nil) {
+        self.message = message; self.offset = offset; self.hint = hint
+    }
+    /// `MESSAGE at byte N`, then the hint in parentheses.
+    public var description: String { "\(message) at byte \(offset + 1)" + (hint.map { " (\($0))" } ?? "") }
 }
 
 /// A strict RFC 8259 reader for `JSONValue`, written for the two places that read JSON from
@@ -55,15 +62,36 @@ struct JSONReader {
         case UInt8(ascii: "f"): try word("false"); return .bool(false)
         case UInt8(ascii: "n"): try word("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
-        default: throw error("expected a value")
+        default: throw notAValue()
         }
     }
 
+    /// `true`, `false` or `null` whole (`nul`, `nullx` and `not` are not values).
     private mutating func word(_ w: StaticString) throws {
         let n = w.utf8CodeUnitCount
-        guard i + n <= bytes.count else { throw error("expected \(w)") }
-        for k in 0..<n where bytes[i + k] != w.utf8Start[k] { throw error("expected \(w)") }
+        guard i + n <= bytes.count, (0..<n).allSatisfy({ bytes[i + $0] == w.utf8Start[$0] }),
+              i + n == bytes.count || !Self.isWordByte(bytes[i + n]) else { throw notAValue() }
         i += n
+    }
+
+    /// What a value's place holds instead of a value, quoted: a whole word (`'not'`, `'nul'`)
+    /// or one character (`'}'`), at most 32 bytes.
+    private func notAValue() -> JSONSyntaxError {
+        var end = i
+        while end < bytes.count, end - i < 32, Self.isWordByte(bytes[end]) { end += 1 }
+        if end == i {
+            // One character, however many bytes it takes in UTF-8.
+            end = i + 1
+            while end < bytes.count, end - i < 4, bytes[end] & 0xC0 == 0x80 { end += 1 }
+        }
+        let found = String(decoding: bytes[i..<end], as: UTF8.self)
+        return JSONSyntaxError(message: "'\(found)' is not a JSON value", offset: i,
+                               hint: "a value is an object {…}, an array […], a \"string\", a number, true, false or null")
+    }
+
+    private static func isWordByte(_ b: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) || b == UInt8(ascii: "_")
     }
 
     private mutating func enter() throws {
@@ -143,7 +171,8 @@ struct JSONReader {
         }
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
         guard let d = Double(text), d.isFinite else {
-            throw JSONSyntaxError(message: "number out of range", offset: start)
+            throw JSONSyntaxError(message: "number \(text.prefix(32)) is out of range", offset: start,
+                                  hint: "numbers must lie within ±1.7976931348623157e308")
         }
         return d
     }

@@ -17,6 +17,19 @@ final class InputScriptTests: XCTestCase {
         XCTAssertEqual(try InputScript.parse(text), timed)
     }
 
+    /// A JSON problem is reported at its column with the reader's reason (an out-of-range number
+    /// was "not a JSON object"); a line that is JSON but not an object says so.
+    func testJSONProblemsAreReportedAtTheirColumn() {
+        let text = "{\"t\":0,\"type\":\"pointer_motion\",\"x\": 1e999,\"y\":1}\n  {\"t\":1,\"type\":\"rotary\",\"delta\":1,}\n[1]\n"
+        XCTAssertThrowsError(try InputScript.parse(text, file: "big.jsonl")) { e in
+            XCTAssertEqual("\(e)".split(separator: "\n").map(String.init), [
+                "big.jsonl:1:37: not JSON: number 1e999 is out of range (numbers must lie within ±1.7976931348623157e308)",
+                "big.jsonl:2:36: not JSON: expected a key in quotes",
+                "big.jsonl:3: not a JSON object (each line is one {…})",
+            ])
+        }
+    }
+
     func testEveryBadLineIsReportedWithItsNumber() {
         let text = """
         {"t":0,"type":"touch_down","x":1}
@@ -31,7 +44,8 @@ final class InputScriptTests: XCTestCase {
             XCTAssertEqual(lines.count, 5, "\(e)")
             XCTAssertEqual(lines.first, "bug.jsonl:1: missing \"y\"")
             XCTAssertTrue(lines[1].hasPrefix("bug.jsonl:2: \"key\" must be one of"))
-            XCTAssertEqual(lines[2], "bug.jsonl:4: not a JSON object")
+            XCTAssertEqual(lines[2], "bug.jsonl:4:1: not JSON: 'not' is not a JSON value (a value is an object {…}, an array […], "
+                           + "a \"string\", a number, true, false or null)")
             XCTAssertEqual(lines[3], "bug.jsonl:5: \"t\" must not be negative")
             XCTAssertEqual(lines[4], "bug.jsonl:6: \"delta\" must be a whole number")
         }

@@ -27,7 +27,9 @@ final class JSONReaderTests: XCTestCase {
     func testRefusalsSayWhatAndWhere() {
         XCTAssertEqual(reason(#"{"a":1,"a":2}"#), #"duplicate key "a" at byte 8"#)
         XCTAssertEqual(reason("{\"a\":1} x"), "unexpected text after the JSON value at byte 9")
-        XCTAssertEqual(reason("1e999"), "number out of range at byte 1")
+        XCTAssertEqual(reason("1e999"), "number 1e999 is out of range at byte 1 (numbers must lie within ±1.7976931348623157e308)")
+        XCTAssertEqual(reason(#"{"t":0,"x":-1e999}"#), "number -1e999 is out of range at byte 12 (numbers must lie within ±1.7976931348623157e308)",
+                       "at the number's own place")
         XCTAssertEqual(reason("01"), "a number must not start with 0 at byte 2")
         XCTAssertEqual(reason(#""\ud800""#), "unpaired surrogate in a \\u escape at byte 8")
         XCTAssertEqual(reason(#""\udc00x""#), "unpaired surrogate in a \\u escape at byte 8")
@@ -37,6 +39,19 @@ final class JSONReaderTests: XCTestCase {
                     "[1 2]", "{\"a\" 1}", "\"abc", "\"\\u12\"", "\u{FEFF}\u{FEFF}1"] {
             XCTAssertNil(JSONValue.parse(bad), bad.debugDescription)
         }
+    }
+
+    /// A word or character where a value belongs is named as it is, with what a value can be
+    /// (was "expected null at byte 1" for `not json`).
+    func testWhatIsNotAValueIsNamed() {
+        let values = "a value is an object {…}, an array […], a \"string\", a number, true, false or null"
+        XCTAssertEqual(reason("not json"), "'not' is not a JSON value at byte 1 (\(values))")
+        XCTAssertEqual(reason(#"{"cmd":state}"#), "'state' is not a JSON value at byte 8 (\(values))")
+        XCTAssertEqual(reason("[nul]"), "'nul' is not a JSON value at byte 2 (\(values))")
+        XCTAssertEqual(reason("nullx"), "'nullx' is not a JSON value at byte 1 (\(values))")
+        XCTAssertEqual(reason("{\"a\":}"), "'}' is not a JSON value at byte 6 (\(values))")
+        XCTAssertEqual(reason("[é]"), "'é' is not a JSON value at byte 2 (\(values))")
+        XCTAssertEqual(JSONValue.parse("[true,false,null]"), .array([.bool(true), .bool(false), .null]))
     }
 
     func testNestingIsBounded() {

@@ -28,11 +28,13 @@ final class ControlCommandTests: XCTestCase {
     }
 
     func testRefusals() {
-        XCTAssertEqual(error("")?.message, "not valid JSON: expected a value, found the end at byte 1")
+        XCTAssertEqual(error("")?.message, "not JSON: expected a value, found the end at byte 1")
+        XCTAssertEqual(error("not json")?.message, "not JSON: 'not' is not a JSON value at byte 1 (a value is an object {…}, "
+                       + "an array […], a \"string\", a number, true, false or null)", "was: expected null at byte 1")
         XCTAssertEqual(error("null")?.message.hasPrefix("expected a JSON object"), true)
-        XCTAssertEqual(error(#"{"cmd":"state""#)?.message, "not valid JSON: expected ',' or '}' at byte 15")
+        XCTAssertEqual(error(#"{"cmd":"state""#)?.message, "not JSON: expected ',' or '}' at byte 15")
         // Two values for one key: refused rather than silently taking one (found by the soak).
-        XCTAssertEqual(error(#"{"cmd":"select","index":1,"index":2}"#)?.message, #"not valid JSON: duplicate key "index" at byte 27"#)
+        XCTAssertEqual(error(#"{"cmd":"select","index":1,"index":2}"#)?.message, #"not JSON: duplicate key "index" at byte 27"#)
         XCTAssertEqual(error(#"{"index":3}"#)?.message, #"missing "cmd""#)
         XCTAssertTrue(error(#"{"cmd":"jump"}"#)!.message.contains("unknown command 'jump'"))
         let unknownKey = error(#"{"cmd":"select","indx":2,"id":"a"}"#)

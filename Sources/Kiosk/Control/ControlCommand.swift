@@ -73,7 +73,7 @@ public enum ControlCommandParser {
         }
         guard nestingDepth(line) <= maxNesting else { return fail("JSON nested deeper than \(maxNesting) levels") }
         let value: JSONValue
-        do { value = try JSONValue.read(line) } catch { return fail("not valid JSON: \(error)") }
+        do { value = try JSONValue.read(line) } catch { return fail("not JSON: \(error)") }
         guard let object = value.objectValue else { return fail("expected a JSON object like {\"cmd\":\"state\"}") }
         var requestID: JSONValue?
         if let id = object["id"] {
