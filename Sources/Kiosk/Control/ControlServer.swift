@@ -14,6 +14,8 @@ public struct ControlRequest: Equatable, Sendable {
     public var client: ControlClientID
     public var command: ControlCommand
     public var requestID: JSONValue?
+    /// Where its reply goes among the client's replies (`ControlReplyOrder`).
+    var replyPlace: Int
 }
 
 /// The control socket: a unix stream socket where local programs send JSON-line commands and
@@ -28,7 +30,8 @@ public struct ControlRequest: Equatable, Sendable {
 /// Limits: lines longer than `maxLineBytes` get an error reply and are skipped; a client whose
 /// unsent output exceeds `maxQueuedBytes` (it does not read) is dropped; more than `maxClients`
 /// connections are refused. Malformed lines are answered with an error by the server itself and
-/// never reach the loop.
+/// never reach the loop; each client still reads its replies in the order it sent the lines
+/// (`ControlReplyOrder`), and only its first `loggedRefusalsPerClient` refusals are logged.
 public final class ControlServer {
     public struct Limits: Sendable {
         public var maxLineBytes = 16 * 1024
@@ -36,6 +39,9 @@ public final class ControlServer {
         public var maxClients = 16
         /// Bytes read from one client per `handleEvents()` call (fairness between clients).
         public var readBudget = 64 * 1024
+        /// Refused lines logged per client; the rest are counted and summed up in one line
+        /// when the client goes (`RefusalLogBudget`).
+        public var loggedRefusalsPerClient = 10
         public init() {}
     }
 
@@ -47,11 +53,15 @@ public final class ControlServer {
         var discardingLongLine = false
         /// The client ended its writing (or the connection broke for reading).
         var readClosed = false
-        /// Requests handed to the loop and not yet replied to.
-        var outstanding = 0
+        /// Its replies in the order of its lines (requests with the loop hold later ones back).
+        var replies = ControlReplyOrder()
+        var refusalLog: RefusalLogBudget
         /// The epoll events registered now.
         var interest: Epoll.Events = .readable
-        init(id: ControlClientID, fd: Int32) { self.id = id; self.fd = fd }
+        init(id: ControlClientID, fd: Int32, loggedRefusals: Int) {
+            self.id = id; self.fd = fd
+            refusalLog = RefusalLogBudget(limit: loggedRefusals)
+        }
     }
 
     /// The socket's path.
@@ -120,24 +130,25 @@ public final class ControlServer {
         return requests
     }
 
-    /// Sends the loop's answer to a request (dropped silently if the client has gone). Every
-    /// request should get exactly one reply: a client that closed its writing side is kept until
-    /// its last request is answered.
+    /// Sends the loop's answer to a request (dropped silently if the client has gone), after the
+    /// replies to that client's earlier lines. Every request should get exactly one reply: the
+    /// replies to later lines wait for it, and a client that closed its writing side is kept
+    /// until its last request is answered.
     public func reply(to request: ControlRequest, _ reply: ControlReply) {
         guard let fd = fdOfClient[request.client], let c = clients[fd] else { return }
-        c.outstanding = max(0, c.outstanding - 1)
-        enqueue(reply.line(command: request.command.name, requestID: request.requestID), to: c)
+        let line = reply.line(command: request.command.name, requestID: request.requestID)
+        enqueue(c.replies.answer(request.replyPlace, with: line), to: c)
     }
 
     /// Sends one line (an event) to every client.
     public func broadcast(_ line: String) {
-        for c in Array(clients.values) { enqueue(line, to: c) }
+        for c in Array(clients.values) { enqueue([line], to: c) }
     }
 
     /// Sends one line to one client.
     public func send(_ line: String, to id: ControlClientID) {
         guard let fd = fdOfClient[id], let c = clients[fd] else { return }
-        enqueue(line, to: c)
+        enqueue([line], to: c)
     }
 
     // MARK: - Connections
@@ -151,7 +162,7 @@ public final class ControlServer {
                 logger.warning("control: refused a connection: already \(limits.maxClients) clients")
                 continue
             }
-            let c = Client(id: ControlClientID(value: nextClient), fd: fd)
+            let c = Client(id: ControlClientID(value: nextClient), fd: fd, loggedRefusals: limits.loggedRefusalsPerClient)
             nextClient += 1
             clients[fd] = c
             fdOfClient[c.id] = fd
@@ -165,7 +176,14 @@ public final class ControlServer {
 
     private func drop(_ c: Client, reason: String?) {
         guard clients[c.fd] === c else { return }
-        if let reason { logger.warning("control: dropped \(c.id): \(reason)") } else { logger.debug("control: \(c.id) disconnected") }
+        let refusals = c.refusalLog.summary.map { "; \($0)" } ?? ""
+        if let reason {
+            logger.warning("control: dropped \(c.id): \(reason)\(refusals)")
+        } else if !refusals.isEmpty {
+            logger.info("control: \(c.id) disconnected\(refusals)")
+        } else {
+            logger.debug("control: \(c.id) disconnected")
+        }
         epoll?.remove(c.fd)
         Glibc.close(c.fd)
         clients[c.fd] = nil
@@ -237,7 +255,16 @@ public final class ControlServer {
     }
 
     private func refuseLongLine(_ c: Client) {
-        enqueue(ControlReply.error("line longer than \(limits.maxLineBytes) bytes; ignored").line(command: nil, requestID: nil), to: c)
+        refuse(ControlCommandError(message: "line longer than \(limits.maxLineBytes) bytes; ignored"), from: c)
+    }
+
+    /// Answers a refused line in its turn among the client's replies, and logs it while the
+    /// client's log budget lasts.
+    private func refuse(_ refusal: ControlCommandError, from c: Client) {
+        if let line = c.refusalLog.logLine(refusal.message, client: c.id) { logger.info("\(line)") }
+        let reply = ControlLineReader.replyLine(for: refusal)
+        if wouldOverflow(c, adding: [reply]) { return }
+        enqueue(c.replies.answerNow(reply), to: c)
     }
 
     private func handleLine(_ raw: [UInt8], from c: Client) -> [ControlRequest] {
@@ -245,24 +272,32 @@ public final class ControlServer {
         case .blank:
             return []
         case .command(let parsed):
-            c.outstanding += 1
-            return [ControlRequest(client: c.id, command: parsed.command, requestID: parsed.requestID)]
+            return [ControlRequest(client: c.id, command: parsed.command, requestID: parsed.requestID,
+                                   replyPlace: c.replies.reserve())]
         case .refused(let e):
-            logger.info("control: \(c.id): refused a line: \(e.message)")
-            enqueue(ControlLineReader.replyLine(for: e), to: c)
+            refuse(e, from: c)
             return []
         }
     }
 
     // MARK: - Writing
 
-    private func enqueue(_ line: String, to c: Client) {
-        if c.output.count + line.utf8.count + 1 > limits.maxQueuedBytes {
-            drop(c, reason: "not reading (more than \(limits.maxQueuedBytes) bytes waiting)")
-            return
+    /// True, after dropping the client, when `lines` would take its unsent output (held replies
+    /// included) past `maxQueuedBytes`.
+    private func wouldOverflow(_ c: Client, adding lines: [String]) -> Bool {
+        let adding = lines.reduce(0) { $0 + $1.utf8.count + 1 }
+        guard c.output.count + c.replies.heldBytes + adding > limits.maxQueuedBytes else { return false }
+        drop(c, reason: "not reading (more than \(limits.maxQueuedBytes) bytes waiting)")
+        return true
+    }
+
+    /// Queues `lines` (in order, each with its newline) and sends what the socket takes now.
+    private func enqueue(_ lines: [String], to c: Client) {
+        guard clients[c.fd] === c, !lines.isEmpty, !wouldOverflow(c, adding: lines) else { return }
+        for line in lines {
+            c.output += line.utf8
+            c.output.append(UInt8(ascii: "\n"))
         }
-        c.output += line.utf8
-        c.output.append(UInt8(ascii: "\n"))
         flush(c)
     }
 
@@ -286,7 +321,7 @@ public final class ControlServer {
     /// Closes a half-closed client with nothing left to say, or registers the events it needs:
     /// reading until it ends its writing, writing while output waits.
     private func finishOrUpdateInterest(_ c: Client) {
-        if c.readClosed && c.output.isEmpty && c.outstanding == 0 {
+        if c.readClosed && c.output.isEmpty && !c.replies.isWaiting {
             drop(c, reason: nil)
             return
         }
