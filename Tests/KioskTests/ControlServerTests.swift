@@ -158,6 +158,17 @@ final class ControlServerTests: XCTestCase {
         XCTAssertTrue(reply["error"]?.stringValue?.contains("longer than 256") ?? false)
         if received.isEmpty { received += requests(server, count: 1) }
         XCTAssertEqual(received.map(\.command), [.state])
+        // Exactly the limit is a line, also ended by \r\n (the \r is the line's end, not its
+        // text; it was counted); one byte more is refused.
+        let command = "{\"cmd\":\"state\"}"
+        let longest = command + String(repeating: " ", count: 256 - command.utf8.count)
+        client.send(longest + "\r\n" + longest + "\n")
+        let two = requests(server, count: 2)
+        XCTAssertEqual(two.map(\.command), [.state, .state])
+        for r in received + two { server.reply(to: r, .ok) }
+        for _ in 0..<3 { XCTAssertEqual(object(client.readLine(pumping: server, into: &received))["ok"], .bool(true)) }
+        client.send(longest + " \r\n")
+        XCTAssertTrue(object(client.readLine(pumping: server, into: &received))["error"]?.stringValue?.contains("longer than 256") ?? false)
     }
 
     func testSeveralClientsRepliesAndBroadcast() throws {
@@ -278,9 +289,14 @@ final class ControlServerTests: XCTestCase {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         XCTAssertEqual(Array(bytes.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["shot.png"])
-        // The parent is a file: a clean error naming the path.
+        // The parent is a file, or missing: a clean error naming the path asked for (it named
+        // the temporary file), with the errno kept.
         XCTAssertThrowsError(try ScreenshotWriter.write(canvas, to: path + "/x.png")) {
-            XCTAssertTrue("\($0)".contains("Not a directory"), "\($0)")
+            XCTAssertEqual("\($0)", "\(path)/x.png: open: Not a directory")
+            XCTAssertEqual(($0 as? SystemCallError)?.errno, ENOTDIR)
+        }
+        XCTAssertThrowsError(try ScreenshotWriter.write(canvas, to: dir + "/nodir/x.png")) {
+            XCTAssertEqual("\($0)", "\(dir)/nodir/x.png: open: No such file or directory")
         }
         // A write that stops half-way (as on a full disk; here a file-size limit makes write
         // fail with EFBIG): an error, the old file untouched, no temporary left behind.

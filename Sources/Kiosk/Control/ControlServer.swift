@@ -233,7 +233,7 @@ public final class ControlServer {
                 c.input.removeAll()
                 continue
             }
-            if c.input.count + piece.count > limits.maxLineBytes {
+            if tooLong(c.input.count + piece.count, last: piece.last ?? c.input.last) {
                 c.input.removeAll()
                 refuseLongLine(c)
                 continue
@@ -246,12 +246,18 @@ public final class ControlServer {
         }
         if c.discardingLongLine { return requests }
         c.input += rest
-        if c.input.count > limits.maxLineBytes {
+        if tooLong(c.input.count, last: c.input.last) {
             c.input.removeAll()
             c.discardingLongLine = true
             refuseLongLine(c)
         }
         return requests
+    }
+
+    /// A line of `count` bytes ending in `last` is over `maxLineBytes`; a trailing `\r` belongs
+    /// to the line's end (`\r\n`) and is not counted.
+    private func tooLong(_ count: Int, last: UInt8?) -> Bool {
+        count - (last == UInt8(ascii: "\r") ? 1 : 0) > limits.maxLineBytes
     }
 
     private func refuseLongLine(_ c: Client) {
