@@ -81,7 +81,8 @@ public enum InputScript {
 
     static func parseLine(_ line: String) throws -> TimedInputEvent {
         let value: JSONValue
-        do { value = try JSONValue.read(line) } catch let e as JSONSyntaxError {
+        do { value = try JSONValue.read(line) } catch {
+            guard let e = error as? JSONSyntaxError else { throw ScriptLineError(text: "not JSON: \(error)") }
             throw ScriptLineError(text: "not JSON: " + e.message + (e.hint.map { " (\($0))" } ?? ""), offset: e.offset)
         }
         guard let obj = value.objectValue else { throw ScriptLineError(text: "not a JSON object (each line is one {…})") }
