@@ -38,13 +38,10 @@ struct ControlReplyOrder {
         guard k >= 0, k < waiting.count, waiting[k] == nil else { return [] }
         waiting[k] = line
         heldBytes += line.utf8.count + 1
-        var ready: [String] = []
-        while let first = waiting.first, let line = first {
-            ready.append(line)
-            heldBytes -= line.utf8.count + 1
-            waiting.removeFirst()
-            firstPlace += 1
-        }
+        let ready = waiting.prefix { $0 != nil }.map { $0! }
+        waiting.removeFirst(ready.count)
+        firstPlace += ready.count
+        heldBytes -= ready.reduce(0) { $0 + $1.utf8.count + 1 }
         return ready
     }
 }
