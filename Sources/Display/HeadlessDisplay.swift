@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CarouselCore
+import LinuxSystem
 import Raster
 
 /// A display with no screen: keeps the last presented frame in memory so it can be written as
@@ -81,8 +82,8 @@ public final class HeadlessDisplay: DisplayBackend {
     public func reacquire() { released = false }
     public func close() {}
 
-    /// Writes what the screen shows as a PNG file.
-    public func writePNG(to path: String) throws { try PNGEncoder.write(screen, to: path) }
+    /// Writes what the screen shows as a PNG file (atomically; a failure names `path`).
+    public func writePNG(to path: String) throws(FileWriteError) { try PNGEncoder.write(screen, to: path) }
 
     private static func monotonicNow() -> Double {
         var ts = timespec()

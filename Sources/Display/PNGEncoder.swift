@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import LinuxSystem
 import Raster
 
 /// Writes canvases as PNG (8-bit RGB or RGBA, zlib-compressed). Deterministic: the same pixels
@@ -44,11 +45,10 @@ public enum PNGEncoder {
         return png
     }
 
-    /// Encodes `canvas` and writes it to `path` atomically (temporary file, then rename).
-    public static func write(_ canvas: Canvas, to path: String, alpha: Bool = false) throws {
-        let bytes = encode(canvas, alpha: alpha)
-        let url = URL(fileURLWithPath: path)
-        try Data(bytes).write(to: url, options: .atomic)
+    /// Encodes `canvas` and writes it to `path` atomically (`AtomicFile`); a failure is a
+    /// `FileWriteError` naming `path`.
+    public static func write(_ canvas: Canvas, to path: String, alpha: Bool = false) throws(FileWriteError) {
+        try AtomicFile.write(encode(canvas, alpha: alpha), to: path)
     }
 
     private static func deflate(_ data: [UInt8]) -> [UInt8] {

@@ -1,30 +1,26 @@
 import CarouselCore
 import Foundation
 import KioskConfig
+import LinuxSystem
 
 /// Writes events as JSON lines (`{"t":…,"event":…,…}`) to a file or standard output.
 /// Numbers are printed with fixed precision so that simulation output is byte-for-byte stable.
 public final class EventLog {
-    private let handle: FileHandle?
+    private let file: OutputFile?
     private var buffer: [String] = []
     /// How many of the latest lines `lines` keeps (a kiosk writes events for months).
     public let retainedLines: Int
 
     /// Logs to `path` (`-` is standard output); nil logs nowhere but still collects lines.
     /// `lines` keeps only the latest lines (see `lines`), so memory stays bounded however long
-    /// the program runs.
+    /// the program runs. A file that cannot be created throws a `FileWriteError` naming `path`.
     public init(path: String?, retainedLines: Int = 10_000) throws {
         self.retainedLines = max(0, retainedLines)
-        switch path {
-        case nil: handle = nil
-        case "-"?: handle = FileHandle.standardOutput
-        case let p?:
-            guard FileManager.default.createFile(atPath: p, contents: nil) else {
-                throw EventLogError(message: "\(p): cannot create the events file")
-            }
-            handle = FileHandle(forWritingAtPath: p)
-        }
+        file = try path.map { try OutputFile(path: $0) }
     }
+
+    /// The first line the file did not take (disk full, a closed pipe), or nil.
+    public private(set) var writeFailure: FileWriteError?
 
     /// The latest lines written, oldest first (for tests and the control socket): at least the
     /// last `retainedLines`, at most twice as many — trimmed in batches so that appending stays
@@ -54,7 +50,9 @@ public final class EventLog {
         s += "}"
         lines.append(s)
         if lines.count > 2 * max(1, retainedLines) { lines.removeFirst(lines.count - retainedLines) }
-        handle?.write(Data((s + "\n").utf8))
+        // An events file that stops taking lines (disk full) does not stop the kiosk; the first
+        // failure is kept for `simulate` to report.
+        do { try file?.write(s + "\n") } catch { if writeFailure == nil { writeFailure = error } }
     }
 
     /// A JSON string literal.
@@ -73,10 +71,4 @@ public final class EventLog {
         }
         return out + "\""
     }
-}
-
-/// The events file could not be written.
-public struct EventLogError: Error, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
 }

@@ -1,5 +1,6 @@
 import Display
 import Foundation
+import LinuxSystem
 
 /// Writes input-to-photon latency samples (`LatencyRecorder.Sample`) as JSON lines, for
 /// `run --latency-trace FILE` and `scripts/measure-latency.sh`.
@@ -10,16 +11,12 @@ import Foundation
 /// `{"kind":"frame","seq":12,"input":…,"render_start":…,"render_end":…,"submitted":…,"shown":…,
 /// "timing":"vblank","latency_ms":23.456}`. Lines are written in batches and at `close()`.
 public final class LatencyTrace {
-    private let handle: FileHandle
+    private let file: OutputFile
     private var pending: [String] = []
 
-    /// Creates (or truncates) `path`.
+    /// Creates (or truncates) `path`; a `FileWriteError` naming it when it cannot.
     public init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let h = FileHandle(forWritingAtPath: path) else {
-            throw EventLogError(message: "\(path): cannot create the latency trace file")
-        }
-        handle = h
+        file = try OutputFile(path: path)
     }
 
     /// The header line: the screen the frames are measured on.
@@ -45,7 +42,7 @@ public final class LatencyTrace {
     /// Writes what is buffered and closes the file.
     public func close() {
         flush()
-        try? handle.close()
+        file.close()
     }
 
     private func append(_ line: String) {
@@ -55,7 +52,7 @@ public final class LatencyTrace {
 
     private func flush() {
         guard !pending.isEmpty else { return }
-        handle.write((pending.joined(separator: "\n") + "\n").data(using: .utf8)!)
+        try? file.write(pending.joined(separator: "\n") + "\n")
         pending.removeAll(keepingCapacity: true)
     }
 }

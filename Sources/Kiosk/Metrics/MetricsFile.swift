@@ -109,7 +109,7 @@ public final class MetricsFile: @unchecked Sendable {
             failures += 1
             let message = "\(error)"
             if message != lastFailure {
-                logger.error("metrics: cannot write \(file): \(message); the kiosk goes on, and tries again at the next change")
+                logger.error("metrics: \(message); the kiosk goes on, and tries again at the next change")
                 lastFailure = message
             }
         }

@@ -289,7 +289,7 @@ public final class ContentImporter {
         do {
             try status.write(to: statusPath)
         } catch {
-            logger.warning("\(statusPath): cannot write the status: \(error)")
+            logger.warning("cannot write the import status: \(error)")
         }
     }
 

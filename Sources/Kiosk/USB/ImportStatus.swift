@@ -1,5 +1,6 @@
 import Foundation
 import KioskConfig
+import LinuxSystem
 
 /// What `usb-import` is doing or did, in `[usb] content/status.json`: written by the import
 /// (as root) with a rename, read by the running kiosk when the file changes. The kiosk shows a
