@@ -1,5 +1,7 @@
 import CarouselCore
 import Foundation
+import Glibc
+import LinuxSystem
 
 /// A problem in an input script, with the line it is on (and the column, where the JSON
 /// reader found the problem at a place in the line).
@@ -12,23 +14,30 @@ public struct InputScriptError: Error, CustomStringConvertible, Equatable {
     public init(file: String, line: Int, column: Int? = nil, message: String) {
         self.file = file; self.line = line; self.column = column; self.message = message
     }
-    /// `FILE:LINE: message`, or `FILE:LINE:COLUMN: message`.
-    public var description: String { "\(file):\(line)\(column.map { ":\($0)" } ?? ""): \(message)" }
+    /// `FILE:LINE: message`, `FILE:LINE:COLUMN: message`, or `FILE: message` for the file as a
+    /// whole (line 0).
+    public var description: String {
+        line > 0 ? "\(file):\(line)\(column.map { ":\($0)" } ?? ""): \(message)" : "\(file): \(message)"
+    }
 }
 
 /// The JSON-lines input script format of `simulate` and `record` (docs/input-script.md):
 /// one object per line, `t` in seconds of virtual time, `type`, and the type's fields.
 public enum InputScript {
-    /// Parses a whole script; every bad line is reported (not only the first).
+    /// Parses a whole script; every bad line is reported (not only the first), and so is a
+    /// `touch_down` that is not followed, in time order, by one `touch_up` or `touch_cancel` of
+    /// its slot before that slot's next `touch_down` or the end of the script (reported at the
+    /// `touch_down`'s line). A `touch_up`, `touch_cancel` or `touch_motion` with no finger down
+    /// is accepted (a recording may start while a finger is on the screen).
     /// Events are returned sorted by time, keeping file order for equal times.
     public static func parse(_ text: String, file: String = "<script>") throws -> [TimedInputEvent] {
-        var events: [TimedInputEvent] = []
+        var events: [(line: Int, event: TimedInputEvent)] = []
         var errors: [InputScriptError] = []
         for (n, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
             do {
-                events.append(try parseLine(line))
+                events.append((n + 1, try parseLine(line)))
             } catch let message as ScriptLineError {
                 // The reader's byte offset into the trimmed line, as a column of the file's line.
                 let column = message.offset.map { offset in
@@ -38,18 +47,67 @@ public enum InputScript {
                 errors.append(InputScriptError(file: file, line: n + 1, column: column, message: message.text))
             }
         }
+        let sorted = events.enumerated().sorted { ($0.element.event.time, $0.offset) < ($1.element.event.time, $1.offset) }.map(\.element)
+        if errors.isEmpty {
+            errors = unfinishedTouches(sorted).map { InputScriptError(file: file, line: $0.line, message: $0.message) }
+        }
         if let first = errors.first {
             throw InputScriptErrors(errors: errors, first: first)
         }
-        return events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        return sorted.map(\.event)
     }
 
-    /// Reads and parses a script file.
-    public static func load(path: String) throws -> [TimedInputEvent] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputScriptErrors(errors: [], first: InputScriptError(file: path, line: 0, message: "cannot read the file"))
+    /// The `touch_down`s (in time order) not followed by one `touch_up` or `touch_cancel` of
+    /// their slot, with their line and what is wrong.
+    static func unfinishedTouches(_ events: [(line: Int, event: TimedInputEvent)]) -> [(line: Int, message: String)] {
+        var down: [Int: Int] = [:]   // slot → line of its touch_down
+        var problems: [(line: Int, message: String)] = []
+        for (line, timed) in events {
+            switch timed.event {
+            case .touchDown(let slot, _, _):
+                if let open = down[slot] {
+                    problems.append((open, "touch_down of slot \(slot) is followed by another touch_down of slot \(slot) (line \(line)) before its touch_up or touch_cancel"))
+                }
+                down[slot] = line
+            case .touchUp(let slot), .touchCancel(let slot):
+                down[slot] = nil
+            default:
+                break
+            }
         }
-        return try parse(String(decoding: data, as: UTF8.self), file: path)
+        for (slot, line) in down {
+            problems.append((line, "touch_down of slot \(slot) has no touch_up or touch_cancel after it"))
+        }
+        return problems.sorted { $0.line < $1.line }
+    }
+
+    /// The name standard input has in messages (`--input -`).
+    public static let standardInputName = "standard input"
+
+    /// Reads and parses a script: a file, a pipe (`<(…)`, a FIFO), or standard input for `-`.
+    /// A file that cannot be read is reported as `PATH: cannot read the file (errno text)`.
+    public static func load(path: String) throws -> [TimedInputEvent] {
+        let name = path == "-" ? standardInputName : path
+        let text: [UInt8]
+        do { text = try readAll(path: path) } catch let e as SystemCallError {
+            throw InputScriptErrors(errors: [], first: InputScriptError(file: name, line: 0, message: "cannot read the file (\(e.message))"))
+        }
+        return try parse(String(decoding: text, as: UTF8.self), file: name)
+    }
+
+    /// Every byte of `path` (`-`: standard input), read until end of file, so pipes work too.
+    static func readAll(path: String) throws -> [UInt8] {
+        let fd = path == "-" ? STDIN_FILENO : retryingOnEINTR { open(path, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { throw SystemCallError(call: "open", subject: path) }
+        defer { if fd != STDIN_FILENO { close(fd) } }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { buf in retryingOnEINTR { read(fd, buf.baseAddress!, buf.count) } }
+            guard n >= 0 else { throw SystemCallError(call: "read", subject: path) }
+            if n == 0 { return bytes }
+            bytes += chunk[0..<n]
+        }
     }
 
     /// One event as a script line (the inverse of parsing; used by `record`).

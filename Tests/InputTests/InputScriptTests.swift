@@ -1,4 +1,5 @@
 import CarouselCore
+import Glibc
 import XCTest
 @testable import Input
 
@@ -48,6 +49,65 @@ final class InputScriptTests: XCTestCase {
                            + "a \"string\", a number, true, false or null)")
             XCTAssertEqual(lines[3], "bug.jsonl:5: \"t\" must not be negative")
             XCTAssertEqual(lines[4], "bug.jsonl:6: \"delta\" must be a whole number")
+        }
+    }
+
+    /// docs/input-script.md: every touch_down is followed by one touch_up or touch_cancel of its
+    /// slot. A script that breaks that was accepted silently (issue 27); it is reported at the
+    /// touch_down's line, in time order (lines need not be sorted).
+    func testTouchDownWithoutTouchUpIsReportedAtItsLine() {
+        let missingUp = """
+        {"t":0.1,"type":"touch_down","slot":0,"x":1,"y":1}
+        {"t":0.2,"type":"touch_motion","slot":0,"x":5,"y":1}
+        """
+        XCTAssertThrowsError(try InputScript.parse(missingUp, file: "s.jsonl")) { e in
+            XCTAssertEqual("\(e)", "s.jsonl:1: touch_down of slot 0 has no touch_up or touch_cancel after it")
+        }
+        let twice = """
+        {"t":0.1,"type":"touch_down","slot":3,"x":1,"y":1}
+        {"t":0.5,"type":"touch_up","slot":3}
+        {"t":0.2,"type":"touch_down","slot":3,"x":2,"y":2}
+        """
+        XCTAssertThrowsError(try InputScript.parse(twice, file: "s.jsonl")) { e in
+            XCTAssertEqual("\(e)", "s.jsonl:1: touch_down of slot 3 is followed by another touch_down of slot 3 (line 3) before its touch_up or touch_cancel")
+        }
+        // Two fingers, each lifted or cancelled; an up with no finger down (a recording that
+        // started mid-touch) is accepted.
+        let good = """
+        {"t":0.0,"type":"touch_up","slot":1}
+        {"t":0.1,"type":"touch_down","slot":0,"x":1,"y":1}
+        {"t":0.2,"type":"touch_down","slot":1,"x":1,"y":1}
+        {"t":0.3,"type":"touch_cancel","slot":1}
+        {"t":0.4,"type":"touch_up","slot":0}
+        {"t":0.5,"type":"touch_down","slot":0,"x":1,"y":1}
+        {"t":0.6,"type":"touch_up","slot":0}
+        """
+        XCTAssertEqual(try InputScript.parse(good).count, 7)
+    }
+
+    /// What `record` ends a script with when fingers are still down: a script `parse` accepts.
+    func testFingersDownAreCancelledAtTheEnd() throws {
+        var fingers = FingersDown()
+        let events: [InputEvent] = [.touchDown(slot: 0, x: 1, y: 1), .touchDown(slot: 2, x: 1, y: 1), .touchUp(slot: 0), .keyDown(.enter)]
+        for e in events { fingers.note(e) }
+        XCTAssertEqual(fingers.slots, [2])
+        let timed = events.map { TimedInputEvent(time: 0.1, event: $0) } + fingers.cancellations(at: 0.5)
+        XCTAssertEqual(timed.last, TimedInputEvent(time: 0.5, event: .touchCancel(slot: 2)))
+        XCTAssertEqual(try InputScript.parse(timed.map(InputScript.line(for:)).joined(separator: "\n")), timed)
+    }
+
+    /// `load` reads to the end of a pipe (bash's `<(…)` is one) and names a file it cannot read
+    /// with the reason; `-` is standard input (SimulateCommandTests runs that through the binary).
+    func testLoadReadsPipesAndNamesUnreadableFiles() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        let text = Array("{\"t\":0.25,\"type\":\"rotary\",\"delta\":1}\n".utf8)
+        XCTAssertEqual(text.withUnsafeBytes { write(fds[1], $0.baseAddress!, $0.count) }, text.count)
+        close(fds[1])
+        defer { close(fds[0]) }
+        XCTAssertEqual(try InputScript.load(path: "/proc/self/fd/\(fds[0])"), [TimedInputEvent(time: 0.25, event: .rotary(delta: 1))])
+        XCTAssertThrowsError(try InputScript.load(path: "/nonexistent/script.jsonl")) { e in
+            XCTAssertEqual("\(e)", "/nonexistent/script.jsonl: cannot read the file (No such file or directory)")
         }
     }
 }
