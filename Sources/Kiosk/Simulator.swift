@@ -28,6 +28,16 @@ public struct SimulationPlan {
     public init(config: KioskConfiguration, width: Int, height: Int) {
         self.config = config; self.width = width; self.height = height
     }
+
+    /// The first shot the run would end before (it would never be written), or nil.
+    public var shotAfterEnd: (time: Double, path: String)? {
+        shots.filter { $0.time > until + 1e-9 }.min { $0.time < $1.time }
+    }
+}
+
+/// A plan `Simulator.run()` refuses before running: a shot after its end.
+public struct SimulationPlanError: Error, CustomStringConvertible {
+    public var description: String
 }
 
 /// Runs the whole program (idle stages, actions, gestures, engine, cards, compositor, headless
@@ -87,9 +97,14 @@ public final class Simulator {
         }
     }
 
-    /// Runs to `plan.until`, writing shots and events. Returns the PNG paths written.
+    /// Runs to `plan.until`, writing shots and events. Returns the PNG paths written. A shot
+    /// after `plan.until` is refused before anything runs (`SimulationPlanError`); a shot that
+    /// cannot be written stops the run with a `FileWriteError` naming its path.
     @discardableResult
     public func run() throws -> [String] {
+        if let late = plan.shotAfterEnd {
+            throw SimulationPlanError(description: "the shot at \(late.time) s (\(late.path)) is after the end of the run (\(plan.until) s)")
+        }
         var shots = plan.shots.sorted { $0.time < $1.time }[...]
         var written: [String] = []
         while nextStepTime <= plan.until + 1e-9 {

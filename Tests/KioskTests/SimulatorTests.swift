@@ -70,5 +70,18 @@ final class SimulatorTests: XCTestCase {
         try Simulator(plan: plan, log: log).run()
         XCTAssertEqual(log.lines, [])
     }
-}
 
+    /// A shot after the end was silently never written (issue 27): the run is refused before
+    /// anything runs.
+    func testShotAfterTheEndIsRefusedBeforeRunning() throws {
+        var plan = SimulationPlan(config: config(), width: 320, height: 240)
+        plan.until = 1
+        let late = folder.appendingPathComponent("late.png").path
+        plan.shots = [(0.5, folder.appendingPathComponent("early.png").path), (2, late)]
+        let log = try EventLog(path: nil)
+        XCTAssertThrowsError(try Simulator(plan: plan, log: log).run()) { e in
+            XCTAssertEqual("\(e)", "the shot at 2.0 s (\(late)) is after the end of the run (1.0 s)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("early.png").path), "nothing ran")
+    }
+}

@@ -16,7 +16,8 @@ public enum ProductBinary {
 
     /// Runs the product with `arguments`; its standard output and error are collected (the
     /// error stream on a thread of its own, so neither pipe can fill up and stall the program).
-    public static func run(_ arguments: [String]) throws -> Result {
+    /// `standardInput`: bytes the program reads from a pipe on its standard input (then its end).
+    public static func run(_ arguments: [String], standardInput: Data? = nil) throws -> Result {
         // The test bundle runs as an executable in the build folder, next to the product.
         let folder = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).deletingLastPathComponent()
         let binary = folder.appendingPathComponent("kiosk-carousel")
@@ -29,7 +30,16 @@ public enum ProductBinary {
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
+        let input = standardInput.map { _ in Pipe() }
+        if let input { p.standardInput = input }
         try p.run()
+        if let input, let standardInput {
+            // On a thread of its own: a program that reads slowly cannot stall this one.
+            Thread {
+                input.fileHandleForWriting.write(standardInput)
+                try? input.fileHandleForWriting.close()
+            }.start()
+        }
         let errors = ErrorStream()
         let errorReader = Thread {
             errors.data = err.fileHandleForReading.readDataToEndOfFile()

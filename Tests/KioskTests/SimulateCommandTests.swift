@@ -1,0 +1,106 @@
+import Foundation
+import Glibc
+import TestSupport
+import XCTest
+
+/// `kiosk-carousel simulate` as a person runs it (the binary `swift build --build-tests` puts
+/// next to the test bundle): its option checks, its shots and where it reads a script from.
+final class SimulateCommandTests: XCTestCase {
+    var folder = ""
+    var config = ""
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("simcmd-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        config = folder + "/config.toml"
+        try "[carousel]\ntick_hz = 10\n[[item]]\nid = \"a\"\n[[item]]\nid = \"b\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+
+    func simulate(_ arguments: [String], standardInput: Data? = nil) throws -> ProductBinary.Result {
+        try ProductBinary.run(["simulate", "--config", config, "--size", "64x48"] + arguments, standardInput: standardInput)
+    }
+
+    /// A shot after --until was never written and the command exited 0 (issue 27): it is refused
+    /// before anything runs, with simulate's usage, and nothing is written.
+    func testShotAfterUntilIsRefusedBeforeRunning() throws {
+        let r = try simulate(["--until", "1", "--shot", "2=\(folder)/late.png", "--events", folder + "/events.jsonl"])
+        XCTAssertEqual(r.status, 64, r.errors)
+        XCTAssertTrue(r.errors.hasPrefix("Error: --shot 2=\(folder)/late.png is after the end of the run (--until 1): give --until 2 or more\n"), r.errors)
+        XCTAssertTrue(r.errors.contains("Usage: kiosk-carousel simulate "), r.errors)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/events.jsonl"), "nothing ran")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/late.png"))
+    }
+
+    /// Without --until the run lasts up to the last shot when that is after the default 5 s.
+    func testWithoutUntilTheRunReachesTheLastShot() throws {
+        let r = try simulate(["--shot", "7.5=\(folder)/late.png"])
+        XCTAssertEqual(r.status, 0, r.errors)
+        XCTAssertEqual(r.output, folder + "/late.png\n")
+        let png = try Data(contentsOf: URL(fileURLWithPath: folder + "/late.png"))
+        XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+    }
+
+    /// A shot into a folder that does not exist: the path given and the reason, not Foundation's
+    /// `Error Domain=NSCocoaErrorDomain Code=4 …`.
+    func testShotIntoAMissingFolderNamesThePathAndTheReason() throws {
+        let r = try simulate(["--until", "1", "--shot", "0.5=\(folder)/missing/a.png"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.errors, "Error: \(folder)/missing/a.png: cannot create the file (No such file or directory)\n")
+    }
+
+    /// An events file that cannot be created: the same shape.
+    func testEventsFileThatCannotBeCreatedNamesThePathAndTheReason() throws {
+        let r = try simulate(["--until", "1", "--events", folder + "/missing/events.jsonl"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.errors, "Error: \(folder)/missing/events.jsonl: cannot create the file (No such file or directory)\n")
+    }
+
+    /// The option checks print simulate's usage, not the top-level `kiosk-carousel <subcommand>`.
+    func testOptionErrorsShowSimulatesUsage() throws {
+        for args in [["--time-zone", "Nowhere/Atlantis"], ["--wall-clock", "yesterday"], ["--shot", "soon=a.png"],
+                     ["--reload", "1"]] {
+            let r = try simulate(args)
+            XCTAssertEqual(r.status, 64, "\(args): \(r.errors)")
+            XCTAssertTrue(r.errors.contains("Usage: kiosk-carousel simulate ["), "\(args): \(r.errors)")
+            XCTAssertFalse(r.errors.contains("<subcommand>"), "\(args): \(r.errors)")
+        }
+    }
+
+    /// `--input -` reads the script from standard input.
+    func testInputFromStandardInput() throws {
+        let script = "{\"t\":0.1,\"type\":\"key_down\",\"key\":\"right\"}\n{\"t\":0.15,\"type\":\"key_up\",\"key\":\"right\"}\n"
+        let r = try simulate(["--input", "-", "--until", "2", "--events", "-"], standardInput: Data(script.utf8))
+        XCTAssertEqual(r.status, 0, r.errors)
+        XCTAssertTrue(r.output.contains("\"event\":\"current_index_changed\",\"index\":1"), r.output)
+        // A bad line is named as standard input's.
+        let bad = try simulate(["--input", "-"], standardInput: Data("{\"t\":0}\n".utf8))
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.errors, "Error: standard input:1: missing \"type\"\n")
+    }
+
+    /// `--input <(…)`: a pipe by its path (here a FIFO, as bash's process substitution gives
+    /// /dev/fd/63), read to its end.
+    func testInputFromAPipeByItsPath() throws {
+        let fifo = folder + "/script.fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let writer = Thread {
+            // Blocks until simulate opens the FIFO for reading.
+            let h = FileHandle(forWritingAtPath: fifo)
+            h?.write(Data("{\"t\":0.1,\"type\":\"key_down\",\"key\":\"right\"}\n".utf8))
+            try? h?.close()
+        }
+        writer.start()
+        let r = try simulate(["--input", fifo, "--until", "2", "--events", "-"])
+        XCTAssertEqual(r.status, 0, r.errors)
+        XCTAssertTrue(r.output.contains("\"event\":\"current_index_changed\",\"index\":1"), r.output)
+    }
+
+    /// A script that cannot be read: its path and the reason.
+    func testUnreadableScriptNamesThePathAndTheReason() throws {
+        let r = try simulate(["--input", folder + "/absent.jsonl"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.errors, "Error: \(folder)/absent.jsonl: cannot read the file (No such file or directory)\n")
+    }
+}
