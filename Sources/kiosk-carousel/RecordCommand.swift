@@ -63,12 +63,26 @@ struct RecordCommand: ParsableCommand {
         try output.write("# kiosk-carousel record: screen \(screen.width)x\(screen.height), rotation \(options.rotation.rawValue)")
         let input: InputDevices
         do { input = try InputDevices(options: options) } catch {
-            FileHandle.standardError.write(Data("record: cannot read input devices: \(error)\n".utf8))
-            throw ExitCode(1)
+            throw CommandFailure("record: cannot read input devices: \(error)")
         }
         defer { input.close() }
         FileHandle.standardError.write(Data("record: writing \(out) (screen \(screen.width)x\(screen.height)); stop with Ctrl-C\n".utf8))
-        let count = try RecordLoop(input: input, seconds: seconds).run { try output.write(InputScript.line(for: $0)) }
+        var loop = RecordLoop(input: input, seconds: seconds)
+        loop.afterFirstRead = {
+            // With --device each missing path is named as it is looked for; on a seat only the
+            // devices found are, so finding none is said here.
+            guard options.devices.isEmpty, input.libinput.deviceCount == 0 else { return }
+            FileHandle.standardError.write(Data(("record: no input device on seat \(options.seat) (is udevd running? "
+                + "are you root or in the \"input\" group?); waiting for one to be plugged in\n").utf8))
+        }
+        var fingers = FingersDown()
+        let count = try loop.run { event in
+            fingers.note(event.event)
+            try output.write(InputScript.line(for: event))
+        } finish: { end in
+            // A finger still down at the end is cancelled, so the script is one simulate accepts.
+            for cancel in fingers.cancellations(at: end) { try output.write(InputScript.line(for: cancel)) }
+        }
         FileHandle.standardError.write(Data("record: \(count) events\n".utf8))
     }
 
@@ -88,7 +102,7 @@ struct RecordCommand: ParsableCommand {
         do {
             return try InputOptions(settings: settings, rotation: rotation ?? cfg.display.rotation, panelWidth: panel.width, panelHeight: panel.height)
         } catch let e as InputConfigError {
-            throw ValidationError("\(cfg.file.isEmpty ? "input" : cfg.file): \(e.description)")
+            throw CommandFailure("\(cfg.file.isEmpty ? "input" : cfg.file): \(e.description)")
         }
     }
 
@@ -119,35 +133,17 @@ enum ConnectedScreen {
     }
 }
 
-/// Where recorded lines go: a file (created or truncated) or standard output; every line is
-/// written with one `write(2)`, so nothing is lost when the recorder is killed.
+/// Where recorded lines go: a file (created or truncated) or standard output (`OutputFile`);
+/// every line is written with one `write(2)`, so nothing is lost when the recorder is killed.
 final class RecordOutput {
-    private let fd: Int32
-    private let path: String
+    private let file: OutputFile
 
-    init(path: String) throws {
-        self.path = path
-        if path == "-" { fd = STDOUT_FILENO; return }
-        fd = retryingOnEINTR { kiosk_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-        guard fd >= 0 else { throw ValidationError("cannot write \(path): \(String(cString: strerror(errno)))") }
-    }
-
-    deinit { if fd != STDOUT_FILENO { Glibc.close(fd) } }
+    init(path: String) throws { file = try OutputFile(path: path) }
 
     /// Writes one line; throws when the file cannot take it (disk full, closed pipe), which ends
-    /// the recording with a message instead of losing lines silently.
-    func write(_ line: String) throws {
-        let bytes = Array((line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { buf in retryingOnEINTR { Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset) } }
-            guard n > 0 else {
-                FileHandle.standardError.write(Data("record: cannot write \(path): \(String(cString: strerror(errno)))\n".utf8))
-                throw ExitCode(1)
-            }
-            offset += n
-        }
-    }
+    /// the recording with a message (`PATH: cannot write the file (reason)`) instead of losing
+    /// lines silently.
+    func write(_ line: String) throws { try file.write(line + "\n") }
 }
 
 /// Waits on the input sources' descriptors and a `SignalFD` (SIGINT, SIGTERM) with one `Epoll`,
@@ -155,21 +151,28 @@ final class RecordOutput {
 struct RecordLoop {
     var input: InputSource
     var seconds: Double?
+    /// Called once, after the first events were read (libinput has then added the devices that
+    /// were there at start).
+    var afterFirstRead: () -> Void = {}
 
-    /// Calls `emit` with each event (time relative to the start); returns how many there were.
-    func run(_ emit: (TimedInputEvent) throws -> Void) throws -> Int {
+    init(input: InputSource, seconds: Double?) { self.input = input; self.seconds = seconds }
+
+    /// Calls `emit` with each event (time relative to the start), then `finish` with the time
+    /// the recording ended; returns how many events there were.
+    func run(_ emit: (TimedInputEvent) throws -> Void, finish: (Double) throws -> Void = { _ in }) throws -> Int {
         let signals: SignalFD, epoll: Epoll
         do {
             signals = try SignalFD(signals: [SIGINT, SIGTERM])
             epoll = try Epoll(maxEvents: 8)
             for fd in input.pollDescriptors + [signals.fd] { try epoll.add(fd, events: .readable) }
         } catch {
-            throw ValidationError("record: cannot wait for input: \(error)")
+            throw CommandFailure("record: cannot wait for input: \(error)")
         }
         let start = monotonicNow()
         let end = seconds.map { start + $0 }
         var count = 0
-        while true {
+        var firstRead = true
+        loop: while true {
             var timeout: Int32 = -1
             if let end {
                 let left = end - monotonicNow()
@@ -177,15 +180,17 @@ struct RecordLoop {
                 timeout = Int32(min((left * 1000).rounded(.up), 1e9))
             }
             let ready: [Epoll.Event]
-            do { ready = try epoll.wait(timeout: timeout) } catch { throw ValidationError("record: \(error)") }
+            do { ready = try epoll.wait(timeout: timeout) } catch { throw CommandFailure("record: \(error)") }
             for event in ready {
-                if event.fd == signals.fd { return count }
+                if event.fd == signals.fd { break loop }
                 for e in input.readTimed(fd: event.fd) {
                     try emit(TimedInputEvent(time: max(0, e.time - start), event: e.event))
                     count += 1
                 }
             }
+            if firstRead { firstRead = false; afterFirstRead() }
         }
+        try finish(monotonicNow() - start)
         return count
     }
 }
