@@ -17,8 +17,21 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Write the input-to-photon latency of every frame that shows new input as JSON lines to FILE (scripts/measure-latency.sh).")
     var latencyTrace: String?
     @Option(help: "Exit by itself after this many seconds (for tests and measurements).") var exitAfter: Double?
+    @Option(name: .customLong("shot"),
+            help: "SECONDS=FILE.png: write the headless screen at that many seconds after start (repeatable; the headless backend only).")
+    var shots: [String] = []
     @Option(help: "Least important messages logged: \(KioskLogging.levelNames).", transform: { try KioskLogging.parseLevel($0) })
     var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        if let exitAfter, !(exitAfter >= 0 && exitAfter.isFinite) { throw ValidationError("--exit-after must be a number of seconds, not \(exitAfter)") }
+        let shots = try parsedShots()
+        if let exitAfter { try TimedPath.refuseAfterEnd(shots, end: exitAfter, endOption: "--exit-after") }
+    }
+
+    private func parsedShots() throws -> [(time: Double, path: String)] {
+        try shots.map { try TimedPath.parse($0, option: "--shot", example: "1.5=out/frame.png") }
+    }
 
     func run() throws {
         // Before any thread starts (card workers, render bands, libdispatch): see SignalWatcher.
@@ -49,6 +62,10 @@ struct RunCommand: ParsableCommand {
             cfg.usb = readable.usb
         }
         let display = try DisplayFactory.open(cfg.display, backend: backend ?? cfg.display.backend, logger: logger)
+        let shots = try parsedShots()
+        guard shots.isEmpty || display is HeadlessDisplay else {
+            throw ValidationError("--shot writes the headless screen: give --backend headless (a kiosk with a screen writes one with the control socket's screenshot command)")
+        }
         let inputs = InputFactory.open(cfg, screenWidth: display.fullSize.width, screenHeight: display.fullSize.height,
                                        logger: logger)
         let app = try KioskApp(configPath: path, config: cfg, display: display, inputs: inputs,
@@ -61,7 +78,12 @@ struct RunCommand: ParsableCommand {
             }
         }
         if let latencyTrace { app.latencyTrace = try LatencyTrace(path: latencyTrace) }
+        if let headless = display as? HeadlessDisplay, !shots.isEmpty {
+            app.timedShots = try TimedShots(shots, display: headless, logger: logger)
+        }
         let code = try app.run()
         if code != 0 { throw ExitCode(code) }
+        // A shot that could not be written was logged when it was due; the exit status says so too.
+        if app.timedShots?.failures.isEmpty == false { throw ExitCode(1) }
     }
 }

@@ -71,6 +71,8 @@ public final class KioskApp {
     /// Where `run()` writes input-to-photon latency (`run --latency-trace`); nil: not measured,
     /// at no cost. Set before `run()`; closed when it returns.
     public var latencyTrace: LatencyTrace?
+    /// `run --shot`: PNG files of the headless screen at given times; nil: none. Set before `run()`.
+    public var timedShots: TimedShots?
     /// Measures latency while `latencyTrace` is set (`KioskApp+Latency`).
     var latency: LatencyRecorder?
     /// The problems of the config file while no valid one was ever read (`run` started with a
@@ -205,6 +207,7 @@ public final class KioskApp {
             try loop.watch(stopTimer.fd) { [unowned self] in self.loop.stop() }
         }
         if let latencyTrace { startLatencyTrace(latencyTrace) }
+        try timedShots?.start(in: loop) { [unowned self] in self.now }
         if configProblems.isEmpty {
             logger.info("running: \(session.config.items.count) items, \(display.size.width)x\(display.size.height)")
         } else {
