@@ -83,7 +83,7 @@ image-test: image $(if $(filter arm64,$(IMAGE_ARCH)),deb,)
 package-test: deb
 	scripts/run-package-tests.sh
 
-## make docs: regenerate the pictures and the configuration reference from the program itself.
+## make docs: regenerate the pictures, the configuration reference and the command list from the program itself.
 docs: build
 	scripts/make-doc-images.sh $(BIN_DEBUG)
 	scripts/update-readme-reference.sh $(BIN_DEBUG)

@@ -13,7 +13,8 @@ struct KioskCarouselCommand: ParsableCommand {
         abstract: "A full-screen carousel for Linux kiosks, drawn on the CPU and shown through DRM/KMS.",
         version: KioskVersion.string,
         subcommands: [RunCommand.self, CheckConfigCommand.self, SimulateCommand.self, LayoutCommand.self, DisplayTestCommand.self,
-                      RecordCommand.self, BenchCommand.self, ConfigReferenceCommand.self, USBImportCommand.self])
+                      RecordCommand.self, BenchCommand.self, ConfigReferenceCommand.self, USBImportCommand.self,
+                      CommandListCommand.self])
 }
 
 // `--version` also says which compositor loops this CPU gets and what this machine can decode
