@@ -125,10 +125,27 @@ public enum ConfigLoader {
             return TOMLNode(table: table)
         } catch let e as TOMLParseError {
             throw ConfigErrors([ConfigDiagnostic(file: file, line: max(1, e.source.begin.line), column: max(1, e.source.begin.column),
-                                                 message: "TOML syntax error: \(e.description)")])
+                                                 message: "TOML syntax error: \(oneLine(e.description))")])
         } catch {
-            throw ConfigErrors([ConfigDiagnostic(file: file, line: 1, column: 1, message: "TOML syntax error: \(error)")])
+            throw ConfigErrors([ConfigDiagnostic(file: file, line: 1, column: 1, message: "TOML syntax error: \(oneLine("\(error)"))")])
         }
+    }
+
+    /// TOMLKit's message on one line: it quotes what it saw raw (`saw 'tru` + a newline), so
+    /// line breaks, tabs and other control characters are written as escapes (`'tru\\n'`), as it
+    /// already does for some of its messages. One diagnostic is one line.
+    static func oneLine(_ message: String) -> String {
+        var out = ""
+        for u in message.unicodeScalars {
+            switch u {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.properties.generalCategory == .control: out += "\\u{\(String(u.value, radix: 16))}"
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out
     }
 
     // MARK: Reading the file

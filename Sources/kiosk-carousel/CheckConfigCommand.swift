@@ -13,6 +13,11 @@ struct CheckConfigCommand: ParsableCommand {
     func run() throws {
         // Every clip is opened: its container read, a decoder for its codec found.
         MediaChecks.video = MediaFileCheck.videoProblem
+        // The loader's hint for a missing file names --config, which this command does not take.
+        guard FileManager.default.fileExists(atPath: file) else {
+            print(ConfigDiagnostic(file: file, line: 0, column: 0, message: "no such file").description)
+            throw ExitCode(1)
+        }
         do {
             let config = try ConfigLoader.load(path: file)
             print("OK")

@@ -86,6 +86,14 @@ final class ConfigValidationTests: XCTestCase {
         XCTAssertEqual(fixture.problems("a = 1\na = 2\n").first?.line, 2)
     }
 
+    /// The parser quotes what it saw raw; a diagnostic is still one line (issue 27): the line
+    /// break after `tru` is written `\n`.
+    func testTOMLSyntaxErrorIsOneLine() {
+        XCTAssertEqual(fixture.report("[carousel]\nwrap = tru\n"),
+                       ["2:11: TOML syntax error: Error while parsing boolean: expected 'true', saw 'tru\\n'"])
+        XCTAssertEqual(ConfigLoader.oneLine("a\tb\r\u{7}c"), "a\\tb\\r\\u{7}c")
+    }
+
     /// toml++ asserts (debug) or assumes (release) instead of reporting these; the loader reports them.
     func testSyntaxErrorsTheParserWouldTrapOn() {
         XCTAssertEqual(fixture.report("[display]\n[[+item]]\n"),
