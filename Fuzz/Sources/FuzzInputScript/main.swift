@@ -13,9 +13,14 @@ public func fuzzInputScript(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
         for e in events {
             precondition(e.time.isFinite && e.time >= last, "events out of order or not finite: \(e)")
             last = e.time
-            // What `record` writes must read back as the same event.
-            let again = try InputScript.parse(InputScript.line(for: e), file: "again.jsonl")
-            precondition(again.count == 1, "line(for:) of \(e) did not read back")
+            // What `record` writes must read back as the same event (a touch_down with the
+            // touch_cancel a script needs after it).
+            var lines = [InputScript.line(for: e)]
+            if case .touchDown(let slot, _, _) = e.event {
+                lines.append(InputScript.line(for: TimedInputEvent(time: e.time, event: .touchCancel(slot: slot))))
+            }
+            let again = try InputScript.parse(lines.joined(separator: "\n"), file: "again.jsonl")
+            precondition(again.count == lines.count, "line(for:) of \(e) did not read back")
         }
     } catch let e as InputScriptErrors {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
