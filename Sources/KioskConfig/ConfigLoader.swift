@@ -132,20 +132,13 @@ public enum ConfigLoader {
     }
 
     /// TOMLKit's message on one line: it quotes what it saw raw (`saw 'tru` + a newline), so
-    /// line breaks, tabs and other control characters are written as escapes (`'tru\\n'`), as it
+    /// line breaks, tabs and other control characters are written as escapes (`'tru\n'`), as it
     /// already does for some of its messages. One diagnostic is one line.
     static func oneLine(_ message: String) -> String {
-        var out = ""
-        for u in message.unicodeScalars {
-            switch u {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.properties.generalCategory == .control: out += "\\u{\(String(u.value, radix: 16))}"
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out
+        let escapes: [Unicode.Scalar: String] = ["\n": "\\n", "\r": "\\r", "\t": "\\t"]
+        return message.unicodeScalars.map { u in
+            escapes[u] ?? (u.properties.generalCategory == .control ? "\\u{\(String(u.value, radix: 16))}" : String(u))
+        }.joined()
     }
 
     // MARK: Reading the file

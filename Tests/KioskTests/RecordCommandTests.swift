@@ -7,12 +7,10 @@ final class RecordCommandTests: XCTestCase {
     /// On a seat with no input device, record said nothing (with --device it names each missing
     /// path): it says so now. A seat of its own name has no device on any machine.
     func testSeatWithoutDevicesIsSaid() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let config = folder + "/config.toml"
-        try "[input]\nseat = \"kiosk-test-empty-seat\"\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let r = try ProductBinary.run(["record", "--config", config, "--out", folder + "/out.jsonl", "--seconds", "0.5", "--size", "800x480"])
+        let scratch = try ScratchFolder("record")
+        defer { scratch.remove() }
+        let config = try scratch.write("config.toml", "[input]\nseat = \"kiosk-test-empty-seat\"\n")
+        let r = try ProductBinary.run(["record", "--config", config, "--out", scratch.path + "/out.jsonl", "--seconds", "0.5", "--size", "800x480"])
         XCTAssertEqual(r.status, 0, r.errors)
         XCTAssertTrue(r.errors.contains("record: no input device on seat kiosk-test-empty-seat"), r.errors)
         XCTAssertTrue(r.errors.contains("record: 0 events"), r.errors)

@@ -5,19 +5,8 @@ import XCTest
 /// `kiosk-carousel run --backend headless --shot SECONDS=FILE.png` as a person runs it: a headless
 /// run writes the screen at those times (docs said `backend = "headless"` writes PNG files; before
 /// issue 27 `run` wrote none).
-final class RunShotTests: XCTestCase {
-    var folder = ""
-    var config = ""
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("runshot-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        config = folder + "/config.toml"
-        try "[display]\nheadless_size = [64, 48]\n[[item]]\nid = \"a\"\n[[item]]\nid = \"b\"\n"
-            .write(toFile: config, atomically: true, encoding: .utf8)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+final class RunShotTests: CommandTestCase {
+    override var configText: String { "[display]\nheadless_size = [64, 48]\n[[item]]\nid = \"a\"\n[[item]]\nid = \"b\"\n" }
 
     func run(_ arguments: [String]) throws -> ProductBinary.Result {
         try ProductBinary.run(["run", "--config", config, "--backend", "headless", "--log-level", "warning"] + arguments)

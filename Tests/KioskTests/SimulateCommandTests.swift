@@ -5,18 +5,8 @@ import XCTest
 
 /// `kiosk-carousel simulate` as a person runs it (the binary `swift build --build-tests` puts
 /// next to the test bundle): its option checks, its shots and where it reads a script from.
-final class SimulateCommandTests: XCTestCase {
-    var folder = ""
-    var config = ""
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("simcmd-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        config = folder + "/config.toml"
-        try "[carousel]\ntick_hz = 10\n[[item]]\nid = \"a\"\n[[item]]\nid = \"b\"\n".write(toFile: config, atomically: true, encoding: .utf8)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+final class SimulateCommandTests: CommandTestCase {
+    override var configText: String { "[carousel]\ntick_hz = 10\n[[item]]\nid = \"a\"\n[[item]]\nid = \"b\"\n" }
 
     func simulate(_ arguments: [String], standardInput: Data? = nil) throws -> ProductBinary.Result {
         try ProductBinary.run(["simulate", "--config", config, "--size", "64x48"] + arguments, standardInput: standardInput)
