@@ -27,7 +27,10 @@ struct RunCommand: ParsableCommand {
         if let exitAfter, !(exitAfter >= 0 && exitAfter.isFinite) { throw ValidationError("--exit-after must be a number of seconds, not \(exitAfter)") }
         let shots = try parsedShots()
         if let exitAfter { try TimedPath.refuseAfterEnd(shots, end: exitAfter, endOption: "--exit-after") }
+        if !shots.isEmpty, let backend, backend != .headless { throw ValidationError(Self.shotsNeedHeadless) }
     }
+
+    static let shotsNeedHeadless = "--shot writes the headless screen: give --backend headless (a kiosk with a screen writes one with the control socket's screenshot command)"
 
     private func parsedShots() throws -> [(time: Double, path: String)] {
         try shots.map { try TimedPath.parse($0, option: "--shot", example: "1.5=out/frame.png") }
@@ -64,7 +67,9 @@ struct RunCommand: ParsableCommand {
         let display = try DisplayFactory.open(cfg.display, backend: backend ?? cfg.display.backend, logger: logger)
         let shots = try parsedShots()
         guard shots.isEmpty || display is HeadlessDisplay else {
-            throw ValidationError("--shot writes the headless screen: give --backend headless (a kiosk with a screen writes one with the control socket's screenshot command)")
+            // The config's backend (or "auto") found a screen.
+            display.close()
+            throw CommandFailure(Self.shotsNeedHeadless)
         }
         let inputs = InputFactory.open(cfg, screenWidth: display.fullSize.width, screenHeight: display.fullSize.height,
                                        logger: logger)

@@ -38,4 +38,12 @@ final class RunShotTests: CommandTestCase {
         XCTAssertTrue(r.errors.hasPrefix("Error: --shot 3=\(folder)/late.png is after the end of the run (--exit-after 1): give --exit-after 3 or more\n"), r.errors)
         XCTAssertTrue(r.errors.contains("Usage: kiosk-carousel run ["), r.errors)
     }
+
+    /// --shot with another backend named is refused before anything opens, with run's usage.
+    func testShotWithAScreenBackendIsRefused() throws {
+        let r = try ProductBinary.run(["run", "--config", config, "--backend", "drm", "--shot", "1=\(folder)/a.png"])
+        XCTAssertEqual(r.status, 64, r.errors)
+        XCTAssertTrue(r.errors.hasPrefix("Error: --shot writes the headless screen: give --backend headless"), r.errors)
+        XCTAssertTrue(r.errors.contains("Usage: kiosk-carousel run ["), r.errors)
+    }
 }
