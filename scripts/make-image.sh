@@ -123,7 +123,9 @@ ROOT=$WORK/root
 # the archive) from the local file, which file-mirror-automount makes visible inside.
 # fontconfig: its trigger writes the font cache into /var/cache/fontconfig at build time; without
 # it every start scans the fonts again and complains that no cache folder is writable.
-packages=($kernel_pkg initramfs-tools zstd systemd systemd-sysv udev dosfstools fontconfig)
+# fonts-noto-color-emoji: the package only recommends it (Recommends are off here); emoji in
+# card titles are drawn in colour from it, not as hex boxes (docs/cards.md).
+packages=($kernel_pkg initramfs-tools zstd systemd systemd-sysv udev dosfstools fontconfig fonts-noto-color-emoji)
 [ "$ARCH" = "$native" ] || packages+=(systemd-boot-efi)    # only its $EFI_LOADER is used, on the ESP
 # shellcheck disable=SC2206
 packages+=(${EXTRA_PACKAGES:-})

@@ -93,3 +93,39 @@ final class CardLookTests: XCTestCase {
         XCTAssertEqual(t.height, 48)
     }
 }
+
+/// Issue 27 §17: emoji on a card are drawn in colour from Noto Color Emoji (Debian's
+/// `fonts-noto-color-emoji`, which the package recommends), not as a hex box or a black-and-white
+/// glyph of a text font.
+final class EmojiTests: XCTestCase {
+    /// Pixels of `texture` whose channels differ by more than 80: coloured, not grey.
+    func colouredPixels(_ texture: Texture) -> Int {
+        var n = 0
+        for y in 0..<texture.height {
+            for x in 0..<texture.width {
+                let p = texture[x, y]
+                let r = Int((p >> 16) & 0xFF), g = Int((p >> 8) & 0xFF), b = Int(p & 0xFF)
+                if max(r, g, b) - min(r, g, b) > 80 { n += 1 }
+            }
+        }
+        return n
+    }
+
+    func testEmojiAreDrawnInColourOnACard() {
+        var style = CardStyle()
+        style.background = 0xFF40_4040   // grey: any coloured pixel is the emoji's
+        style.titleColor = 0xFFFF_FFFF
+        let plain = CardFaceRenderer().render(ItemConfig(id: "p", title: "Castle Hand", style: style), width: 240, height: 160)
+        XCTAssertEqual(colouredPixels(plain), 0, "the card and its text alone are grey")
+        for emoji in ["🏰", "✋", "😀", "👍🏽", "🇬🇧"] {
+            let ctx = CairoContext(texture: Texture(width: 4, height: 4))
+            let layout = TextBlock(text: emoji, font: style.font, size: 40, color: 0xFFFF_FFFF, alignment: "center", lines: 1, bold: false)
+                .layout(on: ctx, width: 200)
+            XCTAssertEqual(pango_layout_get_unknown_glyphs_count(layout.layout), 0,
+                           "\(emoji) is a hex box: install fonts-noto-color-emoji (scripts/deps.txt)")
+            let face = CardFaceRenderer().render(ItemConfig(id: "e", title: "\(emoji) Castle", style: style), width: 240, height: 160)
+            XCTAssertGreaterThan(colouredPixels(face), 30,
+                                 "\(emoji) is not drawn in colour: install fonts-noto-color-emoji (scripts/deps.txt)")
+        }
+    }
+}
