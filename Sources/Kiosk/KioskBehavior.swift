@@ -94,7 +94,7 @@ public final class KioskBehavior {
         switch action {
         case .none: return []
         case .emit(let value): return [ActionEvent(time: now, index: index, id: id, kind: .emitted(value: value))]
-        case .exec(let argv, let mode, _, _):
+        case .exec(let argv, let mode, _, _, _):
             return [ActionEvent(time: now, index: index, id: id, kind: .skipped(argv: argv, mode: mode.rawValue))]
         case .play:
             // Played by the session itself (`KioskBehavior` starts it), in `simulate` too.

@@ -102,8 +102,8 @@ final class ConfigDecoder {
         switch type.check(node, folder: folder) {
         case .success(let v): return v
         case .failure(let problem):
-            let place = problem.element.map { path + [.index($0)] } ?? path
-            report(at: place, key: false, "'\(path.lastKey ?? path.dotted)' \(problem.message)")
+            let place = problem.element.map { path + [.index($0)] } ?? problem.entry.map { path + [.key($0)] } ?? path
+            report(at: place, key: problem.atKey, "'\(path.lastKey ?? path.dotted)' \(problem.message)")
             return nil
         }
     }

@@ -344,7 +344,8 @@ public enum ItemAction: Equatable, Sendable {
     case none
     /// `argv[0]` is absolute when written with a `/` (resolved against the config's folder),
     /// otherwise looked up in `PATH`. `cwd` is absolute or nil (then `[actions]`'s applies).
-    case exec(argv: [String], mode: ExecMode, timeout: Double?, cwd: String?)
+    /// `env`: variables for this program only, over `[actions.env]` (an empty value removes one).
+    case exec(argv: [String], mode: ExecMode, timeout: Double?, cwd: String?, env: [String: String] = [:])
     case emit(String)
     /// Plays the item's video (`play = "fullscreen"`), then returns to the carousel.
     case play(PlayMode)

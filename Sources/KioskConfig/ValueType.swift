@@ -76,6 +76,7 @@ enum ConfigValue {
     case numbers([Double])
     case strings([String])
     case color(ARGBColor)
+    case environment([String: String])
 
     var bool: Bool { if case .bool(let b) = self { return b }; return false }
     var int: Int { if case .int(let i) = self { return i }; if case .number(let d) = self { return Int(d) }; return 0 }
@@ -84,6 +85,7 @@ enum ConfigValue {
     var numbers: [Double] { if case .numbers(let n) = self { return n }; return [] }
     var strings: [String] { if case .strings(let s) = self { return s }; return [] }
     var color: ARGBColor { if case .color(let c) = self { return c }; return 0 }
+    var environment: [String: String] { if case .environment(let e) = self { return e }; return [:] }
 }
 
 /// The type and allowed values of one key: checks a parsed value, and names itself in the
@@ -131,6 +133,9 @@ enum ValueType {
     case weekdays
     /// A local time of day `"HH:MM"`, 00:00 to 23:59, or up to 24:00 when `endOfDay`.
     case timeOfDay(endOfDay: Bool)
+    /// Environment variables, `{ NAME = "value" }`: names as `EnvironmentName` allows, string
+    /// values (empty: the variable is removed).
+    case environment
 
     /// The type column of the reference.
     var typeName: String {
@@ -157,6 +162,7 @@ enum ValueType {
         case .itemReference: return "integer (item index) or string (item id)"
         case .weekdays: return "array of day names"
         case .timeOfDay: return "string `\"HH:MM\"` (local time)"
+        case .environment: return "table of strings `{ NAME = \"value\" }`"
         }
     }
 
@@ -184,6 +190,7 @@ enum ValueType {
         case .itemReference: return "an existing item"
         case .weekdays: return Weekday.names.map { "`\"\($0)\"`" }.joined(separator: ", ")
         case .timeOfDay(let endOfDay): return endOfDay ? "`\"00:00\"` to `\"24:00\"`" : "`\"00:00\"` to `\"23:59\"`"
+        case .environment: return EnvironmentName.rule + "; any string value, `\"\"` removes the variable"
         }
     }
 
@@ -262,6 +269,17 @@ enum ValueType {
             return .success(.string(resolved))
         case .command:
             return checkCommand(node, folder: folder)
+        case .environment:
+            guard let entries = node.tableEntries else { return wrongType("a table such as { LANG = \"en_GB.UTF-8\" }") }
+            var env: [String: String] = [:]
+            for (name, value) in entries {
+                if let problem = EnvironmentName.problem(name) { return .failure(ValueProblem(problem, entry: name, atKey: true)) }
+                guard let s = value.string else {
+                    return .failure(ValueProblem("\(name) must be a string, not \(value.typeDescription)", entry: name))
+                }
+                env[name] = s
+            }
+            return .success(.environment(env))
         case .numbers(let count, let r), .integers(let count, let r):
             let integral: Bool = { if case .integers = self { return true }; return false }()
             let what = integral ? "integers" : "numbers"
@@ -389,11 +407,29 @@ enum ValueType {
     }
 }
 
-/// Why a value was refused; `element` points into an array value when one element is at fault.
+/// Why a value was refused; `element` points into an array value when one element is at fault,
+/// `entry` into a table value when one entry is (at its key when `atKey`: its name is wrong).
 struct ValueProblem: Error {
     var message: String
     var element: Int?
+    var entry: String?
+    var atKey = false
     init(_ message: String, element: Int? = nil) { self.message = message; self.element = element }
+    init(_ message: String, entry: String, atKey: Bool = false) { self.message = message; self.entry = entry; self.atKey = atKey }
+}
+
+/// The names an environment variable may have here (`[actions.env]`, an action's `env`):
+/// letters, digits and `_`, not starting with a digit (what a shell can name too).
+enum EnvironmentName {
+    static let rule = "names of letters, digits and _, not starting with a digit"
+
+    /// Why `name` cannot be a variable's name; nil when it can.
+    static func problem(_ name: String) -> String? {
+        let ok = !name.isEmpty && name.utf8.first.map { !($0 >= 48 && $0 <= 57) } == true && name.utf8.allSatisfy { c in
+            (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 95
+        }
+        return ok ? nil : "'\(name)' is not an environment variable name (letters, digits and _, not starting with a digit)"
+    }
 }
 
 /// Linux key codes as the Input module reads them: a name from `linux/input-event-codes.h` or

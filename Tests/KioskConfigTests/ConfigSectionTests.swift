@@ -338,6 +338,22 @@ final class ConfigSectionTests: XCTestCase {
                        ["2:1: '1BAD' is not an environment variable name (letters, digits and _, not starting with a digit)"])
     }
 
+    /// Issue 27 §14: an exec action's own `env`, checked as `[actions.env]` is.
+    func testAnExecActionsOwnEnvironment() throws {
+        let c = try fixture.load("[[item]]\naction = { exec = [\"mpv\"], env = { LANG = \"de_DE.UTF-8\", HOME = \"\" } }\n")
+        XCTAssertEqual(c.items[0].action, .exec(argv: ["mpv"], mode: .foreground, timeout: nil, cwd: nil,
+                                                env: ["LANG": "de_DE.UTF-8", "HOME": ""]))
+        XCTAssertEqual(fixture.report("[[item]]\naction = { exec = [\"mpv\"], env = { \"1BAD\" = \"x\" } }\n"),
+                       ["2:36: 'env' '1BAD' is not an environment variable name (letters, digits and _, not starting with a digit)"])
+        XCTAssertEqual(fixture.report("[[item]]\naction = { exec = [\"mpv\"], env = { N = 3 } }\n"),
+                       ["2:40: 'env' N must be a string, not an integer"])
+        XCTAssertEqual(fixture.report("[[item]]\naction = { exec = [\"mpv\"], env = \"LANG=C\" }\n"),
+                       ["2:34: 'env' must be a table such as { LANG = \"en_GB.UTF-8\" }, not a string"])
+        XCTAssertEqual(fixture.report("[[item]]\naction = { emit = \"x\", env = { A = \"b\" } }\n"),
+                       ["2:30: 'env' applies only to exec actions"])
+        XCTAssertTrue(ConfigReference.markdown().contains("| `env` | table of strings"), "the reference has the key")
+    }
+
     func testItemsFromAFolderFollowTheItemTables() throws {
         for name in ["10-tenth.png", "2-second_item.jpg", "01-first.svg", "notes.txt", ".hidden.png", "Zebra.PNG"] { fixture.write("media/" + name) }
         fixture.write("media/sub/inner.png")

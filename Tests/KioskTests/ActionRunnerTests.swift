@@ -228,6 +228,27 @@ final class ActionRunnerTests: XCTestCase {
         XCTAssertEqual(exitTermination(drain(runner))?.0, .exited(code: 0))
     }
 
+    /// Issue 27 §14: an action's own `env`, written in the config, reaches the program over
+    /// `[actions.env]` (and `""` removes a variable).
+    func testAnActionsOwnEnvFromTheConfigIsMergedOverActionsEnv() throws {
+        let dir = try temporaryDirectory()
+        let path = dir + "/config.toml"
+        let script = "test \\\"$FOO\\\" = mine && test \\\"$KEEP\\\" = k && test -z \\\"${HOME+set}\\\""
+        try """
+            [actions.env]
+            FOO = "global"
+            KEEP = "k"
+            [[item]]
+            id = "e"
+            action = { exec = ["/bin/sh", "-c", "\(script)"], mode = "background", env = { FOO = "mine", HOME = "" } }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let config = try ConfigLoader.load(path: path)
+        let runner = makeRunner(env: config.actions.env)
+        let request = try XCTUnwrap(ActionRequest(config.items[0].action))
+        _ = runner.perform(request, index: 0, id: "e", now: monotonicNow())
+        XCTAssertEqual(exitTermination(drain(runner))?.0, .exited(code: 0))
+    }
+
     func testEnvironmentWithoutInheritance() {
         let runner = makeRunner(env: ["ONLY": "this"], inherit: false)
         let script = "test -z \"${HOME+set}\" || exit 10; test \"$ONLY\" = this || exit 11; test \"$KIOSK_ITEM_ID\" = n || exit 12"

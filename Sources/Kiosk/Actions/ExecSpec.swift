@@ -34,8 +34,8 @@ public enum ActionRequest: Equatable, Sendable {
     public init?(_ action: ItemAction) {
         switch action {
         case .none: return nil
-        case .exec(let argv, let mode, let timeout, let cwd):
-            self = .exec(ExecSpec(argv: argv, mode: mode, timeout: timeout, workingDirectory: cwd))
+        case .exec(let argv, let mode, let timeout, let cwd, let env):
+            self = .exec(ExecSpec(argv: argv, mode: mode, timeout: timeout, workingDirectory: cwd, environment: env))
         case .emit(let value): self = .emit(value)
         case .play: return nil   // the session plays clips itself
         }

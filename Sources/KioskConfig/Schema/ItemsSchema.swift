@@ -77,13 +77,15 @@ enum ItemsSchema {
         var mode: ItemAction.ExecMode?
         var timeout: Double?
         var cwd: String?
+        var env: [String: String]?
         var emit: String?
         var play: ItemAction.PlayMode?
 
         init(_ action: ItemAction = .none) {
             switch action {
             case .none: break
-            case .exec(let argv, let mode, let timeout, let cwd): exec = argv; self.mode = mode; self.timeout = timeout; self.cwd = cwd
+            case .exec(let argv, let mode, let timeout, let cwd, let env):
+                exec = argv; self.mode = mode; self.timeout = timeout; self.cwd = cwd; self.env = env
             case .emit(let s): emit = s
             case .play(let m): play = m
             }
@@ -95,7 +97,7 @@ enum ItemsSchema {
         /// `.none` unless exactly one of exec, emit and play is set.
         var action: ItemAction {
             guard kinds.count == 1 else { return .none }
-            if let exec { return .exec(argv: exec, mode: mode ?? .foreground, timeout: timeout, cwd: cwd) }
+            if let exec { return .exec(argv: exec, mode: mode ?? .foreground, timeout: timeout, cwd: cwd, env: env ?? [:]) }
             if let emit { return .emit(emit) }
             if let play { return .play(play) }
             return .none
@@ -105,7 +107,7 @@ enum ItemsSchema {
     static var action: TableSpec<ActionDraft> {
         TableSpec(name: "action", doc: """
             What selecting the item does, besides writing a `selected` event: `{ exec = [...] }` runs a \
-            program (argv as given, no shell, environment from `[actions]`), `{ emit = "..." }` only \
+            program (argv as given, no shell, environment from `[actions]` and its own `env`), `{ emit = "..." }` only \
             sends an event for another system, `{ play = "fullscreen" }` plays the item's video on the \
             whole screen and comes back to the carousel where it was. Written inline: `action = { exec = ["/usr/bin/mpv", "film.mp4"], timeout = 600 }`.
             """, prototype: ActionDraft(), keys: [
@@ -122,6 +124,9 @@ enum ItemsSchema {
                         defaultOf: { _ in "none" }, example: "600", apply: { $0.timeout = $1.number }),
                 KeySpec(name: "cwd", type: .directory, doc: "Working directory of the program.",
                         defaultOf: { _ in "`[actions] working_directory`" }, example: "\"/srv/kiosk\"", apply: { $0.cwd = $1.string }),
+                KeySpec(name: "env", type: .environment,
+                        doc: "Environment variables for this program only, set over `[actions.env]` (a variable set to `\"\"` is removed; docs/actions.md).",
+                        defaultOf: { _ in "none" }, example: "{ LANG = \"de_DE.UTF-8\" }", apply: { $0.env = $1.environment }),
                 KeySpec(name: "emit", type: .string(allowEmpty: false), doc: "The string sent in an `emitted` event.",
                         defaultOf: { _ in nil }, example: "\"open-door\"", apply: { $0.emit = $1.string }),
                 KeySpec(name: "play", type: .choice(ItemAction.PlayMode.allCases.map(\.rawValue)),
@@ -132,7 +137,8 @@ enum ItemsSchema {
                 if kinds.isEmpty { return [TableProblem(nil, "an action needs exec = [\"/path/to/program\", …], emit = \"…\" or play = \"fullscreen\"")] }
                 if kinds.count > 1 { return [TableProblem(kinds[1], "an action takes one of exec, emit and play, not " + kinds.joined(separator: " and "))] }
                 guard draft.exec == nil else { return [] }
-                let execOnly: [(String, Bool)] = [("mode", draft.mode != nil), ("timeout", draft.timeout != nil), ("cwd", draft.cwd != nil)]
+                let execOnly: [(String, Bool)] = [("mode", draft.mode != nil), ("timeout", draft.timeout != nil), ("cwd", draft.cwd != nil),
+                                                  ("env", draft.env != nil)]
                 return execOnly.filter(\.1).map { (key: String, _) in TableProblem(key, "'\(key)' applies only to exec actions") }
             })
     }
@@ -146,12 +152,7 @@ enum ItemsSchema {
         ], children: [
             .map("env", doc: "Environment variables set for launched programs.", keyDoc: "variable name", valueType: .string(allowEmpty: true),
                  example: [("LANG", "\"en_GB.UTF-8\""), ("MPV_HOME", "\"/etc/mpv\"")],
-                 checkKey: { k in
-                     let ok = !k.isEmpty && k.utf8.first.map { !($0 >= 48 && $0 <= 57) } == true && k.utf8.allSatisfy { c in
-                         (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 95
-                     }
-                     return ok ? nil : "'\(k)' is not an environment variable name (letters, digits and _, not starting with a digit)"
-                 },
+                 checkKey: EnvironmentName.problem,
                  apply: { c, k, v in c.actions.env[k] = v.string }),
         ])
     }
