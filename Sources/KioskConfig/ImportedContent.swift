@@ -14,11 +14,12 @@ public enum ImportedContent {
     /// The import's progress and result, written by `usb-import`, read by the running kiosk.
     public static let statusName = "status.json"
 
-    /// The top-level tables a stick may have: what is shown and how it moves. The others are the
-    /// machine's (a stick must not change the screen's mode, the input devices, who may use the
-    /// control socket, or what programs inherit).
+    /// The top-level tables a stick may have: what is shown and how it moves (`[carousel]` with
+    /// its touch gesture keys). The others are the machine's (a stick must not change the
+    /// screen's mode, the input devices and their knob or dial settings, who may use the control
+    /// socket, or what programs inherit). Each is a section of the schema.
     public static let contentTables: Set<String> = [
-        "carousel", "gestures", "idle", "theme", "cards", "video", "items", "item", "schedule", "schedule_defaults",
+        "carousel", "idle", "theme", "cards", "video", "items", "item", "schedule", "schedule_defaults",
     ]
 
     /// The tables that are the machine's own (every top-level table but `contentTables`).
@@ -60,7 +61,7 @@ public enum ImportedContent {
             let p = index.keyPosition(keyPath)
             return ConfigDiagnostic(file: path, line: p.line, column: p.column, message: message)
         }
-        for table in tables.subtracting(contentTables).sorted() {
+        for table in tables.intersection(machineTables).sorted() {
             problems.append(at([.key(table)], "[\(table)] is the machine's own setting, not content: a USB stick cannot change it (set it in the kiosk's config file)"))
         }
         if let loaded {
@@ -85,8 +86,15 @@ public enum ImportedContent {
     public static func overlay(_ content: KioskConfiguration, tables: Set<String>, on machine: KioskConfiguration,
                                contentFile: String) throws -> KioskConfiguration {
         var out = machine
-        if tables.contains("carousel") { out.carousel = content.carousel }
-        if tables.contains("gestures") { out.gestures = content.gestures }
+        if tables.contains("carousel") {
+            out.carousel = content.carousel
+            // [carousel]'s gesture keys; the knob's and the dial's ([input]) stay the machine's.
+            out.gestures.panSlop = content.gestures.panSlop
+            out.gestures.ignorePerpendicularSwipes = content.gestures.ignorePerpendicularSwipes
+            out.gestures.tapMaxMovement = content.gestures.tapMaxMovement
+            out.gestures.tapMaxDuration = content.gestures.tapMaxDuration
+            out.gestures.velocityWindow = content.gestures.velocityWindow
+        }
         if tables.contains("idle") { out.idle = content.idle }
         if tables.contains("theme") { out.theme = content.theme }
         if tables.contains("cards") { out.cards = content.cards }

@@ -43,6 +43,26 @@ final class ImportedContentTests: XCTestCase {
         XCTAssertTrue(found[0].hasPrefix("\(path):3:"), found[0])
     }
 
+    /// Issue 27 §13: every content table is a section of the schema (there is no `[gestures]`);
+    /// the touch gesture keys come with `[carousel]`, the knob's stay the machine's.
+    func testContentTablesAreSectionsAndCarouselBringsItsGestureKeys() throws {
+        let sections = Set(ConfigSchema.root.children.map(\.name))
+        XCTAssertEqual(ImportedContent.contentTables.subtracting(sections), [])
+        let machinePath = try write("[input.rotary]\nname = \"knob\"\ndetents_per_item = 3\n[carousel]\npan_slop = 5\n[[item]]\nid = \"m\"\n", "machine.toml")
+        let machine = try ConfigLoader.load(path: machinePath, importedContent: false)
+        let contentPath = try write("[carousel]\npan_slop = 30\ntap_max_duration = 0.5\n[[item]]\nid = \"s\"\n", "content/config.toml")
+        let content = try ImportedContent.load(path: contentPath, allowExec: false)
+        let out = try ImportedContent.overlay(content.config, tables: content.tables, on: machine, contentFile: contentPath)
+        XCTAssertEqual(out.gestures.panSlop, 30, "the stick's [carousel] pan_slop")
+        XCTAssertEqual(out.gestures.tapMaxDuration, 0.5)
+        XCTAssertEqual(out.gestures.detentsPerItem, 3, "the knob's setting is the machine's")
+        // A [gestures] table is an unknown section, not a machine table.
+        let gestures = try write("[gestures]\npan_slop = 3\n", "g/config.toml")
+        let found = problems { _ = try ImportedContent.load(path: gestures, allowExec: false) }
+        XCTAssertEqual(found.count, 1, "\(found)")
+        XCTAssertTrue(found.first?.hasPrefix("\(gestures):1:2: unknown section [gestures]") == true, "\(found)")
+    }
+
     func testItemsThatRunProgramsNeedAllowExec() throws {
         let path = try write("[[item]]\nid = \"a\"\n\n[[item]]\nid = \"shell\"\naction = { exec = [\"/bin/sh\"] }\n\n[[item]]\nid = \"e\"\naction = { emit = \"x\" }\n", "config.toml")
         let found = problems { _ = try ImportedContent.load(path: path, allowExec: false) }
