@@ -1,8 +1,22 @@
+import KioskConfig
 import Video
 
-/// Whether a picture or clip can be shown, read as the card workers read it: the check a USB
-/// stick's media pass before anything is copied (`usb-import`), and `check-config`'s clip probe.
+/// Whether a picture or clip can be shown, read as the card workers read it: the `MediaChecks`
+/// the program loads its configuration with.
 public enum MediaFileCheck {
+    /// What `check-config`, `simulate` and `run` (start and every reload) load with: every clip
+    /// opened (container and codec), so the three report the same problems. Pictures are not
+    /// decoded (the card shows "!" for one that does not decode). A clip is probed again only
+    /// when its file changed (`MediaProbeCache`): a reload on the loop reads only new clips.
+    public static let kiosk: MediaChecks = {
+        let cache = MediaProbeCache()
+        return MediaChecks(clip: { path in cache.problem(path: path) { videoProblem(path: $0) } })
+    }()
+
+    /// What `usb-import` checks a stick with before anything is copied: every clip opened and
+    /// every picture decoded.
+    public static let stick = MediaChecks(clip: { videoProblem(path: $0) }, picture: { imageProblem(path: $0) })
+
     /// Why the picture at `path` cannot be drawn (nil when it decodes): the file is read,
     /// recognised by its content and decoded (reduced to a small box where the format allows, so a
     /// large photo is checked quickly); an SVG is parsed.
@@ -18,7 +32,7 @@ public enum MediaFileCheck {
     }
 
     /// Why the clip at `path` cannot be played here (nil when its container and codec are
-    /// readable): what `MediaChecks.video` is set to where a deep check is wanted.
+    /// readable).
     public static func videoProblem(path: String) -> String? {
         do {
             _ = try VideoProbe.probe(path: path)

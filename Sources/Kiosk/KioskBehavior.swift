@@ -1,3 +1,4 @@
+import Cards
 import CarouselCore
 import KioskConfig
 import Logging
@@ -18,6 +19,10 @@ public final class KioskBehavior {
     private var shownItems: [String]?
     private let scheduleLogger: Logger
     public let log: EventLog
+    /// What a reload reads of the pictures and clips the file names: the same checks as
+    /// `check-config` and `simulate` (`MediaFileCheck.kiosk`), so a clip they refuse refuses the
+    /// reload too.
+    public let media: MediaChecks
     /// Runs a selected item's action and returns what happened at once.
     public var performAction: (_ action: ItemAction, _ index: Int, _ id: String, _ now: Double) -> [ActionEvent]
     /// Called with every event line written (the control socket broadcasts them).
@@ -45,8 +50,10 @@ public final class KioskBehavior {
     ///     `ManualWallClock` for `simulate --wall-clock` and tests).
     public init(session: CarouselSession, log: EventLog, now: Double,
                 wallClock: WallClock = SystemWallClock(), logger: Logger = Logger(label: "kiosk.schedule"),
+                media: MediaChecks = MediaFileCheck.kiosk,
                 performAction: @escaping (ItemAction, Int, String, Double) -> [ActionEvent]) {
         self.session = session
+        self.media = media
         self.log = log
         self.performAction = performAction
         loadedConfig = session.config
@@ -160,7 +167,7 @@ public final class KioskBehavior {
                        kept: String = "the running configuration") -> KioskConfiguration? {
         lastReloadProblems = []
         do {
-            let new = try ConfigLoader.loadForRun(path: path)
+            let new = try ConfigLoader.loadForRun(path: path, media: media)
             Self.logImportedContent(new, logger: logger)
             if new.items.isEmpty && !session.config.items.isEmpty {
                 // An empty file (caught half-written) or an emptied items folder: keep showing

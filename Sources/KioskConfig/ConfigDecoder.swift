@@ -8,6 +8,8 @@ final class ConfigDecoder {
     /// For "it belongs in [input]": every schema key name and the sections that have it.
     let keyHomes: [String: [String]]
     private var found: [(position: SourcePosition, order: Int, message: String)] = []
+    /// Every picture and clip a key accepted names, for the load's media pass (`MediaPass`).
+    private(set) var mediaReferences: [MediaReference] = []
 
     init(file: String, folder: String, index: TOMLPositionIndex, keyHomes: [String: [String]]) {
         self.file = file; self.folder = folder; self.index = index; self.keyHomes = keyHomes
@@ -100,7 +102,15 @@ final class ConfigDecoder {
     /// Checks one value; reports and returns nil when it is refused.
     func checkValue(_ type: ValueType, _ node: TOMLNode, at path: ConfigPath) -> ConfigValue? {
         switch type.check(node, folder: folder) {
-        case .success(let v): return v
+        case .success(let v):
+            switch type {
+            case .picture: mediaReferences.append(MediaReference(kind: .picture, path: v.string, written: node.string ?? "", place: path))
+            case .video: mediaReferences.append(MediaReference(kind: .clip, path: v.string, written: node.string ?? "", place: path))
+            case .directory where path == MediaPass.itemsFolderKey:
+                mediaReferences.append(MediaReference(kind: .folder, path: v.string, written: node.string ?? "", place: path))
+            default: break
+            }
+            return v
         case .failure(let problem):
             let place = problem.element.map { path + [.index($0)] } ?? problem.entry.map { path + [.key($0)] } ?? path
             report(at: place, key: problem.atKey, "'\(path.lastKey ?? path.dotted)' \(problem.message)")

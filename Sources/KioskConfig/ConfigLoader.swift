@@ -21,27 +21,29 @@ public enum ConfigLoader {
     /// Loads and validates a file. Throws `ConfigErrors` listing every problem. With `[usb]
     /// import` on, the content a USB stick brought replaces this file's content tables
     /// (`ImportedContent`); content that no longer loads is left out, its problems kept in
-    /// `importedContentProblems`. `importedContent: false` reads the file alone.
-    public static func load(path: String, importedContent: Bool = true) throws -> KioskConfiguration {
-        let config = try loadFile(path: path).config
-        return importedContent ? ImportedContent.applyCurrent(to: config) : config
+    /// `importedContentProblems`. `importedContent: false` reads the file alone. `media`: what is
+    /// read of the pictures and clips it names (`MediaChecks`; the program passes
+    /// `MediaFileCheck.kiosk`).
+    public static func load(path: String, importedContent: Bool = true, media: MediaChecks = .none) throws -> KioskConfiguration {
+        let config = try loadFile(path: path, media: media).config
+        return importedContent ? ImportedContent.applyCurrent(to: config, media: media) : config
     }
 
     /// `load` for the running kiosk: when the file has problems but USB content is current,
     /// that content over what can be read of the file (`ImportedContent.rescue`, the problems in
     /// `machineProblems`). `check-config` uses `load`: the file's problems are still problems.
-    public static func loadForRun(path: String) throws -> KioskConfiguration {
+    public static func loadForRun(path: String, media: MediaChecks = .none) throws -> KioskConfiguration {
         do {
-            return try load(path: path)
+            return try load(path: path, media: media)
         } catch let e as ConfigErrors {
-            if let rescued = ImportedContent.rescue(machinePath: path, problems: e.diagnostics) { return rescued }
+            if let rescued = ImportedContent.rescue(machinePath: path, problems: e.diagnostics, media: media) { return rescued }
             throw e
         }
     }
 
     /// Loads and validates one file, alone; also gives the top-level keys it has.
-    static func loadFile(path: String) throws -> (config: KioskConfiguration, tables: Set<String>) {
-        try parseWithTables(readText(path: path), file: path)
+    static func loadFile(path: String, media: MediaChecks = .none) throws -> (config: KioskConfiguration, tables: Set<String>) {
+        try parseWithTables(readText(path: path), file: path, media: media)
     }
 
     /// The file's text, or why it cannot be read (as a diagnostic without a place).
@@ -58,12 +60,14 @@ public enum ConfigLoader {
     }
 
     /// Parses and validates TOML text; relative paths resolve against `file`'s folder.
-    public static func parse(_ text: String, file: String) throws -> KioskConfiguration {
-        try parseWithTables(text, file: file).config
+    public static func parse(_ text: String, file: String, media: MediaChecks = .none) throws -> KioskConfiguration {
+        try parseWithTables(text, file: file, media: media).config
     }
 
-    /// `parse`, also giving the document's top-level keys.
-    static func parseWithTables(_ text: String, file: String) throws -> (config: KioskConfiguration, tables: Set<String>) {
+    /// `parse`, also giving the document's top-level keys. `confinedTo`: every picture, clip and
+    /// items folder must be inside that folder (a USB stick's content, `ImportedContent.load`).
+    static func parseWithTables(_ text: String, file: String, media: MediaChecks = .none,
+                                confinedTo: String? = nil) throws -> (config: KioskConfiguration, tables: Set<String>) {
         if let nul = text.unicodeScalars.firstIndex(of: "\0") {
             let p = position(of: nul, in: text)
             throw ConfigErrors([ConfigDiagnostic(file: file, line: p.line, column: p.column, message: "the file contains a NUL byte; is it a text file?")])
@@ -85,6 +89,11 @@ public enum ConfigLoader {
                                     keyHomes: ConfigSchema.keyHomes)
         var config = KioskConfiguration()
         decoder.decode(ConfigSchema.root, entries: document.tableEntries ?? [], at: [], into: &config)
+        // Pictures and clips are checked also when other keys have problems: every problem at once.
+        let pass = MediaPass(checks: media, confinedTo: confinedTo)
+        for p in pass.problems(MediaPass.references(keyed: decoder.mediaReferences, config: config)) {
+            decoder.report(at: p.place, key: false, p.message)
+        }
         let diagnostics = decoder.diagnostics
         guard diagnostics.isEmpty else { throw ConfigErrors(diagnostics) }
         config.file = file

@@ -110,6 +110,14 @@ public enum ConfigReference {
         reported alone, at the place the TOML parser gives. The kiosk itself checks the same way on
         start and on reload; on a reload that fails it keeps the configuration it runs.
 
+        **Pictures and clips.** Every clip is opened (its container read, a decoder for its codec
+        found): a clip this machine cannot play — a PNG renamed `clip.mp4`, a codec FFmpeg lacks —
+        is a problem at the `video` value (a folder's clip at `[items] directory`), the same in
+        `check-config`, `simulate` and `run` (at start the problem card, on a reload the running
+        configuration kept). Pictures must exist and be readable; they are decoded only when a USB
+        stick is imported (docs/usb.md): a kiosk would decode every photo at every reload, so a
+        picture that does not decode shows its card's "!" face instead.
+
         ## Sections
 
 

@@ -38,25 +38,29 @@ public enum ImportedContent {
         return FileManager.default.fileExists(atPath: file) ? file : nil
     }
 
-    /// Loads and checks a content file: the config rules, plus: only `contentTables`, and no
-    /// item that runs a program unless `allowExec`. Throws `ConfigErrors` with every problem.
-    public static func load(path: String, allowExec: Bool) throws -> (config: KioskConfiguration, tables: Set<String>) {
+    /// Loads and checks a content file: the config rules, plus: only `contentTables`, every
+    /// picture, clip and items folder inside the file's folder (what is copied), and no item that
+    /// runs a program unless `allowExec`. Throws `ConfigErrors` with every problem, each at its
+    /// key.
+    public static func load(path: String, allowExec: Bool, media: MediaChecks = .none) throws -> (config: KioskConfiguration, tables: Set<String>) {
         // Read once: an unreadable file has that one problem.
         let text = try ConfigLoader.readText(path: path)
         var problems: [ConfigDiagnostic] = []
         let loaded: (config: KioskConfiguration, tables: Set<String>)?
         do {
-            loaded = try ConfigLoader.parseWithTables(text, file: path)
+            loaded = try ConfigLoader.parseWithTables(text, file: path, media: media,
+                                                      confinedTo: PathResolver.resolve((path as NSString).deletingLastPathComponent, folder: ""))
         } catch let e as ConfigErrors {
             problems = e.diagnostics
             loaded = nil
         }
         let index = TOMLPositionIndex(text: text)
-        // The tables are known also when the file does not validate: every problem is said at
-        // once. (Not from a text toml++ would abort on: the parse already said what is wrong.)
+        // The document as written, also when it does not validate (every problem is said at once):
+        // its tables, and its items that run programs. Not from a text toml++ would abort on (the
+        // parse already said what is wrong).
         let parsable = index.parserHazard == nil && !text.unicodeScalars.contains("\0")
-        let tables = loaded?.tables
-            ?? (parsable ? (try? ConfigLoader.parseTOML(text, file: path))?.tableEntries.map { Set($0.map(\.key)) } : nil) ?? []
+        let entries = parsable && (loaded == nil || !allowExec) ? (try? ConfigLoader.parseTOML(text, file: path))?.tableEntries ?? [] : []
+        let tables = loaded?.tables ?? Set(entries.map(\.key))
         func at(_ keyPath: ConfigPath, _ message: String) -> ConfigDiagnostic {
             let p = index.keyPosition(keyPath)
             return ConfigDiagnostic(file: path, line: p.line, column: p.column, message: message)
@@ -64,14 +68,14 @@ public enum ImportedContent {
         for table in tables.intersection(machineTables).sorted() {
             problems.append(at([.key(table)], "[\(table)] is the machine's own setting, not content: a USB stick cannot change it (set it in the kiosk's config file)"))
         }
-        if let loaded {
-            if !allowExec {
-                for (n, item) in loaded.config.items.enumerated() where !item.fromDirectory {
-                    if case .exec = item.action {
-                        problems.append(at([.key("item"), .index(n), .key("action")],
-                                           "item \(ValueFormat.quoted(item.id)) runs a program: items from a USB stick may not, unless the kiosk's config says [usb] allow_exec = true"))
-                    }
-                }
+        if !allowExec {
+            let items = entries.first { $0.key == "item" }?.value.arrayElements ?? []
+            for (n, item) in items.enumerated() {
+                guard let action = item.tableEntries?.first(where: { $0.key == "action" })?.value,
+                      action.tableEntries?.contains(where: { $0.key == "exec" }) == true else { continue }
+                let id = item.tableEntries?.first { $0.key == "id" }?.value.string ?? "item\(n + 1)"
+                problems.append(at([.key("item"), .index(n), .key("action")],
+                                   "item \(ValueFormat.quoted(id)) runs a program: items from a USB stick may not, unless the kiosk's config says [usb] allow_exec = true"))
             }
         }
         guard problems.isEmpty, let loaded else {
@@ -144,10 +148,10 @@ public enum ImportedContent {
     /// current: that content over what can be read of the machine's tables (so a stick brings up
     /// a kiosk whose file is broken). nil when `[usb] import` is off, nothing was imported, or
     /// the content does not load either. `machineProblems` holds the file's problems.
-    public static func rescue(machinePath: String, problems: [ConfigDiagnostic]) -> KioskConfiguration? {
+    public static func rescue(machinePath: String, problems: [ConfigDiagnostic], media: MediaChecks = .none) -> KioskConfiguration? {
         var machine = ConfigLoader.readableTables(machineTables, path: machinePath)
         machine.file = machinePath
-        var out = applyCurrent(to: machine)
+        var out = applyCurrent(to: machine, media: media)
         guard out.importedContent != nil, !out.items.isEmpty else { return nil }
         out.machineProblems = problems
         return out
@@ -157,10 +161,10 @@ public enum ImportedContent {
     /// exists. Content that does not load (a file removed by hand, a newer program's rules) is
     /// left out: the machine's own tables are used and the problems kept in
     /// `importedContentProblems`, for the kiosk to log.
-    public static func applyCurrent(to machine: KioskConfiguration) -> KioskConfiguration {
+    public static func applyCurrent(to machine: KioskConfiguration, media: MediaChecks = .none) -> KioskConfiguration {
         guard machine.usb.importEnabled, let file = currentFile(in: machine.usb.content) else { return machine }
         do {
-            let content = try load(path: file, allowExec: machine.usb.allowExec)
+            let content = try load(path: file, allowExec: machine.usb.allowExec, media: media)
             return try overlay(content.config, tables: content.tables, on: machine, contentFile: file)
         } catch let e as ConfigErrors {
             var out = machine

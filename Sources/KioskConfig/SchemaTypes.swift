@@ -100,7 +100,7 @@ extension KeySpec {
                 example: ValueFormat.quoted(example), apply: { $0[keyPath: kp] = $1.color })
     }
 
-    /// A path-valued key (`.file`, `.directory`, `.path` or `.socketPath`), stored resolved.
+    /// A path-valued key (`.picture`, `.video`, `.directory`, `.path` or `.socketPath`), stored resolved.
     static func path(_ name: String, _ kp: WritableKeyPath<Target, String?>, _ type: ValueType, _ doc: String, defaultText: String, example: String) -> KeySpec {
         KeySpec(name: name, type: type, doc: doc, defaultOf: { $0[keyPath: kp].map(ValueFormat.quoted) ?? defaultText },
                 example: ValueFormat.quoted(example), apply: { $0[keyPath: kp] = $1.string })

@@ -99,10 +99,11 @@ enum ValueType {
     case choice([String])
     case integerChoice([Int])
     case color
-    /// A file that must exist; relative to the config file's folder.
-    case file
-    /// A video file that must exist; relative to the config file's folder. Where the program
-    /// installed a `MediaChecks.video` probe (`check-config`), its container and codec too.
+    /// A picture file that must exist; relative to the config file's folder. Decoded where the
+    /// load's `MediaChecks` decode pictures (`usb-import`).
+    case picture
+    /// A video file that must exist; relative to the config file's folder. Opened (container and
+    /// codec) where the load's `MediaChecks` open clips (`check-config`, `simulate`, `run`).
     case video
     /// A folder that must exist; relative to the config file's folder.
     case directory
@@ -147,7 +148,7 @@ enum ValueType {
         case .choice: return "string (choice)"
         case .integerChoice: return "integer (choice)"
         case .color: return "colour `\"#RRGGBB\"` or `\"#AARRGGBB\"`"
-        case .file: return "file path"
+        case .picture: return "file path (picture)"
         case .video: return "file path (video)"
         case .directory: return "folder path"
         case .path, .socketPath: return "path"
@@ -175,7 +176,7 @@ enum ValueType {
         case .choice(let c): return c.map { "`\"\($0)\"`" }.joined(separator: ", ")
         case .integerChoice(let c): return c.map { "`\($0)`" }.joined(separator: ", ")
         case .color: return "any colour"
-        case .file: return "an existing file"
+        case .picture: return "an existing picture file"
         case .video: return "an existing video file this machine decodes"
         case .directory: return "an existing folder"
         case .path: return "any path"
@@ -238,19 +239,12 @@ enum ValueType {
                 return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a colour; write \"#RRGGBB\" or \"#AARRGGBB\" in hexadecimal"))
             }
             return .success(.color(c))
-        case .file, .directory:
+        case .picture, .video, .directory:
             guard let s = node.string else { return wrongType("a string (a path)") }
             guard !s.isEmpty else { return .failure(ValueProblem("must not be empty")) }
             let resolved = PathResolver.resolve(s, folder: folder)
             let wantDirectory: Bool = { if case .directory = self { return true }; return false }()
             if let problem = PathResolver.problem(resolved, written: s, directory: wantDirectory) { return .failure(ValueProblem(problem)) }
-            return .success(.string(resolved))
-        case .video:
-            guard let s = node.string else { return wrongType("a string (a path)") }
-            guard !s.isEmpty else { return .failure(ValueProblem("must not be empty")) }
-            let resolved = PathResolver.resolve(s, folder: folder)
-            if let problem = PathResolver.problem(resolved, written: s, directory: false) { return .failure(ValueProblem(problem)) }
-            if let problem = MediaChecks.video?(resolved) { return .failure(ValueProblem("\(ValueFormat.quoted(s)): \(problem)")) }
             return .success(.string(resolved))
         case .path:
             guard let s = node.string else { return wrongType("a string (a path)") }

@@ -112,7 +112,7 @@ struct BenchVideoCommand: ParsableCommand {
         for i in 1..<9 { text += "[[item]]\ntitle = \"Item \(i)\"\n" }
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        return CarouselSession(config: try ConfigLoader.load(path: path), width: screen.width, height: screen.height,
+        return CarouselSession(config: try ConfigLoader.load(path: path, media: MediaFileCheck.kiosk), width: screen.width, height: screen.height,
                                synchronousCards: false)
     }
 

@@ -7,19 +7,19 @@ import Cards
 struct CheckConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "check-config",
         abstract: "Parse and validate a config file: prints OK, or every problem as FILE:LINE:COLUMN: message.",
-        discussion: "Exits 0 when the file is valid, 1 when it has problems. Video items' clips are opened: a container or codec this machine cannot decode is a problem. docs/configuration.md lists every key.")
+        discussion: "Exits 0 when the file is valid, 1 when it has problems. Every clip is opened: a container or codec this machine cannot decode is a problem, as it is for `simulate` and for `run` at start and on every reload. docs/configuration.md lists every key.")
     @Argument(help: "The config file.") var file: String
 
     func run() throws {
-        // Every clip is opened: its container read, a decoder for its codec found.
-        MediaChecks.video = MediaFileCheck.videoProblem
         // The loader's hint for a missing file names --config, which this command does not take.
         guard FileManager.default.fileExists(atPath: file) else {
             print(ConfigDiagnostic(file: file, line: 0, column: 0, message: "no such file").description)
             throw ExitCode(1)
         }
         do {
-            let config = try ConfigLoader.load(path: file)
+            // Every clip is opened (its container read, a decoder for its codec found), as
+            // `simulate` and `run` do.
+            let config = try ConfigLoader.load(path: file, media: MediaFileCheck.kiosk)
             print("OK")
             // With [usb] import on, the content a stick brought is checked with the file.
             if let content = config.importedContent { print("with the content from a USB stick: \(content)") }

@@ -50,7 +50,8 @@ struct RunCommand: ParsableCommand {
         var cfg: KioskConfiguration
         var problems: [ConfigDiagnostic] = []
         do {
-            cfg = try ConfigLoader.loadForRun(path: path)
+            // Every clip opened, as check-config and every reload do (before the loop starts).
+            cfg = try ConfigLoader.loadForRun(path: path, media: MediaFileCheck.kiosk)
             KioskBehavior.logImportedContent(cfg, logger: logger)
         } catch let e as ConfigErrors {
             problems = e.diagnostics

@@ -30,7 +30,6 @@ struct USBImportCommand: ParsableCommand {
     func run() throws {
         KioskLogging.bootstrap(level: .info)
         let logger = Logger(label: "kiosk-carousel.usb")
-        MediaChecks.video = MediaFileCheck.videoProblem
         let path = config.path
         // The machine's own file, alone. A file with problems still names its [usb]: a stick can
         // then bring content to a kiosk whose own file is broken.

@@ -63,6 +63,15 @@ final class ImportedContentTests: XCTestCase {
         XCTAssertTrue(found.first?.hasPrefix("\(gestures):1:2: unknown section [gestures]") == true, "\(found)")
     }
 
+    /// An item that runs a program is said also when the file has other problems (one pass).
+    func testItemsThatRunProgramsAreSaidWithTheOtherProblems() throws {
+        let path = try write("[[item]]\nid = \"shell\"\naction = { exec = [\"/bin/sh\"] }\n[carousel]\nspead = 1\n", "config.toml")
+        let found = problems { _ = try ImportedContent.load(path: path, allowExec: false) }
+        XCTAssertEqual(found.count, 2, "\(found)")
+        XCTAssertTrue(found[0].hasPrefix("\(path):3:1: item \"shell\" runs a program"), found[0])
+        XCTAssertTrue(found[1].hasPrefix("\(path):5:1: unknown key 'spead'"), found[1])
+    }
+
     func testItemsThatRunProgramsNeedAllowExec() throws {
         let path = try write("[[item]]\nid = \"a\"\n\n[[item]]\nid = \"shell\"\naction = { exec = [\"/bin/sh\"] }\n\n[[item]]\nid = \"e\"\naction = { emit = \"x\" }\n", "config.toml")
         let found = problems { _ = try ImportedContent.load(path: path, allowExec: false) }

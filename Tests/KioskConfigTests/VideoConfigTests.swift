@@ -7,10 +7,7 @@ import XCTest
 final class VideoConfigTests: XCTestCase {
     var fixture: ConfigFixture!
     override func setUp() { fixture = ConfigFixture() }
-    override func tearDown() {
-        MediaChecks.video = nil
-        fixture = nil
-    }
+    override func tearDown() { fixture = nil }
 
     func testVideoItemKeys() throws {
         fixture.write("media/harbour.mp4")
@@ -77,17 +74,31 @@ final class VideoConfigTests: XCTestCase {
                        ["3:43: 'timeout' applies only to exec actions"])
     }
 
-    /// `check-config` installs a probe: what it says about a clip is reported at the value.
-    func testInstalledVideoProbeReportsAtTheValue() throws {
+    /// The clip check the load is given: what it says about a clip is reported at the value,
+    /// a folder's clip at `[items] directory`; each file is asked once; without it clips are not read.
+    func testTheLoadsClipCheckReportsAtTheKeyThatNamesTheClip() throws {
         fixture.write("good.mp4")
         fixture.write("bad.mp4")
-        MediaChecks.video = { path in
-            path.hasSuffix("bad.mp4") ? "no decoder for codec 'av1' on this machine" : nil
+        fixture.write("media/01-bad.mp4")
+        let asked = AskedPaths()
+        let media = MediaChecks(clip: { path in
+            asked.add(path)
+            return path.hasSuffix("bad.mp4") ? "no decoder for codec 'av1' on this machine" : nil
+        })
+        let text = "[items]\ndirectory = \"media\"\nextensions = [\"mp4\"]\n[[item]]\nvideo = \"good.mp4\"\n[[item]]\ntitle = \"x\"\nvideo = \"bad.mp4\"\n"
+            + "[[item]]\nvideo = \"bad.mp4\"\nposter = \"nope.jpg\"\n"
+        let file = fixture.write("config.toml", text)
+        XCTAssertThrowsError(try ConfigLoader.load(path: file, media: media)) { error in
+            XCTAssertEqual((error as? ConfigErrors)?.diagnostics.map { "\($0.line):\($0.column): \($0.message)" }, [
+                "2:13: 'directory' file \"01-bad.mp4\": no decoder for codec 'av1' on this machine",
+                "8:9: 'video' \"bad.mp4\": no decoder for codec 'av1' on this machine",
+                "10:9: 'video' \"bad.mp4\": no decoder for codec 'av1' on this machine",
+                "11:10: 'poster' file \"nope.jpg\" (\(fixture.folder)/nope.jpg) does not exist",
+            ])
         }
-        XCTAssertEqual(fixture.report("[[item]]\nvideo = \"good.mp4\"\n[[item]]\ntitle = \"x\"\nvideo = \"bad.mp4\"\n"),
-                       ["5:9: 'video' \"bad.mp4\": no decoder for codec 'av1' on this machine"])
-        MediaChecks.video = nil
-        XCTAssertEqual(fixture.report("[[item]]\nvideo = \"bad.mp4\"\n"), [])
+        XCTAssertEqual(asked.paths.sorted(), ["/bad.mp4", "/good.mp4", "/media/01-bad.mp4"].map { fixture.folder + $0 },
+                       "each file once, also when other keys have problems")
+        XCTAssertEqual(fixture.report("[[item]]\nvideo = \"bad.mp4\"\n"), [], "MediaChecks.none: clips not read")
     }
 
     /// Clips in `[items] directory` become video items when `extensions` takes them in.
@@ -102,4 +113,12 @@ final class VideoConfigTests: XCTestCase {
         XCTAssertNil(both.items[1].image)
         XCTAssertEqual(both.items[1].title, "harbour")
     }
+}
+
+/// The paths a check was asked about (from several threads).
+final class AskedPaths: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    func add(_ p: String) { lock.lock(); list.append(p); lock.unlock() }
+    var paths: [String] { lock.lock(); defer { lock.unlock() }; return list }
 }

@@ -109,7 +109,7 @@ public final class ContentImporter {
             }
         }
         // The rules, the overlay and every picture and clip, read from the stick.
-        let problems = check(configFile: configFile, folder: folder, root: root, deep: true).problems
+        let problems = check(configFile: configFile, root: root, deep: true).problems
         if !problems.isEmpty { return failed("The stick's content has problems.", problems) }
 
         // The copy.
@@ -123,7 +123,7 @@ public final class ContentImporter {
             return failed("The stick could not be read to the end (was it pulled out?). Nothing changed.", [why])
         }
         let copiedConfig = (incoming as NSString).appendingPathComponent(ImportedContent.configName)
-        let copied = check(configFile: copiedConfig, folder: incoming, root: settings.content, deep: false)
+        let copied = check(configFile: copiedConfig, root: settings.content, deep: false)
         guard copied.problems.isEmpty else {
             removeTree(incoming)
             return failed("The copy did not read back as the stick did. Nothing changed.", copied.problems)
@@ -142,13 +142,14 @@ public final class ContentImporter {
                             items: count, bytes: listing.bytes)
     }
 
-    /// Every problem of the content file in `folder`, with paths as on the stick, and how many
-    /// items it has. `deep`: every picture decoded (clips are opened where `MediaChecks.video`
-    /// is set).
-    func check(configFile: String, folder: String, root: String, deep: Bool) -> (problems: [String], items: Int) {
+    /// Every problem of the content file, all found in one pass and each at the key
+    /// that names its file (`FILE:LINE:COLUMN`), with paths as on the stick; and how many items it
+    /// has. `deep`: every picture decoded and every clip opened (`MediaFileCheck.stick`).
+    func check(configFile: String, root: String, deep: Bool) -> (problems: [String], items: Int) {
         let loaded: (config: KioskConfiguration, tables: Set<String>)
         do {
-            loaded = try ImportedContent.load(path: configFile, allowExec: settings.allowExec)
+            loaded = try ImportedContent.load(path: configFile, allowExec: settings.allowExec,
+                                              media: deep ? MediaFileCheck.stick : .none)
             _ = try ImportedContent.overlay(loaded.config, tables: loaded.tables, on: machine, contentFile: configFile)
         } catch let e as ConfigErrors {
             // Paths in the messages as on the stick too (not under the mount point).
@@ -160,22 +161,7 @@ public final class ContentImporter {
         } catch {
             return (["\(onStick(configFile, root: root)): \(error)"], 0)
         }
-        var problems: [String] = []
-        let inside = (folder as NSString).standardizingPath + "/"
-        var paths = loaded.config.items.flatMap(\.mediaFiles)
-        if let dir = loaded.config.itemsDirectory.directory { paths.append(dir) }
-        for path in paths where !((path as NSString).standardizingPath + "/").hasPrefix(inside) {
-            problems.append("\(onStick(configFile, root: root)): \(onStick(path, root: root)) is outside the \(ImportedContent.stickFolder)/ folder, so it would not be copied; put it in the folder")
-        }
-        guard problems.isEmpty, deep else { return (problems, loaded.config.items.count) }
-        for item in loaded.config.items {
-            for picture in [item.image, item.poster].compactMap({ $0 }) {
-                if let why = MediaFileCheck.imageProblem(path: picture) {
-                    problems.append("\(onStick(picture, root: root)): \(why) (item \"\(item.id)\")")
-                }
-            }
-        }
-        return (problems, loaded.config.items.count)
+        return ([], loaded.config.items.count)
     }
 
     /// `path` as a person sees it on the stick: relative to its root.

@@ -27,7 +27,7 @@ enum ItemsSchema {
                 .withDefault("`item1`, `item2`… by position"),
             .string("title", \.title, "The title on the card and in the title overlay.", example: "\"Mountain Dawn\"", allowEmpty: true),
             .string("subtitle", \.subtitle, "A second line of text.", defaultText: "none", example: "\"First light on the ridge\""),
-            .path("image", \.image, .file, "PNG, JPEG, SVG or WebP picture, relative to the config file's folder.", defaultText: "none",
+            .path("image", \.image, .picture, "PNG, JPEG, SVG or WebP picture, relative to the config file's folder.", defaultText: "none",
                   example: "media/01-mountain-dawn.jpg"),
             .path("video", \.video, .video, """
                 A video clip (H.264, H.265, VP9, AV1… in MP4, MKV, WebM: whatever this machine's FFmpeg \
@@ -35,7 +35,7 @@ enum ItemsSchema {
                 card shows its poster; while the carousel rests on the item the card plays the clip, \
                 muted (`[video]`).
                 """, defaultText: "none", example: "media/harbour.mp4"),
-            .path("poster", \.poster, .file, "The picture shown on a video item's card before and between plays (PNG, JPEG, SVG, WebP).",
+            .path("poster", \.poster, .picture, "The picture shown on a video item's card before and between plays (PNG, JPEG, SVG, WebP).",
                   defaultText: "the clip's first frame", example: "media/harbour.jpg"),
             .bool("loop", \.loop, "A video item's card plays its clip over and over; false: once, then it keeps the last frame.",
                   example: "false"),

@@ -1,0 +1,72 @@
+import Cards
+import Foundation
+import KioskConfig
+import Logging
+import TestSupport
+import XCTest
+@testable import Kiosk
+
+/// Issue 27 §4: one rule for pictures and clips in `check-config`, `simulate` and `run` (at start
+/// and on reload): every clip is opened, so one config gives the same problem list from all three.
+final class MediaCheckAgreementTests: XCTestCase {
+    var folder: String!
+    var path: String { folder + "/config.toml" }
+
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "media-agreement-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // A PNG renamed clip.mp4, named as a video; and a picture that is fine.
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let png = repository.path + "/config/media/08-ocean-waves.png"
+        try FileManager.default.copyItem(atPath: png, toPath: folder + "/clip.mp4")
+        try FileManager.default.copyItem(atPath: png, toPath: folder + "/pic.png")
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+
+    let good = "[[item]]\nid = \"a\"\nimage = \"pic.png\"\n"
+    var bad: String { good + "[[item]]\nid = \"v\"\nvideo = \"clip.mp4\"\n[carousel]\nspead = 3\n" }
+
+    /// The problems as the loader gives them with the program's checks.
+    func expected() throws -> [String] {
+        do {
+            _ = try ConfigLoader.load(path: path, media: MediaFileCheck.kiosk)
+            return []
+        } catch let e as ConfigErrors {
+            return e.diagnostics.map(\.description)
+        }
+    }
+
+    func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
+
+    func testOneConfigGivesTheSameProblemsFromCheckConfigSimulateAndRun() throws {
+        try bad.write(toFile: path, atomically: true, encoding: .utf8)
+        let problems = try expected()
+        XCTAssertEqual(problems, [
+            "\(path):6:9: 'video' \"clip.mp4\": a still image (PNG), not a video; show it as an image item instead",
+            "\(path):8:1: unknown key 'spead' in [carousel]",
+        ])
+
+        let check = try ProductBinary.run(["check-config", path])
+        XCTAssertEqual(check.status, 1)
+        XCTAssertEqual(lines(check.output), problems, "check-config")
+
+        let simulate = try ProductBinary.run(["simulate", "--config", path, "--until", "0", "--size", "160x120"])
+        XCTAssertEqual(simulate.status, 1)
+        XCTAssertEqual(lines(simulate.errors), problems, "simulate")
+
+        // run, at start: the same problems, logged and shown on the card (it keeps running).
+        let run = try ProductBinary.run(["run", "--config", path, "--backend", "headless", "--exit-after", "0.2"])
+        XCTAssertEqual(run.status, 0, run.errors)
+        for p in problems { XCTAssertTrue(run.errors.contains(p), "run at start does not say \(p):\n\(run.errors)") }
+
+        // run, on reload (the loop's path): a running carousel refuses the file with the same list.
+        try good.write(toFile: path, atomically: true, encoding: .utf8)
+        let config = try ConfigLoader.load(path: path, media: MediaFileCheck.kiosk)
+        let behavior = KioskBehavior(session: CarouselSession(config: config, width: 160, height: 120),
+                                     log: try EventLog(path: nil), now: 0, performAction: { _, _, _, _ in [] })
+        try bad.write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertNil(behavior.reload(path: path, reason: "test", now: 1, logger: Logger(label: "test")))
+        XCTAssertEqual(behavior.lastReloadProblems.map(\.description), problems, "run's reload")
+    }
+}
