@@ -96,16 +96,21 @@ public final class ContentImporter {
             return failed("The stick has no \(ImportedContent.stickFolder)/\(ImportedContent.configName).",
                           ["\(ImportedContent.stickFolder)/\(ImportedContent.configName): missing (docs/usb.md says what the folder needs)"])
         }
+        // A stick too large to take: said with the content file's rules (not its pictures and
+        // clips: a large folder is not read through to refuse it), so one look shows all to fix.
+        func refused(_ message: String, _ problem: String) -> ImportStatus {
+            failed(message, [problem] + check(configFile: configFile, root: root, deep: false).problems)
+        }
         if listing.bytes > Int64(settings.maxMB) << 20 {
-            return failed("The stick's folder is too large.",
-                          ["\(ImportedContent.stickFolder)/: \(Self.mebibytes(listing.bytes)) MiB, more than [usb] max_mb = \(settings.maxMB)"])
+            return refused("The stick's folder is too large.",
+                           "\(ImportedContent.stickFolder)/: \(Self.mebibytes(listing.bytes)) MiB, more than [usb] max_mb = \(settings.maxMB)")
         }
         var fs = statvfs()
         if statvfs(settings.content, &fs) == 0 {
             let free = Int64(fs.f_bavail) * Int64(fs.f_frsize)
             if listing.bytes + (8 << 20) > free {
-                return failed("There is not enough free space for it.",
-                              ["\(settings.content): \(Self.mebibytes(free)) MiB free, the stick's folder needs \(Self.mebibytes(listing.bytes)) MiB"])
+                return refused("There is not enough free space for it.",
+                               "\(settings.content): \(Self.mebibytes(free)) MiB free, the stick's folder needs \(Self.mebibytes(listing.bytes)) MiB")
             }
         }
         // The rules, the overlay and every picture and clip, read from the stick.
