@@ -154,7 +154,8 @@ mmdebstrap --mode=root --variant=minbase --architectures="$ARCH" --format=direct
     "deb $MIRROR $SUITE-updates ${COMPONENTS//,/ }" \
     "deb $SECURITY_MIRROR $SUITE-security ${COMPONENTS//,/ }"
 [ "$(host_lists)" = "$lists_before" ] || {
-    diff <(echo "$lists_before") <(host_lists) | sed 's/^/    /' >&2
+    # (diff exits 1 here: under set -e and pipefail it must not end the script before die speaks)
+    diff <(echo "$lists_before") <(host_lists) | sed 's/^/    /' >&2 || true
     die "the build changed this machine's apt lists in /var/lib/apt/lists (above: < before, > after); it must only touch $ROOT"
 }
 step "root filesystem ready: $(du -sh --apparent-size "$ROOT" | cut -f1) ($(ls "$PKGCACHE" | grep -c '\.deb$') packages in $PKGCACHE)"
