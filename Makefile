@@ -25,8 +25,10 @@ release: deps
 run: build
 	scripts/run-example.sh $(BIN_DEBUG) $(CONFIG)
 
-## make test: installs what is missing, builds, runs the unit tests and the VM tests.
+## make test: installs what is missing, checks that every import is a declared dependency
+## (scripts/check-imports.py), builds, runs the unit tests and the VM tests.
 test: deps
+	scripts/check-imports.py
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/fuzz.sh --quick
