@@ -100,13 +100,7 @@ step "package $DEB (version $pkgversion) -> $IMG"
 # A build that stopped half-way can leave mounts below $WORK (mmdebstrap bind-mounts the .deb, and
 # in root mode the host's /dev nodes, into the root): undo them, deepest first, before deleting
 # anything, and never cross into another filesystem while deleting.
-umount_below() {
-    local m
-    [ -d "$1" ] || return 0
-    for m in $(awk -v d="$(realpath "$1")" '$5 ~ "^"d"/" {print $5}' /proc/self/mountinfo | sort -r); do
-        umount -l "$m" 2>/dev/null || true
-    done
-}
+source "$top/scripts/umount-below.sh"
 umount_below "$WORK"
 rm -rf --one-file-system "$WORK"
 trap 'umount_below "$WORK"' EXIT

@@ -118,14 +118,9 @@ enter_root() {
     fi
 }
 
-# umount_root DIR: undoes every mount below DIR (deepest first).
-umount_root() {
-    local m
-    [ -d "$1" ] || return 0
-    for m in $(awk -v d="$(realpath "$1")" '$5 ~ "^"d"/" {print $5}' /proc/self/mountinfo | sort -r); do
-        umount -l "$m" 2>/dev/null || true
-    done
-}
+# umount_root DIR: undoes every mount below DIR (deepest first; scripts/umount-below.sh).
+source "$(dirname "${BASH_SOURCE[0]}")/../umount-below.sh"
+umount_root() { umount_below "$1"; }
 
 # unmount_on_exit DIR...: when the script ends, however it ends, the roots' mounts go (a root
 # left with /dev bind-mounted in it must never be deleted with rm -rf).
