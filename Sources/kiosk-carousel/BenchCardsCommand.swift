@@ -22,12 +22,16 @@ struct BenchCardsCommand: ParsableCommand {
     @Option(help: "Worker threads for the scroll test ([cards] workers).") var workers = 2
     @Option(help: "Items visible at once while scrolling.") var visible = 9
 
-    func run() throws {
-        let (w, h) = (size.width, size.height)
-        let (sw, sh) = (scrollCardSize.width, scrollCardSize.height)
+    /// The option checks: ArgumentParser prints `bench cards`' usage with their message.
+    func validate() throws {
         guard runs > 0, items > 0, cacheMb > 0, workers > 0, visible > 0 else {
             throw ValidationError("--runs, --items, --cache-mb, --workers and --visible must be positive")
         }
+    }
+
+    func run() throws {
+        let (w, h) = (size.width, size.height)
+        let (sw, sh) = (scrollCardSize.width, scrollCardSize.height)
         HeapTuning.returnLargeBuffersToSystem()
         let dir = NSTemporaryDirectory() + "kiosk-bench-cards-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -40,7 +44,7 @@ struct BenchCardsCommand: ParsableCommand {
         for (label, item) in sources {
             _ = renderer.renderFace(item, width: w, height: h)
             let first = renderer.renderFace(item, width: w, height: h)
-            if let f = first.failure { throw ValidationError("bench source failed: \(f)") }
+            if let f = first.failure { throw CommandFailure("bench source failed: \(f)") }
             var wall: [Double] = [], cpu: [Double] = []
             for _ in 0..<runs {
                 let t0 = monotonic(), c0 = threadCPU()

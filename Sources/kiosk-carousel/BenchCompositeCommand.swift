@@ -49,7 +49,7 @@ struct BenchCompositeCommand: ParsableCommand {
     func run() throws {
         let loaded: BenchScene
         do { loaded = try BenchScene.load(path: scene) } catch let e as BenchScene.LoadError {
-            throw ValidationError(e.description)
+            throw CommandFailure(e.description)
         }
         let textureFilter = filter
         if textureFilter == .mipmap { for q in loaded.quads { q.texture.buildMipLevels() } }

@@ -35,19 +35,26 @@ struct BenchPerfTableCommand: ParsableCommand {
     func validate() throws {
         guard (3...10_000).contains(frames) else { throw ValidationError("--frames must be 3…10000") }
         guard (1...64).contains(threads) else { throw ValidationError("--threads must be 1…64") }
+        _ = try parsedSizes()
+        _ = try parsedTypes()
+    }
+
+    private func parsedSizes() throws -> [PixelSize] {
+        do { return try sizes.split(separator: ",").map { try PixelSize(parsing: String($0)) } } catch let e as ValidationError {
+            throw ValidationError("--sizes: \(e.message)")
+        }
+    }
+
+    private func parsedTypes() throws -> [CarouselType] {
+        try types.map { try CarouselType.parseList($0, option: "--types") } ?? CarouselType.allCases
     }
 
     func run() throws {
         var base = try config.load()
-        if base.items.isEmpty { throw ValidationError("the config has no items to draw") }
+        if base.items.isEmpty { throw CommandFailure("\(config.path): the config has no items to draw") }
         base.display.renderThreads = nil
-        let panels = try sizes.split(separator: ",").map { try PixelSize(parsing: String($0)) }
-        let kinds: [CarouselType] = try types.map {
-            try $0.split(separator: ",").map { name in
-                guard let t = CarouselType(rawValue: String(name)) else { throw ValidationError("unknown layout type '\(name)'") }
-                return t
-            }
-        } ?? CarouselType.allCases
+        let panels = try parsedSizes()
+        let kinds = try parsedTypes()
         let counts = threads == 1 ? [1] : [1, threads]
         let loops = Compositor(threads: 1).instructionSet.rawValue
         print("Machine: \(Self.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(loops) loops; "

@@ -24,24 +24,29 @@ struct BenchScaleCommand: ParsableCommand {
             Build with `swift build -c release` before quoting numbers.
             """)
 
-    @Option(help: "Screen size as WIDTHxHEIGHT.") var size = "3840x2160"
+    @Option(help: "Screen size as WIDTHxHEIGHT.", transform: PixelSize.init(parsing:)) var size = PixelSize(3840, 2160)
     @Option(help: "Rounds (each variant once per round).") var rounds = 15
     @Option(help: "Threads of the multi-threaded runs (default: the number of cores).") var threads: Int?
     @Option(help: "Layouts, comma-separated.") var layouts = "coverflow,rotary"
     @Option(help: "Rotation of the copy: 0, 90, 180, 270.") var rotation = 0
     @Option(help: "Write each variant's final screen as PNG into this folder.") var png: String?
 
+    /// The option checks: ArgumentParser prints `bench scale`'s usage with their messages.
+    func validate() throws {
+        guard DisplayRotation(degrees: rotation) != nil else { throw ValidationError("--rotation must be 0, 90, 180 or 270, not \(rotation)") }
+        _ = try parsedLayouts()
+    }
+
+    private func parsedLayouts() throws -> [CarouselType] {
+        try CarouselType.parseList(layouts, option: "--layouts")
+    }
+
     func run() throws {
-        let wh = size.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard wh.count == 2, wh[0] > 0, wh[1] > 0 else { throw ValidationError("--size: WIDTHxHEIGHT") }
-        guard let rot = DisplayRotation(degrees: rotation) else { throw ValidationError("--rotation: 0, 90, 180 or 270") }
-        let (w, h) = (wh[0], wh[1])
+        let rot = DisplayRotation(degrees: rotation) ?? .none
+        let (w, h) = (size.width, size.height)
         let cores = threads ?? ProcessInfo.processInfo.activeProcessorCount
         let threadCounts = cores > 1 ? [1, cores] : [1]
-        let types = try layouts.split(separator: ",").map { name -> CarouselType in
-            guard let t = CarouselType(rawValue: String(name)) else { throw ValidationError("unknown layout \(name)") }
-            return t
-        }
+        let types = try parsedLayouts()
 
         // The screen-sized buffer the copies write (physical size, cached memory).
         let (pw, ph) = rot.swapsAxes ? (h, w) : (w, h)

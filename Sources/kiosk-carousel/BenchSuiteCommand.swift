@@ -40,6 +40,16 @@ struct BenchSuiteCommand: ParsableCommand {
         guard frames >= 1 else { throw ValidationError("--frames must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup must be 0 or more") }
         _ = try threadCounts()
+        // The built-in scenes are known now; a --scenes folder's are read by run().
+        if scenes == nil, let problem = onlyMatchesNone(BenchScene.builtInScenes.map(\.name)) { throw ValidationError(problem) }
+    }
+
+    /// Why `--only` keeps none of the scenes `names`; nil when it keeps one or more (or is not given).
+    private func onlyMatchesNone(_ names: [String]) -> String? {
+        guard let only else { return nil }
+        let wanted = Set(only.split(separator: ",").map(String.init))
+        guard !names.contains(where: wanted.contains) else { return nil }
+        return "--only \(only): no such scene (the scenes are \(names.joined(separator: ", ")))"
     }
 
     private func threadCounts() throws -> [Int] {
@@ -69,12 +79,12 @@ struct BenchSuiteCommand: ParsableCommand {
             }
         }
         if let only {
+            if let problem = onlyMatchesNone(named.map(\.0)) { throw CommandFailure(problem) }
             let wanted = Set(only.split(separator: ",").map(String.init))
             named = named.filter { wanted.contains($0.0) }
-            guard !named.isEmpty else { throw ValidationError("--only \(only): no such scene") }
         }
         do { return try named.map { try $0.1() } } catch let e as BenchScene.LoadError {
-            throw ValidationError(e.description)
+            throw CommandFailure(e.description)
         }
     }
 

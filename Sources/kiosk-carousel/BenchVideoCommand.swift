@@ -23,8 +23,12 @@ struct BenchVideoCommand: ParsableCommand {
     @Option(help: "Folder for the generated clips (kept between runs).")
     var cache = (ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? (NSHomeDirectory() + "/.cache")) + "/kiosk-carousel/bench-video"
 
-    func run() throws {
+    /// The option checks: ArgumentParser prints `bench video`'s usage with their message.
+    func validate() throws {
         guard seconds > 0, dragFrames > 10 else { throw ValidationError("--seconds must be positive and --drag-frames above 10") }
+    }
+
+    func run() throws {
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
         print(VideoCapabilities.current().summary)
         print("bench video: decode to a \(card.width)×\(card.height) card (cover), one decoder thread; wall and thread CPU per frame")
@@ -47,7 +51,7 @@ struct BenchVideoCommand: ParsableCommand {
         let path = "\(cache)/testsrc2-\(size)-30fps-10s.mp4"
         if FileManager.default.fileExists(atPath: path) { return path }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else {
-            throw ValidationError("bench video makes its clips with ffmpeg: apt-get install ffmpeg (scripts/install-deps.sh)")
+            throw CommandFailure("bench video makes its clips with ffmpeg: apt-get install ffmpeg (scripts/install-deps.sh)")
         }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
@@ -55,7 +59,7 @@ struct BenchVideoCommand: ParsableCommand {
                        "-c:v", "libx264", "-preset", "fast", "-pix_fmt", "yuv420p", path + ".part.mp4"]
         try p.run()
         p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw ValidationError("ffmpeg failed making \(path)") }
+        guard p.terminationStatus == 0 else { throw CommandFailure("ffmpeg failed making \(path)") }
         try FileManager.default.moveItem(atPath: path + ".part.mp4", toPath: path)
         return path
     }
@@ -77,7 +81,7 @@ struct BenchVideoCommand: ParsableCommand {
                 wall.append(MonotonicClock.now() - t0)
                 cpu.append(Self.threadCPU() - c0)
             }
-            guard !wall.isEmpty else { throw ValidationError("\(path): no frames decoded") }
+            guard !wall.isEmpty else { throw CommandFailure("\(path): no frames decoded") }
             wall.sort()
             cpu.sort()
             let n = wall.count

@@ -54,6 +54,27 @@ struct DisplayTestCommand: ParsableCommand {
         if let r = rotation, DisplayRotation(degrees: r) == nil { throw ValidationError("--rotation must be 0, 90, 180 or 270, not \(r)") }
         if let b = buffers, !(2...3).contains(b) { throw ValidationError("--buffers must be 2 or 3, not \(b)") }
         guard seconds > 0, seconds < 3600 else { throw ValidationError("--seconds must be between 0 and 3600") }
+        _ = try parsedShots()
+        _ = try parsedHandover()
+    }
+
+    /// `--shot SECONDS=NAME`, in time order; each before the end of the run.
+    private func parsedShots() throws -> [(time: Double, path: String)] {
+        let shots = try shots.map { try TimedPath.parse($0, option: "--shot", example: "1.5=name") }.sorted { $0.time < $1.time }
+        if let late = shots.first(where: { $0.time >= seconds }) {
+            throw ValidationError("--shot \(TimedPath.format(late.time))=\(late.path) is not before the end (--seconds \(TimedPath.format(seconds)))")
+        }
+        return shots
+    }
+
+    /// `--handover SECONDS=COMMAND`, its time before the end of the run.
+    private func parsedHandover() throws -> (time: Double, command: String)? {
+        guard let handover else { return nil }
+        let example = "2.5=COMMAND with a time before --seconds"
+        guard let h = try? TimedPath.parse(handover, option: "--handover", example: example), h.time < seconds else {
+            throw ValidationError("--handover must look like \(example), not '\(handover)'")
+        }
+        return (h.time, h.path)
     }
 
     func run() throws {
@@ -64,22 +85,9 @@ struct DisplayTestCommand: ParsableCommand {
         if let mode { options.mode = mode }
         if let buffers { options.buffers = buffers }
         if let rotation, let r = DisplayRotation(degrees: rotation) { options.rotation = r }
-        let shotPlan = try shots.map { spec -> (Double, String) in
-            guard let eq = spec.firstIndex(of: "="), let t = Double(spec[..<eq]), t >= 0 else {
-                throw ValidationError("--shot must look like 1.5=name, not '\(spec)'")
-            }
-            return (t, String(spec[spec.index(after: eq)...]))
-        }.sorted { $0.0 < $1.0 }
-        if let late = shotPlan.first(where: { $0.0 >= seconds }) {
-            throw ValidationError("--shot \(late.0)=\(late.1) is not before the end (--seconds \(seconds))")
-        }
+        let shotPlan = try parsedShots()
         let script = try input.map { try InputScript.load(path: $0) } ?? []
-        var handoverPlan: (time: Double, command: String)? = try handover.map { spec in
-            guard let eq = spec.firstIndex(of: "="), let t = Double(spec[..<eq]), t >= 0, t < seconds else {
-                throw ValidationError("--handover must look like 2.5=COMMAND with a time before --seconds, not '\(spec)'")
-            }
-            return (t, String(spec[spec.index(after: eq)...]))
-        }
+        var handoverPlan = try parsedHandover()
 
         let signals = try SignalDescriptor([SIGTERM, SIGINT])
         let steps = StepAnnouncer()
