@@ -12,10 +12,22 @@ public enum ConfigLoader {
 
     /// Where the config is looked for: `--config`, then `$KIOSK_CAROUSEL_CONFIG`, then
     /// `/etc/kiosk-carousel/config.toml`. Empty values count as absent.
+    /// `missingFileHint(explicit:environment:)` says how to name another one.
     public static func resolvePath(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
         if let env = environment[environmentVariable], !env.isEmpty { return env }
         return systemPath
+    }
+
+    /// What to add to "no such file" for the path `resolvePath` chose: nil when `explicit`
+    /// (`--config FILE`) named it (the person typed it: the path and the reason say it all);
+    /// else how to give another file than the environment's or the default place.
+    public static func missingFileHint(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let explicit, !explicit.isEmpty { return nil }
+        if let env = environment[environmentVariable], !env.isEmpty {
+            return "named by $\(environmentVariable): set it to the config file, or give --config FILE"
+        }
+        return "the default place: give --config FILE or set $\(environmentVariable)"
     }
 
     /// Loads and validates a file. Throws `ConfigErrors` listing every problem. With `[usb]
@@ -23,18 +35,21 @@ public enum ConfigLoader {
     /// (`ImportedContent`); content that no longer loads is left out, its problems kept in
     /// `importedContentProblems`. `importedContent: false` reads the file alone. `media`: what is
     /// read of the pictures and clips it names (`MediaChecks`; the program passes
-    /// `MediaFileCheck.kiosk`).
-    public static func load(path: String, importedContent: Bool = true, media: MediaChecks = .none) throws -> KioskConfiguration {
-        let config = try loadFile(path: path, media: media).config
+    /// `MediaFileCheck.kiosk`). `missingFileHint`: how to name another file, added to the "no
+    /// such file" problem; only the command knows how the path was chosen (`--config`, the
+    /// environment, the default place, an argument), so the loader adds none by itself.
+    public static func load(path: String, importedContent: Bool = true, media: MediaChecks = .none,
+                            missingFileHint: String? = nil) throws -> KioskConfiguration {
+        let config = try loadFile(path: path, media: media, missingFileHint: missingFileHint).config
         return importedContent ? ImportedContent.applyCurrent(to: config, media: media) : config
     }
 
     /// `load` for the running kiosk: when the file has problems but USB content is current,
     /// that content over what can be read of the file (`ImportedContent.rescue`, the problems in
     /// `machineProblems`). `check-config` uses `load`: the file's problems are still problems.
-    public static func loadForRun(path: String, media: MediaChecks = .none) throws -> KioskConfiguration {
+    public static func loadForRun(path: String, media: MediaChecks = .none, missingFileHint: String? = nil) throws -> KioskConfiguration {
         do {
-            return try load(path: path, media: media)
+            return try load(path: path, media: media, missingFileHint: missingFileHint)
         } catch let e as ConfigErrors {
             if let rescued = ImportedContent.rescue(machinePath: path, problems: e.diagnostics, media: media) { return rescued }
             throw e
@@ -42,14 +57,15 @@ public enum ConfigLoader {
     }
 
     /// Loads and validates one file, alone; also gives the top-level keys it has.
-    static func loadFile(path: String, media: MediaChecks = .none) throws -> (config: KioskConfiguration, tables: Set<String>) {
-        try parseWithTables(readText(path: path), file: path, media: media)
+    static func loadFile(path: String, media: MediaChecks = .none,
+                         missingFileHint: String? = nil) throws -> (config: KioskConfiguration, tables: Set<String>) {
+        try parseWithTables(readText(path: path, missingFileHint: missingFileHint), file: path, media: media)
     }
 
     /// The file's text, or why it cannot be read (as a diagnostic without a place).
-    static func readText(path: String) throws -> String {
+    static func readText(path: String, missingFileHint: String? = nil) throws -> String {
         let data: Data
-        switch read(path) {
+        switch read(path, missingFileHint: missingFileHint) {
         case .success(let d): data = d
         case .failure(let e): throw e
         }
@@ -152,13 +168,14 @@ public enum ConfigLoader {
 
     // MARK: Reading the file
 
-    static func read(_ path: String) -> Result<Data, ConfigErrors> {
+    /// The file's bytes, or why they cannot be read; `missingFileHint` in brackets after "no such file".
+    static func read(_ path: String, missingFileHint: String? = nil) -> Result<Data, ConfigErrors> {
         func fail(_ message: String) -> Result<Data, ConfigErrors> {
             .failure(ConfigErrors([ConfigDiagnostic(file: path, line: 0, column: 0, message: message)]))
         }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            return fail("no such file (give --config FILE or set $\(environmentVariable))")
+            return fail("no such file" + (missingFileHint.map { " (\($0))" } ?? ""))
         }
         if isDir.boolValue { return fail("is a folder, not a config file") }
         guard let handle = FileHandle(forReadingAtPath: path) else { return fail("cannot be read (check its permissions)") }

@@ -51,7 +51,7 @@ struct RunCommand: ParsableCommand {
         var problems: [ConfigDiagnostic] = []
         do {
             // Every clip opened, as check-config and every reload do (before the loop starts).
-            cfg = try ConfigLoader.loadForRun(path: path, media: MediaFileCheck.kiosk)
+            cfg = try ConfigLoader.loadForRun(path: path, media: MediaFileCheck.kiosk, missingFileHint: config.missingFileHint)
             KioskBehavior.logImportedContent(cfg, logger: logger)
         } catch let e as ConfigErrors {
             problems = e.diagnostics

@@ -13,6 +13,17 @@ final class ConfigPathTests: XCTestCase {
         XCTAssertEqual(ConfigLoader.resolvePath(explicit: nil, environment: [:]), "/etc/kiosk-carousel/config.toml")
     }
 
+    /// "no such file" says how to give another file only where the program chose the path: a
+    /// path the person typed (`--config FILE`) needs no advice to use `--config` (issue 27).
+    func testMissingFileHintFitsHowThePathWasChosen() {
+        let env = ["KIOSK_CAROUSEL_CONFIG": "/srv/env.toml"]
+        XCTAssertNil(ConfigLoader.missingFileHint(explicit: "/tmp/opt.toml", environment: env))
+        XCTAssertEqual(ConfigLoader.missingFileHint(explicit: nil, environment: env),
+                       "named by $KIOSK_CAROUSEL_CONFIG: set it to the config file, or give --config FILE")
+        XCTAssertEqual(ConfigLoader.missingFileHint(explicit: "", environment: [:]),
+                       "the default place: give --config FILE or set $KIOSK_CAROUSEL_CONFIG")
+    }
+
     func testRelativePathsResolveAgainstTheConfigFolderNotTheWorkingDirectory() throws {
         let fixture = ConfigFixture()
         fixture.write("site/media/a.png")

@@ -180,7 +180,10 @@ final class ConfigValidationTests: XCTestCase {
     func testUnreadableAndNonTextFiles() {
         let missing = (fixture.folder as NSString).appendingPathComponent("absent.toml")
         XCTAssertThrowsError(try ConfigLoader.load(path: missing)) { e in
-            XCTAssertEqual((e as? ConfigErrors)?.description, "\(missing):0:0: no such file (give --config FILE or set $KIOSK_CAROUSEL_CONFIG)")
+            XCTAssertEqual((e as? ConfigErrors)?.description, "\(missing):0:0: no such file")
+        }
+        XCTAssertThrowsError(try ConfigLoader.load(path: missing, missingFileHint: "give another")) { e in
+            XCTAssertEqual((e as? ConfigErrors)?.description, "\(missing):0:0: no such file (give another)")
         }
         XCTAssertThrowsError(try ConfigLoader.load(path: fixture.folder)) { e in
             XCTAssertEqual((e as? ConfigErrors)?.diagnostics.first?.message, "is a folder, not a config file")

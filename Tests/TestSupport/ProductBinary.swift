@@ -17,7 +17,8 @@ public enum ProductBinary {
     /// Runs the product with `arguments`; its standard output and error are collected (the
     /// error stream on a thread of its own, so neither pipe can fill up and stall the program).
     /// `standardInput`: bytes the program reads from a pipe on its standard input (then its end).
-    public static func run(_ arguments: [String], standardInput: Data? = nil) throws -> Result {
+    /// `environment`: variables set (or replaced) in the environment the program inherits.
+    public static func run(_ arguments: [String], standardInput: Data? = nil, environment: [String: String] = [:]) throws -> Result {
         // The test bundle runs as an executable in the build folder, next to the product.
         let folder = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).deletingLastPathComponent()
         let binary = folder.appendingPathComponent("kiosk-carousel")
@@ -27,6 +28,7 @@ public enum ProductBinary {
         let p = Process()
         p.executableURL = binary
         p.arguments = arguments
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

@@ -11,11 +11,14 @@ struct ConfigOption: ParsableArguments {
     /// The file used: `--config`, else the environment, else the system file.
     var path: String { ConfigLoader.resolvePath(explicit: config) }
 
+    /// Added to "no such file": how to give another file (none when `--config` named it).
+    var missingFileHint: String? { ConfigLoader.missingFileHint(explicit: config) }
+
     /// Loads and validates the file as `check-config` and `run` do (every clip opened:
     /// `MediaFileCheck.kiosk`); on problems prints every `FILE:LINE:COLUMN: message` to standard
     /// error and exits with status 1.
     func load() throws -> KioskConfiguration {
-        do { return try ConfigLoader.load(path: path, media: MediaFileCheck.kiosk) } catch let e as ConfigErrors {
+        do { return try ConfigLoader.load(path: path, media: MediaFileCheck.kiosk, missingFileHint: missingFileHint) } catch let e as ConfigErrors {
             FileHandle.standardError.write(Data((e.description + "\n").utf8))
             throw ExitCode(1)
         }
