@@ -22,6 +22,17 @@ final class ConfigReferenceTests: XCTestCase {
         XCTAssertTrue(parts.last == expected, "README.md's reference is stale: run scripts/update-readme-reference.sh")
     }
 
+    /// `headless` once read "(PNG files)", but `run` writes none unless asked (issue 27): the text
+    /// names what writes them.
+    func testHeadlessBackendSaysWhatWritesItsPNGFiles() throws {
+        let display = try XCTUnwrap(ConfigReference.sections.first { $0.title == "[display]" })
+        let backend = try XCTUnwrap(display.rows.first { $0.key == "backend" }).doc
+        XCTAssertFalse(backend.contains("`headless` (PNG files)"), backend)
+        for writer in ["`run --shot SECONDS=FILE.png`", "`screenshot`", "`simulate` always draws headless"] {
+            XCTAssertTrue(backend.contains(writer), "\(writer): \(backend)")
+        }
+    }
+
     func testEverySectionIsDocumentedWithAnExampleThatUsesOnlyKnownKeys() throws {
         let sections = ConfigReference.sections
         XCTAssertEqual(Set(sections.map(\.title)).count, sections.count)

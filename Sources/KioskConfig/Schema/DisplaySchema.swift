@@ -11,7 +11,7 @@ enum DisplaySchema {
 
     static let keys: [Key] = [
         .choice("backend", \.display.backend,
-                "`drm` (KMS, the default on a kiosk), `fbdev` (`/dev/fbN`, boards without KMS), `headless` (PNG files); `auto` tries them in that order.",
+                "`drm` (KMS, the default on a kiosk), `fbdev` (`/dev/fbN`, boards without KMS), `headless` (no screen: the frames stay in memory; `run --shot SECONDS=FILE.png` and the control socket's `screenshot` write them as PNG files); `auto` tries them in that order. `simulate` always draws headless, at its `--size`.",
                 example: .drm),
         .path("device", \.display.device, .path, "The DRM (`/dev/dri/cardN`) or framebuffer (`/dev/fbN`) device.",
               defaultText: "the first usable one", example: "/dev/dri/card0"),
