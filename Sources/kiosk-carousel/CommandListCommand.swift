@@ -14,7 +14,7 @@ struct CommandListCommand: ParsableCommand {
 }
 
 /// Every command a person can run, found by walking the subcommands of the root command (hidden
-/// ones left out), with ArgumentParser's own usage line and abstract.
+/// ones left out), with its usage line (`CommandSynopsis`) and abstract.
 enum CommandList {
     /// The commands below `root`, depth first, as `[root, …, command]` paths; groups (commands
     /// with subcommands) are left out, their subcommands are listed.
@@ -30,8 +30,12 @@ enum CommandList {
     static func markdown(root: ParsableCommand.Type) -> String {
         let commands = leaves(of: root)
         var out = "```\n"
-        for path in commands { out += root.usageString(for: path.last!) + "\n" }
+        for path in commands {
+            let words = path.map { $0._commandName } + [CommandSynopsis.line(for: path.last!)]
+            out += words.filter { !$0.isEmpty }.joined(separator: " ") + "\n"
+        }
         out += "\(root._commandName) --version\n```\n\n"
+        out += "`\(root._commandName) COMMAND --help` lists a command's options and what they take.\n\n"
         out += "| command | what it does |\n| --- | --- |\n"
         for path in commands {
             let name = path.dropFirst().map { $0._commandName }.joined(separator: " ")

@@ -16,7 +16,7 @@ struct LayoutCommand: ParsableCommand {
         """)
 
     @OptionGroup var config: ConfigOption
-    @Option(name: .customLong("scroll-offset"), help: "The scroll offset in item units.") var scrollOffset: Double
+    @Option(name: .customLong("scroll-offset"), help: ArgumentHelp("The scroll offset in item units.", valueName: "offset")) var scrollOffset: Double
     @Option(help: "View size as WIDTHxHEIGHT (default: the config's headless size).", transform: PixelSize.init(parsing:))
     var size: PixelSize?
 

@@ -20,7 +20,7 @@ struct RecordCommand: ParsableCommand {
         Replay with: kiosk-carousel simulate --input FILE.jsonl
         """)
 
-    @Option(help: "The script to write (- for standard output).") var out: String
+    @Option(help: ArgumentHelp("The script to write (- for standard output).", valueName: "file")) var out: String
     /// The config file: [input], [input.rotary], [display] mode and rotation (none: the defaults).
     @OptionGroup var config: ConfigOption
     @Option(help: "Stop after this many seconds (default: until SIGINT or SIGTERM).") var seconds: Double?

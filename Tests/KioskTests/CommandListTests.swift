@@ -20,6 +20,22 @@ final class CommandListTests: XCTestCase {
         XCTAssertEqual(inReadme, r.output, "README.md's command list is stale: run scripts/update-readme-reference.sh")
     }
 
+    /// The usage lines read as a man page's: what must be given, with names a person reads
+    /// (`FILE`, not ArgumentParser's `<file>`), then `[options]` (issue 27: they showed
+    /// `--config <config>` and `display-test <options>`).
+    func testUsageLinesNameWhatMustBeGivenThenOptions() throws {
+        let r = try ProductBinary.run(["command-list"])
+        let lines = r.output.components(separatedBy: "```\n")[1].split(separator: "\n").map(String.init)
+        for line in lines { XCTAssertFalse(line.contains("<") || line.contains(">"), line) }
+        for expected in ["kiosk-carousel run [options]", "kiosk-carousel check-config FILE", "kiosk-carousel display-test [options]",
+                         "kiosk-carousel layout --scroll-offset OFFSET [options]", "kiosk-carousel record --out FILE [options]",
+                         "kiosk-carousel bench composite SCENE [options]", "kiosk-carousel usb-import [DEVICE] [options]",
+                         "kiosk-carousel config-reference", "kiosk-carousel --version"] {
+            XCTAssertTrue(lines.contains(expected), "\(expected) in \(lines)")
+        }
+        XCTAssertTrue(r.output.contains("`kiosk-carousel COMMAND --help` lists a command's options"), r.output)
+    }
+
     /// Every visible command is in the list, those the hand-written list once left out among them.
     func testEveryCommandIsListed() throws {
         let r = try ProductBinary.run(["command-list"])

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+
+/// A command's usage line as the README shows it (`CommandList`): the arguments a person must
+/// give, written as man pages write them (`check-config FILE`, `layout --scroll-offset OFFSET`),
+/// then `[options]` when the command has any others; `--help` lists those. ArgumentParser's own
+/// usage line names values after their option (`--config <config>`) and becomes `<options>` past
+/// twelve of them.
+enum CommandSynopsis {
+    /// What is read of ArgumentParser's description of a command (`_dumpHelp()`, its JSON).
+    private struct Dump: Decodable {
+        struct Command: Decodable { var arguments: [Argument]? }
+        struct Argument: Decodable {
+            struct Name: Decodable { var kind: String; var name: String }
+            var kind: String
+            var shouldDisplay: Bool
+            var isOptional: Bool
+            var isRepeating: Bool
+            var preferredName: Name?
+            var valueName: String?
+        }
+        var command: Command
+    }
+
+    /// `command`'s line after the program and command names (`FILE`, `[DEVICE] [options]`, or
+    /// empty for a command without arguments).
+    static func line(for command: ParsableCommand.Type) -> String {
+        guard let dump = try? JSONDecoder().decode(Dump.self, from: Data(command._dumpHelp().utf8)) else { return "[options]" }
+        let arguments = (dump.command.arguments ?? []).filter { $0.shouldDisplay && !["help", "version"].contains($0.preferredName?.name) }
+        var words: [String] = []
+        var hasOthers = false
+        for a in arguments {
+            let value = (a.valueName ?? a.preferredName?.name ?? "value").uppercased() + (a.isRepeating ? " ..." : "")
+            if a.kind == "positional" {
+                words.append(a.isOptional ? "[\(value)]" : value)
+            } else if !a.isOptional, let name = a.preferredName {
+                words.append("--\(name.name) \(value)")
+            } else {
+                hasOthers = true
+            }
+        }
+        if hasOthers { words.append("[options]") }
+        return words.joined(separator: " ")
+    }
+}
