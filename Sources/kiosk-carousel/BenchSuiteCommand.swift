@@ -67,6 +67,9 @@ struct BenchSuiteCommand: ParsableCommand {
     private func loadScenes() throws -> [BenchScene] {
         var named: [(String, () throws -> BenchScene)] = []
         if let scenes {
+            // A folder that cannot be read is named with the reason (not Foundation's NSCocoaErrorDomain text).
+            guard let folder = opendir(scenes) else { throw SystemCallError(call: "opendir", subject: scenes) }
+            closedir(folder)
             let files = try FileManager.default.contentsOfDirectory(atPath: scenes).filter { $0.hasSuffix(".json") }
             let order = BenchScene.builtInScenes.map(\.name)
             let sorted = files.map { String($0.dropLast(5)) }.sorted {

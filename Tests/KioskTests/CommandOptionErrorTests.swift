@@ -51,6 +51,9 @@ final class CommandOptionErrorTests: CommandTestCase {
         let composite = try ProductBinary.run(["bench", "composite", scene, "--frames", "1"])
         XCTAssertEqual(composite.status, 1, composite.errors)
         XCTAssertEqual(composite.errors, "Error: \(scene): cannot read the file\n")
+        let suite = try ProductBinary.run(["bench", "suite", "--scenes", folder + "/absent"])
+        XCTAssertEqual(suite.status, 1, suite.errors)
+        XCTAssertEqual(suite.errors, "Error: \(folder)/absent: opendir: No such file or directory\n")
         // This test's config has no items.
         let table = try ProductBinary.run(["bench", "perf-table", "--config", config])
         XCTAssertEqual(table.status, 1, table.errors)
