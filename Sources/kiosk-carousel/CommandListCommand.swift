@@ -9,7 +9,7 @@ struct CommandListCommand: ParsableCommand {
         shouldDisplay: false)
 
     func run() throws {
-        print(CommandList.markdown(root: KioskCarouselCommand.self), terminator: "")
+        print(try CommandList.markdown(root: KioskCarouselCommand.self), terminator: "")
     }
 }
 
@@ -27,11 +27,11 @@ enum CommandList {
     }
 
     /// A code block of usage lines (and `--version`), then a table of what each command does.
-    static func markdown(root: ParsableCommand.Type) -> String {
+    static func markdown(root: ParsableCommand.Type) throws -> String {
         let commands = leaves(of: root)
         var out = "```\n"
         for path in commands {
-            let words = path.map { $0._commandName } + [CommandSynopsis.line(for: path.last!)]
+            let words = path.map { $0._commandName } + [try CommandSynopsis.line(for: path.last!)]
             out += words.filter { !$0.isEmpty }.joined(separator: " ") + "\n"
         }
         out += "\(root._commandName) --version\n```\n\n"

@@ -23,9 +23,10 @@ enum CommandSynopsis {
     }
 
     /// `command`'s line after the program and command names (`FILE`, `[DEVICE] [options]`, or
-    /// empty for a command without arguments).
-    static func line(for command: ParsableCommand.Type) -> String {
-        guard let dump = try? JSONDecoder().decode(Dump.self, from: Data(command._dumpHelp().utf8)) else { return "[options]" }
+    /// empty for a command without arguments). Throws when ArgumentParser's description cannot
+    /// be read (a new version that changed it): a guessed line would go into the README unseen.
+    static func line(for command: ParsableCommand.Type) throws -> String {
+        let dump = try JSONDecoder().decode(Dump.self, from: Data(command._dumpHelp().utf8))
         let arguments = (dump.command.arguments ?? []).filter { $0.shouldDisplay && !["help", "version"].contains($0.preferredName?.name) }
         var words: [String] = []
         var hasOthers = false
