@@ -5,7 +5,7 @@ import KioskConfig
 
 /// `--config FILE`, shared by every subcommand that reads the configuration (`@OptionGroup`).
 struct ConfigOption: ParsableArguments {
-    @Option(help: "The config file (default: $KIOSK_CAROUSEL_CONFIG, then /etc/kiosk-carousel/config.toml).")
+    @Option(help: ArgumentHelp("The config file (default: $KIOSK_CAROUSEL_CONFIG, then /etc/kiosk-carousel/config.toml).", valueName: "file"))
     var config: String?
 
     /// The file used: `--config`, else the environment, else the system file.
