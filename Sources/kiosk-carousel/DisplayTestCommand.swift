@@ -27,6 +27,9 @@ struct DisplayTestCommand: ParsableCommand {
 
     static let configuration = CommandConfiguration(commandName: "display-test",
         abstract: "Show the carousel through a real display backend for a few seconds and print figures.",
+        // ArgumentParser writes `<options>` past twelve options; this is the README's line
+        // (CommandSynopsis; CommandListTests checks they agree).
+        usage: "kiosk-carousel display-test [options]",
         discussion: """
         Frames are those `simulate` draws for the same config, script and virtual time; `--shot T=NAME` \
         holds the clock at T, shows that frame and asks kiosk-vm for a screenshot (`kiosk-vm-shot NAME`). \

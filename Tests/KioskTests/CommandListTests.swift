@@ -36,6 +36,16 @@ final class CommandListTests: XCTestCase {
         XCTAssertTrue(r.output.contains("`kiosk-carousel COMMAND --help` lists a command's options"), r.output)
     }
 
+    /// display-test has too many options for ArgumentParser's usage line (`<options>`): its own
+    /// `--help` and errors show the README's line instead, which must stay the same.
+    func testDisplayTestHelpShowsTheListsUsageLine() throws {
+        let list = try ProductBinary.run(["command-list"])
+        let line = try XCTUnwrap(list.output.split(separator: "\n").first { $0.hasPrefix("kiosk-carousel display-test") })
+        let help = try ProductBinary.run(["display-test", "--help"])
+        XCTAssertTrue(help.output.contains("USAGE: \(line)\n"), help.output)
+        XCTAssertFalse(help.output.contains("<options>"), help.output)
+    }
+
     /// Every visible command is in the list, those the hand-written list once left out among them.
     func testEveryCommandIsListed() throws {
         let r = try ProductBinary.run(["command-list"])
