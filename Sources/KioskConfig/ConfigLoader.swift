@@ -1,5 +1,4 @@
 import Foundation
-import TOMLKit
 
 /// Reads `config.toml` into a validated `KioskConfiguration`, reporting every problem at once.
 public enum ConfigLoader {
@@ -139,20 +138,14 @@ public enum ConfigLoader {
         return config
     }
 
-    /// TOMLKit's parse copied into plain Swift data, its error turned into a diagnostic at the
-    /// place it gives. TOMLKit never frees a parsed document (`TOMLTable` has no deinit), so
-    /// the document's nodes are cleared once copied: a reload then leaks ~3 KB (TOMLKit's
-    /// per-read copies) instead of ~39 KB.
+    /// toml++'s parse copied into plain Swift data (`TOMLNode.parse`, which frees what TOMLKit's
+    /// Swift side leaks), its error turned into a diagnostic at the place it gives.
     static func parseTOML(_ text: String, file: String) throws -> TOMLNode {
         do {
-            let table = try TOMLTable(string: text)
-            defer { table.clear() }
-            return TOMLNode(table: table)
-        } catch let e as TOMLParseError {
-            throw ConfigErrors([ConfigDiagnostic(file: file, line: max(1, e.source.begin.line), column: max(1, e.source.begin.column),
-                                                 message: "TOML syntax error: \(oneLine(e.description))")])
+            return try TOMLNode.parse(text)
         } catch {
-            throw ConfigErrors([ConfigDiagnostic(file: file, line: 1, column: 1, message: "TOML syntax error: \(oneLine("\(error)"))")])
+            throw ConfigErrors([ConfigDiagnostic(file: file, line: max(1, error.line), column: max(1, error.column),
+                                                 message: "TOML syntax error: \(oneLine(error.message))")])
         }
     }
 

@@ -158,11 +158,11 @@ public enum ConfigReference {
           `KIOSK_CONFIG_FUZZ_SCALE=40 swift test --filter ConfigRobustnessTests` (12,000 mutations,
           60,000 random texts) and `KIOSK_CONFIG_FUZZ_SCALE=300` of `testRandomGarbage` (450,000
           random texts) passed; the three guards come from crashes those runs found.
-        - TOMLKit never frees a parsed document (`TOMLTable` has no deinit; `keys` copies are not
-          freed either). The loader clears the document's nodes once it has copied them, so a
-          load of the example config keeps about 14 kB (TOMLKit's key copies) instead of 53 kB:
-          the growth of VmRSS over 400 `ConfigLoader.load` calls in a debug build,
-          `ConfigReloadMemoryTests`. A parser of our own would remove the rest.
+        - TOMLKit's Swift side never frees what toml++'s C bridge hands out (the document, every
+          key list, every value read: 13.8 kB per load of the example config). The loader reads
+          the bridge itself (`TOMLNode.parse`), frees each copy once read and clears the document
+          once copied: a load keeps ~110 bytes (toml++'s empty table, which the bridge cannot
+          delete), `ReloadMemoryTests`; docs/reliability.md, bug 13.
 
         """
 

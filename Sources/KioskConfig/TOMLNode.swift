@@ -1,9 +1,7 @@
-import TOMLKit
-
-/// A parsed TOML value as plain Swift data, copied out of TOMLKit's tree once.
+/// A parsed TOML value as plain Swift data, copied out of toml++'s tree once (`TOMLNode.parse`).
 ///
 /// The copy avoids TOMLKit's table iterator (which force-unwraps and traps on keys holding
-/// `\u0000`) and keeps the validator independent of TOMLKit's C++ objects.
+/// `\u0000`) and its leaks, and keeps the validator independent of toml++'s C++ objects.
 indirect enum TOMLNode {
     case table([(key: String, value: TOMLNode)])
     case array([TOMLNode])
@@ -11,34 +9,8 @@ indirect enum TOMLNode {
     case integer(Int)
     case float(Double)
     case bool(Bool)
-    /// A date, time or date-time, kept as written by TOMLKit (no key takes one).
+    /// A date, time or date-time, kept as toml++ writes it (no key takes one).
     case dateTime(String)
-
-    /// Copies a TOMLKit value.
-    init(_ v: TOMLValueConvertible) {
-        switch v.type {
-        case .table:
-            guard let t = v.table else { self = .table([]); return }
-            self = TOMLNode(table: t)
-        case .array:
-            guard let a = v.array else { self = .array([]); return }
-            self = .array((0..<a.count).map { TOMLNode(a[$0]) })
-        case .string: self = .string(v.string ?? "")
-        case .int: self = .integer(v.int ?? 0)
-        case .double: self = .float(v.double ?? 0)
-        case .bool: self = .bool(v.bool ?? false)
-        case .date, .time, .dateTime: self = .dateTime(v.debugDescription)
-        }
-    }
-
-    /// Copies a TOMLKit table; a key TOMLKit cannot look up again is dropped.
-    init(table t: TOMLTable) {
-        var entries: [(key: String, value: TOMLNode)] = []
-        for k in t.keys {
-            if let v = t[k] { entries.append((k, TOMLNode(v))) }
-        }
-        self = .table(entries)
-    }
 
     /// How the value's type is named in messages: "a string", "an integer"…
     var typeDescription: String {
