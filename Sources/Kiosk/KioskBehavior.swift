@@ -157,8 +157,9 @@ public final class KioskBehavior {
 
     /// Parses and validates `path` again and applies it; on any problem keeps the running
     /// configuration and logs every `FILE:LINE:COLUMN` problem. A file with no items at all is
-    /// refused too when items are shown now. Writes a `reloaded` event
-    /// (`ok`, and `problems` on failure). Returns the new configuration, or nil when kept.
+    /// refused too when items are shown now. Writes a `reloaded` event (`ok`; on a refusal the
+    /// problems as `check-config` prints them: `ReloadReport`). Returns the new configuration,
+    /// or nil when kept.
     /// `lastReloadProblems` holds the problems of the last refused file (empty after a success).
     /// - Parameter kept: what is kept on a problem, for the log ("the running configuration", or
     ///   the start-up problem card while no valid file was ever read).
@@ -173,9 +174,7 @@ public final class KioskBehavior {
                 // An empty file (caught half-written) or an emptied items folder: keep showing
                 // what is shown rather than a carousel of nothing.
                 logger.error("kept the running configuration: \(path) has no items (a file written in place, or an emptied items folder?)")
-                lastReloadProblems = [ConfigDiagnostic(file: path, line: 0, column: 0, message: "has no items")]
-                configLoadErrors += 1
-                line(time: now, name: "reloaded", fields: [("ok", "false"), ("problems", "1")])
+                refused([ConfigDiagnostic(file: path, line: 0, column: 0, message: "has no items")], now: now)
                 return nil
             }
             loadedConfig = new
@@ -196,10 +195,9 @@ public final class KioskBehavior {
             applyIdle(idle.reconfigure(IdlePolicy(Self.shownConfig(new, items: shownItems).idle), now: now), now: now)
             applyIdle(idle.setScheduleOverride(schedule.idleOverride, now: now), now: now)
             logger.notice("reloaded \(path) (\(reason)): \(new.items.count) items")
-            line(time: now, name: "reloaded", fields: [("ok", "true")])
+            line(time: now, name: "reloaded", fields: ReloadReport.fields(adopted: true, problems: []))
             return new
         } catch let e as ConfigErrors {
-            lastReloadProblems = e.diagnostics
             if e.diagnostics.count == 1 {
                 // One problem, one line (a missing items folder, a typo).
                 logger.error("kept \(kept): \(e.diagnostics[0].description)")
@@ -207,15 +205,19 @@ public final class KioskBehavior {
                 for d in e.diagnostics { logger.error("\(d.description)") }
                 logger.error("kept \(kept): \(path) has \(e.diagnostics.count) problem(s)")
             }
-            configLoadErrors += 1
-            line(time: now, name: "reloaded", fields: [("ok", "false"), ("problems", String(e.diagnostics.count))])
+            refused(e.diagnostics, now: now)
         } catch {
-            lastReloadProblems = [ConfigDiagnostic(file: path, line: 0, column: 0, message: "\(error)")]
             logger.error("reload of \(path) failed: \(error); kept \(kept)")
-            configLoadErrors += 1
-            line(time: now, name: "reloaded", fields: [("ok", "false"), ("problems", "1")])
+            refused([ConfigDiagnostic(file: path, line: 0, column: 0, message: "\(error)")], now: now)
         }
         return nil
+    }
+
+    /// A reload refused for `problems`: counted, kept for the caller, and the `reloaded` event.
+    private func refused(_ problems: [ConfigDiagnostic], now: Double) {
+        lastReloadProblems = problems
+        configLoadErrors += 1
+        line(time: now, name: "reloaded", fields: ReloadReport.fields(adopted: false, problems: problems))
     }
 
     /// Writes what the engine reported since the last tick (selections start their actions).

@@ -1,4 +1,5 @@
 import Input
+import KioskConfig
 import XCTest
 @testable import Kiosk
 
@@ -70,5 +71,22 @@ final class ControlCommandTests: XCTestCase {
             .line(command: "state", requestID: nil)
         XCTAssertEqual(state, #"{"reply":"state","ok":true,"index":1,"offset":null,"item_count":2,"width":800,"height":480,"fps":0,"frames":0,"foreground":false,"blanked":false,"card":null}"#)
         XCTAssertNotNil(JSONValue.parse(state))
+    }
+
+    /// `reload` says whether the file was adopted and, when not, its problems as `check-config`
+    /// prints them (issue 27 §2: it answered `"ok":true` for a refused file).
+    func testReloadReplySaysWhetherTheFileWasAdoptedAndWhyNot() {
+        XCTAssertEqual(ControlReply.reload(adopted: true, problems: []).line(command: "reload", requestID: .number(7)),
+                       #"{"reply":"reload","id":7,"ok":true}"#)
+        let problems = [ConfigDiagnostic(file: "/etc/k.toml", line: 3, column: 8, message: "\"rotray\" is not a carousel type"),
+                        ConfigDiagnostic(file: "/etc/k.toml", line: 9, column: 1, message: "unknown key \"spead\"")]
+        XCTAssertEqual(ControlReply.reload(adopted: false, problems: problems).line(command: "reload", requestID: nil),
+                       #"{"reply":"reload","ok":false,"error":"/etc/k.toml was not adopted (2 problems): the kiosk keeps what it showed","#
+                       + #""problem_count":2,"problems":["/etc/k.toml:3:8: \"rotray\" is not a carousel type","/etc/k.toml:9:1: unknown key \"spead\""]}"#)
+        let many = (1...80).map { ConfigDiagnostic(file: "/k.toml", line: $0, column: 1, message: "x") }
+        let line = ControlReply.reload(adopted: false, problems: many).line(command: "reload", requestID: nil)
+        guard case .array(let listed)? = JSONValue.parse(line)?.objectValue?["problems"] else { return XCTFail(line) }
+        XCTAssertEqual(listed.count, ReloadReport.listedProblems, "a garbled file lists its first problems")
+        XCTAssertEqual(JSONValue.parse(line)?.objectValue?["problem_count"]?.numberValue, 80)
     }
 }

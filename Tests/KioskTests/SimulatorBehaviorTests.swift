@@ -136,7 +136,15 @@ final class SimulatorBehaviorTests: XCTestCase {
         let reloads = events.filter { $0["event"]?.stringValue == "reloaded" }
         XCTAssertEqual(reloads.map { $0["ok"] }, [.bool(true), .bool(false), .bool(false)],
                        "a good file applies; a bad one and an empty one (half-written) are refused")
-        XCTAssertGreaterThanOrEqual(reloads[1]["problems"]?.numberValue ?? 0, 1)
+        // The problems as check-config prints them: FILE:LINE:COLUMN: message.
+        func strings(_ v: JSONValue?) -> [String] {
+            if case .array(let a)? = v { return a.compactMap(\.stringValue) }
+            return []
+        }
+        let problems = strings(reloads[1]["problems"])
+        XCTAssertEqual(problems.count, Int(reloads[1]["problem_count"]?.numberValue ?? -1))
+        XCTAssertTrue(problems.contains { $0.hasPrefix(broken + ":") && $0.contains("titel") }, "\(reloads[1])")
+        XCTAssertEqual(strings(reloads[2]["problems"]), [empty + ":0:0: has no items"])
         // Still the 7-item configuration: "left" from item 0 wraps nowhere on a linear strip,
         // so the carousel stays put and nothing crashes; the index stays valid.
         let changes = events.filter { $0["event"]?.stringValue == "current_index_changed" }

@@ -229,6 +229,8 @@ final class SoakDriver {
                 }
             case .ok, .screenshot:
                 checkReply(replyLine, ok: true, shown)
+            case .reload(let adopted, _):
+                checkReply(replyLine, ok: adopted, shown)
             }
             collect(session.takeEvents())
             check()

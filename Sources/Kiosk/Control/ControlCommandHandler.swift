@@ -3,7 +3,8 @@
 /// `state`. `KioskApp` is the real one; the soak (Tests/ReliabilityTests) supplies its own.
 public protocol ControlEffects: AnyObject {
     /// Parses, validates and applies the config file again, or keeps the running one and
-    /// returns false (the reason is logged).
+    /// returns false (the reason is logged, and its problems left in the behaviour's
+    /// `lastReloadProblems`).
     @discardableResult
     func reload(reason: String) -> Bool
     /// Writes the frame on the screen as a PNG file at `path`; throws why it could not.
@@ -56,9 +57,10 @@ public enum ControlCommandHandler {
             behavior.command(.select, now: now)
             return .ok
         case .reload:
-            // Answered ok either way, as SIGHUP: a refused file is logged with its problems.
-            effects.reload(reason: "control socket")
-            return .ok
+            // The client hears whether the file was adopted and, if not, its problems (the
+            // journal and the `reloaded` event say the same).
+            let adopted = effects.reload(reason: "control socket")
+            return .reload(adopted: adopted, problems: adopted ? [] : behavior.lastReloadProblems)
         case .state:
             let size = effects.screenSize
             let p = session.position

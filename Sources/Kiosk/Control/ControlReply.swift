@@ -1,5 +1,6 @@
 import Foundation
 import Input
+import KioskConfig
 
 /// What the loop reports for `state`.
 public struct ControlState: Equatable, Sendable {
@@ -40,6 +41,10 @@ public enum ControlReply: Equatable, Sendable {
     case state(ControlState)
     /// The screenshot was written to `path`.
     case screenshot(path: String)
+    /// The answer to `reload`: the file was adopted, or refused for `problems` (the running
+    /// configuration, or the problem card, stays). The fields are the `reloaded` event's
+    /// (`ReloadReport`).
+    case reload(adopted: Bool, problems: [ConfigDiagnostic])
     /// The command failed or was refused; nothing changed.
     case error(String)
 
@@ -50,6 +55,7 @@ public enum ControlReply: Equatable, Sendable {
         switch self {
         case .ok: fields.append(("ok", "true"))
         case .screenshot(let path): fields += [("ok", "true"), ("path", EventLog.quote(path))]
+        case .reload(let adopted, let problems): fields += ReloadReport.fields(adopted: adopted, problems: problems)
         case .error(let message): fields += [("ok", "false"), ("error", EventLog.quote(message))]
         case .state(let s):
             fields += [("ok", "true"), ("index", String(s.index)), ("offset", Self.number(s.offset)),
