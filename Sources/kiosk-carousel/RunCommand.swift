@@ -57,13 +57,8 @@ struct RunCommand: ParsableCommand {
             problems = e.diagnostics
             for d in e.diagnostics { logger.error("\(d.description)") }
             logger.error("\(path) has \(e.diagnostics.count) problem(s): showing them on the screen until the file is fixed")
-            // The display and the control socket the file names, as far as they can be read.
-            // And its [usb]: a stick's content can then bring the carousel up (docs/usb.md).
-            let readable = ConfigLoader.readableTables(["display", "control", "usb"], path: path)
-            cfg = KioskConfiguration()
-            cfg.display = readable.display
-            cfg.control = readable.control
-            cfg.usb = readable.usb
+            // The display and the services the file names, as far as they can be read.
+            cfg = KioskApp.configurationWhileInvalid(path: path)
         }
         let display = try DisplayFactory.open(cfg.display, backend: backend ?? cfg.display.backend, logger: logger)
         let shots = try parsedShots()

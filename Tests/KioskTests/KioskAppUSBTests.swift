@@ -37,7 +37,6 @@ final class KioskAppUSBTests: XCTestCase {
         let config = try ConfigLoader.load(path: path)
         let app = try KioskApp(configPath: path, config: config, display: display, inputs: [], log: try EventLog(path: nil),
                                logger: Logger(label: "test"), notifier: nil)
-        app.prepareUSBContent()
         return app
     }
 
@@ -100,7 +99,6 @@ final class KioskAppUSBTests: XCTestCase {
         config.usb = ConfigLoader.readableTables(["usb"], path: path).usb
         let app = try KioskApp(configPath: path, config: config, display: HeadlessDisplay(width: 800, height: 480), inputs: [],
                                log: try EventLog(path: nil), logger: Logger(label: "test"), notifier: nil, configProblems: problems)
-        app.prepareUSBContent()
         XCTAssertEqual(app.session.shownMessage?.title, "The configuration has problems")
         XCTAssertEqual(try importStick("[[item]]\nid = \"s\"\ntitle = \"From the stick\"\n")?.state, .done)
         app.usbStatusChanged()

@@ -4,8 +4,11 @@ import LinuxSystem
 /// Commands from the control socket, answered in the loop by `ControlCommandHandler`; the kiosk
 /// supplies the effects that reach outside the carousel.
 extension KioskApp: ControlEffects {
-    func handleControl() {
-        guard let control else { return }
+    /// The control socket open now (`ConfiguredServices`); nil: none.
+    var control: ControlServer? { services.control.server }
+
+    /// What `control`'s descriptor has: commands answered in order, then their events written.
+    func handleControl(_ control: ControlServer) {
         let t = now
         for request in control.handleEvents() {
             control.reply(to: request, ControlCommandHandler.handle(request.command, behavior: behavior, now: t, effects: self))

@@ -46,6 +46,9 @@ extension KioskApp {
         return h
     }
 
+    /// `[metrics]`: the Prometheus text file's reporter (`ConfiguredServices`); nil: not configured.
+    var metrics: MetricsReporter? { services.metrics.reporter }
+
     /// After each loop pass: a change makes a write due; a due write is made (its text here, the
     /// file on the writer's thread). Nothing to do without `[metrics] file`.
     func updateMetrics() {

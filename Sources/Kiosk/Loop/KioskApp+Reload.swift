@@ -13,15 +13,18 @@ extension KioskApp {
         if !configProblems.isEmpty { return startAfterProblems(reason: reason) }
         guard let new = behavior.reload(path: configPath, reason: reason, now: now, logger: logger) else { return false }
         itemsFolderStale = false
+        adopt(new)
+        return true
+    }
+
+    /// A configuration the kiosk adopted (a reload applied, or the fixed file that replaced the
+    /// problem card; the behaviour and the session have it already): `[actions]`, `render_scale`
+    /// and the services (`ConfiguredServices`: metrics, control socket, USB content folder)
+    /// follow it. What the kiosk started with is adopted in `init`.
+    func adopt(_ new: KioskConfiguration) {
         actions.update(settings: new.actions)
         applyRenderScale(new.display.renderScale)
-        if new.control.socket != control?.path {
-            logger.warning("[control] socket changed: takes effect at the next start")
-        }
-        if new.metrics != metricsSettings {
-            logger.warning("[metrics] changed: takes effect at the next start")
-        }
-        return true
+        try? services.adopt(new)  // only the start throws; later failures are logged
     }
 
     /// Watches the config file, every item image, clip and poster, and the items folder: their folders (so that

@@ -8,6 +8,21 @@ import KioskConfig
 /// watching the file (inotify, SIGHUP, the control socket's `reload`), and starts the carousel
 /// from the first valid file, without a restart. A file that is still wrong updates the card.
 extension KioskApp {
+    /// What `run` starts with when the file at `path` does not validate: the defaults, with what
+    /// can be read of the tables that choose the screen and the services — `[display]`, the
+    /// `[control]` socket, the `[metrics]` file (a fleet sees the kiosk waiting:
+    /// `config_load_errors`, the problem card's frame) and `[usb]` (a stick's content can bring
+    /// the carousel up, docs/usb.md).
+    public static func configurationWhileInvalid(path: String) -> KioskConfiguration {
+        let readable = ConfigLoader.readableTables(["display", "control", "metrics", "usb"], path: path)
+        var config = KioskConfiguration()
+        config.display = readable.display
+        config.control = readable.control
+        config.metrics = readable.metrics
+        config.usb = readable.usb
+        return config
+    }
+
     /// Shows `problems` on the screen instead of the carousel.
     func showConfigProblems(_ problems: [ConfigDiagnostic]) {
         configProblems = problems
@@ -37,9 +52,8 @@ extension KioskApp {
         configProblems = []
         session.message = nil
         logger.notice("\(configPath) is valid now: starting the carousel with \(new.items.count) items")
-        actions.update(settings: new.actions)
         // render_scale applies at once (KioskApp+RenderScale); the rest of [display] at the next start.
-        applyRenderScale(new.display.renderScale)
+        adopt(new)
         var others = new.display
         others.renderScale = booted.renderScale
         if others != booted {
@@ -50,18 +64,6 @@ extension KioskApp {
             inputs = reopen(new)
             try? syncInputs()
         }
-        if let path = new.control.socket, control == nil {
-            do {
-                control = try ControlServer(path: path)
-                try watchControl()
-            } catch {
-                logger.error("control socket \(path): \(error)")
-                control = nil
-            }
-        }
-        if let running = control?.path, new.control.socket != running {
-            logger.warning("[control] socket changed: takes effect at the next start")
-        }
         updateStatus()
         return true
     }
@@ -71,11 +73,5 @@ extension KioskApp {
         guard framesPresented > 0, statusLine != healthyStatus else { return }
         healthyStatus = statusLine
         if screenWatch.isHealthy { try? notifier?.status(statusLine) }
-    }
-
-    /// Adds the control socket (when there is one) to the loop.
-    func watchControl() throws {
-        guard let control else { return }
-        try loop.watch(control.fileDescriptor) { [unowned self] in self.handleControl() }
     }
 }

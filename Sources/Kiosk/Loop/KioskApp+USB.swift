@@ -12,19 +12,6 @@ extension KioskApp {
         return usb.importEnabled ? ImportStatus.path(in: (usb.content as NSString).standardizingPath) : nil
     }
 
-    /// Makes the content folder when missing (so that it can be watched before the first stick;
-    /// `usb-import` writes into it as root). Failure is only logged: the kiosk runs on without.
-    func prepareUSBContent() {
-        let usb = behavior.loadedConfig.usb
-        guard usb.importEnabled, !FileManager.default.fileExists(atPath: usb.content) else { return }
-        do {
-            try FileManager.default.createDirectory(atPath: usb.content, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o755])
-        } catch {
-            logger.warning("[usb] content \(usb.content) cannot be made (\(error)); USB sticks are read, but the screen will not say so")
-        }
-    }
-
     /// The status file changed: show what it says; new content is loaded at once.
     func usbStatusChanged() {
         guard let path = usbStatusPath, let status = ImportStatus.read(from: path) else { return }

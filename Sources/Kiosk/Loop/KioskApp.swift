@@ -45,7 +45,9 @@ public final class KioskApp {
     /// What `STATUS=` says while the screen is healthy (set with `READY=1`).
     var healthyStatus: String?
     let actions: ActionRunner
-    var control: ControlServer?
+    /// The `[metrics]` file, the `[control]` socket and the `[usb]` content folder, brought in
+    /// line with every configuration adopted (`adopt`).
+    let services: ConfiguredServices
     /// Armed once for the next idle stage or action timeout.
     let serviceTimer: TickTimer
     /// The deadline `serviceTimer` is armed for.
@@ -83,10 +85,6 @@ public final class KioskApp {
     /// Opens the input devices again for the configuration that replaced the start-up problem
     /// card (`[input]` was not known when they were opened); nil: keep the devices open.
     public var reopenInputs: ((KioskConfiguration) -> [InputSource])?
-    /// `[metrics]`: the Prometheus text file (`KioskApp+Metrics`); nil: not configured.
-    var metrics: MetricsReporter?
-    /// The `[metrics]` settings the reporter was made with (a reload does not change them).
-    let metricsSettings: MetricsSettings
     /// Unix time: of the start, of the last frame presented, of the last input event read.
     let startWallTime: Double
     var lastFrameWallTime: Double?
@@ -125,12 +123,8 @@ public final class KioskApp {
         files = try MediaWatcher()
         start = monotonicNow()
         startWallTime = wallClock()
-        metricsSettings = config.metrics
         renderScaleSetting = config.display.renderScale
         scaleGovernor = config.display.renderScale == .auto ? RenderScaleGovernor(refreshRate: display.refreshRate) : nil
-        if let path = config.metrics.file {
-            metrics = MetricsReporter(path: path, interval: config.metrics.interval, logger: Logger(label: "kiosk.metrics"))
-        }
         inputClock = InputClock(start: start)
         // The pixel shift's path goes on from where the wall clock says: restarts do not keep
         // the scene near the centre.
@@ -139,7 +133,9 @@ public final class KioskApp {
         actions = ActionRunner(settings: config.actions, logger: Logger(label: "kiosk.actions"))
         behavior = KioskBehavior(session: session, log: log, now: 0, performAction: { _, _, _, _ in [] })
         serviceTimer = try TickTimer()
-        if let path = config.control.socket { control = try ControlServer(path: path) }
+        services = ConfiguredServices(loop: loop, logger: logger)
+        services.control.handle = { [unowned self] server in self.handleControl(server) }
+        try services.adopt(config, atStart: true)
         behavior.performAction = { [unowned self] action, index, id, t in
             self.actions.perform(action, index: index, id: id, now: t)
         }
@@ -189,11 +185,9 @@ public final class KioskApp {
             self.endNoticeIfDue(now: t)
         }
         try watchClockChanges()
-        try watchControl()
         try loop.watch(tick.fd) { [unowned self] in self.tick.acknowledge(); self.step() }
         try loop.watch(session.cardEventFD) { [unowned self] in self.session.drainCards(now: self.now) }
         try loop.watch(files.fd) { [unowned self] in self.filesChanged() }
-        prepareUSBContent()
         watchFiles()
         for fd in display.pollDescriptors {
             try loop.watch(fd) { [unowned self] in
@@ -223,8 +217,7 @@ public final class KioskApp {
         }
         try? notifier?.stopping()
         behavior.record(actions.killAllAndWait(now: now))
-        control?.close()
-        metrics?.finish()
+        services.stop()
         logger.notice("stopping after \(String(format: "%.1f", now)) s: \(framesPresented) frames presented, \(loop.wakeups) loop wake-ups, \(session.cardFacesDrawn) card faces drawn")
         display.close()
         latencyTrace?.close()
@@ -267,6 +260,8 @@ public final class KioskApp {
             updateMetrics()
             armServiceTimer()
         }
+        // A control socket given up by the last pass's reload: its replies have been sent.
+        services.control.closeRetired()
         if session.isMoving {
             if !tick.isArmed { tick.armRepeating(interval: 1 / max(1, session.config.carousel.tickHz)) }
         } else if tick.isArmed {
