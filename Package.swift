@@ -85,6 +85,8 @@ let package = Package(
         .target(name: "CKioskSys", dependencies: ["CDRM"], path: "Sources/C/CKioskSys"),
 
         .target(name: "CLinux", path: "Sources/C/CLinux"),
+        // Frees what toml++'s C bridge (TOMLKit's CTOML) cannot: an emptied document (TOMLNode.parse).
+        .target(name: "CTOMLShell", path: "Sources/C/CTOMLShell"),
         // The Linux primitives every loop is built on: epoll, timerfd, signalfd, eventfd, inotify,
         // the monotonic clock, `SystemCallError` and the EINTR policy.
         .target(name: "LinuxSystem", dependencies: ["CLinux"]),
@@ -92,7 +94,7 @@ let package = Package(
         // Pure Swift: geometry, layouts, physics, engine, gestures.
         .target(name: "CarouselCore"),
         .target(name: "KioskConfig", dependencies: [
-            "CarouselCore", "LinuxSystem", .product(name: "TOMLKit", package: "TOMLKit"),
+            "CarouselCore", "LinuxSystem", "CTOMLShell", .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         // Header-only helpers for Raster's hot loops (prefetch); no library behind it.
         .target(name: "CRasterSupport", path: "Sources/C/CRasterSupport"),

@@ -160,9 +160,9 @@ public enum ConfigReference {
           random texts) passed; the three guards come from crashes those runs found.
         - TOMLKit's Swift side never frees what toml++'s C bridge hands out (the document, every
           key list, every value read: 13.8 kB per load of the example config). The loader reads
-          the bridge itself (`TOMLNode.parse`), frees each copy once read and clears the document
-          once copied: a load keeps ~110 bytes (toml++'s empty table, which the bridge cannot
-          delete), `ReloadMemoryTests`; docs/reliability.md, bug 13.
+          the bridge itself (`TOMLNode.parse`), frees each copy once read, clears the document
+          once copied and releases its empty table (`CTOMLShell`): a load keeps nothing,
+          `ReloadMemoryTests`; docs/reliability.md, bug 13.
 
         """
 

@@ -1,4 +1,5 @@
 import CTOML
+import CTOMLShell
 import Glibc
 
 /// TOML text → `TOMLNode`, through toml++'s C bridge (CTOML, part of the TOMLKit package) and
@@ -6,10 +7,9 @@ import Glibc
 /// `TOMLTable.keys` leaves the `malloc`ed key list and a `strdup` per key, `.string`/`.int`/
 /// `.double`/`.bool` leave a `malloc` or `strdup` per value read, `TOMLTable(string:)` its error
 /// struct, and no `TOMLTable` frees its document. Reading the bridge directly, each of those
-/// copies is freed here as soon as it is read, and the document's nodes are cleared once
-/// copied. What is left is the empty `toml::table` shell itself (the bridge has no function
-/// that deletes it; `free` would mismatch its `new`): ~100 bytes per parse. Measured, with the
-/// command, in docs/reliability.md (bug 13).
+/// copies is freed here as soon as it is read, and the document is cleared once copied and its
+/// empty shell released (`CTOMLShell`: the bridge has no function that deletes it). Measured,
+/// with the command, in docs/reliability.md (bug 13).
 extension TOMLNode {
     /// Parses `text`; a syntax error is thrown as toml++ gives it (its text and the place).
     static func parse(_ text: String) throws(TOMLSyntaxError) -> TOMLNode {
@@ -21,7 +21,10 @@ extension TOMLNode {
             throw TOMLSyntaxError(message: String(cString: e.description), line: Int(e.source.begin.line),
                                   column: Int(e.source.begin.column))
         }
-        defer { tableClear(table) }
+        defer {
+            tableClear(table)
+            ctoml_shell_release_cleared_table(UnsafeMutableRawPointer(table))
+        }
         return TOMLNode(table: table)
     }
 
