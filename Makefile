@@ -94,7 +94,7 @@ docs: build
 fuzz: deps
 	scripts/fuzz.sh
 
-## make soak: 10^6 random events over hours of virtual time.
+## make soak: 10^6 random events over hours of virtual time, then 6,000 reloads of a live kiosk.
 soak: deps
 	scripts/soak.sh
 

@@ -106,9 +106,11 @@ public final class KioskApp {
     ///   - configProblems: why `configPath` could not be used (non-empty: `config` is the
     ///     defaults with what could be read of `[display]`); the screen shows them until the
     ///     file is fixed (`KioskApp+Startup`).
+    ///   - scheduleClock: the local time `[[schedule]]` reads (the reload soak sets it by hand).
     public init(configPath: String, config: KioskConfiguration, display: DisplayBackend, inputs: [InputSource],
                 log: EventLog, logger: Logger, exitAfter: Double? = nil,
-                notifier: SystemdNotifier? = SystemdNotifier(), configProblems: [ConfigDiagnostic] = []) throws {
+                notifier: SystemdNotifier? = SystemdNotifier(), configProblems: [ConfigDiagnostic] = [],
+                scheduleClock: WallClock = SystemWallClock()) throws {
         self.configPath = configPath
         self.notifier = notifier
         screenWatch = ScreenWatch(frameDeadline: ScreenWatch.frameDeadline(watchdogInterval: notifier?.watchdogInterval ?? 5))
@@ -131,7 +133,7 @@ public final class KioskApp {
         session = CarouselSession(config: config, width: display.fullSize.width, height: display.fullSize.height,
                                   renderScale: display.renderScale, synchronousCards: false, pixelShiftPhase: startWallTime)
         actions = ActionRunner(settings: config.actions, logger: Logger(label: "kiosk.actions"))
-        behavior = KioskBehavior(session: session, log: log, now: 0, performAction: { _, _, _, _ in [] })
+        behavior = KioskBehavior(session: session, log: log, now: 0, wallClock: scheduleClock, performAction: { _, _, _, _ in [] })
         serviceTimer = try TickTimer()
         services = ConfiguredServices(loop: loop, logger: logger)
         services.control.handle = { [unowned self] server in self.handleControl(server) }
