@@ -171,7 +171,7 @@ final class KioskAppServicesTests: XCTestCase {
         XCTAssertNil(app.nextPixelShift)
     }
 
-    func testTheUSBStatusIsWatchedAfterTheFix() throws {
+    func testTheUSBStatusIsWatchedAfterTheFixAndNotAfterItsRemoval() throws {
         let usb = "[usb]\nimport = true\ncontent = \"usb\"\n"
         try write(unreadable + usb + items)
         let app = try startApp()
@@ -186,6 +186,10 @@ final class KioskAppServicesTests: XCTestCase {
         XCTAssertTrue(waitReadable(app.files.fd, timeout: 10), "the status file is watched")
         app.filesChanged()
         XCTAssertEqual(app.session.notice?.card.title, "Reading the USB stick…")
+
+        try write(items)
+        XCTAssertTrue(app.reload(reason: "the config file changed"))
+        XCTAssertNil(app.usbStatusPath, "a reload without [usb] import: no status file looked at")
     }
 
     /// `reload` over the socket answers whether the file was adopted and, when not, its
