@@ -4,6 +4,7 @@ import Input
 import KioskConfig
 import LinuxSystem
 import Logging
+import TestSupport
 import XCTest
 @testable import Kiosk
 
@@ -29,6 +30,9 @@ final class KioskAppServicesTests: XCTestCase {
 
     func write(_ text: String) throws { try text.write(toFile: path, atomically: true, encoding: .utf8) }
 
+    /// What the kiosk logged.
+    let log = LogCapture()
+
     /// As `run` starts: the file's problems on the screen with what can be read of it, or the file.
     func startApp() throws -> KioskApp {
         var problems: [ConfigDiagnostic] = []
@@ -38,7 +42,7 @@ final class KioskAppServicesTests: XCTestCase {
             config = KioskApp.configurationWhileInvalid(path: path)
         }
         return try KioskApp(configPath: path, config: config, display: HeadlessDisplay(width: 320, height: 240), inputs: [],
-                            log: try EventLog(path: nil), logger: Logger(label: "test"), notifier: nil, configProblems: problems)
+                            log: try EventLog(path: nil), logger: log.logger, notifier: nil, configProblems: problems)
     }
 
     /// One loop pass's work without the loop: control commands, then the frame, the metrics and
@@ -162,6 +166,7 @@ final class KioskAppServicesTests: XCTestCase {
         XCTAssertNotNil(app.behavior.schedule.nextDeadline, "the service timer wakes for its next boundary")
         XCTAssertEqual(app.session.pixelShift.range, 3, "the fixed file's pixel_shift")
         XCTAssertNotNil(app.nextPixelShift, "the service timer wakes for its steps")
+        XCTAssertFalse(log.lines.contains { $0.contains("take effect at the next start") }, "\(log.lines)")
 
         try write(items)
         XCTAssertTrue(app.reload(reason: "the config file changed"))

@@ -52,10 +52,13 @@ extension KioskApp {
         configProblems = []
         session.message = nil
         logger.notice("\(configPath) is valid now: starting the carousel with \(new.items.count) items")
-        // render_scale applies at once (KioskApp+RenderScale); the rest of [display] at the next start.
+        // render_scale (KioskApp+RenderScale) and the pixel shift (the session's reload) apply at
+        // once; the rest of [display] at the next start.
         adopt(new)
         var others = new.display
         others.renderScale = booted.renderScale
+        others.pixelShift = booted.pixelShift
+        others.pixelShiftInterval = booted.pixelShiftInterval
         if others != booted {
             logger.warning("[display] settings take effect at the next start (the display was opened with what could be read of them)")
         }
