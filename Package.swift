@@ -138,7 +138,8 @@ let package = Package(
                                                    .product(name: "Logging", package: "swift-log")]),
         // Soak, fault and fuzz-regression tests across modules (docs/reliability.md).
         .testTarget(name: "ReliabilityTests", dependencies: ["Kiosk", "KioskConfig", "Input", "CarouselCore",
-                                                       "TestSupport"]),
+                                                       "Cards", "Display", "LinuxSystem", "TestSupport",
+                                                       .product(name: "Logging", package: "swift-log")]),
         // What several test targets share: a seedable random generator, clips made with ffmpeg, a
         // log capture.
         .target(name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
