@@ -98,9 +98,7 @@ public enum ConfigReference {
         one per line in file order, as `FILE:LINE:COLUMN: message`:
 
         ```
-        config.toml:4:1: unknown key 'fade_mni' in [carousel]; did you mean 'fade_min'?
-        config.toml:9:10: 'rotation' 45 is not one of 0, 90, 180, 270
-        config.toml:31:9: 'image' file "media/missing.png" does not exist
+        \(checkConfigExample.joined(separator: "\n"))
         ```
 
         Unknown keys and sections (with a suggestion), wrong types, values out of range, unknown
@@ -133,6 +131,15 @@ public enum ConfigReference {
         }
         return out + implementationNotes
     }
+
+    /// What `check-config config.toml` prints, run in `/etc/kiosk-carousel`, for a file with a
+    /// misspelt key on line 4, `rotation = 45` on line 9 and a missing picture on line 31
+    /// (`CheckConfigCommandTests` writes that file and compares).
+    static let checkConfigExample = [
+        "config.toml:4:1: unknown key 'fade_mni' in [carousel]; did you mean 'fade_min'?",
+        "config.toml:9:12: 'rotation' 45 is not one of 0, 90, 180, 270",
+        "config.toml:31:9: 'image' file \"media/missing.png\" (/etc/kiosk-carousel/media/missing.png) does not exist",
+    ]
 
     /// For whoever maintains the loader.
     static let implementationNotes = """

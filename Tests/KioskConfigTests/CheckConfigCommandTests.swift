@@ -33,6 +33,31 @@ final class CheckConfigCommandTests: XCTestCase {
         XCTAssertEqual(missing.output, fixture.folder + "/absent.toml:0:0: no such file\n")
     }
 
+    /// The reference's "Checking a file" block is what check-config prints for a file with
+    /// those three problems on those lines (run in /etc/kiosk-carousel: the fixture's folder
+    /// stands for it).
+    func testTheReferenceExampleIsWhatCheckConfigPrints() throws {
+        let fixture = ConfigFixture()
+        var lines = Array(repeating: "", count: 31)
+        lines[0] = "[carousel]"
+        lines[1] = "type = \"coverflow\""
+        lines[2] = "wrap = false"
+        lines[3] = "fade_mni = -2"
+        lines[5] = "[display]"
+        lines[6] = "backend = \"headless\""
+        lines[7] = "buffers = 2"
+        lines[8] = "rotation = 45"
+        lines[29] = "[[item]]"
+        lines[30] = "image = \"media/missing.png\""
+        let path = fixture.write("config.toml", lines.joined(separator: "\n") + "\n")
+        let r = try run(["check-config", path])
+        XCTAssertEqual(r.status, 1)
+        let shown = r.output.replacingOccurrences(of: path + ":", with: "config.toml:")
+            .replacingOccurrences(of: fixture.folder, with: "/etc/kiosk-carousel")
+        XCTAssertEqual(shown, ConfigReference.checkConfigExample.joined(separator: "\n") + "\n")
+        XCTAssertTrue(ConfigReference.markdown().contains("```\n" + ConfigReference.checkConfigExample.joined(separator: "\n") + "\n```"))
+    }
+
     /// check-config opens every clip: one FFmpeg cannot read, or a still image named like a
     /// clip, is reported at its `video` value; a real clip passes.
     func testClipsAreOpenedAndReportedAtTheirValue() throws {
