@@ -159,7 +159,7 @@ enum ValueType {
         case .paths: return "array of paths"
         case .displayMode: return "string `\"WxH\"` or `\"WxH@Hz\"`"
         case .numberOrAuto: return "number or `\"auto\"`"
-        case .keyCode: return "key code name"
+        case .keyCode: return "key code (name or number)"
         case .itemReference: return "integer (item index) or string (item id)"
         case .weekdays: return "array of day names"
         case .timeOfDay: return "string `\"HH:MM\"` (local time)"
@@ -187,7 +187,7 @@ enum ValueType {
         case .paths: return "any paths"
         case .displayMode: return "1 to 16384 pixels each side, refresh > 0 Hz"
         case .numberOrAuto(let r): return r.description + ", or `\"auto\"`"
-        case .keyCode: return "`KEY_…` or `BTN_…` as in `linux/input-event-codes.h`, or a code up to 767"
+        case .keyCode: return "`KEY_…` or `BTN_…` as in `linux/input-event-codes.h`, or a code up to \(LinuxKeyCodes.maxCode) (`28` or `\"28\"`)"
         case .itemReference: return "an existing item"
         case .weekdays: return Weekday.names.map { "`\"\($0)\"`" }.joined(separator: ", ")
         case .timeOfDay(let endOfDay): return endOfDay ? "`\"00:00\"` to `\"24:00\"`" : "`\"00:00\"` to `\"23:59\"`"
@@ -318,7 +318,14 @@ enum ValueType {
             guard d.isFinite, r.contains(d) else { return .failure(ValueProblem("\(ValueFormat.number(d)) is out of range (\(r.description), or \"auto\")")) }
             return .success(.number(d))
         case .keyCode:
-            guard let s = node.string else { return wrongType("a key code name such as \"KEY_ENTER\"") }
+            // "a code up to 767" written as a number, as the reference allows, is that code.
+            if case .integer(let code) = node {
+                guard code >= 0, code <= Int(LinuxKeyCodes.maxCode) else {
+                    return .failure(ValueProblem("\(code) is out of range (key codes are 0 to \(LinuxKeyCodes.maxCode))"))
+                }
+                return .success(.string(String(code)))
+            }
+            guard let s = node.string else { return wrongType("a key code name such as \"KEY_ENTER\" or a number up to \(LinuxKeyCodes.maxCode)") }
             guard KeyCodeName.isValid(s) else {
                 return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a key code the kernel knows; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. \"KEY_ENTER\") or a number up to 767"
                                              + KeyCodeName.suggestion(for: s, quote: { "\"\($0)\"" })))

@@ -1,4 +1,5 @@
 import CarouselCore
+import LinuxSystem
 import XCTest
 @testable import KioskConfig
 
@@ -208,6 +209,18 @@ final class ConfigSectionTests: XCTestCase {
         let plain = try fixture.load("[input]\nseat = \"seat0\"\n")
         XCTAssertNil(plain.input.rotary)
         XCTAssertNil(plain.gestures.dial)
+    }
+
+    /// The reference allows "a code up to 767" for the knob's button: written as a TOML
+    /// number it is that code, as the quoted form is; past 767 it is refused at the value.
+    func testRotarySelectKeyAsANumber() throws {
+        for written in ["28", "\"28\""] {
+            let c = try fixture.load("[input.rotary]\nname = \"knob\"\nselect_key = \(written)\n")
+            let key = try XCTUnwrap(c.input.rotary?.selectKey, written)
+            XCTAssertEqual(LinuxKeyCodes.code(of: key), 28, written)
+        }
+        XCTAssertEqual(fixture.report("[input.rotary]\nname = \"knob\"\nselect_key = 768\n"),
+                       ["3:14: 'select_key' 768 is out of range (key codes are 0 to 767)"])
     }
 
     func testIdle() throws {
