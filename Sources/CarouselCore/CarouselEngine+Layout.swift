@@ -58,7 +58,7 @@ extension CarouselEngine {
         guard itemCount > 0 else { return 0..<0 }
         var visible = min(layout.maxVisibleSlots, max(0, layout.computedVisibleSlots))
         if let v = options.visibleItems { visible = v }
-        visible = min(max(0, visible), LayoutEnvironment.visibleItemsCeiling)
+        visible = min(max(0, visible), CarouselOptions.visibleItemsLimit)
         let placeholders = wraps ? 0 : max(0, options.placeholders)
         if !wraps { visible = min(visible, itemCount + 2 * placeholders) }
         let centre = wraps ? Int(scrollOffset.rounded()) : currentIndex

@@ -60,7 +60,12 @@ public struct CarouselOptions: Equatable, Sendable {
     public var showBackfaces: Bool?
     public var wrap: Bool?
     public var offsetMultiplier: Double?
+    /// Most items drawn at once, whatever the type computes; nil: the type's own count. At most
+    /// `visibleItemsLimit`.
     public var visibleItems: Int?
+    /// The most `visible_items` may ask for, so that a frame's cost stays bounded (the config
+    /// refuses more).
+    public static let visibleItemsLimit = 1000
     /// iCarousel's placeholders: empty slots shown on each side of a non-wrapping carousel, so a
     /// row with few items does not end abruptly. They are drawn, never selected.
     public var placeholders = 0

@@ -38,6 +38,9 @@ final class ConfigValidationTests: XCTestCase {
                        ["2:19: 'item_size' element 2 (-3) is out of range (> 0 and ≤ 16384)"])
         XCTAssertEqual(fixture.report("[carousel]\ntick_hz = nan\n"), ["2:11: 'tick_hz' must be a finite number, not nan"])
         XCTAssertEqual(fixture.report("[input]\ncalibration = [1, 0, 0]\n"), ["2:15: 'calibration' must hold exactly 6 numbers, not 3"])
+        // The engine never draws more than its limit: a larger visible_items would be a silent no-op.
+        XCTAssertEqual(fixture.report("[carousel]\nvisible_items = 1000\n"), [])
+        XCTAssertEqual(fixture.report("[carousel]\nvisible_items = 1001\n"), ["2:17: 'visible_items' 1001 is out of range (1 to 1000)"])
     }
 
     func testBadChoicesColoursModesAndKeyCodes() {

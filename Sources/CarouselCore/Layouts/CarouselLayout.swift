@@ -32,8 +32,6 @@ extension CarouselLayout {
 struct LayoutEnvironment {
     /// iCarousel's `MAX_VISIBLE_ITEMS` (iOS).
     static let maxVisibleItems = 30
-    /// Hard ceiling on `visible_items` so that a frame's cost stays bounded.
-    static let visibleItemsCeiling = 1000
 
     let options: CarouselOptions
     let itemCount: Int

@@ -57,7 +57,7 @@ enum CarouselSchema {
               defaultText: "computed (true for closed rings, else false)", example: "true"),
         .number("offset_multiplier", \.carousel.offsetMultiplier, .closed(-100, 100), "Items scrolled per item width dragged.",
                 defaultText: "computed (2 cover flows, 1 otherwise)", example: "1.5"),
-        .int("visible_items", \.carousel.visibleItems, .closed(1, 10_000), "Most items drawn at once.",
+        .int("visible_items", \.carousel.visibleItems, .closed(1, Double(CarouselOptions.visibleItemsLimit)), "Most items drawn at once.",
              defaultText: "computed per type", example: "9"),
         Key(name: "placeholders", type: .integer(.closed(0, 100)),
             doc: "Empty slots drawn on each side when too few items fill the row (iCarousel's placeholders; not when wrapping).",
