@@ -83,9 +83,13 @@ enum InputSchema {
     }
 
     static var keymap: ChildSpec<KioskConfiguration> {
-        .map("keymap", doc: "Extra keys: a Linux key code name bound to one of the kiosk's keys (the arrows, Enter, Escape and Home work without it).",
+        .map("keymap", doc: """
+            Extra keys: a Linux key code name bound to one of the kiosk's keys. Without it the arrows step, \
+            Enter, keypad Enter, Space, Select and OK select, Escape and Back cancel, and Home goes home; \
+            an entry for one of those keys replaces its binding.
+            """,
              keyDoc: "`KEY_…` / `BTN_…` / code", valueType: .choice(KeyName.allCases.map(\.rawValue)),
-             example: [("KEY_SPACE", "\"enter\""), ("KEY_PAGEDOWN", "\"right\""), ("BTN_LEFT", "\"enter\"")],
+             example: [("KEY_PAGEDOWN", "\"right\""), ("KEY_PAGEUP", "\"left\""), ("BTN_LEFT", "\"enter\"")],
              checkKey: { k in
                  KeyCodeName.isValid(k) ? nil : "'\(k)' is not a key code the kernel knows; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. KEY_SPACE) or a number up to 767"
                      + KeyCodeName.suggestion(for: k, quote: { $0 })

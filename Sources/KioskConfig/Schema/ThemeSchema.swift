@@ -49,15 +49,18 @@ enum ThemeSchema {
 
     static var pageIndicator: TableSpec<KioskConfiguration> {
         TableSpec(name: "page_indicator", doc: "Dots, one per item, the current one highlighted.", prototype: KioskConfiguration(), keys: [
-            .bool("show", \.theme.showPageIndicator, "Draw the dots.", example: "true"),
+            .bool("show", \.theme.showPageIndicator, "Draw the dots (never for a single item).", example: "true"),
             .int("max_items", \.theme.pageIndicatorMaxItems, .closed(1, 10_000), "Hide the dots when there are more items than this.",
                  example: "20"),
             .color("color", \.theme.pageIndicator.color, "Colour of the other dots.", example: "#55FFFFFF"),
             .color("current_color", \.theme.pageIndicator.currentColor, "Colour of the current item's dot.", example: "#FFD166"),
-            .number("dot_size", \.theme.pageIndicator.dotSize, .aboveUpTo(0, 200), "Dot diameter in pixels.", example: "8"),
-            .number("spacing", \.theme.pageIndicator.spacing, .closed(0, 500), "Gap between dots in pixels.", example: "12"),
+            .number("dot_size", \.theme.pageIndicator.dotSize, .aboveUpTo(0, 200), "Dot diameter in pixels (the current dot is 1.3 times as large).",
+                    example: "8"),
+            .number("spacing", \.theme.pageIndicator.spacing, .closed(0, 500),
+                    "Gap between dots in pixels (less when the row would be wider than 90 % of the screen).", example: "12"),
             .choice("position", \.theme.pageIndicator.position, "Screen edge the dots sit at.", example: .top),
-            .number("margin", \.theme.pageIndicator.margin, .closed(0, 16384), "Distance from that edge in pixels.", example: "32"),
+            .number("margin", \.theme.pageIndicator.margin, .closed(0, 16384), "Distance from that edge to the dots' centre line, in pixels.",
+                    example: "32"),
         ])
     }
 
@@ -67,9 +70,11 @@ enum ThemeSchema {
             .string("font", \.theme.titleOverlay.font, "Font family.", example: "\"DejaVu Sans\""),
             .number("size", \.theme.titleOverlay.size, .aboveUpTo(0, 500), "Text size in pixels.", example: "36"),
             .color("color", \.theme.titleOverlay.color, "Text colour.", example: "#FFFFFF"),
-            .color("background", \.theme.titleOverlay.background, "A band behind the text; fully transparent: none.", example: "#66000000"),
+            .color("background", \.theme.titleOverlay.background,
+                   "A rounded plate just behind the text; fully transparent: none (the text gets a soft shadow instead).", example: "#66000000"),
             .choice("position", \.theme.titleOverlay.position, "Screen edge the title sits at.", example: .top),
-            .number("margin", \.theme.titleOverlay.margin, .closed(0, 16384), "Distance from that edge in pixels.", example: "48"),
+            .number("margin", \.theme.titleOverlay.margin, .closed(0, 16384), "Distance from that edge to the title's near edge, in pixels.",
+                    example: "48"),
         ])
     }
 
