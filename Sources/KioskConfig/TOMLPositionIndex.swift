@@ -379,8 +379,10 @@ private struct Scanner {
     }
 
     /// Numbers, booleans, dates: up to the next delimiter.
+    /// Up to the value's end: `,`, `]`, `}`, a comment or the end of the line (`\n`, or `\r\n` as
+    /// TOML allows: a file saved on Windows).
     mutating func skipScalar() {
-        while let c = current, c != ",", c != "]", c != "}", c != "\n", c != "#" { advance() }
+        while let c = current, c != ",", c != "]", c != "}", c != "\n", c != "#", !(c == "\r" && peek(1) == "\n") { advance() }
     }
 
     // MARK: Strings

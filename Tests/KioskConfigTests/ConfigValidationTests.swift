@@ -97,6 +97,19 @@ final class ConfigValidationTests: XCTestCase {
         XCTAssertEqual(ConfigLoader.oneLine("a\tb\r\u{7}c"), "a\\tb\\r\\u{7}c")
     }
 
+    /// TOML allows CRLF line ends (a config.toml saved on Windows, e.g. on the image's KIOSK
+    /// partition): after a bare number or boolean too, where the \r was refused as a character
+    /// of the value. The example with CRLF loads as it does with LF; a problem keeps its place.
+    func testWindowsLineEndings() throws {
+        let path = repositoryRoot + "/config/example.toml"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertEqual(try ConfigLoader.parse(text.replacingOccurrences(of: "\n", with: "\r\n"), file: path),
+                       try ConfigLoader.parse(text, file: path))
+        XCTAssertEqual(fixture.report("[display]\r\nrotation = 90 # turned\r\nheadless_size = [\r\n  800,\r\n  480,\r\n]\r\n"
+                                      + "[carousel]\r\nwrap = true\r\nperspective = -0.001\r\n"), [])
+        XCTAssertEqual(fixture.report("[display]\r\nrotation = 45\r\n"), ["2:12: 'rotation' 45 is not one of 0, 90, 180, 270"])
+    }
+
     /// toml++ asserts (debug) or assumes (release) instead of reporting these; the loader reports them.
     func testSyntaxErrorsTheParserWouldTrapOn() {
         XCTAssertEqual(fixture.report("[display]\n[[+item]]\n"),
