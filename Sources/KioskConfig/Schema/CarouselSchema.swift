@@ -91,7 +91,8 @@ enum CarouselSchema {
         .number("autoscroll", \.carousel.autoscroll, .closed(-100, 100), "Items per second the carousel turns on its own; 0 is off.",
                 example: "0.1"),
         .bool("center_item_when_selected", \.carousel.centerItemWhenSelected,
-              "A tap on a side item scrolls it to the centre (a tap on the centred item selects it).", example: "true"),
+              "A tap on a side item scrolls it to the centre (a tap on the centred item selects it); false: a tap selects the item it hits where it is.",
+              example: "true"),
     ]
 
     static let gestures: [Key] = [
