@@ -111,18 +111,36 @@ public struct DisplayMode: Equatable, Sendable, CustomStringConvertible {
         self.width = width; self.height = height; self.refresh = refresh
     }
 
-    /// Parses `WIDTHxHEIGHT` or `WIDTHxHEIGHT@HZ` (1…16384 pixels, 0 < Hz ≤ 1000); nil otherwise.
+    /// Pixels a side may have.
+    public static let sides = 1...16384
+    /// The highest refresh rate a mode may ask for, in Hz (above 0).
+    public static let maxRefresh = 1000.0
+
+    /// Parses `WIDTHxHEIGHT` or `WIDTHxHEIGHT@HZ` (`sides` pixels, 0 < Hz ≤ `maxRefresh`); nil otherwise.
     public init?(parsing text: String) {
+        guard let numbers = Self.shape(text), let w = numbers.0, let h = numbers.1,
+              Self.sides.contains(w), Self.sides.contains(h) else { return nil }
+        if let hz = numbers.2 { guard hz > 0, hz <= Self.maxRefresh else { return nil } }
+        width = w; height = h; refresh = numbers.2
+    }
+
+    /// Whether `text` is written as a mode (digits `x` digits, optionally `@` and a number),
+    /// whatever its numbers: such a text that does not parse has a number out of range.
+    public static func isWrittenAsMode(_ text: String) -> Bool { shape(text) != nil }
+
+    /// The numbers of `WIDTHxHEIGHT[@HZ]` (a width or height too long for an Int is nil), or
+    /// nil when the text is not written that way.
+    private static func shape(_ text: String) -> (Int?, Int?, Double?)? {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 1 || parts.count == 2 else { return nil }
         let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
-        guard size.count == 2, size.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }),
-              let w = Int(size[0]), let h = Int(size[1]), (1...16384).contains(w), (1...16384).contains(h) else { return nil }
-        width = w; height = h
+        guard size.count == 2, size.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }) else { return nil }
+        var hz: Double?
         if parts.count == 2 {
-            guard let hz = Double(parts[1]), hz.isFinite, hz > 0, hz <= 1000, !parts[1].hasPrefix("+") else { return nil }
-            refresh = hz
+            guard let d = Double(parts[1]), d.isFinite, !parts[1].hasPrefix("+") else { return nil }
+            hz = d
         }
+        return (Int(size[0]), Int(size[1]), hz)
     }
 
     /// `WxH` or `WxH@Hz`.

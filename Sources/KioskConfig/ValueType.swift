@@ -185,7 +185,7 @@ enum ValueType {
         case .numbers(_, let r), .integers(_, let r): return "each " + r.description
         case .strings: return "non-empty strings"
         case .paths: return "any paths"
-        case .displayMode: return "1 to 16384 pixels each side, refresh > 0 Hz"
+        case .displayMode: return Self.displayModeLimits
         case .numberOrAuto(let r): return r.description + ", or `\"auto\"`"
         case .keyCode: return "`KEY_…` or `BTN_…` as in `linux/input-event-codes.h`, or a code up to \(LinuxKeyCodes.maxCode) (`28` or `\"28\"`)"
         case .itemReference: return "an existing item"
@@ -194,6 +194,10 @@ enum ValueType {
         case .environment: return EnvironmentName.rule + "; any string value, `\"\"` removes the variable"
         }
     }
+
+    /// What a display mode may ask for, as the reference and the messages say it.
+    static let displayModeLimits = "\(DisplayMode.sides.lowerBound) to \(DisplayMode.sides.upperBound) pixels each side, "
+        + "refresh > 0 and ≤ \(ValueFormat.number(DisplayMode.maxRefresh)) Hz"
 
     /// Checks `node`; returns the value to apply, or the message saying what is wrong.
     func check(_ node: TOMLNode, folder: String) -> Result<ConfigValue, ValueProblem> {
@@ -304,6 +308,7 @@ enum ValueType {
         case .displayMode:
             guard let s = node.string else { return wrongType("a string such as \"1920x1080@60\"") }
             guard DisplayMode(parsing: s) != nil else {
+                if DisplayMode.isWrittenAsMode(s) { return .failure(ValueProblem("\(ValueFormat.quoted(s)) is out of range (\(Self.displayModeLimits))")) }
                 return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a mode; write \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\", e.g. \"1920x1080@60\""))
             }
             return .success(.string(s))

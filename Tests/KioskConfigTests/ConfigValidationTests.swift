@@ -50,6 +50,11 @@ final class ConfigValidationTests: XCTestCase {
         XCTAssertEqual(fixture.report("[theme.card]\ntitle_color = \"white\"\n").count, 1)
         XCTAssertEqual(fixture.report("[display]\nmode = \"1920*1080\"\n"),
                        ["2:8: 'mode' \"1920*1080\" is not a mode; write \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\", e.g. \"1920x1080@60\""])
+        // Written as a mode, with a number the reference does not allow: that is what is said.
+        for mode in ["0x480", "1920x1080@0", "1920x1080@2000", "99999999999999999999x1"] {
+            XCTAssertEqual(fixture.report("[display]\nmode = \"\(mode)\"\n"),
+                           ["2:8: 'mode' \"\(mode)\" is out of range (1 to 16384 pixels each side, refresh > 0 and ≤ 1000 Hz)"], mode)
+        }
         XCTAssertEqual(fixture.report("[input.rotary]\nname = \"knob\"\nselect_key = \"enter\"\n").count, 1)
         XCTAssertEqual(fixture.report("[input.rotary]\nname = \"knob\"\nselect_key = \"768\"\n").count, 1)
         XCTAssertEqual(fixture.report("[input.rotary]\nname = \"knob\"\nselect_key = \"28\"\n[input.keymap]\nkey_a = \"left\"\n57 = \"enter\"\n"), [])
