@@ -101,10 +101,11 @@ public enum ConfigReference {
         \(checkConfigExample.joined(separator: "\n"))
         ```
 
-        Unknown keys and sections (with a suggestion), wrong types, values out of range, unknown
-        choices, bad colours and modes, missing files and folders, duplicate item ids, a `home_item`
-        that does not exist and contradictory values (`fade_min` above `fade_max`, a dial whose inner
-        radius is not inside its outer one) are all reported in one run. A TOML syntax error is
+        Unknown keys and sections (with "did you mean" when a known name is close), wrong types,
+        values out of range, unknown choices, bad colours and modes, missing files and folders,
+        duplicate item ids, a `home_item` that does not exist and contradictory values (`fade_min`
+        above `fade_max`, a dial whose inner radius is not inside its outer one) are all reported in
+        one run. A TOML syntax error is
         reported alone, at the place the TOML parser gives. The kiosk itself checks the same way on
         start and on reload; on a reload that fails it keeps the configuration it runs.
 
