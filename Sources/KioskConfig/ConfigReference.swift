@@ -105,9 +105,9 @@ public enum ConfigReference {
         values out of range, unknown choices, bad colours and modes, missing files and folders,
         duplicate item ids, a `home_item` that does not exist and contradictory values (`fade_min`
         above `fade_max`, a dial whose inner radius is not inside its outer one) are all reported in
-        one run. A TOML syntax error is
-        reported alone, at the place the TOML parser gives. The kiosk itself checks the same way on
-        start and on reload; on a reload that fails it keeps the configuration it runs.
+        one run. A TOML syntax error is reported alone, at the place the TOML parser gives. The kiosk
+        itself checks the same way on start and on reload; on a reload that fails it keeps the
+        configuration it runs.
 
         **Pictures and clips.** Every clip is opened (its container read, a decoder for its codec
         found): a clip this machine cannot play — a PNG renamed `clip.mp4`, a codec FFmpeg lacks —

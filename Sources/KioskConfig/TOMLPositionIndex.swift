@@ -378,9 +378,8 @@ private struct Scanner {
         }
     }
 
-    /// Numbers, booleans, dates: up to the next delimiter.
-    /// Up to the value's end: `,`, `]`, `}`, a comment or the end of the line (`\n`, or `\r\n` as
-    /// TOML allows: a file saved on Windows).
+    /// Numbers, booleans, dates: up to the next delimiter — `,`, `]`, `}`, a comment or the end of
+    /// the line (`\n`, or `\r\n` as TOML allows: a file saved on Windows).
     mutating func skipScalar() {
         while let c = current, c != ",", c != "]", c != "}", c != "\n", c != "#", !(c == "\r" && peek(1) == "\n") { advance() }
     }
