@@ -26,10 +26,21 @@ public struct ImageLimits: Equatable, Sendable {
         guard width > 0, height > 0 else {
             throw CardFailure(file: file, reason: "\(format) header claims an empty image (\(width)×\(height))")
         }
-        let limit = fullDecode ? min(maxPixels, maxFullDecodePixels) : maxPixels
-        if width > maxSide || height > maxSide || width.multipliedReportingOverflow(by: height).partialValue > limit {
-            throw CardFailure(file: file, reason: "\(format) is \(width)×\(height) pixels, above the limit of "
-                + "\(limit / 1_000_000) megapixels and \(maxSide) pixels a side; refused before decoding")
+        if width > maxSide || height > maxSide {
+            throw CardFailure(file: file, reason: "\(format) is \(width)×\(height) pixels, more than \(maxSide) pixels a side; "
+                + "refused before decoding")
         }
+        let limit = fullDecode ? min(maxPixels, maxFullDecodePixels) : maxPixels
+        if width * height > limit {
+            let which = limit < maxPixels ? " for a \(format), which is decoded at full size" : ""
+            throw CardFailure(file: file, reason: "\(format) is \(width)×\(height) pixels (\(Self.megapixels(width * height)) megapixels), "
+                + "above the limit of \(Self.megapixels(limit)) megapixels\(which); refused before decoding")
+        }
+    }
+
+    /// `0.5`, `32`, `1.92`: millions of pixels as people write them (not rounded down to 0).
+    static func megapixels(_ pixels: Int) -> String {
+        let mp = (Double(pixels) / 10_000).rounded() / 100
+        return mp == mp.rounded() ? String(Int(mp)) : String(mp)
     }
 }

@@ -103,6 +103,29 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(failure(for: path)?.reason.contains("limit of 32 megapixels") ?? false)
     }
 
+    /// The refusal names the limit that applied, as written in `[cards] max_image_megapixels`
+    /// (0.5 was shown as "0 megapixels"), and the reference names the fixed limits as they are.
+    func testLimitMessagesNameTheLimitThatApplied() throws {
+        func reason(_ limits: ImageLimits, _ width: Int, _ height: Int, fullDecode: Bool, format: String) -> String? {
+            do {
+                try limits.check(width: width, height: height, fullDecode: fullDecode, file: "x", format: format)
+                return nil
+            } catch let f as CardFailure { return f.reason } catch { return "\(error)" }
+        }
+        var half = ImageLimits()
+        half.maxPixels = 500_000
+        XCTAssertEqual(reason(half, 1000, 800, fullDecode: false, format: "JPEG"),
+                       "JPEG is 1000×800 pixels (0.8 megapixels), above the limit of 0.5 megapixels; refused before decoding")
+        XCTAssertNil(reason(half, 1000, 500, fullDecode: false, format: "JPEG"))
+        XCTAssertEqual(reason(ImageLimits(), 6000, 6000, fullDecode: true, format: "PNG"),
+                       "PNG is 6000×6000 pixels (36 megapixels), above the limit of 32 megapixels for a PNG, which is decoded at full size; refused before decoding")
+        XCTAssertEqual(reason(ImageLimits(), 40000, 10, fullDecode: false, format: "JPEG"),
+                       "JPEG is 40000×10 pixels, more than 30000 pixels a side; refused before decoding")
+        let doc = try XCTUnwrap(ConfigReference.sections.first { $0.header == "cards" }?.rows.first { $0.key == "max_image_megapixels" }?.doc)
+        XCTAssertTrue(doc.contains("at most \(ImageLimits().maxFullDecodePixels / 1_000_000) million"), doc)
+        XCTAssertTrue(doc.contains("at most \(ImageLimits().maxSide) pixels a side"), doc)
+    }
+
     func testSVGReferencingLocalFileRefused() {
         let other = tmp.write("red.png", TestPictures.pngHeader(width: 1, height: 1))
         let path = tmp.write("ext.svg", text: """

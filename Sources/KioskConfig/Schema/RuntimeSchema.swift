@@ -32,7 +32,8 @@ enum RuntimeSchema {
                          example: "128"),
                     .int("workers", \.cards.workers, .closed(1, 16), "Threads that render cards.", example: "2"),
                     .number("max_image_megapixels", \.cards.maxImageMegapixels, .aboveUpTo(0, 1000),
-                            "Images larger than this many million pixels are refused before decoding (the card shows a \"!\").", example: "40"),
+                            "Images larger than this many million pixels are refused before decoding (the card shows a \"!\"). A PNG, which is decoded at full size, at most 32 million whatever this says; any image at most 30000 pixels a side.",
+                            example: "40"),
                     .number("fade_duration", \.cards.fadeDuration, .closed(0, 10), "Seconds a placeholder face fades into the finished card.",
                             example: "0.25"),
                   ])
