@@ -71,7 +71,9 @@ enum CarouselSchema {
                 example: "0.15"),
         .point("focus_point", \.carousel.focusPoint, .closed(0, 1), "Where offset 0 sits, as fractions `[x, y]` of the view.", example: "[0.5, 0.7]"),
         .number("inset", \.carousel.inset, .closed(0, 16384), "Scaling pager: space in pixels on each side of the centred page.", example: "60"),
-        .number("corner_radius", \.carousel.cornerRadius, .closed(0, 16384), "Scaling pager: corner radius of the pages in pixels.", example: "16"),
+        .number("corner_radius", \.carousel.cornerRadius, .closed(0, 16384),
+                "Scaling pager: ScalingCarousel's corner radius of the pages, in pixels. Not drawn: the layout carries it, but the pages show each card's own `corner_radius` (`[theme.card]`, `[[item]]`).",
+                example: "16"),
     ]
 
     static let physics: [Key] = [
