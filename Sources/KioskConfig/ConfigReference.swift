@@ -88,7 +88,9 @@ public enum ConfigReference {
 
         - Every key is optional unless its default says *required*; a missing key takes its default.
         - Relative paths (images, folders, programs written with a `/`, sockets) are relative to the
-          folder of the config file, not to the current directory.
+          folder of the config file, not to the current directory. A file or folder that must exist
+          is found also when its name on disk is in another Unicode normalization (`ö` as `o` and an
+          accent, as macOS writes names).
         - Colours are `"#RRGGBB"` or `"#AARRGGBB"` (alpha first, `00` transparent, `FF` opaque).
         - Numbers may be written as integers or floats unless the type says *integer*.
 

@@ -246,7 +246,7 @@ enum ValueType {
         case .picture, .video, .directory:
             guard let s = node.string else { return wrongType("a string (a path)") }
             guard !s.isEmpty else { return .failure(ValueProblem("must not be empty")) }
-            let resolved = PathResolver.resolve(s, folder: folder)
+            let resolved = PathResolver.resolveExisting(s, folder: folder)
             let wantDirectory: Bool = { if case .directory = self { return true }; return false }()
             if let problem = PathResolver.problem(resolved, written: s, directory: wantDirectory) { return .failure(ValueProblem(problem)) }
             return .success(.string(resolved))
@@ -403,7 +403,7 @@ enum ValueType {
         }
         guard !argv[0].isEmpty else { return .failure(ValueProblem("the program name must not be empty", element: 0)) }
         if argv[0].contains("/") {
-            argv[0] = PathResolver.resolve(argv[0], folder: folder)
+            argv[0] = PathResolver.resolveExisting(argv[0], folder: folder)
             if let p = PathResolver.problem(argv[0], written: a[0].string ?? "", directory: false) { return .failure(ValueProblem(p, element: 0)) }
             guard FileManager.default.isExecutableFile(atPath: argv[0]) else {
                 return .failure(ValueProblem("program \(ValueFormat.quoted(argv[0])) is not executable (chmod +x?)", element: 0))
@@ -457,6 +457,26 @@ enum PathResolver {
         if path.hasPrefix("/") { return (path as NSString).standardizingPath }
         let base = folder.isEmpty ? FileManager.default.currentDirectoryPath : folder
         return ((base as NSString).appendingPathComponent(path) as NSString).standardizingPath
+    }
+
+    /// `resolve`, then spelled as the file system spells it: a name that differs from the one
+    /// on disk only in its Unicode normalization ("ö" as one character, or as "o" and an accent
+    /// as macOS writes names) is the same name to whoever typed it, so it is that file.
+    static func resolveExisting(_ path: String, folder: String) -> String {
+        spelledOnDisk(resolve(path, folder: folder))
+    }
+
+    /// `path` with each component that is not on disk replaced by the entry of its folder that
+    /// is canonically equivalent to it (Swift's `==`), when there is one.
+    static func spelledOnDisk(_ path: String) -> String {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: path) || path == "/" || path.isEmpty { return path }
+        let parent = spelledOnDisk((path as NSString).deletingLastPathComponent)
+        let name = (path as NSString).lastPathComponent
+        guard let entries = try? manager.contentsOfDirectory(atPath: parent), let match = entries.first(where: { $0 == name }) else {
+            return (parent as NSString).appendingPathComponent(name)
+        }
+        return (parent as NSString).appendingPathComponent(match)
     }
 
     /// Why `path` cannot be used as a file (or folder), or nil when it can.

@@ -223,6 +223,18 @@ final class ConfigSectionTests: XCTestCase {
                        ["3:14: 'select_key' 768 is out of range (key codes are 0 to 767)"])
     }
 
+    /// A picture and a folder whose names are on disk in NFD ("o" + combining diaeresis, as
+    /// macOS writes them) are found from the config's NFC spelling: the same name to a person.
+    func testNamesInAnotherUnicodeNormalizationAreTheFilesOnDisk() throws {
+        let folderOnDisk = "Bilder-Gro\u{0308}ße", fileOnDisk = "Ba\u{0308}r.png"
+        let picture = fixture.write(folderOnDisk + "/" + fileOnDisk, "x")
+        XCTAssertEqual("Bilder-Größe/Bär.png".unicodeScalars.count + 2, (folderOnDisk + "/" + fileOnDisk).unicodeScalars.count)
+        let c = try fixture.load("[items]\ndirectory = \"Bilder-Größe\"\nextensions = [\"txt\"]\n[[item]]\nimage = \"Bilder-Größe/Bär.png\"\n")
+        XCTAssertEqual(c.items.first?.image.map { Array($0.unicodeScalars) }, Array(picture.unicodeScalars))
+        XCTAssertEqual(c.itemsDirectory.directory.map { Array($0.unicodeScalars) },
+                       Array((fixture.folder + "/" + folderOnDisk).unicodeScalars))
+    }
+
     func testIdle() throws {
         let text = """
             [idle]
