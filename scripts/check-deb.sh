@@ -14,12 +14,15 @@
 #
 #   scripts/check-deb.sh [DEB]     (default: the newest out/kiosk-carousel_*_amd64.deb)
 set -euo pipefail
+# A command that ends the script under set -e says where (such an end was silent: an empty log).
+trap 'echo "check-deb: stopped at line $LINENO: $BASH_COMMAND (exit $?)" >&2' ERR
 top=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${CACHE:-/var/cache/kiosk-carousel/deb-check}
 SUITE=${SUITE:-bookworm}
-# The Debian mirror this machine's apt uses.
-MIRROR=${MIRROR:-$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)}
-[ -n "$MIRROR" ] || { echo "check-deb: set MIRROR= to a Debian mirror (none in /etc/apt/sources.list.d/debian.sources)" >&2; exit 1; }
+# The Debian mirror this machine's apt uses (scripts/apt-mirrors.sh: sources.list or .sources).
+source "$top/scripts/apt-mirrors.sh"
+MIRROR=${MIRROR:-$(debian_mirror)}
+[ -n "$MIRROR" ] || { echo "check-deb: set MIRROR= to a Debian mirror (apt on this machine names none for $(apt_host_codename))" >&2; exit 1; }
 deb=${1:-$(ls -t "$top"/out/kiosk-carousel_*_"$(dpkg --print-architecture)".deb 2>/dev/null | head -1)}
 [ -f "${deb:-}" ] || { echo "check-deb: no .deb (run make deb first)" >&2; exit 1; }
 deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")

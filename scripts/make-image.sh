@@ -17,21 +17,24 @@
 # Variables: ARCH (amd64 or arm64, default amd64), SUITE (default bookworm for amd64, trixie for
 # arm64), DEB (default: the newest out/kiosk-carousel_*_$ARCH.deb), OUT (default out/),
 # CACHE (default /var/cache/kiosk-carousel/image), MIRROR and SECURITY_MIRROR (default: the
-# mirrors this machine's apt uses, from /etc/apt/sources.list.d/debian.sources), KIOSK_MB (size of the KIOSK partition, default 256), EXTRA_PACKAGES (say
+# mirrors this machine's apt uses for its own release, scripts/apt-mirrors.sh), KIOSK_MB (size of the KIOSK partition, default 256), EXTRA_PACKAGES (say
 # firmware for a real machine's GPU: "firmware-amd-graphics"; needs non-free-firmware in
 # COMPONENTS), COMPONENTS (default "main"), WORK (scratch folder, default out/image-work).
 # Needs root (mmdebstrap in root mode, files owned by root in the ext4 image). No loop devices.
 set -euo pipefail
+# A command that ends the script under set -e says where (such an end was silent: an empty log).
+trap 'echo "make-image: stopped at line $LINENO: $BASH_COMMAND (exit $?)" >&2' ERR
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 OUT=${OUT:-$top/out}
 WORK=${WORK:-$OUT/image-work}
 CACHE=${CACHE:-/var/cache/kiosk-carousel/image}
-# The mirrors this machine's apt uses: the first URIs of debian.sources, and the one for -security.
-apt_uris() { sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null; }
-MIRROR=${MIRROR:-$(apt_uris | grep -v security | head -1)}
-SECURITY_MIRROR=${SECURITY_MIRROR:-$(apt_uris | grep security | head -1)}
+# The mirrors this machine's apt uses for its own release and its security updates
+# (scripts/apt-mirrors.sh: a one-line sources.list or deb822 .sources alike).
+source "$top/scripts/apt-mirrors.sh"
+MIRROR=${MIRROR:-$(debian_mirror)}
+SECURITY_MIRROR=${SECURITY_MIRROR:-$(debian_security_mirror)}
 COMPONENTS=${COMPONENTS:-main}
 KIOSK_MB=${KIOSK_MB:-256}
 ESP_MB=128
@@ -59,7 +62,7 @@ step() {
 die() { echo "make-image: $*" >&2; exit 1; }
 
 [ -n "$MIRROR" ] && [ -n "$SECURITY_MIRROR" ] \
-    || die "set MIRROR= and SECURITY_MIRROR= (Debian's archive and its security archive): /etc/apt/sources.list.d/debian.sources names none"
+    || die "set MIRROR= and SECURITY_MIRROR= (Debian's archive and its security archive): apt on this machine names no repository for '$(apt_host_codename)' and '$(apt_host_codename)-security' (apt-get indextargets)"
 [ "$(id -u)" -eq 0 ] || die "needs root (mmdebstrap in root mode; the root filesystem's files are owned by root)"
 
 # --- prerequisites (Debian package names) ---------------------------------------------------

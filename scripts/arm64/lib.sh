@@ -7,8 +7,9 @@
 # architecture, variant, package list) is unchanged: its stamp file records the recipe.
 
 ARM64_CACHE=${ARM64_CACHE:-/var/cache/kiosk-carousel/arm64}
-# The Debian mirror this machine already uses (its apt sources).
-MIRROR=${MIRROR:-$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)}
+# The Debian mirror this machine already uses (its apt sources: scripts/apt-mirrors.sh).
+source "$(dirname "${BASH_SOURCE[0]}")/../apt-mirrors.sh"
+MIRROR=${MIRROR:-$(debian_mirror)}
 
 # The C libraries the program links and the fonts its cards and tests use (scripts/deps.txt,
 # without the VM-test packages).
