@@ -7,7 +7,8 @@ public enum MediaFileCheck {
     /// What `check-config`, `simulate` and `run` (start and every reload) load with: every clip
     /// opened (container and codec), so the three report the same problems. Pictures are not
     /// decoded (the card shows "!" for one that does not decode). A clip is probed again only
-    /// when its file changed (`MediaProbeCache`): a reload on the loop reads only new clips.
+    /// when its file changed (`MediaProbeCache`): a reload (read off the loop, `ConfigReloader`)
+    /// reads only new clips.
     public static let kiosk: MediaChecks = {
         let cache = MediaProbeCache()
         return MediaChecks(clip: { path in cache.problem(path: path) { videoProblem(path: $0) } })

@@ -166,9 +166,25 @@ public final class KioskBehavior {
     @discardableResult
     public func reload(path: String, reason: String, now: Double, logger: Logger,
                        kept: String = "the running configuration") -> KioskConfiguration? {
+        apply(Self.load(path: path, media: media), path: path, reason: reason, now: now, logger: logger, kept: kept)
+    }
+
+    /// Reads, validates and checks the media of `path` (`ConfigLoader.loadForRun` with `media`):
+    /// the part of a reload that touches no state, so the kiosk runs it on a worker thread
+    /// (`ConfigReloader`: a clip's probe must not stall the loop) and `simulate` on its own
+    /// thread at its virtual time.
+    public static func load(path: String, media: MediaChecks) -> Result<KioskConfiguration, any Error> {
+        Result { try ConfigLoader.loadForRun(path: path, media: media) }
+    }
+
+    /// The rest of `reload`, on the thread that owns the behaviour: `loaded` (what `load` read)
+    /// adopted, or refused with its problems, exactly as `reload` says.
+    @discardableResult
+    public func apply(_ loaded: Result<KioskConfiguration, any Error>, path: String, reason: String, now: Double,
+                      logger: Logger, kept: String = "the running configuration") -> KioskConfiguration? {
         lastReloadProblems = []
         do {
-            let new = try ConfigLoader.loadForRun(path: path, media: media)
+            let new = try loaded.get()
             Self.logImportedContent(new, logger: logger)
             if new.items.isEmpty && !session.config.items.isEmpty {
                 // An empty file (caught half-written) or an emptied items folder: keep showing

@@ -45,10 +45,11 @@ final class KioskAppServicesTests: XCTestCase {
                             log: try EventLog(path: nil), logger: log.logger, notifier: nil, configProblems: problems)
     }
 
-    /// One loop pass's work without the loop: control commands, then the frame, the metrics and
-    /// the retired sockets (`beforeWait`).
+    /// One loop pass's work without the loop: control commands, a reload read off the loop that
+    /// ended, then the frame, the metrics and the retired sockets (`beforeWait`).
     func pump(_ app: KioskApp) {
         if let c = app.control { app.handleControl(c) }
+        if waitReadable(app.reloader.fd, timeout: 0.01) { app.reloader.finish() }
         _ = app.beforeWait()
     }
 

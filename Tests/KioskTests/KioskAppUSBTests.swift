@@ -55,6 +55,7 @@ final class KioskAppUSBTests: XCTestCase {
         XCTAssertEqual(try importStick("[[item]]\nid = \"s1\"\ntitle = \"One\"\n[[item]]\nid = \"s2\"\ntitle = \"Two\"\n")?.state, .done)
         let before = app.now
         app.usbStatusChanged()
+        app.finishPendingReloads()
         let after = app.now
         XCTAssertEqual(app.session.config.items.map(\.id), ["s1", "s2"])
         XCTAssertEqual(app.session.shownMessage?.title, "New content from the USB stick")
@@ -102,6 +103,7 @@ final class KioskAppUSBTests: XCTestCase {
         XCTAssertEqual(app.session.shownMessage?.title, "The configuration has problems")
         XCTAssertEqual(try importStick("[[item]]\nid = \"s\"\ntitle = \"From the stick\"\n")?.state, .done)
         app.usbStatusChanged()
+        app.finishPendingReloads()
         XCTAssertTrue(app.configProblems.isEmpty, "the carousel started")
         XCTAssertEqual(app.session.config.items.map(\.id), ["s"])
         XCTAssertEqual(app.session.shownMessage?.title, "New content from the USB stick")

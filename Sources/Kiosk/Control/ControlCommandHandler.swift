@@ -59,8 +59,7 @@ public enum ControlCommandHandler {
         case .reload:
             // The client hears whether the file was adopted and, if not, its problems (the
             // journal and the `reloaded` event say the same).
-            let adopted = effects.reload(reason: "control socket")
-            return .reload(adopted: adopted, problems: adopted ? [] : behavior.lastReloadProblems)
+            return reloadReply(adopted: effects.reload(reason: "control socket"), behavior: behavior)
         case .state:
             let size = effects.screenSize
             let p = session.position
@@ -76,5 +75,11 @@ public enum ControlCommandHandler {
                 return .error("\(error)")
             }
         }
+    }
+
+    /// The answer to `reload` once its outcome is known: adopted, or refused for the behaviour's
+    /// `lastReloadProblems`.
+    public static func reloadReply(adopted: Bool, behavior: KioskBehavior) -> ControlReply {
+        .reload(adopted: adopted, problems: adopted ? [] : behavior.lastReloadProblems)
     }
 }

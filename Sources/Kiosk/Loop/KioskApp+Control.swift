@@ -8,9 +8,18 @@ extension KioskApp: ControlEffects {
     var control: ControlServer? { services.control.server }
 
     /// What `control`'s descriptor has: commands answered in order, then their events written.
+    /// A `reload` is read off the loop (`requestReload`): its reply is sent once the outcome is
+    /// known, in its place among the client's replies (the client's later replies wait for it;
+    /// other clients are answered meanwhile).
     func handleControl(_ control: ControlServer) {
         let t = now
         for request in control.handleEvents() {
+            if case .reload = request.command {
+                requestReload(reason: "control socket") { [unowned self] adopted in
+                    control.reply(to: request, ControlCommandHandler.reloadReply(adopted: adopted, behavior: self.behavior))
+                }
+                continue
+            }
             control.reply(to: request, ControlCommandHandler.handle(request.command, behavior: behavior, now: t, effects: self))
         }
         behavior.flushEvents()

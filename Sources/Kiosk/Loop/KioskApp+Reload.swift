@@ -4,14 +4,31 @@ import KioskConfig
 /// Configuration and media changes: SIGHUP, the `reload` command, or inotify on the config
 /// file, the item images and the items folder.
 extension KioskApp {
-    /// Parses and validates the config again; on any error keeps the running one (and returns false).
+    /// Reloads the config file off the loop (`ConfigReloader`): read, validated and its clips
+    /// probed on a worker thread, then adopted or refused on the loop (`finishReload`); `then`
+    /// hears which, once known. What the loop calls for SIGHUP, the control socket's `reload`,
+    /// the config file or the items folder changed, and new USB content.
+    func requestReload(reason: String, then answer: ConfigReloader.Answer? = nil) {
+        reloader.request(reason: reason, then: answer)
+    }
+
+    /// Parses and validates the config again on the calling thread (clips probed here too) and
+    /// applies it; on any error keeps the running one (and returns false). For tests and tools
+    /// that drive the kiosk without its loop; the loop itself reloads with `requestReload`.
     @discardableResult
     public func reload(reason: String) -> Bool {
+        finishReload(KioskBehavior.load(path: configPath, media: behavior.media), reason: reason)
+    }
+
+    /// Adopts what a reload read (`KioskBehavior.load`), or refuses it and keeps what is shown:
+    /// the running configuration, or the start-up problem card (`startAfterProblems`).
+    @discardableResult
+    func finishReload(_ loaded: Result<KioskConfiguration, any Error>, reason: String) -> Bool {
         // Watched again also when the reload is refused: an items folder deleted and made
         // again is a new folder to watch, at the same path.
         defer { watchFiles() }
-        if !configProblems.isEmpty { return startAfterProblems(reason: reason) }
-        guard let new = behavior.reload(path: configPath, reason: reason, now: now, logger: logger) else { return false }
+        if !configProblems.isEmpty { return startAfterProblems(loaded, reason: reason) }
+        guard let new = behavior.apply(loaded, path: configPath, reason: reason, now: now, logger: logger) else { return false }
         itemsFolderStale = false
         adopt(new)
         return true
@@ -51,7 +68,7 @@ extension KioskApp {
         let statusFile = usbStatusPath
         if let statusFile, changed.contains(statusFile) { usbStatusChanged() }
         if changed.contains(configFile) {
-            reload(reason: "the config file changed")
+            requestReload(reason: "the config file changed")
         } else if let dir = itemsFolder, changed.contains(dir) || changed.contains(where: changesItemsFolderListing) {
             // The folder itself came or went: what is in it was not watched meanwhile.
             if changed.contains(dir) { itemsFolderReplaced = true }
@@ -87,14 +104,16 @@ extension KioskApp {
     /// the folder itself was replaced, its pictures are drawn again (they were not watched).
     func itemsFolderSettled(now t: Double) {
         guard folderSettle.take(t) else { return }
-        // Refused (emptied, gone): the items shown no longer match the folder, so any picture
-        // that comes back must list it again, even one with the name of a shown item.
-        if !reload(reason: "the items folder changed") { itemsFolderStale = true }
-        if itemsFolderReplaced, let dir = itemsFolder, FileManager.default.fileExists(atPath: dir) {
-            itemsFolderReplaced = false
-            session.invalidateCards(paths: session.config.items.flatMap(\.mediaFiles).filter {
-                ($0 as NSString).standardizingPath.hasPrefix(dir + "/")
-            })
+        requestReload(reason: "the items folder changed") { [unowned self] adopted in
+            // Refused (emptied, gone): the items shown no longer match the folder, so any picture
+            // that comes back must list it again, even one with the name of a shown item.
+            if !adopted { self.itemsFolderStale = true }
+            if self.itemsFolderReplaced, let dir = self.itemsFolder, FileManager.default.fileExists(atPath: dir) {
+                self.itemsFolderReplaced = false
+                self.session.invalidateCards(paths: self.session.config.items.flatMap(\.mediaFiles).filter {
+                    ($0 as NSString).standardizingPath.hasPrefix(dir + "/")
+                })
+            }
         }
     }
 }

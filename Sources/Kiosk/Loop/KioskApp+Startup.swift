@@ -36,12 +36,12 @@ extension KioskApp {
             : "waiting for a valid configuration: \(configProblems.count) problem(s) in \(configPath)"
     }
 
-    /// The config file changed (or SIGHUP, or `reload`) while the problem card shows: start the
-    /// carousel if the file is valid now, else show its new problems. True when it started.
-    func startAfterProblems(reason: String) -> Bool {
+    /// The config file changed (or SIGHUP, or `reload`) while the problem card shows, and was read
+    /// (`loaded`): start the carousel if the file is valid now, else show its new problems. True when it started.
+    func startAfterProblems(_ loaded: Result<KioskConfiguration, any Error>, reason: String) -> Bool {
         let booted = session.config.display
-        guard let new = behavior.reload(path: configPath, reason: reason, now: now, logger: logger,
-                                        kept: "the problem card") else {
+        guard let new = behavior.apply(loaded, path: configPath, reason: reason, now: now, logger: logger,
+                                       kept: "the problem card") else {
             let problems = behavior.lastReloadProblems.isEmpty ? configProblems : behavior.lastReloadProblems
             if problems != configProblems {
                 showConfigProblems(problems)

@@ -29,17 +29,19 @@ extension KioskApp {
             }
         case .done:
             fields.append(("items", "\(status.items ?? 0)"))
-            let loaded = reload(reason: "new content from a USB stick")
-            if loaded {
-                let n = session.config.items.count
-                session.showNotice(MessageCard(tone: .notice, title: "New content from the USB stick",
-                                               lines: ["\(n) item\(n == 1 ? "" : "s") to show. You can take the stick out."]),
-                                   until: now + seconds)
-            } else {
-                let problems = behavior.lastReloadProblems.map(\.description)
-                session.showNotice(MessageCard(tone: .problem, title: "The new content could not be shown",
-                                               lines: problems.isEmpty ? ["The journal says why."] : problems,
-                                               footer: "The kiosk shows what it showed before."), until: now + 2 * seconds)
+            // Read off the loop: the card says the outcome once it is known.
+            requestReload(reason: "new content from a USB stick") { [unowned self] loaded in
+                if loaded {
+                    let n = self.session.config.items.count
+                    self.session.showNotice(MessageCard(tone: .notice, title: "New content from the USB stick",
+                                                        lines: ["\(n) item\(n == 1 ? "" : "s") to show. You can take the stick out."]),
+                                            until: self.now + seconds)
+                } else {
+                    let problems = self.behavior.lastReloadProblems.map(\.description)
+                    self.session.showNotice(MessageCard(tone: .problem, title: "The new content could not be shown",
+                                                        lines: problems.isEmpty ? ["The journal says why."] : problems,
+                                                        footer: "The kiosk shows what it showed before."), until: self.now + 2 * seconds)
+                }
             }
         case .failed:
             fields.append(("problems", "\(status.problems.count)"))

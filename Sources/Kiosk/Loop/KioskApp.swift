@@ -99,6 +99,8 @@ public final class KioskApp {
     var itemIDs: (generation: Int, ids: [String]) = (0, [])
     /// The last USB import status shown (`KioskApp+USB`): the same file seen again is not news.
     var lastUSBStatus: ImportStatus?
+    /// Reloads read off the loop, one at a time, the newest file winning (`KioskApp+Reload`).
+    let reloader: ConfigReloader
 
     /// - Parameters:
     ///   - exitAfter: stop by itself after this many seconds (tests, measurements); nil: run until a signal.
@@ -107,10 +109,11 @@ public final class KioskApp {
     ///     defaults with what could be read of `[display]`); the screen shows them until the
     ///     file is fixed (`KioskApp+Startup`).
     ///   - scheduleClock: the local time `[[schedule]]` reads (the reload soak sets it by hand).
+    ///   - media: what a reload checks of the clips (`MediaFileCheck.kiosk`; tests inject a slow prober).
     public init(configPath: String, config: KioskConfiguration, display: DisplayBackend, inputs: [InputSource],
                 log: EventLog, logger: Logger, exitAfter: Double? = nil,
                 notifier: SystemdNotifier? = SystemdNotifier(), configProblems: [ConfigDiagnostic] = [],
-                scheduleClock: WallClock = SystemWallClock()) throws {
+                scheduleClock: WallClock = SystemWallClock(), media: MediaChecks = MediaFileCheck.kiosk) throws {
         self.configPath = configPath
         self.notifier = notifier
         screenWatch = ScreenWatch(frameDeadline: ScreenWatch.frameDeadline(watchdogInterval: notifier?.watchdogInterval ?? 5))
@@ -133,7 +136,9 @@ public final class KioskApp {
         session = CarouselSession(config: config, width: display.fullSize.width, height: display.fullSize.height,
                                   renderScale: display.renderScale, synchronousCards: false, pixelShiftPhase: startWallTime)
         actions = ActionRunner(settings: config.actions, logger: Logger(label: "kiosk.actions"))
-        behavior = KioskBehavior(session: session, log: log, now: 0, wallClock: scheduleClock, performAction: { _, _, _, _ in [] })
+        behavior = KioskBehavior(session: session, log: log, now: 0, wallClock: scheduleClock, media: media,
+                                 performAction: { _, _, _, _ in [] })
+        reloader = try ConfigReloader(path: configPath, media: media)
         serviceTimer = try TickTimer()
         services = ConfiguredServices(loop: loop, logger: logger)
         services.control.handle = { [unowned self] server in self.handleControl(server) }
@@ -144,6 +149,7 @@ public final class KioskApp {
         behavior.onEventLine = { [unowned self] line in self.control?.broadcast(line) }
         behavior.onBlank = { [unowned self] in self.blankScreen() }
         behavior.onWake = { [unowned self] in self.wakeScreen() }
+        reloader.apply = { [unowned self] loaded, reason in self.finishReload(loaded, reason: reason) }
         if !configProblems.isEmpty { showConfigProblems(configProblems) }
     }
 
@@ -190,6 +196,7 @@ public final class KioskApp {
         try loop.watch(tick.fd) { [unowned self] in self.tick.acknowledge(); self.step() }
         try loop.watch(session.cardEventFD) { [unowned self] in self.session.drainCards(now: self.now) }
         try loop.watch(files.fd) { [unowned self] in self.filesChanged() }
+        try loop.watch(reloader.fd) { [unowned self] in self.reloader.finish() }
         watchFiles()
         for fd in display.pollDescriptors {
             try loop.watch(fd) { [unowned self] in
@@ -365,7 +372,7 @@ public final class KioskApp {
                 logger.notice("received \(s == SIGTERM ? "SIGTERM" : "SIGINT"); restoring the screen and exiting")
                 loop.stop()
             case SIGHUP:
-                reload(reason: "SIGHUP")
+                requestReload(reason: "SIGHUP")
             case SIGCHLD:
                 behavior.record(actions.reapChildren(now: now))
             default:
