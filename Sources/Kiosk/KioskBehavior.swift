@@ -171,8 +171,8 @@ public final class KioskBehavior {
 
     /// Reads, validates and checks the media of `path` (`ConfigLoader.loadForRun` with `media`):
     /// the part of a reload that touches no state, so the kiosk runs it on a worker thread
-    /// (`ConfigReloader`: a clip's probe must not stall the loop) and `simulate` on its own
-    /// thread at its virtual time.
+    /// (`ConfigReloader`: a clip's probe must not stall the loop); `simulate` runs it in line
+    /// (`reload`), its virtual clock standing still meanwhile.
     public static func load(path: String, media: MediaChecks) -> Result<KioskConfiguration, any Error> {
         Result { try ConfigLoader.loadForRun(path: path, media: media) }
     }

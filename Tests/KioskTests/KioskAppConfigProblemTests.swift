@@ -147,7 +147,7 @@ final class KioskAppConfigProblemTests: XCTestCase {
     }
 
     /// The control socket a bad file names is opened while the card shows (its `reload` goes
-    /// through `KioskApp.reload`, as SIGHUP's), and stays when the fixed file starts the carousel.
+    /// through `KioskApp.finishReload`, as SIGHUP's), and stays when the fixed file starts the carousel.
     func testTheControlSocketThatCanBeReadIsUp() throws {
         let socket = folder + "/control.sock"
         try "[control]\nsocket = \"\(socket)\"\n[carousel]\nspead = 3\n".write(toFile: path, atomically: true, encoding: .utf8)

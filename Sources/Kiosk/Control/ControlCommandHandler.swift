@@ -4,7 +4,8 @@
 public protocol ControlEffects: AnyObject {
     /// Parses, validates and applies the config file again, or keeps the running one and
     /// returns false (the reason is logged, and its problems left in the behaviour's
-    /// `lastReloadProblems`).
+    /// `lastReloadProblems`). The kiosk's loop does not come here for `reload`: it reads the
+    /// file off the loop and answers once the outcome is known (`KioskApp.handleControl`).
     @discardableResult
     func reload(reason: String) -> Bool
     /// Writes the frame on the screen as a PNG file at `path`; throws why it could not.

@@ -196,7 +196,10 @@ public final class KioskApp {
         try loop.watch(tick.fd) { [unowned self] in self.tick.acknowledge(); self.step() }
         try loop.watch(session.cardEventFD) { [unowned self] in self.session.drainCards(now: self.now) }
         try loop.watch(files.fd) { [unowned self] in self.filesChanged() }
-        try loop.watch(reloader.fd) { [unowned self] in self.reloader.finish() }
+        try loop.watch(reloader.fd) { [unowned self] in
+            self.reloader.finish()
+            self.behavior.flushEvents()  // what the reload changed on the carousel, as after a command
+        }
         watchFiles()
         for fd in display.pollDescriptors {
             try loop.watch(fd) { [unowned self] in
