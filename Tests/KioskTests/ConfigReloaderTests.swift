@@ -112,6 +112,41 @@ final class ConfigReloaderTests: XCTestCase {
         XCTAssertFalse(prober.gaveUp, "the probe was held on the loop's thread: the loop could not answer meanwhile")
     }
 
+    /// The same through the kiosk's own loop (`run()`): the eventfd of a finished read is watched,
+    /// and the loop answers while the clip is held. A client thread talks to the kiosk and stops
+    /// its loop through an eventfd when done.
+    func testTheRunningLoopAnswersDuringTheProbeAndThenAdopts() throws {
+        try write(head + titled)
+        let prober = HeldProber()
+        let display = HeadlessDisplay(width: 320, height: 240)
+        let app = try KioskApp(configPath: path, config: try ConfigLoader.loadForRun(path: path, media: prober.checks), display: display,
+                               inputs: [], log: try EventLog(path: nil), logger: Logger(label: "test"), exitAfter: 120,
+                               notifier: nil, media: prober.checks)
+        let done = try EventFD()
+        try app.loop.watch(done.fd) { [unowned app] in app.loop.stop() }
+        try write(head + titled + clipItem("new"))
+        let reloading = try KioskControlClient(path: socket), monitor = try KioskControlClient(path: socket)
+        final class Seen: @unchecked Sendable { var entered = false, state: [String: JSONValue]?, reply: [String: JSONValue]? }
+        let seen = Seen()
+        let client = Thread {
+            defer { done.signal() }
+            reloading.send(#"{"cmd":"reload","id":"r"}"#)
+            seen.entered = prober.entered.wait(timeout: .now() + 60) == .success
+            guard seen.entered else { return }
+            monitor.send(#"{"cmd":"state"}"#)
+            seen.state = monitor.line(where: "reply", is: "state", limit: 60, pump: {})
+            prober.release()
+            seen.reply = reloading.line(where: "reply", is: "reload", limit: 60, pump: {})
+        }
+        client.start()
+        XCTAssertEqual(try app.run(), 0)
+        XCTAssertTrue(seen.entered, "step 1: the new clip was probed within 60 s")
+        XCTAssertEqual(seen.state?["item_count"], .number(3), "step 2: state answered by the loop while the clip was held")
+        XCTAssertEqual(seen.reply?["ok"], .bool(true), "step 3: the reload's reply after the probe")
+        XCTAssertEqual(app.session.config.items.map(\.id), ["i0", "i1", "i2", "new"])
+        XCTAssertFalse(prober.gaveUp, "the probe was held on the loop's thread")
+    }
+
     func testARefusedClipOnReloadGivesCheckConfigsProblems() throws {
         try write(head + titled)
         let (app, _) = try makeApp(media: MediaFileCheck.kiosk)
