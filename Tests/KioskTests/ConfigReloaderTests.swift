@@ -17,10 +17,7 @@ final class ConfigReloaderTests: XCTestCase {
     var path: String { folder + "/config.toml" }
     var socket: String { folder + "/control.sock" }
 
-    override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "reloader-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
+    override func setUpWithError() throws { folder = try temporaryDirectory() }
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
 
