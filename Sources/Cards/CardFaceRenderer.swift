@@ -54,10 +54,8 @@ public struct CardFaceRenderer: CardRenderer {
 
     func drawFace(_ item: ItemConfig, width w: Int, height h: Int) throws -> Texture {
         let style = item.style
-        let missing = FontCatalog.missingFamilies(in: style.font)
-        if !missing.isEmpty {
-            throw CardFailure(file: "item '\(item.id)'",
-                              reason: "font '\(style.font)' is not installed (fc-list : family shows what is)")
+        if let why = FontCheck.problem(font: style.font) {
+            throw CardFailure(file: "item '\(item.id)'", reason: "font \"\(style.font)\" \(why)")
         }
         let fit = ImageFit(styleName: style.imageFit)
         let image: ImageSource?

@@ -1,22 +1,25 @@
 import KioskConfig
 import Video
 
-/// Whether a picture or clip can be shown, read as the card workers read it: the `MediaChecks`
-/// the program loads its configuration with.
+/// Whether a picture or clip can be shown, read as the card workers read it, and whether a font
+/// is installed (`FontCheck`): the `MediaChecks` the program loads its configuration with.
 public enum MediaFileCheck {
     /// What `check-config`, `simulate` and `run` (start and every reload) load with: every clip
     /// opened (container and codec), so the three report the same problems. Pictures are not
-    /// decoded (the card shows "!" for one that does not decode). A clip is probed again only
-    /// when its file changed (`MediaProbeCache`): a reload (read off the loop, `ConfigReloader`)
+    /// decoded (the card shows "!" for one that does not decode). Every `font` is looked up. A
+    /// clip is probed again only when its file changed (`MediaProbeCache`): a reload (read off
+    /// the loop, `ConfigReloader`)
     /// reads only new clips.
     public static let kiosk: MediaChecks = {
         let cache = MediaProbeCache()
-        return MediaChecks(clip: { path in cache.problem(path: path) { videoProblem(path: $0) } })
+        return MediaChecks(clip: { path in cache.problem(path: path) { videoProblem(path: $0) } },
+                           font: { FontCheck.problem(font: $0) })
     }()
 
     /// What `usb-import` checks a stick with before anything is copied: every clip opened and
-    /// every picture decoded.
-    public static let stick = MediaChecks(clip: { videoProblem(path: $0) }, picture: { imageProblem(path: $0) })
+    /// every picture decoded, every `font` looked up (the kiosk would refuse the content otherwise).
+    public static let stick = MediaChecks(clip: { videoProblem(path: $0) }, picture: { imageProblem(path: $0) },
+                                          font: { FontCheck.problem(font: $0) })
 
     /// Why the picture at `path` cannot be drawn (nil when it decodes): the file is read,
     /// recognised by its content and decoded (reduced to a small box where the format allows, so a

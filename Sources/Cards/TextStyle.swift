@@ -108,11 +108,12 @@ final class TextLayout {
 /// instead of silently drawing in another. Read once per process; `refresh()` re-reads.
 enum FontCatalog {
     private static let lock = NSLock()
-    private static var families: Set<String>?
+    /// Lowercased names (`installed()`) and the names as fontconfig spells them.
+    private static var families: (lowercased: Set<String>, names: [String])?
 
     /// The families named by a pango font string (`"DejaVu Sans Bold"`, `"Noto Sans, Sans"`)
     /// that are not installed — empty when at least one named family is. Generic names
-    /// (`Sans`, `Serif`, `Monospace`) always exist.
+    /// (`FontFamilies.generic`: `Sans`, `Serif`, `Monospace`, …) always exist.
     static func missingFamilies(in font: String) -> [String] {
         let desc = pango_font_description_from_string(font)
         defer { pango_font_description_free(desc) }
@@ -124,22 +125,27 @@ enum FontCatalog {
         return present.isEmpty ? named : []
     }
 
-    static func installed() -> Set<String> {
+    /// The installed families and the generic ones, lowercased.
+    static func installed() -> Set<String> { catalogue().lowercased }
+
+    /// The installed families as fontconfig spells them, sorted (generic names not included).
+    static func installedNames() -> [String] { catalogue().names }
+
+    private static func catalogue() -> (lowercased: Set<String>, names: [String]) {
         lock.lock()
         defer { lock.unlock() }
         if let families { return families }
-        var result: Set<String> = ["sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "cursive", "fantasy"]
+        var names: [String] = []
         var list: UnsafeMutablePointer<UnsafeMutablePointer<PangoFontFamily>?>?
         var count: Int32 = 0
         pango_font_map_list_families(pango_cairo_font_map_get_default(), &list, &count)
         if let list {
             for i in 0..<Int(count) {
-                if let f = list[i], let name = pango_font_family_get_name(f) {
-                    result.insert(String(cString: name).lowercased())
-                }
+                if let f = list[i], let name = pango_font_family_get_name(f) { names.append(String(cString: name)) }
             }
             g_free(list)
         }
+        let result = (lowercased: Set(FontFamilies.generic + names.map { $0.lowercased() }), names: names.sorted())
         families = result
         return result
     }

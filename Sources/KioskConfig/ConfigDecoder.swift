@@ -10,6 +10,8 @@ final class ConfigDecoder {
     private var found: [(position: SourcePosition, order: Int, message: String)] = []
     /// Every picture and clip a key accepted names, for the load's media pass (`MediaPass`).
     private(set) var mediaReferences: [MediaReference] = []
+    /// Every font string a `font` key accepted, with its place, for the load's font pass (`FontPass`).
+    private(set) var fontReferences: [FontReference] = []
 
     init(file: String, folder: String, index: TOMLPositionIndex, keyHomes: [String: [String]]) {
         self.file = file; self.folder = folder; self.index = index; self.keyHomes = keyHomes
@@ -106,6 +108,7 @@ final class ConfigDecoder {
             switch type {
             case .picture: mediaReferences.append(MediaReference(kind: .picture, path: v.string, written: node.string ?? "", place: path))
             case .video: mediaReferences.append(MediaReference(kind: .clip, path: v.string, written: node.string ?? "", place: path))
+            case .font: fontReferences.append(FontReference(font: v.string, place: path))
             case .directory where path == MediaPass.itemsFolderKey:
                 mediaReferences.append(MediaReference(kind: .folder, path: v.string, written: node.string ?? "", place: path))
             default: break

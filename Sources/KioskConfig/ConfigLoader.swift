@@ -104,9 +104,12 @@ public enum ConfigLoader {
                                     keyHomes: ConfigSchema.keyHomes)
         var config = KioskConfiguration()
         decoder.decode(ConfigSchema.root, entries: document.tableEntries ?? [], at: [], into: &config)
-        // Pictures and clips are checked also when other keys have problems: every problem at once.
+        // Pictures, clips and fonts are checked also when other keys have problems: every problem at once.
         let pass = MediaPass(checks: media, confinedTo: confinedTo)
         for p in pass.problems(MediaPass.references(keyed: decoder.mediaReferences, config: config)) {
+            decoder.report(at: p.place, key: false, p.message)
+        }
+        for p in FontPass(check: media.font).problems(decoder.fontReferences) {
             decoder.report(at: p.place, key: false, p.message)
         }
         let diagnostics = decoder.diagnostics

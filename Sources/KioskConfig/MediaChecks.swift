@@ -1,15 +1,18 @@
 import Foundation
 
-/// What the loader checks of the pictures and clips a configuration names, beyond their being
-/// readable files: checks that need libraries this module does not link (FFmpeg, the picture
-/// decoders), passed in as a value by the program (`Cards.MediaFileCheck` makes them).
+/// What the loader checks of the pictures, clips and fonts a configuration names, beyond their
+/// being readable files and non-empty strings: checks that need libraries this module does not
+/// link (FFmpeg, the picture decoders, fontconfig), passed in as a value by the program
+/// (`Cards.MediaFileCheck` makes them).
 ///
 /// The rule (docs/configuration.md, "Pictures and clips"): `check-config`, `simulate` and `run`
 /// (at start and on every reload) load with `MediaFileCheck.kiosk`, which opens every clip — a
 /// `video = …` key's and an items folder's — so a clip this machine cannot play is a problem of
 /// the file, at the key that names it, in all three. Pictures are decoded only by `usb-import`
 /// (`MediaFileCheck.stick`): a kiosk would decode every photo on every reload; a picture that does
-/// not decode shows the card's "!" face instead.
+/// not decode shows the card's "!" face instead. Fonts (`font` keys) are checked by all four: a
+/// font string none of whose families is installed is a problem at its value (the card would
+/// show "!", the title overlay another font).
 public struct MediaChecks: Sendable {
     /// Given a clip's absolute path, why it cannot be played here (nil when it can); nil: clips
     /// are not opened.
@@ -17,12 +20,17 @@ public struct MediaChecks: Sendable {
     /// Given a picture's absolute path, why it cannot be drawn (nil when it can); nil: pictures
     /// are not decoded.
     public var picture: (@Sendable (String) -> String?)?
+    /// Given a `font` key's value, why it cannot be drawn with, as words that follow the quoted
+    /// value (`is not installed (…)`; nil when it can); nil: fonts are not checked.
+    public var font: (@Sendable (String) -> String?)?
 
-    public init(clip: (@Sendable (String) -> String?)? = nil, picture: (@Sendable (String) -> String?)? = nil) {
-        self.clip = clip; self.picture = picture
+    public init(clip: (@Sendable (String) -> String?)? = nil, picture: (@Sendable (String) -> String?)? = nil,
+                font: (@Sendable (String) -> String?)? = nil) {
+        self.clip = clip; self.picture = picture; self.font = font
     }
 
-    /// Files must exist and be readable; their content is not read (tests, tools that draw no card).
+    /// Files must exist and be readable; their content is not read; fonts are not looked up
+    /// (tests, tools that draw no card).
     public static let none = MediaChecks()
 }
 

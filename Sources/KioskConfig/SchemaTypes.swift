@@ -73,6 +73,12 @@ extension KeySpec {
                 example: example, apply: { $0[keyPath: kp] = $1.string })
     }
 
+    /// A font string (`ValueType.font`).
+    static func font(_ name: String, _ kp: WritableKeyPath<Target, String>, _ doc: String, example: String) -> KeySpec {
+        KeySpec(name: name, type: .font, doc: doc, defaultOf: { ValueFormat.quoted($0[keyPath: kp]) },
+                example: example, apply: { $0[keyPath: kp] = $1.string })
+    }
+
     static func string(_ name: String, _ kp: WritableKeyPath<Target, String?>, _ doc: String, defaultText: String, example: String) -> KeySpec {
         KeySpec(name: name, type: .string(allowEmpty: false), doc: doc, defaultOf: { $0[keyPath: kp].map(ValueFormat.quoted) ?? defaultText },
                 example: example, apply: { $0[keyPath: kp] = $1.string })

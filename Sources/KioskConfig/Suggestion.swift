@@ -1,5 +1,5 @@
 /// "Did you mean …?" for misspelt keys, sections and choices.
-enum Suggestion {
+public enum Suggestion {
     /// The candidate closest to `word`, if it is close enough to be a likely typo: equal after
     /// ignoring case, `_` and `-` (so `fadeMin` finds `fade_min`), or within a small edit
     /// distance (one edit per three characters, at most three; a swap of neighbours is one).
@@ -13,6 +13,23 @@ enum Suggestion {
             if d <= limit, d < (best?.1 ?? .max) { best = (c, d) }
         }
         return best?.0
+    }
+
+    /// Up to `count` of `candidates` near `word`, nearest first: within an edit distance of half
+    /// its length (ignoring case, `_` and `-`), or starting with it (`Noto` finds `Noto Sans`).
+    /// For the "installed families near it" of a font that is not installed.
+    public static func nearest(to word: String, in candidates: [String], count: Int) -> [String] {
+        let w = normalized(word)
+        guard !w.isEmpty else { return [] }
+        let limit = max(2, w.count / 2)
+        var ranked: [(name: String, distance: Int)] = []
+        for c in candidates {
+            let n = normalized(c)
+            let d = distance(w, n)
+            if d <= limit || n.starts(with: w) { ranked.append((c, d)) }
+        }
+        ranked.sort { ($0.distance, $0.name) < ($1.distance, $1.name) }
+        return ranked.prefix(count).map(\.name)
     }
 
     /// `" (did you mean 'x'?)"` or "".

@@ -96,6 +96,10 @@ enum ValueType {
     /// An integer or a float.
     case number(NumberRange)
     case string(allowEmpty: Bool)
+    /// A font string as pango reads it (`"DejaVu Sans"`, `"DejaVu Sans Bold"`, `"Brand Sans,
+    /// DejaVu Sans"`): not empty; one of its families installed where the load's `MediaChecks`
+    /// check fonts (`check-config`, `simulate`, `run`, `usb-import`).
+    case font
     case choice([String])
     case integerChoice([Int])
     case color
@@ -145,6 +149,7 @@ enum ValueType {
         case .integer: return "integer"
         case .number: return "number"
         case .string: return "string"
+        case .font: return "string (font)"
         case .choice: return "string (choice)"
         case .integerChoice: return "integer (choice)"
         case .color: return "colour `\"#RRGGBB\"` or `\"#AARRGGBB\"`"
@@ -173,6 +178,7 @@ enum ValueType {
         case .bool: return "`true`, `false`"
         case .integer(let r), .number(let r): return r.description
         case .string(let allowEmpty): return allowEmpty ? "any" : "not empty"
+        case .font: return "an installed family (`fc-list : family`) or a generic one (`\"sans-serif\"`, …; see Fonts above)"
         case .choice(let c): return c.map { "`\"\($0)\"`" }.joined(separator: ", ")
         case .integerChoice(let c): return c.map { "`\($0)`" }.joined(separator: ", ")
         case .color: return "any colour"
@@ -226,6 +232,8 @@ enum ValueType {
             guard let s = node.string else { return wrongType("a string") }
             if !allowEmpty && s.trimmingCharacters(in: .whitespaces).isEmpty { return .failure(ValueProblem("must not be empty")) }
             return .success(.string(s))
+        case .font:
+            return ValueType.string(allowEmpty: false).check(node, folder: folder)
         case .choice(let choices):
             guard let s = node.string else { return wrongType("a string, one of " + choices.map { "\"\($0)\"" }.joined(separator: ", ")) }
             guard choices.contains(s) else {

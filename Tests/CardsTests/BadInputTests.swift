@@ -187,7 +187,7 @@ final class BadInputTests: XCTestCase {
     func testFontThatDoesNotExist() {
         let f = failure(for: nil, font: "No Such Font Family 12")
         XCTAssertEqual(f?.file, "item 'bad'")
-        XCTAssertTrue(f?.reason.hasPrefix("font 'No Such Font Family 12' is not installed") ?? false)
+        XCTAssertTrue(f?.reason.hasPrefix("font \"No Such Font Family 12\" is not installed (fc-match would use ") ?? false, f?.reason ?? "")
     }
 
     func testFontListWithOneInstalledFamilyIsFine() {

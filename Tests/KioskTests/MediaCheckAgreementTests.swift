@@ -6,8 +6,9 @@ import TestSupport
 import XCTest
 @testable import Kiosk
 
-/// Issue 27 §4: one rule for pictures and clips in `check-config`, `simulate` and `run` (at start
-/// and on reload): every clip is opened, so one config gives the same problem list from all three.
+/// Issue 27 §4: one rule for pictures, clips and fonts in `check-config`, `simulate` and `run` (at
+/// start and on reload): every clip is opened, every font looked up, so one config gives the same
+/// problem list from all three.
 final class MediaCheckAgreementTests: XCTestCase {
     var folder: String!
     var path: String { folder + "/config.toml" }
@@ -68,5 +69,27 @@ final class MediaCheckAgreementTests: XCTestCase {
         try bad.write(toFile: path, atomically: true, encoding: .utf8)
         XCTAssertNil(behavior.reload(path: path, reason: "test", now: 1, logger: Logger(label: "test")))
         XCTAssertEqual(behavior.lastReloadProblems.map(\.description), problems, "run's reload")
+    }
+
+    /// A font that is not installed (the card would show "!", the title overlay another font) is
+    /// a problem at its value in check-config, simulate and run alike.
+    func testAFontThatIsNotInstalledIsTheSameProblemInCheckConfigSimulateAndRun() throws {
+        try (good + "[theme.title_overlay]\nfont = \"No Such Font Family 12\"\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let problems = try expected()
+        XCTAssertEqual(problems.count, 1, "\(problems)")
+        XCTAssertTrue(problems.first?.hasPrefix("\(path):5:8: 'font' \"No Such Font Family 12\" is not installed (fc-match would use ") ?? false,
+                      "\(problems)")
+
+        let check = try ProductBinary.run(["check-config", path])
+        XCTAssertEqual(check.status, 1)
+        XCTAssertEqual(lines(check.output), problems, "check-config")
+
+        let simulate = try ProductBinary.run(["simulate", "--config", path, "--until", "0", "--size", "160x120"])
+        XCTAssertEqual(simulate.status, 1)
+        XCTAssertEqual(lines(simulate.errors), problems, "simulate")
+
+        let run = try ProductBinary.run(["run", "--config", path, "--backend", "headless", "--exit-after", "0.2"])
+        XCTAssertEqual(run.status, 0, run.errors)
+        for p in problems { XCTAssertTrue(run.errors.contains(p), "run at start does not say \(p):\n\(run.errors)") }
     }
 }

@@ -1,8 +1,9 @@
 // The C libraries that draw card faces, in one module so that cairo.h is seen once.
 // pkg-config "pangocairo" supplies the include paths (cairo, pango, harfbuzz, glib);
-// module.modulemap adds the link lines for the rest.
+// module.modulemap adds the link lines for the rest (fontconfig: `FontCheck`'s fc-match).
 #include <cairo.h>
 #include <pango/pangocairo.h>
+#include <fontconfig/fontconfig.h>
 #include <gio/gio.h>
 #include <turbojpeg.h>
 #include <png.h>

@@ -28,7 +28,8 @@ enum ThemeSchema {
         .bool("shadow", \.shadow, "A gradient from transparent to 90 % black over the card's lower part (conveyor-belt cards).",
               example: "true"),
         .number("shadow_height", \.shadowHeight, .closed(0, 1), "Fraction of the card's height the shadow covers.", example: "0.4"),
-        .string("font", \.font, "Font family (fontconfig finds it, with fallback for other scripts).", example: "\"DejaVu Sans\""),
+        .font("font", \.font, "Font family, as pango reads it: `\"DejaVu Sans Bold\"` names a weight, `\"Brand Sans, DejaVu Sans\"` a fallback (fontconfig falls back for other scripts). A family that is not installed is a problem of the file.",
+              example: "\"DejaVu Sans\""),
         .number("title_size", \.titleSize, .aboveUpTo(0, 500), "Title size in pixels.", example: "30"),
         .color("title_color", \.titleColor, "Title colour.", example: "#FFFFFF"),
         .int("title_lines", \.titleLines, .closed(0, 20), "Lines the title may wrap to (ellipsis after); 0 hides it.", example: "2"),
@@ -67,7 +68,8 @@ enum ThemeSchema {
     static var titleOverlay: TableSpec<KioskConfiguration> {
         TableSpec(name: "title_overlay", doc: "The focused item's title drawn over the carousel.", prototype: KioskConfiguration(), keys: [
             .bool("show", \.theme.showTitle, "Draw the title.", example: "true"),
-            .string("font", \.theme.titleOverlay.font, "Font family.", example: "\"DejaVu Sans\""),
+            .font("font", \.theme.titleOverlay.font, "Font family, as `[theme.card]`'s `font` (also of the problem and message cards).",
+                  example: "\"DejaVu Sans\""),
             .number("size", \.theme.titleOverlay.size, .aboveUpTo(0, 500), "Text size in pixels.", example: "36"),
             .color("color", \.theme.titleOverlay.color, "Text colour.", example: "#FFFFFF"),
             .color("background", \.theme.titleOverlay.background,
