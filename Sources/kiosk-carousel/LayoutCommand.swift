@@ -17,7 +17,7 @@ struct LayoutCommand: ParsableCommand {
 
     @OptionGroup var config: ConfigOption
     @Option(name: .customLong("scroll-offset"), help: ArgumentHelp("The scroll offset in item units.", valueName: "offset")) var scrollOffset: Double
-    @Option(help: "View size as WIDTHxHEIGHT (default: the config's headless size).", transform: PixelSize.init(parsing:))
+    @Option(help: "View size as WIDTHxHEIGHT (default: the config's [display] headless_size, 1280x720 unless set).", transform: PixelSize.init(parsing:))
     var size: PixelSize?
 
     func validate() throws {
@@ -26,7 +26,7 @@ struct LayoutCommand: ParsableCommand {
 
     func run() throws {
         let cfg = try config.load()
-        let s = size ?? PixelSize(cfg.display.headlessSize.width, cfg.display.headlessSize.height)
+        let s = size ?? PixelSize(headlessSizeOf: cfg)
         let view = Size2(Double(s.width), Double(s.height))
         let engine = CarouselEngine(options: cfg.carousel, itemCount: cfg.items.count, viewSize: view)
         engine.setScrollOffset(scrollOffset, now: 0)

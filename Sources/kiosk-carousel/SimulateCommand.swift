@@ -13,7 +13,9 @@ struct SimulateCommand: ParsableCommand {
         Without --until the run lasts 5 virtual seconds, or up to the last --shot when that is later.
         """)
     @OptionGroup var config: ConfigOption
-    @Option(help: "Screen size as WIDTHxHEIGHT.", transform: PixelSize.init(parsing:)) var size = PixelSize(1280, 720)
+    @Option(help: "Screen size as WIDTHxHEIGHT (default: the config's [display] headless_size, 1280x720 unless set).",
+            transform: PixelSize.init(parsing:))
+    var size: PixelSize?
     @Option(help: "Input script (JSON lines, docs/input-script.md; - for standard input).") var input: String?
     @Option(help: "Virtual seconds to run (default: 5, or the last --shot's time when later).") var until: Double?
     @Option(name: .customLong("shot"), help: "SECONDS=FILE.png: write the screen at that virtual time (repeatable).")
@@ -66,6 +68,7 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         let cfg = try config.load()
+        let size = self.size ?? PixelSize(headlessSizeOf: cfg)
         var plan = SimulationPlan(config: cfg, width: size.width, height: size.height)
         plan.shots = try parsedShots()
         plan.reloads = try parsedReloads()

@@ -23,6 +23,22 @@ final class SimulateCommandTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/late.png"))
     }
 
+    /// Without --size, simulate draws at `[display] headless_size`, as `layout` lays out (issue 27:
+    /// it drew 1280x720 whatever the file said); --size still wins.
+    func testWithoutSizeTheScreenIsTheConfigsHeadlessSize() throws {
+        let sized = try scratch.write("sized.toml", "[display]\nheadless_size = [96, 54]\n" + configText)
+        for (extra, expected) in [([String](), [96, 54]), (["--size", "64x48"], [64, 48])] {
+            let shot = folder + "/shot-\(expected[0]).png"
+            let r = try ProductBinary.run(["simulate", "--config", sized, "--until", "0.5", "--shot", "0.5=\(shot)"] + extra)
+            XCTAssertEqual(r.status, 0, r.errors)
+            let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: shot)))
+            let size = [16, 20].map { at in png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }  // IHDR width, height
+            XCTAssertEqual(size, expected, "\(extra)")
+        }
+        let layout = try ProductBinary.run(["layout", "--config", sized, "--scroll-offset", "0"])
+        XCTAssertTrue(layout.output.hasPrefix("{\"view\":[96,54],"), "layout uses the same size: \(layout.output)")
+    }
+
     /// Without --until the run lasts up to the last shot when that is after the default 5 s.
     func testWithoutUntilTheRunReachesTheLastShot() throws {
         let r = try simulate(["--shot", "7.5=\(folder)/late.png"])

@@ -11,7 +11,7 @@ enum DisplaySchema {
 
     static let keys: [Key] = [
         .choice("backend", \.display.backend,
-                "`drm` (KMS, the default on a kiosk), `fbdev` (`/dev/fbN`, boards without KMS), `headless` (no screen: the frames stay in memory; `run --shot SECONDS=FILE.png` and the control socket's `screenshot` write them as PNG files); `auto` tries them in that order. `simulate` always draws headless, at its `--size`.",
+                "`drm` (KMS, the default on a kiosk), `fbdev` (`/dev/fbN`, boards without KMS), `headless` (no screen: the frames stay in memory; `run --shot SECONDS=FILE.png` and the control socket's `screenshot` write them as PNG files); `auto` tries them in that order. `simulate` always draws headless, at its `--size` (default: `headless_size`).",
                 example: .drm),
         .path("device", \.display.device, .path, "The DRM (`/dev/dri/cardN`) or framebuffer (`/dev/fbN`) device.",
               defaultText: "the first usable one", example: "/dev/dri/card0"),
@@ -32,7 +32,7 @@ enum DisplaySchema {
             }),
         .int("render_threads", \.display.renderThreads, .closed(1, 64), "Threads that draw a frame in horizontal bands.",
              defaultText: "the number of cores, at most 4", example: "2"),
-        Key(name: "headless_size", type: .integers(count: 2, .closed(1, 16384)), doc: "Frame size `[width, height]` of the headless backend.",
+        Key(name: "headless_size", type: .integers(count: 2, .closed(1, 16384)), doc: "Frame size `[width, height]` of the headless backend, and what `simulate` draws and `layout` lays out without `--size`.",
             defaultOf: { "[\($0.display.headlessSize.width), \($0.display.headlessSize.height)]" },
             example: "[1920, 1080]", apply: { c, v in
                 let n = v.numbers

@@ -1,4 +1,5 @@
 import ArgumentParser
+import KioskConfig
 
 /// A size in pixels written `WIDTHxHEIGHT` (`1280x720`), each 1 to 16384: `--size` options and
 /// the sizes read from mode strings (`1920x1080@60`, sysfs `modes`).
@@ -7,6 +8,11 @@ struct PixelSize: Equatable, ExpressibleByArgument, CustomStringConvertible {
     var height: Int
 
     init(_ width: Int, _ height: Int) { self.width = width; self.height = height }
+
+    /// `[display] headless_size`: what `simulate` and `layout` draw or lay out without `--size`.
+    init(headlessSizeOf config: KioskConfiguration) {
+        self.init(config.display.headlessSize.width, config.display.headlessSize.height)
+    }
 
     /// Parses `WxH` (case-insensitive `x`); throws a message that shows the expected form.
     init(parsing text: String) throws {
