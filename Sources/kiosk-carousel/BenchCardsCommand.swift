@@ -9,7 +9,8 @@ import Raster
 /// memory a long scroll through photo items takes with the byte-bounded cache.
 struct BenchCardsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "cards",
-        abstract: "Card render times (4000×3000 JPEG, PNG, SVG, text) and peak memory scrolling 1,000 photo items.")
+        abstract: "Card render times (4000×3000 JPEG, PNG, SVG, text) and peak memory scrolling 1,000 photo items.",
+        usage: "kiosk-carousel bench cards [options]")
 
     @Option(help: "Card size for the render times, WIDTHxHEIGHT.", transform: PixelSize.init(parsing:))
     var size = PixelSize(480, 360)

@@ -10,16 +10,22 @@ struct BenchCompositeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "composite",
         abstract: "Render a ../shared/bench scene and print a RESULT line.",
+        usage: "kiosk-carousel bench composite SCENE [options]",
         discussion: """
             Prints one line, like the peer harnesses in ../shared/bench/peers:
-              RESULT ours <scene> <build> <median_ms> <min_ms> <mean_ms> <frames> <checksum> <covered_px> <bbox_px>
-            Every timed frame writes the whole frame: the background colour where no card is and
-            every card over it (no damage shortcuts; cards are blended onto the colour itself
-            where nothing lies under them, instead of onto a cleared frame read back).
-            The loops are those of the best instruction set the CPU has (as Qt's and pixman's);
-            --instruction-set baseline measures the portable build of the same loops.
-            With --damage it then prints DAMAGE lines: the pixels a damage-tracked renderer
+
+              RESULT ours <scene> <build> <median_ms> <min_ms> <mean_ms> <frames>
+                <checksum> <covered_px> <bbox_px>
+
+            Every timed frame writes the whole frame: the background colour where no card is \
+            and every card over it (no damage shortcuts; cards are blended onto the colour \
+            itself where nothing lies under them, instead of onto a cleared frame read back). \
+            The loops are those of the best instruction set the CPU has (as Qt's and \
+            pixman's); --instruction-set baseline measures the portable build of the same loops.
+
+            With --damage it then prints DAMAGE lines: the pixels a damage-tracked renderer \
             copies to the display per frame when idle and while the scene pans sideways.
+
             Build with `swift build -c release` before quoting numbers.
             """)
 

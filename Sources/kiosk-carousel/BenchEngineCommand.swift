@@ -8,7 +8,8 @@ import Foundation
 /// time (`CLOCK_THREAD_CPUTIME_ID`), so a busy machine does not inflate them.
 struct BenchEngineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "engine",
-        abstract: "Tick + layout cost for 10^2, 10^4 and 10^6 items.")
+        abstract: "Tick + layout cost for 10^2, 10^4 and 10^6 items.",
+        usage: "kiosk-carousel bench engine [options]")
 
     @Option(help: "Frames measured per type and item count.") var frames: Int = 2000
     @Option(help: "View size as WIDTHxHEIGHT.", transform: PixelSize.init(parsing:)) var size = PixelSize(1280, 720)

@@ -15,12 +15,16 @@ struct BenchPerfTableCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "perf-table",
         abstract: "Print the frame budget table (docs/performance.md) as markdown.",
+        usage: "kiosk-carousel bench perf-table [options]",
         discussion: """
             For every size and layout type: the config (default config/example.toml) with that \
             type and its item_size scaled by the panel's short side / 1080, drawn by a carousel \
             session with its cards. `full` is a frame whose damage is the whole screen; `drag` a \
             frame of a finger dragging at 720 px/s (per 1080 rows), whose damage is what moved. \
-            Each time is the median of --frames frames (--statistic min: whole frames by the fastest, each drag frame by the fastest of three drags). Build with `swift build -c release` first.
+            Each time is the median of --frames frames (--statistic min: whole frames by the \
+            fastest, each drag frame by the fastest of three drags).
+
+            Build with `swift build -c release` first.
             """)
 
     @OptionGroup var config: ConfigOption

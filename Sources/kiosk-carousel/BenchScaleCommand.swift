@@ -13,15 +13,17 @@ struct BenchScaleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scale",
         abstract: "Full-frame time at render_scale 1 and ½ (coverflow, rotary), the upscale copy, and the memset floor.",
+        usage: "kiosk-carousel bench scale [options]",
         discussion: """
-            Builds the kiosk's own scene (the session: layout, card faces, overlays) for each
-            layout, at render_scale 1 and 0.5, with 1 thread and with --threads, and draws full
-            frames (session.renderFrame(full: true)); then copies each frame into a cached-memory
-            scan-out buffer of the screen's size with the display's copy (plain at 1; pixel
+            Builds the kiosk's own scene (the session: layout, card faces, overlays) for each \
+            layout, at render_scale 1 and 0.5, with 1 thread and with --threads, and draws full \
+            frames (session.renderFrame(full: true)); then copies each frame into a cached-memory \
+            scan-out buffer of the screen's size with the display's copy (plain at 1; pixel \
             doubling and bilinear at ½). The floor is one memset of the screen-sized frame.
-            Every variant is measured once per round, round after round (interleaved), so the
-            ratios between them hold on a busy machine; the medians are printed.
-            Build with `swift build -c release` before quoting numbers.
+
+            Every variant is measured once per round, round after round (interleaved), so the \
+            ratios between them hold on a busy machine; the medians are printed. Build with \
+            `swift build -c release` before quoting numbers.
             """)
 
     @Option(help: "Screen size as WIDTHxHEIGHT.", transform: PixelSize.init(parsing:)) var size = PixelSize(3840, 2160)

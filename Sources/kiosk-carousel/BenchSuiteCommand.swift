@@ -14,12 +14,14 @@ struct BenchSuiteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "suite",
         abstract: "Render every built-in compositor scene with 1 and all threads; print the table.",
+        usage: "kiosk-carousel bench suite [options]",
         discussion: """
-            The scenes are those of ../shared/bench/scenes and docs/compositor/extra_scenes.py,
-            built into the program (nothing to copy to the board). Per scene, filter and thread
-            count one SUITE line: the median and fastest frame time, frames per second and the
-            frame's checksum (the same on every machine and instruction set). FLOOR lines: the
+            The scenes are those of ../shared/bench/scenes and docs/compositor/extra_scenes.py, \
+            built into the program (nothing to copy to the board). Per scene, filter and thread \
+            count one SUITE line: the median and fastest frame time, frames per second and the \
+            frame's checksum (the same on every machine and instruction set). FLOOR lines: the \
             time to fill one frame of the same size (memset), the least any frame can take.
+
             Build with `swift build -c release` before quoting numbers.
             """)
 

@@ -14,7 +14,8 @@ import Video
 /// `ffmpeg` command (testsrc2, libx264) and kept in the cache folder.
 struct BenchVideoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "video",
-        abstract: "Video decode ms/frame (480p/720p/1080p H.264 to a card), CPU while a card plays, drag frame time with and without a playing card.")
+        abstract: "Video decode ms/frame (480p/720p/1080p H.264 to a card), CPU while a card plays, drag frame time with and without a playing card.",
+        usage: "kiosk-carousel bench video [options]")
 
     @Option(help: "Card size, WIDTHxHEIGHT.", transform: PixelSize.init(parsing:)) var card = PixelSize(480, 360)
     @Option(help: "Screen size of the carousel, WIDTHxHEIGHT.", transform: PixelSize.init(parsing:)) var screen = PixelSize(1920, 1080)

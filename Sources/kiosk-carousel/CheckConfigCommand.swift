@@ -7,7 +7,8 @@ import Cards
 struct CheckConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "check-config",
         abstract: "Parse and validate a config file: prints OK, or every problem as FILE:LINE:COLUMN: message.",
-        discussion: "Exits 0 when the file is valid, 1 when it has problems. Every clip is opened: a container or codec this machine cannot decode is a problem, as it is for `simulate` and for `run` at start and on every reload. docs/configuration.md lists every key.")
+        usage: "kiosk-carousel check-config FILE",
+        discussion: "Exits 0 when the file is valid, 1 when it has problems. Every clip is opened and every font looked up: a container or codec this machine cannot decode, or a font none of whose families is installed, is a problem, as it is for `simulate` and for `run` at start and on every reload. docs/configuration.md lists every key.")
     @Argument(help: "The config file.") var file: String
 
     func run() throws {

@@ -4,8 +4,9 @@ import Foundation
 /// A command's usage line as the README shows it (`CommandList`): the arguments a person must
 /// give, written as man pages write them (`check-config FILE`, `layout --scroll-offset OFFSET`),
 /// then `[options]` when the command has any others; `--help` lists those. ArgumentParser's own
-/// usage line names values after their option (`--config <config>`) and becomes `<options>` past
-/// twelve of them.
+/// usage line names values after their option (`--config <config>`), becomes `<options>` past
+/// twelve of them and is never wrapped (`record`'s was 330 characters): every command gives this
+/// line as its `usage:` too, so `--help` and option errors show it (CommandHelpTests checks).
 enum CommandSynopsis {
     /// What is read of ArgumentParser's description of a command (`_dumpHelp()`, its JSON).
     private struct Dump: Decodable {

@@ -8,11 +8,17 @@ import KioskConfig
 struct LayoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "layout",
         abstract: "Print the layout of every drawn item as JSON.",
+        usage: "kiosk-carousel layout --scroll-offset OFFSET [options]",
         discussion: """
-        Prints {"view":[w,h],"items":[{"index":i,"offset":o,"transform":[m11,…,m44],"corners":[[x,y]×4],\
-        "alpha":a,"visible":true}]}: the items that would be drawn, back to front; transform is the item's \
-        4×4 matrix row by row in CATransform3D order (perspective and viewpoint included); corners are the \
-        screen positions of the card's top-left, top-right, bottom-right and bottom-left corners.
+        Prints one line of JSON (shown here on two):
+
+          {"view":[w,h],"items":[{"index":i,"offset":o,"transform":[m11,…,m44],
+            "corners":[[x,y]×4],"alpha":a,"visible":true}]}
+
+        The items are those that would be drawn, back to front; transform is the item's 4×4 \
+        matrix row by row in CATransform3D order (perspective and viewpoint included); corners \
+        are the screen positions of the card's top-left, top-right, bottom-right and \
+        bottom-left corners.
         """)
 
     @OptionGroup var config: ConfigOption

@@ -13,10 +13,12 @@ import LinuxSystem
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "record",
         abstract: "Write real device input (touch, pointer, keys, rotary knob) as a simulate script.",
+        usage: "kiosk-carousel record --out FILE [options]",
         discussion: """
-        Reads the devices the kiosk would read ([input] and [input.rotary] of the config, or the
-        options below, which take precedence) until --seconds pass or SIGINT/SIGTERM, and writes
+        Reads the devices the kiosk would read ([input] and [input.rotary] of the config, or the \
+        options below, which take precedence) until --seconds pass or SIGINT/SIGTERM, and writes \
         each event as one JSON line, flushed at once. Times are seconds since the start.
+
         Replay with: kiosk-carousel simulate --input FILE.jsonl
         """)
 

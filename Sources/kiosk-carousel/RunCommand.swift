@@ -9,7 +9,8 @@ import Logging
 /// `run`: the kiosk.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "run",
-        abstract: "Run the kiosk: full screen, touch, knob and keys, until SIGTERM or SIGINT.")
+        abstract: "Run the kiosk: full screen, touch, knob and keys, until SIGTERM or SIGINT.",
+        usage: "kiosk-carousel run [options]")
     @OptionGroup var config: ConfigOption
     @Option(help: "The display backend (default: the config's [display] backend).")
     var backend: DisplaySettings.Backend?

@@ -8,9 +8,11 @@ import KioskConfig
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "simulate",
         abstract: "Run the whole program on a virtual clock with scripted input; write PNG shots and JSON-line events.",
+        usage: "kiosk-carousel simulate [options]",
         discussion: """
-        Programs of exec actions are not started: each is reported as an action_skipped event.
-        Without --until the run lasts 5 virtual seconds, or up to the last --shot when that is later.
+        Programs of exec actions are not started: each is reported as an action_skipped event. \
+        Without --until the run lasts 5 virtual seconds, or up to the last --shot when that is \
+        later. Without --size the screen is the config's [display] headless_size.
         """)
     @OptionGroup var config: ConfigOption
     @Option(help: "Screen size as WIDTHxHEIGHT (default: the config's [display] headless_size, 1280x720 unless set).",

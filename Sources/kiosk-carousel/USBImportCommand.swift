@@ -11,6 +11,7 @@ import Logging
 struct USBImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "usb-import",
         abstract: "Take the content of a USB stick's kiosk-carousel/ folder: check it, copy it, make it current.",
+        usage: "kiosk-carousel usb-import [DEVICE] [options]",
         discussion: """
             Run by kiosk-carousel-usb@.service (udev starts it for a USB drive's file system). Exits 0 when \
             the content was taken, or when there is nothing to do ([usb] import off, no kiosk-carousel/ \

@@ -45,11 +45,13 @@ final class CommandOptionErrorTests: CommandTestCase {
         try assertRefused(["bench", "suite", "--only", "nothing"], "--only nothing: no such scene (the scenes are ", usage: "bench suite")
     }
 
-    /// The usage shown with an error names what `--config` takes (it showed `--config <config>`).
+    /// The usage shown with an error is README's line (what must be given, then `[options]`),
+    /// and `--help` names what `--config` takes (it showed `--config <config>`).
     func testUsageNamesTheConfigOptionsValue() throws {
         try assertRefused(["layout", "--config", config, "--scroll-offset", "nan"], "--scroll-offset must be a finite number", usage: "layout")
         let r = try ProductBinary.run(["layout", "--config", config, "--scroll-offset", "nan"])
-        XCTAssertTrue(r.errors.contains("Usage: kiosk-carousel layout [--config <file>] --scroll-offset <offset> "), r.errors)
+        XCTAssertTrue(r.errors.contains("Usage: kiosk-carousel layout --scroll-offset OFFSET [options]\n"), r.errors)
+        XCTAssertTrue(try ProductBinary.run(["layout", "--help"]).output.contains("  --config <file> "))
     }
 
     /// Not an option error: the file named cannot be used. Its reason, no usage.
