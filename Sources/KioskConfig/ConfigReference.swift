@@ -123,10 +123,11 @@ public enum ConfigReference {
         looked up with fontconfig: a font string none of whose families is installed is a problem
         at the value, the same in `check-config`, `simulate`, `run` and `usb-import` — for example
         `'font' "DejaVu Sanz" is not installed (fc-match would use "DejaVu Sans"); installed
-        families near it: "DejaVu Sans", "DejaVu Serif"`. Installed means listed by `fc-list : family` (any case; a
-        weight or style after the family, `"DejaVu Sans Bold"`, is allowed); the generic families
-        fontconfig maps to an installed font always pass:
-        \(FontFamilies.generic.map { "`\($0)`" }.joined(separator: ", ")). A list, `"Brand Sans, DejaVu Sans"`, needs one installed family. A font removed after the
+        families near it: "DejaVu Sans", "DejaVu Serif"`. Installed means listed by
+        `fc-list : family` (any case; a weight or style after the family, `"DejaVu Sans Bold"`,
+        is allowed); the generic families fontconfig maps to an installed font always pass:
+        \(FontFamilies.generic.map { "`\($0)`" }.joined(separator: ", ")).
+        A list, `"Brand Sans, DejaVu Sans"`, needs one installed family. A font removed after the
         file was loaded gives the card's "!" face (docs/cards.md).
 
         ## Sections

@@ -73,10 +73,11 @@ extension KeySpec {
                 example: example, apply: { $0[keyPath: kp] = $1.string })
     }
 
-    /// A font string (`ValueType.font`).
+    /// A font string (`ValueType.font`): a string key whose value the load looks up.
     static func font(_ name: String, _ kp: WritableKeyPath<Target, String>, _ doc: String, example: String) -> KeySpec {
-        KeySpec(name: name, type: .font, doc: doc, defaultOf: { ValueFormat.quoted($0[keyPath: kp]) },
-                example: example, apply: { $0[keyPath: kp] = $1.string })
+        var key = string(name, kp, doc, example: example)
+        key.type = .font
+        return key
     }
 
     static func string(_ name: String, _ kp: WritableKeyPath<Target, String?>, _ doc: String, defaultText: String, example: String) -> KeySpec {
