@@ -40,6 +40,33 @@ final class MediaCheckAgreementTests: XCTestCase {
 
     func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
 
+    /// check-config, simulate, run at start and run's reload of `badText` (over a carousel
+    /// running `good`) each give exactly `problems`.
+    func assertEveryCommandSays(_ problems: [String], of badText: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        try badText.write(toFile: path, atomically: true, encoding: .utf8)
+        let check = try ProductBinary.run(["check-config", path])
+        XCTAssertEqual(check.status, 1, file: file, line: line)
+        XCTAssertEqual(lines(check.output), problems, "check-config", file: file, line: line)
+
+        let simulate = try ProductBinary.run(["simulate", "--config", path, "--until", "0", "--size", "160x120"])
+        XCTAssertEqual(simulate.status, 1, file: file, line: line)
+        XCTAssertEqual(lines(simulate.errors), problems, "simulate", file: file, line: line)
+
+        // run, at start: the same problems, logged and shown on the card (it keeps running).
+        let run = try ProductBinary.run(["run", "--config", path, "--backend", "headless", "--exit-after", "0.2"])
+        XCTAssertEqual(run.status, 0, run.errors, file: file, line: line)
+        for p in problems { XCTAssertTrue(run.errors.contains(p), "run at start does not say \(p):\n\(run.errors)", file: file, line: line) }
+
+        // run, on reload (the loop's path): a running carousel refuses the file with the same list.
+        try good.write(toFile: path, atomically: true, encoding: .utf8)
+        let config = try ConfigLoader.load(path: path, media: MediaFileCheck.kiosk)
+        let behavior = KioskBehavior(session: CarouselSession(config: config, width: 160, height: 120),
+                                     log: try EventLog(path: nil), now: 0, performAction: { _, _, _, _ in [] })
+        try badText.write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertNil(behavior.reload(path: path, reason: "test", now: 1, logger: Logger(label: "test")), file: file, line: line)
+        XCTAssertEqual(behavior.lastReloadProblems.map(\.description), problems, "run's reload", file: file, line: line)
+    }
+
     func testOneConfigGivesTheSameProblemsFromCheckConfigSimulateAndRun() throws {
         try bad.write(toFile: path, atomically: true, encoding: .utf8)
         let problems = try expected()
@@ -47,49 +74,18 @@ final class MediaCheckAgreementTests: XCTestCase {
             "\(path):6:9: 'video' \"clip.mp4\": a still image (PNG), not a video; show it as an image item instead",
             "\(path):8:1: unknown key 'spead' in [carousel]",
         ])
-
-        let check = try ProductBinary.run(["check-config", path])
-        XCTAssertEqual(check.status, 1)
-        XCTAssertEqual(lines(check.output), problems, "check-config")
-
-        let simulate = try ProductBinary.run(["simulate", "--config", path, "--until", "0", "--size", "160x120"])
-        XCTAssertEqual(simulate.status, 1)
-        XCTAssertEqual(lines(simulate.errors), problems, "simulate")
-
-        // run, at start: the same problems, logged and shown on the card (it keeps running).
-        let run = try ProductBinary.run(["run", "--config", path, "--backend", "headless", "--exit-after", "0.2"])
-        XCTAssertEqual(run.status, 0, run.errors)
-        for p in problems { XCTAssertTrue(run.errors.contains(p), "run at start does not say \(p):\n\(run.errors)") }
-
-        // run, on reload (the loop's path): a running carousel refuses the file with the same list.
-        try good.write(toFile: path, atomically: true, encoding: .utf8)
-        let config = try ConfigLoader.load(path: path, media: MediaFileCheck.kiosk)
-        let behavior = KioskBehavior(session: CarouselSession(config: config, width: 160, height: 120),
-                                     log: try EventLog(path: nil), now: 0, performAction: { _, _, _, _ in [] })
-        try bad.write(toFile: path, atomically: true, encoding: .utf8)
-        XCTAssertNil(behavior.reload(path: path, reason: "test", now: 1, logger: Logger(label: "test")))
-        XCTAssertEqual(behavior.lastReloadProblems.map(\.description), problems, "run's reload")
+        try assertEveryCommandSays(problems, of: bad)
     }
 
     /// A font that is not installed (the card would show "!", the title overlay another font) is
     /// a problem at its value in check-config, simulate and run alike.
     func testAFontThatIsNotInstalledIsTheSameProblemInCheckConfigSimulateAndRun() throws {
-        try (good + "[theme.title_overlay]\nfont = \"No Such Font Family 12\"\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let badFont = good + "[theme.title_overlay]\nfont = \"No Such Font Family 12\"\n"
+        try badFont.write(toFile: path, atomically: true, encoding: .utf8)
         let problems = try expected()
         XCTAssertEqual(problems.count, 1, "\(problems)")
         XCTAssertTrue(problems.first?.hasPrefix("\(path):5:8: 'font' \"No Such Font Family 12\" is not installed (fc-match would use ") ?? false,
                       "\(problems)")
-
-        let check = try ProductBinary.run(["check-config", path])
-        XCTAssertEqual(check.status, 1)
-        XCTAssertEqual(lines(check.output), problems, "check-config")
-
-        let simulate = try ProductBinary.run(["simulate", "--config", path, "--until", "0", "--size", "160x120"])
-        XCTAssertEqual(simulate.status, 1)
-        XCTAssertEqual(lines(simulate.errors), problems, "simulate")
-
-        let run = try ProductBinary.run(["run", "--config", path, "--backend", "headless", "--exit-after", "0.2"])
-        XCTAssertEqual(run.status, 0, run.errors)
-        for p in problems { XCTAssertTrue(run.errors.contains(p), "run at start does not say \(p):\n\(run.errors)") }
+        try assertEveryCommandSays(problems, of: badFont)
     }
 }
