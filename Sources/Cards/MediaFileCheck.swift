@@ -8,8 +8,7 @@ public enum MediaFileCheck {
     /// opened (container and codec), so the three report the same problems. Pictures are not
     /// decoded (the card shows "!" for one that does not decode). Every `font` is looked up. A
     /// clip is probed again only when its file changed (`MediaProbeCache`): a reload (read off
-    /// the loop, `ConfigReloader`)
-    /// reads only new clips.
+    /// the loop, `ConfigReloader`) reads only new clips.
     public static let kiosk: MediaChecks = {
         let cache = MediaProbeCache()
         return MediaChecks(clip: { path in cache.problem(path: path) { videoProblem(path: $0) } },
