@@ -123,7 +123,7 @@ let package = Package(
 
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore", "TestSupport"]),
-        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "CarouselCore", "TestSupport",
+        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "CarouselCore", "LinuxSystem", "TestSupport",
                                                          .product(name: "TOMLKit", package: "TOMLKit")]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterKernels", "CarouselCore", "CRasterSupport", "TestSupport"]),
         .testTarget(name: "CardsTests", dependencies: ["Cards", "CCardLibs", "CarouselCore", "KioskConfig", "Raster", "TestSupport",
