@@ -12,16 +12,8 @@ import XCTest
 /// `run` with a config file that does not validate (or none): the screen shows the problems
 /// (`MessageCard`), systemd hears READY, and the first valid file starts the carousel without a
 /// restart (issue 20 §5). And a carousel with no items shows where to put them.
-final class KioskAppConfigProblemTests: XCTestCase {
-    var folder: String!
-    var path: String { folder + "/config.toml" }
-
-    override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "config-problem-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+final class KioskAppConfigProblemTests: ConfigFolderTestCase {
+    override var folderPrefix: String { "config-problem" }
 
     let good = "[carousel]\ntype = \"linear\"\nitem_size = [160, 120]\n"
         + (0..<3).map { "[[item]]\nid = \"i\($0)\"\ntitle = \"Item \($0)\"\n" }.joined()

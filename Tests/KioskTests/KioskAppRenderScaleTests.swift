@@ -9,16 +9,8 @@ import XCTest
 
 /// `render_scale` in the loop: a reload applies a new scale at once (display and scene sized
 /// again), and `"auto"` switches to ½ after slow drag frames, only when the finger is up.
-final class KioskAppRenderScaleTests: XCTestCase {
-    var folder: String!
-    var path: String { folder + "/config.toml" }
-
-    override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "render-scale-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+final class KioskAppRenderScaleTests: ConfigFolderTestCase {
+    override var folderPrefix: String { "render-scale" }
 
     func file(scale: String) -> String {
         "[display]\nrender_scale = \(scale)\n[carousel]\ntype = \"linear\"\nitem_size = [160, 120]\n"

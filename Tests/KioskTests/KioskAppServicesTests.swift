@@ -12,16 +12,8 @@ import XCTest
 /// configuration the kiosk adopts: at start, when a file that did not validate is fixed, and at
 /// every reload (issue 27 §1: after a start with a broken file, the fixed file's `[metrics]`
 /// never wrote a file, and a reload only warned "takes effect at the next start").
-final class KioskAppServicesTests: XCTestCase {
-    var folder: String!
-    var path: String { folder + "/config.toml" }
-
-    override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "services-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+final class KioskAppServicesTests: ConfigFolderTestCase {
+    override var folderPrefix: String { "services" }
 
     let items = "[carousel]\ntype = \"linear\"\nitem_size = [160, 120]\n"
         + (0..<3).map { "[[item]]\nid = \"i\($0)\"\ntitle = \"Item \($0)\"\n" }.joined()

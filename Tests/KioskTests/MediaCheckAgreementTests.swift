@@ -9,21 +9,17 @@ import XCTest
 /// Issue 27 §4: one rule for pictures, clips and fonts in `check-config`, `simulate` and `run` (at
 /// start and on reload): every clip is opened, every font looked up, so one config gives the same
 /// problem list from all three.
-final class MediaCheckAgreementTests: XCTestCase {
-    var folder: String!
-    var path: String { folder + "/config.toml" }
+final class MediaCheckAgreementTests: ConfigFolderTestCase {
+    override var folderPrefix: String { "media-agreement" }
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "media-agreement-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try super.setUpWithError()
         // A PNG renamed clip.mp4, named as a video; and a picture that is fine.
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let png = repository.path + "/config/media/08-ocean-waves.png"
         try FileManager.default.copyItem(atPath: png, toPath: folder + "/clip.mp4")
         try FileManager.default.copyItem(atPath: png, toPath: folder + "/pic.png")
     }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
 
     let good = "[[item]]\nid = \"a\"\nimage = \"pic.png\"\n"
     var bad: String { good + "[[item]]\nid = \"v\"\nvideo = \"clip.mp4\"\n[carousel]\nspead = 3\n" }
