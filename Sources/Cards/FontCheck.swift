@@ -9,6 +9,12 @@ public enum FontCheck {
     /// Why `font` cannot be drawn with, as words that follow the quoted value: `is not installed
     /// (fc-match would use "DejaVu Sans"); installed families near it: "Noto Sans"`; nil when it can.
     public static func problem(font: String) -> String? {
+        // A reload runs this on its reading thread while card workers draw text: pango and
+        // fontconfig calls go under the lock the workers take (`FontLock`).
+        FontLock.withLock { problemHoldingFontLock(font: font) }
+    }
+
+    private static func problemHoldingFontLock(font: String) -> String? {
         let missing = FontCatalog.missingFamilies(in: font)
         guard let first = missing.first else { return nil }
         var out = missing.count == 1 ? "is not installed" : "names no installed family"
