@@ -62,7 +62,7 @@ let package = Package(
     products: [
         .executable(name: "kiosk-carousel", targets: ["kiosk-carousel"]),
         // The modules as a library, for the separate fuzzing package in Fuzz/ (docs/reliability.md).
-        .library(name: "KioskCarouselModules", targets: ["CarouselCore", "KioskConfig", "Raster", "Video", "Cards",
+        .library(name: "KioskCarouselModules", targets: ["CarouselCore", "JSON", "KioskConfig", "Raster", "Video", "Cards",
                                                         "Display", "Input", "Kiosk"]),
     ],
     dependencies: [
@@ -93,6 +93,9 @@ let package = Package(
 
         // Pure Swift: geometry, layouts, physics, engine, gestures.
         .target(name: "CarouselCore"),
+        // Pure Swift: the strict JSON reader, `JSONValue` and the JSON string encoder, for the
+        // input scripts (Input) and the control socket and events stream (Kiosk).
+        .target(name: "JSON"),
         .target(name: "KioskConfig", dependencies: [
             "CarouselCore", "LinuxSystem", "CTOMLShell", .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
@@ -108,10 +111,10 @@ let package = Package(
                                               .product(name: "Logging", package: "swift-log")]),
         .target(name: "Display", dependencies: ["CarouselCore", "Raster", "CDRM", "CUdev", "CZlib", "CKioskSys", "LinuxSystem",
                                                 .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Input", dependencies: ["CarouselCore", "CLibInput", "CEvdev", "CUdev", "CLinux",
+        .target(name: "Input", dependencies: ["CarouselCore", "JSON", "CLibInput", "CEvdev", "CUdev", "CLinux",
                                               "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Kiosk", dependencies: [
-            "CarouselCore", "KioskConfig", "Raster", "Cards", "Display", "Input", "LinuxSystem", "Video", "CKioskSys",
+            "CarouselCore", "JSON", "KioskConfig", "Raster", "Cards", "Display", "Input", "LinuxSystem", "Video", "CKioskSys",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "kiosk-carousel", dependencies: [
@@ -122,6 +125,7 @@ let package = Package(
         ]),
 
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore", "TestSupport"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "CarouselCore", "LinuxSystem", "TestSupport",
                                                          .product(name: "TOMLKit", package: "TOMLKit")]),
@@ -133,11 +137,11 @@ let package = Package(
                                                      .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "CarouselCore", "Raster", "CDRM", "CKioskSys"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "CarouselCore", "LinuxSystem", "CEvdev"]),
-        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Cards", "CarouselCore", "KioskConfig", "Raster", "Display",
+        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Cards", "CarouselCore", "JSON", "KioskConfig", "Raster", "Display",
                                                    "Input", "LinuxSystem", "TestSupport",
                                                    .product(name: "Logging", package: "swift-log")]),
         // Soak, fault and fuzz-regression tests across modules (docs/reliability.md).
-        .testTarget(name: "ReliabilityTests", dependencies: ["Kiosk", "KioskConfig", "Input", "CarouselCore",
+        .testTarget(name: "ReliabilityTests", dependencies: ["Kiosk", "JSON", "KioskConfig", "Input", "CarouselCore",
                                                        "Cards", "Display", "LinuxSystem", "TestSupport",
                                                        .product(name: "Logging", package: "swift-log")]),
         // What several test targets share: a seedable random generator, clips made with ffmpeg, a

@@ -1,6 +1,7 @@
 import CarouselCore
 import Foundation
 import Glibc
+import JSON
 import LinuxSystem
 
 /// A problem in an input script, with the line it is on (and the column, where the JSON

@@ -2,6 +2,7 @@ import Cards
 import Display
 import Foundation
 import Input
+import JSON
 import KioskConfig
 import LinuxSystem
 import Logging

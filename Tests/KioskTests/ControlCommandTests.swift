@@ -1,4 +1,5 @@
 import Input
+import JSON
 import KioskConfig
 import XCTest
 @testable import Kiosk

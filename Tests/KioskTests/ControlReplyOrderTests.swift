@@ -1,5 +1,6 @@
 import Glibc
 import Input
+import JSON
 import LinuxSystem
 import Logging
 import TestSupport

@@ -1,5 +1,6 @@
 import Glibc
 import Input
+import JSON
 import Raster
 import LinuxSystem
 import XCTest

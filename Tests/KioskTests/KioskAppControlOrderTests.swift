@@ -2,6 +2,7 @@ import Display
 import Foundation
 import Glibc
 import Input
+import JSON
 import KioskConfig
 import LinuxSystem
 import Logging

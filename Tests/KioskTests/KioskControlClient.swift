@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Input
+import JSON
 import LinuxSystem
 @testable import Kiosk
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Input
+import JSON
 import KioskConfig
 import Logging
 import TestSupport

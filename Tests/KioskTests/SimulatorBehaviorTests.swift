@@ -1,6 +1,7 @@
 import CarouselCore
 import Foundation
 import Input
+import JSON
 import KioskConfig
 import XCTest
 @testable import Kiosk

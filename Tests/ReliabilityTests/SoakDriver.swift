@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Input
 @testable import Kiosk
+import JSON
 import TestSupport
 import KioskConfig
 

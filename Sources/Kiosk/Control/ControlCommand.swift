@@ -1,4 +1,4 @@
-import Input
+import JSON
 
 /// One command a control-socket client can send, already checked.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Input
+import JSON
 import KioskConfig
 
 /// What the loop reports for `state`.

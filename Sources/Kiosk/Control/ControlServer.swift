@@ -1,5 +1,5 @@
 import Glibc
-import Input
+import JSON
 import LinuxSystem
 import Logging
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A parsed JSON value that keeps booleans and numbers apart (Foundation's `NSNumber` does not
 /// on Linux). Used by the input-script reader and the control-socket command parser.
 public enum JSONValue: Equatable, Decodable, Sendable {

@@ -1,4 +1,4 @@
-import Input
+import JSON
 import XCTest
 
 /// The strict JSON reader behind `JSONValue.parse` (control-socket and input-script lines).
