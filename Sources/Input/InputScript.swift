@@ -122,8 +122,8 @@ public enum InputScript {
         case .pointerMotion(let x, let y): return #"{"t":\#(t),"type":"pointer_motion","x":\#(num(x)),"y":\#(num(y))}"#
         case .pointerButton(let p): return #"{"t":\#(t),"type":"pointer_button","pressed":\#(p)}"#
         case .pointerAxis(let d): return #"{"t":\#(t),"type":"pointer_axis","delta":\#(num(d))}"#
-        case .keyDown(let k): return #"{"t":\#(t),"type":"key_down","key":"\#(k.rawValue)"}"#
-        case .keyUp(let k): return #"{"t":\#(t),"type":"key_up","key":"\#(k.rawValue)"}"#
+        case .keyDown(let k): return #"{"t":\#(t),"type":"key_down","key":\#(JSONString.quoted(k.rawValue))}"#
+        case .keyUp(let k): return #"{"t":\#(t),"type":"key_up","key":\#(JSONString.quoted(k.rawValue))}"#
         case .rotary(let d): return #"{"t":\#(t),"type":"rotary","delta":\#(d)}"#
         }
     }

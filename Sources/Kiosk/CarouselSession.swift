@@ -1,6 +1,7 @@
 import CarouselCore
 import Cards
 import Foundation
+import JSON
 import KioskConfig
 import Logging
 import Raster
@@ -409,7 +410,7 @@ extension CarouselSession {
                                  settings: config.video, synchronous: cardVideo.synchronous, logger: videoLogger)
         fullscreen = fs
         videoEvents.append(VideoEvent(time: now, name: "video_fullscreen_started",
-                                      fields: [("index", String(index)), ("id", EventLog.quote(config.items[index].id))]))
+                                      fields: [("index", String(index)), ("id", JSONString.quoted(config.items[index].id))]))
         if !fs.isActive { endFullscreen(now: now) }
         needsFrame = true
     }
@@ -465,8 +466,8 @@ extension CarouselSession {
         guard let fs = fullscreen, !fs.endReported else { return }
         fs.endReported = true
         videoEvents.append(VideoEvent(time: now, name: "video_fullscreen_ended",
-                                      fields: [("index", String(fs.index)), ("id", EventLog.quote(fs.item.id)),
-                                               ("reason", EventLog.quote(fs.endReason ?? "input"))]))
+                                      fields: [("index", String(fs.index)), ("id", JSONString.quoted(fs.item.id)),
+                                               ("reason", JSONString.quoted(fs.endReason ?? "input"))]))
         if !fs.holdsTouches { fullscreen = nil }
         needsFrame = true
     }

@@ -1,5 +1,6 @@
 import CarouselCore
 import Foundation
+import JSON
 import KioskConfig
 import LinuxSystem
 
@@ -35,40 +36,23 @@ public final class EventLog {
         case .selected(let i):
             fields.append(("index", String(i)))
             if items.indices.contains(i) {
-                fields.append(("id", Self.quote(items[i].id)))
-                fields.append(("title", Self.quote(items[i].title)))
+                fields.append(("id", JSONString.quoted(items[i].id)))
+                fields.append(("title", JSONString.quoted(items[i].title)))
             }
         default: break
         }
         write(time: e.time, name: e.event.name, fields: fields)
     }
 
-    /// Writes an event with already-JSON-encoded field values.
+    /// Writes an event with already-JSON-encoded field values (strings through `JSONString.quoted`).
     public func write(time: Double, name: String, fields: [(String, String)] = []) {
-        var s = "{\"t\":\(String(format: "%.4f", time)),\"event\":\(Self.quote(name))"
-        for (k, v) in fields { s += ",\(Self.quote(k)):\(v)" }
+        var s = "{\"t\":\(String(format: "%.4f", time)),\"event\":\(JSONString.quoted(name))"
+        for (k, v) in fields { s += ",\(JSONString.quoted(k)):\(v)" }
         s += "}"
         lines.append(s)
         if lines.count > 2 * max(1, retainedLines) { lines.removeFirst(lines.count - retainedLines) }
         // An events file that stops taking lines (disk full) does not stop the kiosk; the first
         // failure is kept for `simulate` to report.
         do { try file?.write(s + "\n") } catch { if writeFailure == nil { writeFailure = error } }
-    }
-
-    /// A JSON string literal.
-    public static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
     }
 }

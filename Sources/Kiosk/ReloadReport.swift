@@ -1,3 +1,4 @@
+import JSON
 import KioskConfig
 
 /// How a reload of the config file is reported: the `reloaded` event and the control socket's
@@ -15,9 +16,9 @@ enum ReloadReport {
         guard !adopted else { return [("ok", "true")] }
         let n = problems.count
         let file = problems.first.map { "\($0.file) was not adopted" } ?? "the config file was not adopted"
-        let listed = problems.prefix(listedProblems).map { EventLog.quote($0.description) }
+        let listed = problems.prefix(listedProblems).map { JSONString.quoted($0.description) }
         return [("ok", "false"),
-                ("error", EventLog.quote("\(file) (\(n) problem\(n == 1 ? "" : "s")): the kiosk keeps what it showed")),
+                ("error", JSONString.quoted("\(file) (\(n) problem\(n == 1 ? "" : "s")): the kiosk keeps what it showed")),
                 ("problem_count", String(n)), ("problems", "[" + listed.joined(separator: ",") + "]")]
     }
 }

@@ -43,6 +43,10 @@ enum ValueFormat {
         return plain.count <= 10 ? plain : String(format: "%.6g", v)
     }
 
+    /// `s` as a TOML basic string, as a config file would hold it (messages and the reference
+    /// show values the way they are written in the file). Not JSON (`JSON.JSONString` writes
+    /// that): TOML must escape U+007F (DEL) as well as the control characters, which this writes
+    /// as `\u00XX` with upper-case hex, carriage return included; tab is `\t`, newline `\n`.
     static func quoted(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {

@@ -20,6 +20,15 @@ final class InputScriptTests: XCTestCase {
 
     /// A JSON problem is reported at its column with the reader's reason (an out-of-range number
     /// was "not a JSON object"); a line that is JSON but not an object says so.
+    /// `record`'s key lines, whose key name goes through `JSONString.quoted` (issue 28 §4):
+    /// the same bytes as when it was pasted in between quotes.
+    func testKeyLinesAreWrittenAsBefore() {
+        XCTAssertEqual(InputScript.line(for: TimedInputEvent(time: 0.25, event: .keyDown(.enter))),
+                       #"{"t":0.2500,"type":"key_down","key":"enter"}"#)
+        XCTAssertEqual(InputScript.line(for: TimedInputEvent(time: 1, event: .keyUp(.escape))),
+                       #"{"t":1.0000,"type":"key_up","key":"escape"}"#)
+    }
+
     func testJSONProblemsAreReportedAtTheirColumn() {
         let text = "{\"t\":0,\"type\":\"pointer_motion\",\"x\": 1e999,\"y\":1}\n  {\"t\":1,\"type\":\"rotary\",\"delta\":1,}\n[1]\n"
         XCTAssertThrowsError(try InputScript.parse(text, file: "big.jsonl")) { e in

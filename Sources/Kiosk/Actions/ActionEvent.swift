@@ -1,4 +1,5 @@
 import Glibc
+import JSON
 
 /// How a child process ended.
 public enum Termination: Equatable, Sendable, CustomStringConvertible {
@@ -79,27 +80,27 @@ public struct ActionEvent: Equatable, Sendable {
 
     /// The event's fields, each value already JSON-encoded, in a stable order.
     public var fields: [(String, String)] {
-        var f: [(String, String)] = [("index", String(index)), ("id", EventLog.quote(id))]
+        var f: [(String, String)] = [("index", String(index)), ("id", JSONString.quoted(id))]
         switch kind {
         case .started(let pid, let mode):
-            f += [("pid", String(pid)), ("mode", EventLog.quote(mode))]
+            f += [("pid", String(pid)), ("mode", JSONString.quoted(mode))]
         case .exited(let pid, let termination, let duration, let timedOut):
             f.append(("pid", String(pid)))
             switch termination {
             case .exited(let code): f.append(("status", String(code)))
-            case .signaled(let sig): f.append(("signal", EventLog.quote(Termination.signalName(sig))))
+            case .signaled(let sig): f.append(("signal", JSONString.quoted(Termination.signalName(sig))))
             }
             f += [("duration", String(format: "%.3f", duration)), ("timed_out", timedOut ? "true" : "false")]
         case .failed(let message):
-            f.append(("error", EventLog.quote(message)))
+            f.append(("error", JSONString.quoted(message)))
         case .timeout(let pid, let signal):
-            f += [("pid", String(pid)), ("signal", EventLog.quote(Termination.signalName(signal)))]
+            f += [("pid", String(pid)), ("signal", JSONString.quoted(Termination.signalName(signal)))]
         case .leftovers(let pgid, let signal):
-            f += [("pgid", String(pgid)), ("signal", EventLog.quote(Termination.signalName(signal)))]
+            f += [("pgid", String(pgid)), ("signal", JSONString.quoted(Termination.signalName(signal)))]
         case .emitted(let value):
-            f.append(("value", EventLog.quote(value)))
+            f.append(("value", JSONString.quoted(value)))
         case .skipped(let argv, let mode):
-            f += [("argv", "[" + argv.map(EventLog.quote).joined(separator: ",") + "]"), ("mode", EventLog.quote(mode))]
+            f += [("argv", "[" + argv.map(JSONString.quoted).joined(separator: ",") + "]"), ("mode", JSONString.quoted(mode))]
         }
         return f
     }

@@ -50,21 +50,21 @@ public enum ControlReply: Equatable, Sendable {
 
     /// The reply as one JSON line (without the newline).
     public func line(command: String?, requestID: JSONValue?) -> String {
-        var fields: [(String, String)] = [("reply", EventLog.quote(command ?? "error"))]
+        var fields: [(String, String)] = [("reply", JSONString.quoted(command ?? "error"))]
         if let requestID { fields.append(("id", Self.encode(requestID))) }
         switch self {
         case .ok: fields.append(("ok", "true"))
-        case .screenshot(let path): fields += [("ok", "true"), ("path", EventLog.quote(path))]
+        case .screenshot(let path): fields += [("ok", "true"), ("path", JSONString.quoted(path))]
         case .reload(let adopted, let problems): fields += ReloadReport.fields(adopted: adopted, problems: problems)
-        case .error(let message): fields += [("ok", "false"), ("error", EventLog.quote(message))]
+        case .error(let message): fields += [("ok", "false"), ("error", JSONString.quoted(message))]
         case .state(let s):
             fields += [("ok", "true"), ("index", String(s.index)), ("offset", Self.number(s.offset)),
                        ("item_count", String(s.itemCount)), ("width", String(s.width)), ("height", String(s.height)),
                        ("fps", Self.number(s.fps)), ("frames", String(s.frames)), ("foreground", String(s.foreground)), ("blanked", String(s.blanked)),
-                       ("card", s.card.map(EventLog.quote) ?? "null")]
+                       ("card", s.card.map(JSONString.quoted) ?? "null")]
             if let h = s.health { fields += Self.healthFields(h) }
         }
-        return "{" + fields.map { "\(EventLog.quote($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+        return "{" + fields.map { "\(JSONString.quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
 
     /// The `state` fields of `KioskHealth` (the metrics file's facts; times in unix seconds, null
@@ -72,18 +72,18 @@ public enum ControlReply: Equatable, Sendable {
     static func healthFields(_ h: KioskHealth) -> [(String, String)] {
         func time(_ t: Double?) -> String { t.map { String(format: "%.3f", $0) } ?? "null" }
         func object(_ d: [String: Int]) -> String {
-            "{" + d.keys.sorted().map { "\(EventLog.quote($0)):\(d[$0]!)" }.joined(separator: ",") + "}"
+            "{" + d.keys.sorted().map { "\(JSONString.quoted($0)):\(d[$0]!)" }.joined(separator: ",") + "}"
         }
         var selections = h.selections
         for id in h.itemIDs where selections[id] == nil { selections[id] = 0 }
         var errors = h.errors
         for kind in KioskHealth.errorKinds where errors[kind] == nil { errors[kind] = 0 }
         return [
-            ("item_id", h.currentID.map(EventLog.quote) ?? "null"),
+            ("item_id", h.currentID.map(JSONString.quoted) ?? "null"),
             ("last_frame_time", time(h.lastFrameTime)), ("last_input_time", time(h.lastInputTime)),
             ("selections", object(selections)), ("errors", object(errors)),
             ("config_generation", String(h.configGeneration)), ("config_load_errors", String(h.configLoadErrors)),
-            ("display_connected", String(h.displayConnected)), ("display_mode", h.displayMode.map(EventLog.quote) ?? "null"),
+            ("display_connected", String(h.displayConnected)), ("display_mode", h.displayMode.map(JSONString.quoted) ?? "null"),
             ("input_devices", String(h.inputDevices)), ("card_cache_bytes", String(h.cardCacheBytes)),
             ("rss_bytes", h.residentBytes.map(String.init) ?? "null"), ("start_time", time(h.startTime)),
         ]
@@ -99,7 +99,7 @@ public enum ControlReply: Equatable, Sendable {
     /// Encodes the scalar JSON values an `id` may hold.
     static func encode(_ v: JSONValue) -> String {
         switch v {
-        case .string(let s): return EventLog.quote(s)
+        case .string(let s): return JSONString.quoted(s)
         case .number(let d): return number(d)
         case .bool(let b): return String(b)
         default: return "null"

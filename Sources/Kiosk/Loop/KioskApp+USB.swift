@@ -1,5 +1,6 @@
 import Cards
 import Foundation
+import JSON
 import KioskConfig
 
 /// Content from a USB stick (docs/usb.md): `usb-import` (run as root by udev's
@@ -19,7 +20,7 @@ extension KioskApp {
         guard status.time >= startWallTime - 1, status != lastUSBStatus else { return }
         lastUSBStatus = status
         let seconds = behavior.loadedConfig.usb.noticeSeconds
-        var fields: [(String, String)] = [("state", EventLog.quote(status.state.rawValue)), ("device", EventLog.quote(status.device))]
+        var fields: [(String, String)] = [("state", JSONString.quoted(status.state.rawValue)), ("device", JSONString.quoted(status.device))]
         switch status.state {
         case .checking, .copying:
             if status.state == .checking || session.notice == nil {

@@ -53,7 +53,10 @@ public enum PrometheusText {
         return String(format: "%.3f", t)
     }
 
-    /// A label value escaped as the format wants: backslash, double quote and newline.
+    /// A label value escaped as the format wants: backslash, double quote and newline, and
+    /// nothing else (the exposition format has no `\t`, `\r` or `\uXXXX`: other characters,
+    /// control characters included, are written as they are). Not JSON escaping, so not
+    /// `JSONString.quoted`.
     static func escape(_ s: String) -> String {
         var out = ""
         for c in s.unicodeScalars {

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import KioskConfig
 import Logging
 
@@ -100,16 +101,16 @@ public final class ScheduleController {
 
     /// The event line for `e`: its name and JSON-encoded fields.
     public func eventLine(_ e: ScheduleEvent) -> (name: String, fields: [(String, String)]) {
-        let local = ("local_time", EventLog.quote(calendar.localDescription(clock.unixTime)))
+        let local = ("local_time", JSONString.quoted(calendar.localDescription(clock.unixTime)))
         switch e {
         case .opened(let i):
             let w = windows[i]
-            var fields = [("window", String(i + 1)), ("from", EventLog.quote(ScheduleWindow.format(minutes: w.from))),
-                          ("to", EventLog.quote(ScheduleWindow.format(minutes: w.to))), local]
+            var fields = [("window", String(i + 1)), ("from", JSONString.quoted(ScheduleWindow.format(minutes: w.from))),
+                          ("to", JSONString.quoted(ScheduleWindow.format(minutes: w.to))), local]
             if let items = w.items { fields.append(("items", String(items.count))) }
             return ("schedule_opened", fields)
         case .closed(let after):
-            var fields = [("outside", EventLog.quote(defaults.outside.rawValue)), local]
+            var fields = [("outside", JSONString.quoted(defaults.outside.rawValue)), local]
             if let after { fields.insert(("window", String(after + 1)), at: 0) }
             if clockGuardHeld { fields.append(("clock_guard", "true")) }
             return ("schedule_closed", fields)

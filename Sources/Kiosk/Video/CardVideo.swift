@@ -1,4 +1,5 @@
 import Cards
+import JSON
 import KioskConfig
 import Logging
 import Raster
@@ -140,7 +141,7 @@ final class CardVideo {
                 if !p.failureReported {
                     p.failureReported = true
                     events.append(VideoEvent(time: now, name: "video_failed",
-                                             fields: fields(p) + [("reason", EventLog.quote(reason))]))
+                                             fields: fields(p) + [("reason", JSONString.quoted(reason))]))
                 }
                 playing = p
                 finish(keepFrame: true)
@@ -190,7 +191,7 @@ final class CardVideo {
     /// Stops the playing clip; the card keeps its last frame when `keepFrame`.
     private func stop(now: Double, reason: String, keepFrame: Bool) -> Bool {
         guard let p = playing else { return false }
-        events.append(VideoEvent(time: now, name: "video_stopped", fields: fields(p) + [("reason", EventLog.quote(reason))]))
+        events.append(VideoEvent(time: now, name: "video_stopped", fields: fields(p) + [("reason", JSONString.quoted(reason))]))
         return finish(keepFrame: keepFrame)
     }
 
@@ -208,6 +209,6 @@ final class CardVideo {
     }
 
     private func fields(_ p: Playing) -> [(String, String)] {
-        [("index", String(p.index)), ("id", EventLog.quote(p.item.id))]
+        [("index", String(p.index)), ("id", JSONString.quoted(p.item.id))]
     }
 }
