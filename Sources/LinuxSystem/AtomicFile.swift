@@ -8,7 +8,8 @@ import Glibc
 /// The bytes go to a temporary file in the same folder (`O_EXCL`, mode 0644 whatever the umask),
 /// are flushed with `fsync`, and only then renamed over the target, so a failure (disk full,
 /// read-only folder, missing folder) leaves no debris and no truncated target. Every failure is
-/// a `FileWriteError` naming the target, never the temporary file.
+/// a `FileWriteError` naming the target, never the temporary file. A file too large to hold in
+/// memory is copied with `FileCopy`, which writes with the same loop (`writeWhole`).
 public enum AtomicFile {
     /// Writes `bytes` to `path` atomically (see above).
     public static func write(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
@@ -26,12 +27,8 @@ public enum AtomicFile {
             return FileWriteError(path: path, step: step, errno: code)
         }
         guard fchmod(fd, 0o644) == 0 else { throw fail(.create) }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { buf in retryingOnEINTR { Glibc.write(fd, buf.baseAddress! + written, buf.count - written) } }
-            guard n > 0 else { throw fail(.write, n == 0 ? EIO : errno) }
-            written += n
-        }
+        let failed = bytes.withUnsafeBytes { writeWhole(fd, $0) }
+        guard failed == 0 else { throw fail(.write, failed) }
         guard fsync(fd) == 0 else { throw fail(.flush) }
         guard Glibc.close(fd) == 0 else { throw FileWriteError(path: path, step: .flush) }
         guard rename(temporary, path) == 0 else { throw FileWriteError(path: path, step: .replace) }

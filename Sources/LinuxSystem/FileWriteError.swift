@@ -32,7 +32,7 @@ public struct FileWriteError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 
     /// `strerror(errno)`.
-    public var reason: String { String(cString: strerror(errno)) }
+    public var reason: String { SystemCallError.message(for: errno) }
 
     /// `PATH: reason (strerror)`.
     public var description: String { "\(path): \(step.rawValue) (\(reason))" }

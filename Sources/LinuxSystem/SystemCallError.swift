@@ -23,7 +23,11 @@ public struct SystemCallError: Error, Equatable, Hashable, Sendable, CustomStrin
     }
 
     /// `strerror(errno)`: the C library's text for the code.
-    public var message: String { String(cString: strerror(errno)) }
+    public var message: String { Self.message(for: errno) }
+
+    /// The C library's text for `errno` (`strerror`): the one place an error code becomes words.
+    /// Every error that carries an errno keeps the number and calls this only when printed.
+    public static func message(for errno: Int32) -> String { String(cString: strerror(errno)) }
 
     /// `SUBJECT: CALL: strerror`, or `CALL: strerror` without a subject.
     public var description: String {

@@ -124,7 +124,7 @@ public final class ContentImporter {
             try copy(listing, from: folder, to: incoming, device: device)
         } catch {
             removeTree(incoming)
-            let why = (error as? CopyFailure).map { $0.described(path: onStick($0.path, root: root)) } ?? "\(error)"
+            let why = (error as? SystemCallError).map { "\(onStick(file: $0, root: root))" } ?? "\(error)"
             return failed("The stick could not be read to the end (was it pulled out?). Nothing changed.", [why])
         }
         let copiedConfig = (incoming as NSString).appendingPathComponent(ImportedContent.configName)
@@ -169,6 +169,14 @@ public final class ContentImporter {
         return ([], loaded.config.items.count)
     }
 
+    /// A failed call with its file named as on the stick (`pictures/a.jpg: read: Input/output
+    /// error`); a file not under `root` keeps its full path.
+    func onStick(file error: SystemCallError, root: String) -> SystemCallError {
+        var named = error
+        named.subject = error.subject.map { onStick($0, root: root) }
+        return named
+    }
+
     /// `path` as a person sees it on the stick: relative to its root.
     func onStick(_ path: String, root: String) -> String {
         let r = (root as NSString).standardizingPath + "/"
@@ -176,61 +184,29 @@ public final class ContentImporter {
         return p.hasPrefix(r) ? String(p.dropFirst(r.count)) : p
     }
 
-    /// Copies every listed folder and file; each file is written whole and fsync-ed, then the
-    /// folders. Throws at the first file that cannot be read or written.
+    /// Copies every listed folder and file; each file is written whole and fsync-ed
+    /// (`FileCopy`), then the folders. Throws at the first file that cannot be read or written.
     private func copy(_ listing: StickListing, from folder: String, to target: String, device: String) throws {
         removeTree(target)
-        guard mkdir(target, 0o755) == 0 else { throw CopyFailure(path: target, call: "mkdir") }
+        guard mkdir(target, 0o755) == 0 else { throw SystemCallError(call: "mkdir", subject: target) }
         let prefix = (folder as NSString).standardizingPath
         func destination(_ p: String) -> String { target + String((p as NSString).standardizingPath.dropFirst(prefix.count)) }
         for dir in listing.folders {
-            guard mkdir(destination(dir), 0o755) == 0 else { throw CopyFailure(path: destination(dir), call: "mkdir") }
+            guard mkdir(destination(dir), 0o755) == 0 else { throw SystemCallError(call: "mkdir", subject: destination(dir)) }
         }
         var copied: Int64 = 0
         var lastReport = wallClock()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         for file in listing.files {
             beforeCopying?(file)
-            copied += try copyFile(file, to: destination(file), buffer: &buffer)
+            copied += try FileCopy.copy(file, to: destination(file), buffer: &buffer)
             let t = wallClock()
             if t - lastReport >= 1 {
                 lastReport = t
                 report(ImportStatus(state: .copying, time: t, device: device, message: "Copying from the USB stick…", bytes: copied))
             }
         }
-        for dir in [target] + listing.folders.map(destination) { try syncFolder(dir) }
-    }
-
-    /// One file, whole, fsync-ed; its size.
-    private func copyFile(_ source: String, to target: String, buffer: inout [UInt8]) throws -> Int64 {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw CopyFailure(path: source, call: "open") }
-        defer { close(input) }
-        let output = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard output >= 0 else { throw CopyFailure(path: target, call: "open") }
-        defer { close(output) }
-        var total: Int64 = 0
-        while true {
-            let n = buffer.withUnsafeMutableBytes { b in retryingOnEINTR { read(input, b.baseAddress!, b.count) } }
-            if n == 0 { break }
-            guard n > 0 else { throw CopyFailure(path: source, call: "read") }
-            var written = 0
-            while written < n {
-                let w = buffer.withUnsafeBytes { b in retryingOnEINTR { write(output, b.baseAddress! + written, n - written) } }
-                guard w > 0 else { throw CopyFailure(path: target, call: "write", code: w == 0 ? EIO : errno) }
-                written += w
-            }
-            total += Int64(n)
-        }
-        guard fsync(output) == 0 else { throw CopyFailure(path: target, call: "fsync") }
-        return total
-    }
-
-    private func syncFolder(_ path: String) throws {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw CopyFailure(path: path, call: "open") }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw CopyFailure(path: path, call: "fsync") }
+        for dir in [target] + listing.folders.map(destination) { try FileCopy.syncFolder(dir) }
     }
 
     /// Renames the copy to a new `gen-…` folder and points `current` at it (a new link renamed
@@ -248,14 +224,14 @@ public final class ContentImporter {
             name = "gen-\(stamp)-\(n)"
         }
         let generation = (content as NSString).appendingPathComponent(name)
-        guard rename(incoming, generation) == 0 else { throw CopyFailure(path: generation, call: "rename") }
+        guard rename(incoming, generation) == 0 else { throw SystemCallError(call: "rename", subject: generation) }
         let link = (content as NSString).appendingPathComponent(".\(ImportedContent.currentLink).new")
         unlink(link)
-        guard symlink(name, link) == 0 else { throw CopyFailure(path: link, call: "symlink") }
+        guard symlink(name, link) == 0 else { throw SystemCallError(call: "symlink", subject: link) }
         guard rename(link, (content as NSString).appendingPathComponent(ImportedContent.currentLink)) == 0 else {
-            throw CopyFailure(path: link, call: "rename")
+            throw SystemCallError(call: "rename", subject: link)
         }
-        try syncFolder(content)
+        try FileCopy.syncFolder(content)
         for old in (try? FileManager.default.contentsOfDirectory(atPath: content)) ?? []
         where old.hasPrefix("gen-") && old != name && old != previous {
             removeTree((content as NSString).appendingPathComponent(old))
@@ -289,16 +265,6 @@ public final class ContentImporter {
     }
 }
 
-/// A file that could not be copied: the call, the path and the reason.
-struct CopyFailure: Error, CustomStringConvertible {
-    var path: String
-    var call: String
-    var code: Int32 = errno
-    var description: String { described(path: path) }
-    /// The failure with the file named as `path` (as on the stick, not under the mount point).
-    func described(path: String) -> String { "\(path): \(call): \(String(cString: strerror(code)))" }
-}
-
 /// The folders and files of a stick's folder, parents before children, in name order: only
 /// regular files and folders (links and devices are skipped and listed), and no hidden names
 /// (`.Trashes`, `._photo.jpg` and the like, which other systems leave on sticks).
@@ -318,7 +284,7 @@ struct StickListing {
         for name in names where !name.hasPrefix(".") {
             let path = (dir as NSString).appendingPathComponent(name)
             var st = stat()
-            guard lstat(path, &st) == 0 else { throw CopyFailure(path: path, call: "lstat") }
+            guard lstat(path, &st) == 0 else { throw SystemCallError(call: "lstat", subject: path) }
             switch st.st_mode & S_IFMT {
             case S_IFREG:
                 files.append(path)
