@@ -84,6 +84,7 @@ let package = Package(
         // Non-variadic wrappers for ioctl (fbdev requests, drmHandleEvent) that Swift cannot call.
         .target(name: "CKioskSys", dependencies: ["CDRM"], path: "Sources/C/CKioskSys"),
 
+        // The Linux headers `LinuxSystem` wraps, non-variadic `ioctl`/`open`/`fcntl`, `mount`/`umount2`.
         .target(name: "CLinux", path: "Sources/C/CLinux"),
         // Frees what toml++'s C bridge (TOMLKit's CTOML) cannot: an emptied document (TOMLNode.parse).
         .target(name: "CTOMLShell", path: "Sources/C/CTOMLShell"),
@@ -114,7 +115,7 @@ let package = Package(
         .target(name: "Input", dependencies: ["CarouselCore", "JSON", "CLibInput", "CEvdev", "CUdev", "CLinux",
                                               "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Kiosk", dependencies: [
-            "CarouselCore", "JSON", "KioskConfig", "Raster", "Cards", "Display", "Input", "LinuxSystem", "Video", "CKioskSys",
+            "CarouselCore", "JSON", "KioskConfig", "Raster", "Cards", "Display", "Input", "LinuxSystem", "Video", "CLinux",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "kiosk-carousel", dependencies: [

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <linux/kd.h>
 #include <sys/ioctl.h>
-#include <sys/mount.h>
 #include <xf86drm.h>
 
 static int kiosk_ioctl(int fd, unsigned long request, void *arg) {
@@ -56,13 +55,4 @@ int kiosk_drm_handle_events(int fd, kiosk_flip_event *out, int capacity) {
         return errno ? -errno : -EIO;
     }
     return c.count;
-}
-
-int kiosk_mount_readonly(const char *source, const char *target, const char *fstype, const char *data) {
-    unsigned long flags = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOATIME;
-    return mount(source, target, fstype, flags, data) == 0 ? 0 : -errno;
-}
-
-int kiosk_umount(const char *target, int detach) {
-    return umount2(target, detach ? MNT_DETACH : 0) == 0 ? 0 : -errno;
 }

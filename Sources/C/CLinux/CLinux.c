@@ -1,1 +1,1 @@
-// Header-only: see include/CLinux.h.
+// The header holds the inline shims (include/CLinux.h); the mount shims are in mount.c.

@@ -1,6 +1,7 @@
-import CKioskSys
+import CLinux
 import Foundation
 import Glibc
+import LinuxSystem
 
 /// A USB stick's file system mounted read-only, without programs or devices
 /// (`nosuid,nodev,noexec,noatime`), at a private folder under `/run/kiosk-carousel-usb`; the
@@ -27,7 +28,7 @@ public final class StickMount {
         mkdir(point, 0o700)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: point, isDirectory: &isDir), isDir.boolValue else {
-            throw MountFailure(device: device, reason: "cannot make the mount point \(point)")
+            throw MountFailure(device: device, reason: .noMountPoint(point))
         }
         self.point = point
         var tried: [String] = []
@@ -42,11 +43,11 @@ public final class StickMount {
                 tried.append(type)     // not this type (EIO: some drivers' answer to a foreign superblock)
             default:
                 rmdir(point)
-                throw MountFailure(device: device, reason: "mount as \(type): \(String(cString: strerror(-r)))")
+                throw MountFailure(device: device, reason: .mount(type: type, errno: -r))
             }
         }
         rmdir(point)
-        throw MountFailure(device: device, reason: "no file system this kernel can read (tried \(tried.joined(separator: ", ")))")
+        throw MountFailure(device: device, reason: .noFileSystem(tried: tried))
     }
 
     /// Unmounts (lazily when something still holds it: a pulled stick) and removes the folder.
@@ -79,9 +80,28 @@ public final class StickMount {
     }
 }
 
-/// A stick that could not be mounted.
-public struct MountFailure: Error, CustomStringConvertible {
+/// A stick that could not be mounted: the device and why, an errno kept as a number until printed.
+public struct MountFailure: Error, Equatable, CustomStringConvertible {
+    /// Why the stick was not mounted.
+    public enum Reason: Equatable, Sendable {
+        /// The folder to mount it at could not be made.
+        case noMountPoint(String)
+        /// `mount(2)` as `type` failed with `errno` (not the "not this type" answers).
+        case mount(type: String, errno: Int32)
+        /// No type mounted; the types tried.
+        case noFileSystem(tried: [String])
+    }
+
     public var device: String
-    public var reason: String
-    public var description: String { "\(device): \(reason)" }
+    public var reason: Reason
+
+    /// `DEVICE: reason`, e.g. `/dev/sda1: mount as vfat: Permission denied`.
+    public var description: String {
+        switch reason {
+        case .noMountPoint(let point): return "\(device): cannot make the mount point \(point)"
+        case .mount(let type, let errno): return "\(device): \(SystemCallError(call: "mount as \(type)", errno: errno))"
+        case .noFileSystem(let tried):
+            return "\(device): no file system this kernel can read (tried \(tried.joined(separator: ", ")))"
+        }
+    }
 }

@@ -37,10 +37,4 @@ typedef struct kiosk_flip_event {
 /// drmHandleEvent failed.
 int kiosk_drm_handle_events(int fd, kiosk_flip_event *out, int capacity);
 
-/// mount(source, target, fstype, MS_RDONLY|MS_NOSUID|MS_NODEV|MS_NOEXEC|MS_NOATIME, data):
-/// a USB stick mounted read-only, no programs, no devices. Returns 0 or -errno.
-int kiosk_mount_readonly(const char *source, const char *target, const char *fstype, const char *data);
-/// umount2(target, detach ? MNT_DETACH : 0). Returns 0 or -errno.
-int kiosk_umount(const char *target, int detach);
-
 #endif

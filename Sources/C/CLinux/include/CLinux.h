@@ -1,5 +1,6 @@
 // Linux interfaces Swift's Glibc module does not expose (epoll, timerfd, signalfd, inotify,
-// eventfd), plus non-variadic wrappers for variadic calls Swift cannot make.
+// eventfd), plus non-variadic wrappers for variadic calls Swift cannot make, and mount(2)/umount2(2)
+// for a USB stick (defined in mount.c).
 #ifndef KIOSK_CLINUX_H
 #define KIOSK_CLINUX_H
 
@@ -32,5 +33,11 @@ static inline int kiosk_clock_synchronised(void) {
     if (state < 0) return -1;
     return (state != TIME_ERROR && !(t.status & STA_UNSYNC)) ? 1 : 0;
 }
+
+/// mount(source, target, fstype, MS_RDONLY|MS_NOSUID|MS_NODEV|MS_NOEXEC|MS_NOATIME, data):
+/// a USB stick mounted read-only, no programs, no devices. Returns 0 or -errno.
+int kiosk_mount_readonly(const char *source, const char *target, const char *fstype, const char *data);
+/// umount2(target, detach ? MNT_DETACH : 0). Returns 0 or -errno.
+int kiosk_umount(const char *target, int detach);
 
 #endif
