@@ -1,9 +1,17 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Why a card could not show its content: the file (or item) at fault and the reason, in words a
 /// kiosk builder can act on. A failed card shows the "!" face (a missing file: its title only); the pipeline logs this once.
 public struct CardFailure: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
     /// The image path, or `item 'ID'` when the fault is not a file (a missing font).
     public var file: String
-    public var reason: String
+    /// The errno a read of the file failed with, kept as a number until printed (`reason`); nil
+    /// when the reason is not a failed call's (a damaged image, a missing font).
+    public var errno: Int32?
+    /// The reason in words when there is no `errno`.
+    private var words: String
     /// The file is not on disk (deleted, or a folder of its path is gone): the card shows its
     /// title on the loading face (`CardFaceRenderer.missingFace`), not the "!" face, which is for
     /// files that are there but cannot be shown.
@@ -11,9 +19,21 @@ public struct CardFailure: Error, Equatable, Hashable, Sendable, CustomStringCon
 
     public init(file: String, reason: String, missing: Bool = false) {
         self.file = file
-        self.reason = reason
+        self.errno = nil
+        self.words = reason
         self.missing = missing
     }
+
+    /// A file that could not be read: `missing` when it or a folder of its path is not there.
+    public init(file: String, errno: Int32) {
+        self.file = file
+        self.errno = errno
+        self.words = ""
+        self.missing = errno == ENOENT || errno == ENOTDIR
+    }
+
+    /// What is wrong, in words (`file not found`, `cannot read: Input/output error`).
+    public var reason: String { errno.map(ImageFile.describe(errno:)) ?? words }
 
     public var description: String { "\(file): \(reason)" }
 }

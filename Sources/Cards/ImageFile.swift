@@ -10,12 +10,11 @@ enum ImageFile {
     static func read(_ path: String, limits: ImageLimits) throws -> [UInt8] {
         let fd = retryingOnEINTR { open(path, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else {
-            let e = errno
-            throw CardFailure(file: path, reason: describe(errno: e), missing: e == ENOENT || e == ENOTDIR)
+            throw CardFailure(file: path, errno: errno)
         }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw CardFailure(file: path, reason: describe(errno: errno)) }
+        guard fstat(fd, &st) == 0 else { throw CardFailure(file: path, errno: errno) }
         if (st.st_mode & S_IFMT) == S_IFDIR {
             throw CardFailure(file: path, reason: "is a folder, not an image file")
         }
@@ -31,7 +30,7 @@ enum ImageFile {
         var done = 0
         while done < size {
             let n = bytes.withUnsafeMutableBytes { buf in retryingOnEINTR { Glibc.read(fd, buf.baseAddress! + done, size - done) } }
-            if n < 0 { throw CardFailure(file: path, reason: describe(errno: errno)) }
+            if n < 0 { throw CardFailure(file: path, errno: errno) }
             if n == 0 { break }
             done += n
         }
@@ -40,13 +39,14 @@ enum ImageFile {
         return bytes
     }
 
+    /// `CardFailure.reason` for a failed read: the usual causes in words, others with the C text.
     static func describe(errno e: Int32) -> String {
         switch e {
         case ENOENT: return "file not found"
         case EACCES, EPERM: return "permission denied (the kiosk user cannot read it)"
         case ENOTDIR: return "a folder in the path does not exist"
         case EISDIR: return "is a folder, not an image file"
-        default: return "cannot read: \(String(cString: strerror(e)))"
+        default: return "cannot read: \(SystemCallError.message(for: e))"
         }
     }
 }

@@ -182,9 +182,9 @@ final class MediaInput {
         var st = stat()
         if stat(path, &st) != 0 {
             let e = errno
-            let reason = e == ENOENT ? "no such file" : e == EACCES ? "permission denied (the kiosk's user cannot reach it)"
-                : "cannot read the file (\(String(cString: strerror(e))))"
-            throw VideoError(path: path, kind: .unreadable, reason: reason)
+            if e == ENOENT { throw VideoError(path: path, kind: .unreadable, reason: "no such file") }
+            if e == EACCES { throw VideoError(path: path, kind: .unreadable, reason: "permission denied (the kiosk's user cannot reach it)") }
+            throw VideoError(path: path, kind: .unreadable, cannot: "cannot read the file", errno: e)
         }
         switch st.st_mode & S_IFMT {
         case S_IFREG: break
@@ -195,9 +195,8 @@ final class MediaInput {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let e = errno
-            let reason = e == EACCES ? "permission denied (the kiosk's user cannot read it)"
-                : "cannot open the file (\(String(cString: strerror(e))))"
-            throw VideoError(path: path, kind: .unreadable, reason: reason)
+            if e == EACCES { throw VideoError(path: path, kind: .unreadable, reason: "permission denied (the kiosk's user cannot read it)") }
+            throw VideoError(path: path, kind: .unreadable, cannot: "cannot open the file", errno: e)
         }
         return FileSource(fd: fd, size: Int64(st.st_size))
     }

@@ -1,3 +1,5 @@
+import LinuxSystem
+
 /// Why a video file cannot be shown (or stopped being shown): the file, what kind of fault, and a
 /// reason in words a kiosk builder can act on. `description` is `PATH: reason`.
 public struct VideoError: Error, CustomStringConvertible, Equatable, Hashable {
@@ -20,13 +22,29 @@ public struct VideoError: Error, CustomStringConvertible, Equatable, Hashable {
 
     public let path: String
     public let kind: Kind
-    public let reason: String
+    /// The errno of the call on the file that failed, kept as a number until printed (`reason`);
+    /// nil when FFmpeg or the file's content is at fault.
+    public let errno: Int32?
+    /// The reason in words; with an `errno`, what could not be done (`cannot read the file`).
+    private let words: String
 
     public init(path: String, kind: Kind, reason: String) {
         self.path = path
         self.kind = kind
-        self.reason = reason
+        self.errno = nil
+        self.words = reason
     }
+
+    /// `what` could not be done to the file at `path` (`cannot open the file`): the call failed with `errno`.
+    public init(path: String, kind: Kind, cannot what: String, errno: Int32) {
+        self.path = path
+        self.kind = kind
+        self.errno = errno
+        self.words = what
+    }
+
+    /// What is wrong, in words; with an errno, `WHAT (strerror)`: `cannot read the file (Input/output error)`.
+    public var reason: String { errno.map { "\(words) (\(SystemCallError.message(for: $0)))" } ?? words }
 
     public var description: String { "\(path): \(reason)" }
 }
