@@ -1,4 +1,5 @@
 import CarouselCore
+import LinuxSystem
 import Raster
 
 /// The screen, whatever drives it: DRM/KMS, the Linux framebuffer, or PNG files.
@@ -141,7 +142,15 @@ public struct DisplayError: Error, CustomStringConvertible {
         case failed
     }
     public var kind: Kind
-    public var description: String
+    /// The message, or with an `errno` what failed (`poll failed`).
+    private var words: String
+    /// The errno of the failed call, kept as a number until printed; nil when none is behind it.
+    public var errno: Int32?
     public init(_ description: String) { self.init(.failed, description) }
-    public init(_ kind: Kind, _ description: String) { self.kind = kind; self.description = description }
+    public init(_ kind: Kind, _ description: String) { self.kind = kind; self.words = description }
+    /// `words` failed with `errno`: `WORDS: strerror` (`poll failed: Bad address`).
+    public init(_ kind: Kind, _ words: String, errno: Int32) { self.kind = kind; self.words = words; self.errno = errno }
+
+    /// The message; with an errno, `WORDS: strerror`.
+    public var description: String { errno.map { "\(words): \(SystemCallError.message(for: $0))" } ?? words }
 }

@@ -296,7 +296,7 @@ public final class LibInputSource: InputSource {
                         return -e
                     }
                     let hint = e == EACCES ? " (run as root or add the user to the \"input\" group)" : ""
-                    log.warning("input: cannot open \(String(cString: path)): \(String(cString: strerror(e)))\(hint)")
+                    log.warning("input: cannot open \(String(cString: path)): \(SystemCallError.message(for: e))\(hint)")
                     return -e
                 }
                 return fd

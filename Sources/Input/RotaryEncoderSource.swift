@@ -142,7 +142,7 @@ public final class RotaryEncoderSource: InputSource {
                 deniedNodes += 1          // searching by name: one summary line, not one per node
             } else {
                 let hint = e == EACCES ? " (run as root or in the \"input\" group)" : ""
-                log.warning("input: cannot open rotary encoder \(node): \(String(cString: strerror(e)))\(hint)")
+                log.warning("input: cannot open rotary encoder \(node): \(SystemCallError.message(for: e))\(hint)")
             }
             return false
         }
@@ -235,7 +235,7 @@ public final class RotaryEncoderSource: InputSource {
                 break
             } else {
                 // -ENODEV: unplugged. Anything else: the device is unusable; wait for it again.
-                out += closeDevice(reason: rc == -ENODEV ? "removed" : "failed (\(String(cString: strerror(-rc))))")
+                out += closeDevice(reason: rc == -ENODEV ? "removed" : "failed (\(SystemCallError.message(for: -rc)))")
                 break
             }
         }

@@ -39,7 +39,7 @@ final class SignalDescriptor {
     let fd: Int32
     init(_ signals: [Int32]) throws {
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw DisplayError("pipe failed: \(String(cString: strerror(errno)))") }
+        guard pipe(&ends) == 0 else { throw DisplayError(.failed, "pipe failed", errno: errno) }
         for e in ends {
             _ = fcntl(e, F_SETFL, fcntl(e, F_GETFL) | O_NONBLOCK)
             _ = fcntl(e, F_SETFD, FD_CLOEXEC)
@@ -66,7 +66,7 @@ func waitForEvents(display: DisplayBackend, signals: SignalDescriptor, timeout: 
     var pfds = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } + [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0)]
     let ms = Int32(min(60_000, max(0, (timeout * 1000).rounded(.up))))
     let n = poll(&pfds, nfds_t(pfds.count), ms)
-    if n < 0 && errno != EINTR { throw DisplayError("poll failed: \(String(cString: strerror(errno)))") }
+    if n < 0 && errno != EINTR { throw DisplayError(.failed, "poll failed", errno: errno) }
     var resized = false
     var signal: Int32?
     for p in pfds where p.revents != 0 {
