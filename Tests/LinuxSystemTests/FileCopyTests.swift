@@ -6,16 +6,7 @@ import XCTest
 /// `FileCopy`: a file copied whole into a new file, flushed, with the one write loop
 /// (`writeWhole`) `AtomicFile` uses; failures are `SystemCallError`s naming the file the call
 /// was made on, errno kept as a number (issue 28 §4).
-final class FileCopyTests: XCTestCase {
-    var folder = ""
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("copy-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
-
+final class FileCopyTests: TemporaryFolderTestCase {
     func testCopiesThroughASmallBufferWholeWithMode0644() throws {
         let bytes = Data((0..<1000).map { UInt8($0 % 251) })
         try bytes.write(to: URL(fileURLWithPath: folder + "/a"))

@@ -5,16 +5,7 @@ import XCTest
 
 /// Every file the program writes fails the same way: `PATH: reason (errno text)`, with the
 /// path as given, never a temporary file's (issue 27).
-final class FileWriteErrorTests: XCTestCase {
-    var folder = ""
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("fwe-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
-
+final class FileWriteErrorTests: TemporaryFolderTestCase {
     func testDescriptionIsPathReasonAndErrnoText() {
         XCTAssertEqual(FileWriteError(path: "out/a.png", step: .create, errno: ENOENT).description,
                        "out/a.png: cannot create the file (No such file or directory)")
