@@ -82,7 +82,12 @@ final class ReloadSoakTests: XCTestCase {
         // noise of its arenas (1.5 MB over the measured reloads).
         let measured = Double(reloads - soak.warmUp)
         XCTAssertLessThan(heap, 1024, "the heap grew by \(Int(heap)) bytes a reload")
-        XCTAssertLessThan(rss, max(2048, 1.5 * 1_048_576 / measured), "RSS grew by \(Int(rss)) bytes a reload")
+        // Under qemu-user (scripts/arm64/check.sh sets KIOSK_TEST_UNDER_EMULATION) the resident
+        // set is the emulator's, whose translated-code cache grows as new paths run (190 kB a
+        // reload seen): only the heap, which is the program's own malloc, says something there.
+        if ProcessInfo.processInfo.environment["KIOSK_TEST_UNDER_EMULATION"] == nil {
+            XCTAssertLessThan(rss, max(2048, 1.5 * 1_048_576 / measured), "RSS grew by \(Int(rss)) bytes a reload")
+        }
     }
 }
 

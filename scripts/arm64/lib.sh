@@ -14,7 +14,7 @@ MIRROR=${MIRROR:-$(debian_mirror)}
 # The C libraries the program links and the fonts its cards and tests use (scripts/deps.txt,
 # without the VM-test packages).
 ARM64_DEV_PACKAGES=pkgconf,zlib1g-dev,libdrm-dev,libudev-dev,libinput-dev,libevdev-dev,libcairo2-dev,libpango1.0-dev,librsvg2-dev,libturbojpeg0-dev,libpng-dev,libwebp-dev,libfontconfig-dev,libavformat-dev,libavcodec-dev,libswscale-dev,libavutil-dev
-ARM64_FONT_PACKAGES=fonts-dejavu-core,fonts-noto-core,fonts-wqy-microhei
+ARM64_FONT_PACKAGES=fonts-dejavu-core,fonts-noto-core,fonts-wqy-microhei,fonts-noto-color-emoji
 # What only the root the tests run in needs: the ffmpeg command makes the VideoTests' clips.
 ARM64_TEST_PACKAGES=ffmpeg
 
