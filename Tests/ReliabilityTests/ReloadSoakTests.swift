@@ -74,19 +74,23 @@ final class ReloadSoakTests: XCTestCase {
         XCTAssertEqual(soak.done, reloads, "the run ended early")
         XCTAssertEqual(soak.switches, reloads / 3, "every schedule step switched the shown items")
         XCTAssertEqual(app.behavior.configLoadErrors, 0)
+        // Sampled every 10th reload after the warm-up: a run without samples would prove nothing.
+        XCTAssertGreaterThanOrEqual(soak.rss.count, (reloads - soak.warmUp) / 10 - 1, "memory was not sampled")
         let rss = Self.slope(soak.rss), heap = Self.slope(soak.heap)
         let mb = { (b: Double) in String(format: "%.1f MB", b / 1_048_576) }
         print(String(format: "reload soak: %d reloads (socket, file, schedule) in %.0f s; RSS %@ -> %@, slope %.0f bytes/reload; heap in use slope %.0f bytes/reload",
                      reloads, soak.seconds, mb(soak.rss.first?.y ?? 0), mb(soak.rss.last?.y ?? 0), rss, heap))
-        // A leak of 13.8 kB a reload (issue 27) is far above both. A short run allows RSS the
-        // noise of its arenas (1.5 MB over the measured reloads).
+        // A leak of 13.8 kB a reload (issue 27) is far above the heap's bound, in every run. RSS
+        // moves with malloc's arenas by up to ~1.3 MB over make test's 225 measured reloads (seen
+        // here: slopes of 0.5 to 5.3 kB a reload), so a short run allows it 3 MB over the
+        // measured reloads; make soak's 6,000 reloads hold it to 2 kB a reload.
         let measured = Double(reloads - soak.warmUp)
         XCTAssertLessThan(heap, 1024, "the heap grew by \(Int(heap)) bytes a reload")
         // Under qemu-user (scripts/arm64/check.sh sets KIOSK_TEST_UNDER_EMULATION) the resident
         // set is the emulator's, whose translated-code cache grows as new paths run (190 kB a
         // reload seen): only the heap, which is the program's own malloc, says something there.
         if ProcessInfo.processInfo.environment["KIOSK_TEST_UNDER_EMULATION"] == nil {
-            XCTAssertLessThan(rss, max(2048, 1.5 * 1_048_576 / measured), "RSS grew by \(Int(rss)) bytes a reload")
+            XCTAssertLessThan(rss, max(2048, 3 * 1_048_576 / measured), "RSS grew by \(Int(rss)) bytes a reload")
         }
     }
 }
@@ -104,6 +108,9 @@ struct ReloadSoak {
     private(set) var heap: [(x: Double, y: Double)] = []
     private(set) var failure: String?
     private var waiting: (generation: Int, since: Double, what: String)?
+    /// A sample is due (every 10th reload past the warm-up): taken once the faces are drawn,
+    /// before the next reload.
+    private var sampleDue: Double?
     private let start = monotonicNow()
     var seconds: Double { monotonicNow() - start }
 
@@ -137,6 +144,18 @@ struct ReloadSoak {
                 return false
             }
         }
+        if let due = sampleDue {
+            if Self.facesDrawn(app) {
+                rss.append((Double(done), Double(residentBytes())))
+                heap.append((Double(done), Double(HeapTuning.bytesInUse)))
+                sampleDue = nil
+            } else if monotonicNow() - due > 30 {
+                failure = "after reload \(done): the card faces were not all drawn within 30 s"
+                return true
+            } else {
+                return false
+            }
+        }
         if done >= reloads { return true }
         let generation = app.behavior.configGeneration
         switch done % 3 {
@@ -157,12 +176,11 @@ struct ReloadSoak {
         return false
     }
 
-    /// After every 10th reload past the warm-up whose faces are all drawn (a face being drawn
-    /// holds its buffers).
+    /// After every 10th reload past the warm-up, a sample is due: taken once every face is drawn
+    /// (a face being drawn holds its buffers), before the next reload.
     private mutating func sample(_ app: KioskApp) {
-        guard done > warmUp, done % 10 == 0, Self.facesDrawn(app) else { return }
-        rss.append((Double(done), Double(residentBytes())))
-        heap.append((Double(done), Double(HeapTuning.bytesInUse)))
+        guard done > warmUp, done % 10 == 0 else { return }
+        sampleDue = monotonicNow()
     }
 }
 
