@@ -80,17 +80,16 @@ final class ReloadSoakTests: XCTestCase {
         let mb = { (b: Double) in String(format: "%.1f MB", b / 1_048_576) }
         print(String(format: "reload soak: %d reloads (socket, file, schedule) in %.0f s; RSS %@ -> %@, slope %.0f bytes/reload; heap in use slope %.0f bytes/reload",
                      reloads, soak.seconds, mb(soak.rss.first?.y ?? 0), mb(soak.rss.last?.y ?? 0), rss, heap))
-        // A leak of 13.8 kB a reload (issue 27) is far above the heap's bound, in every run. RSS
-        // moves with malloc's arenas by up to ~1.3 MB over make test's 225 measured reloads (seen
-        // here: slopes of 0.5 to 5.3 kB a reload), so a short run allows it 3 MB over the
-        // measured reloads; make soak's 6,000 reloads hold it to 2 kB a reload.
-        let measured = Double(reloads - soak.warmUp)
+        // A leak of 13.8 kB a reload (issue 27) is far above the heap's bound, in every run (a
+        // planted 14 kB leak: 14,282 bytes a reload). RSS moves with malloc's arenas by over a
+        // megabyte in make test's 225 measured reloads (slopes of 0.5 to 6.5 kB a reload seen),
+        // so its slope is held to 2 kB a reload only in make soak's long run (6,000 reloads).
         XCTAssertLessThan(heap, 1024, "the heap grew by \(Int(heap)) bytes a reload")
         // Under qemu-user (scripts/arm64/check.sh sets KIOSK_TEST_UNDER_EMULATION) the resident
         // set is the emulator's, whose translated-code cache grows as new paths run (190 kB a
         // reload seen): only the heap, which is the program's own malloc, says something there.
-        if ProcessInfo.processInfo.environment["KIOSK_TEST_UNDER_EMULATION"] == nil {
-            XCTAssertLessThan(rss, max(2048, 3 * 1_048_576 / measured), "RSS grew by \(Int(rss)) bytes a reload")
+        if reloads >= 1000, ProcessInfo.processInfo.environment["KIOSK_TEST_UNDER_EMULATION"] == nil {
+            XCTAssertLessThan(rss, 2048, "RSS grew by \(Int(rss)) bytes a reload")
         }
     }
 }
