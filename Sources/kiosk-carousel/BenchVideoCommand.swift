@@ -5,6 +5,7 @@ import Foundation
 import Kiosk
 import KioskConfig
 import LinuxSystem
+import Raster
 import Video
 
 /// `bench video`: what video items cost. Decode time per frame of H.264 clips at 480p, 720p and
@@ -67,31 +68,54 @@ struct BenchVideoCommand: ParsableCommand {
 
     // MARK: Decoding
 
+    /// What one frame costs, per clip: decoded only (a dropped frame: the floor), decoded and
+    /// scaled to the card's picture size, and on a card — decoded, scaled and made the card's
+    /// face as a playing card's player does it — with the ratio of the last to the first.
     func decode(label: String, path: String) throws {
         let info = try VideoProbe.probe(path: path)
         let size = VideoStill.decodeSize(displayWidth: info.displayWidth, displayHeight: info.displayHeight, fit: .cover,
                                          boxWidth: card.width, boxHeight: card.height)
-        // Decode and scale (what a playing card costs), then decode only (what a dropped frame costs).
-        for scaled in [true, false] {
+        var item = ItemConfig(id: "bench", title: "Harbour")
+        item.video = path
+        var means: [Stage: Double] = [:]
+        for stage in Stage.allCases {
             let d = try VideoDecoder(path: path, outputWidth: size.width, outputHeight: size.height, hardware: .off)
+            let face = CardFrameFace(item: item, width: card.width, height: card.height)
             var wall: [Double] = [], cpu: [Double] = []
             while true {
                 let t0 = MonotonicClock.now(), c0 = Self.threadCPU()
-                let more = scaled ? try d.nextFrame() != nil : try d.skipFrame() != nil
+                let more: Bool
+                switch stage {
+                case .decode: more = try d.skipFrame() != nil
+                case .decodeAndScale: more = try d.nextFrame() != nil
+                case .onACard:
+                    if let frame = try d.nextFrame() { _ = face.compose(frame.texture); more = true } else { more = false }
+                }
                 guard more else { break }
                 wall.append(MonotonicClock.now() - t0)
                 cpu.append(Self.threadCPU() - c0)
             }
             guard !wall.isEmpty else { throw CommandFailure("\(path): no frames decoded") }
+            let n = wall.count
+            means[stage] = cpu.reduce(0, +) / Double(n)
             wall.sort()
             cpu.sort()
-            let n = wall.count
-            print(String(format: "  %@ %@ wall %6.2f ms (p90 %6.2f)   cpu %6.2f ms (p90 %6.2f)   %d frames, %@",
+            let what = stage == .decodeAndScale ? "decode+scale to \(size.width)×\(size.height)" : stage.rawValue
+            print(String(format: "  %@ %@ wall %6.2f ms (p90 %6.2f)   cpu %6.2f ms (p90 %6.2f, mean %6.2f)   %d frames, %@",
                          label.padding(toLength: 34, withPad: " ", startingAt: 0) as NSString,
-                         (scaled ? "decode+scale to \(size.width)×\(size.height)" : "decode only").padding(toLength: 26, withPad: " ", startingAt: 0) as NSString,
-                         wall[n / 2] * 1000, wall[n * 9 / 10] * 1000, cpu[n / 2] * 1000, cpu[n * 9 / 10] * 1000, n,
-                         d.decoderName as NSString))
+                         what.padding(toLength: 26, withPad: " ", startingAt: 0) as NSString,
+                         wall[n / 2] * 1000, wall[n * 9 / 10] * 1000, cpu[n / 2] * 1000, cpu[n * 9 / 10] * 1000,
+                         means[stage]! * 1000, n, d.decoderName as NSString))
         }
+        print(String(format: "  %@ on a card / decode only (mean CPU): %.2f×", label.padding(toLength: 34, withPad: " ", startingAt: 0) as NSString,
+                     means[.onACard]! / max(1e-9, means[.decode]!)))
+    }
+
+    /// The stages `decode` times a clip's frames at.
+    enum Stage: String, CaseIterable {
+        case decode = "decode only"
+        case decodeAndScale = "decode+scale"
+        case onACard = "on a card (face)"
     }
 
     // MARK: A carousel with a playing card
@@ -203,5 +227,19 @@ struct BenchVideoCommand: ParsableCommand {
         var ts = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
+/// The face a playing card's player makes of each frame (as `CardVideo` does): the card redrawn
+/// with the frame, with its mip levels.
+struct CardFrameFace {
+    let item: ItemConfig
+    let width: Int, height: Int
+    let renderer = CardFaceRenderer()
+
+    func compose(_ frame: Texture) -> Texture {
+        let face = renderer.videoFace(item, frame: frame, width: width, height: height)
+        face.buildMipLevels()
+        return face
     }
 }
