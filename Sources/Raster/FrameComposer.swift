@@ -3,7 +3,7 @@ import CarouselCore
 /// Draws frames into cached memory and says what changed.
 ///
 /// Each `render` restores the background and redraws the quads only inside this frame's damage:
-/// the bounds of every quad that changed (texture, corners, alpha or place in the list), both
+/// the bounds of every quad that changed (texture or its generation, corners, alpha or place in the list), both
 /// where it is now and where it was in the previous frame. An unchanged list of quads gives
 /// no damage at all. What each display buffer is missing (the union of the damage of every frame
 /// since that buffer was last written) is not tracked here but by whoever owns the buffers, with
@@ -66,6 +66,8 @@ public final class FrameComposer {
 /// What decides a quad's pixels, for change detection.
 struct QuadKey: Equatable {
     var texture: ObjectIdentifier
+    /// A pooled texture rewritten in place is another picture under the same identity.
+    var generation: Int
     var corners: [Point2]
     var alpha: Double
     var cullsBackFace: Bool
@@ -73,6 +75,7 @@ struct QuadKey: Equatable {
 
     init(_ q: Quad) {
         texture = ObjectIdentifier(q.texture)
+        generation = q.texture.generation
         corners = q.corners
         alpha = q.alpha
         cullsBackFace = q.cullsBackFace

@@ -9,15 +9,30 @@ public struct TexelRect: Equatable, Sendable {
     }
 }
 
-/// An immutable image in premultiplied ARGB8888 (0xAARRGGBB in a `UInt32`), with optional mip
-/// levels (each half the size of the one before, down to 1×1) for minified drawing.
+/// An image in premultiplied ARGB8888 (0xAARRGGBB in a `UInt32`), with optional mip levels
+/// (each half the size of the one before, down to 1×1) for minified drawing.
+///
+/// Its pixels do not change once it is drawn, with one exception: a pooled texture
+/// (`TexturePool`) is rewritten in place for a new picture once nobody else holds it, after
+/// `willRewritePixels()`, which moves `generation` on (the compositor's change detection looks
+/// at it) and makes the opaque regions and mip levels be worked out again.
 public final class Texture: @unchecked Sendable {
     public let width: Int
     public let height: Int
     /// Row-major pixels, `width * height` of them, owned by the texture.
     public let pixels: UnsafeMutablePointer<UInt32>
-    /// Mip levels 1… (level 0 is the texture itself); empty until `buildMipLevels()`.
-    public private(set) var mipLevels: [Texture] = []
+    /// Mip levels 1… (level 0 is the texture itself) made from the current pixels; empty until
+    /// `buildMipLevels()` (or, on demand, until `mipLevel(_:)` is asked for them).
+    public var mipLevels: [Texture] { Array(levels.prefix(freshLevels)) }
+    /// The level textures made so far (kept when the pixels are rewritten, to be refilled).
+    private var levels: [Texture] = []
+    /// How many of `levels` were made from the current pixels.
+    private var freshLevels = 0
+    /// Levels are made when `mipLevel(_:)` first asks for them (`buildMipLevelsOnDemand()`).
+    private var levelsOnDemand = false
+    /// How many times the pixels were rewritten in place (`willRewritePixels()`): the same
+    /// texture with another generation is another picture.
+    public private(set) var generation = 0
 
     /// A texture of `width × height` transparent pixels.
     public init(width: Int, height: Int) {
@@ -73,29 +88,74 @@ public final class Texture: @unchecked Sendable {
     }
 
     /// Bytes held by this texture and its mip levels (for the card cache's byte bound).
-    public var byteCount: Int { width * height * 4 + mipLevels.reduce(0) { $0 + $1.byteCount } }
+    public var byteCount: Int { width * height * 4 + levels.reduce(0) { $0 + $1.byteCount } }
 
     @inline(__always) public subscript(x: Int, y: Int) -> UInt32 { pixels[y * width + x] }
 
     /// Builds the mip chain with a 2×2 box filter on premultiplied values (idempotent).
     public func buildMipLevels() {
-        guard mipLevels.isEmpty, width > 1 || height > 1 else { return }
-        var levels: [Texture] = []
-        var src: Texture = self
-        while src.width > 1 || src.height > 1 {
-            let w = max(1, src.width / 2), h = max(1, src.height / 2)
-            let dst = Texture(width: w, height: h)
-            for y in 0..<h {
-                let y0 = min(src.height - 1, 2 * y), y1 = min(src.height - 1, 2 * y + 1)
-                for x in 0..<w {
-                    let x0 = min(src.width - 1, 2 * x), x1 = min(src.width - 1, 2 * x + 1)
-                    dst.pixels[y * w + x] = Texture.average4(src[x0, y0], src[x1, y0], src[x0, y1], src[x1, y1])
-                }
+        refreshLevels(upTo: Texture.mipChainLength(width: width, height: height))
+    }
+
+    /// Leaves the mip levels to be made when the compositor first draws this texture minified
+    /// (`mipLevel(_:)`, on the drawing thread) instead of now: a video frame shown 1:1 never
+    /// pays for them. The texture must then be drawn by one thread at a time.
+    public func buildMipLevelsOnDemand() { levelsOnDemand = true }
+
+    /// How many mip levels the compositor may pick from: the levels built, or the whole chain
+    /// when they are made on demand.
+    public var mipLevelCount: Int {
+        levelsOnDemand ? Texture.mipChainLength(width: width, height: height) : freshLevels
+    }
+
+    /// Mip level `level` (1…`mipLevelCount`), made first from the current pixels when it is not
+    /// yet (on demand, or after `willRewritePixels()`).
+    public func mipLevel(_ level: Int) -> Texture {
+        if freshLevels < level { refreshLevels(upTo: level) }
+        return levels[level - 1]
+    }
+
+    /// The pixels are about to be rewritten in place (a pooled texture reused for a new picture,
+    /// by the one thread that holds it): `generation` moves on, and the opaque regions and the
+    /// mip levels are worked out again from the new pixels (the levels' memory is reused).
+    public func willRewritePixels() {
+        generation &+= 1
+        opaqueCache = nil
+        if freshLevels > 0 { levelsOnDemand = true }
+        freshLevels = 0
+    }
+
+    /// Levels in a full chain for `width × height`: halving down to 1×1.
+    static func mipChainLength(width: Int, height: Int) -> Int {
+        var w = width, h = height, n = 0
+        while w > 1 || h > 1 { w = max(1, w / 2); h = max(1, h / 2); n += 1 }
+        return n
+    }
+
+    /// Makes levels `freshLevels + 1 … upTo` from the current pixels, reusing level textures
+    /// already allocated.
+    private func refreshLevels(upTo count: Int) {
+        while freshLevels < count {
+            let src = freshLevels == 0 ? self : levels[freshLevels - 1]
+            if levels.count == freshLevels {
+                levels.append(Texture(width: max(1, src.width / 2), height: max(1, src.height / 2)))
             }
-            levels.append(dst)
-            src = dst
+            Texture.fillMipLevel(levels[freshLevels], from: src)
+            freshLevels += 1
         }
-        mipLevels = levels
+    }
+
+    /// `dst` (half of `src`, rounded down, at least 1) as the 2×2 box filter of `src`; the last
+    /// row or column is used twice where `src` has only one.
+    static func fillMipLevel(_ dst: Texture, from src: Texture) {
+        let w = dst.width, h = dst.height
+        for y in 0..<h {
+            let y0 = min(src.height - 1, 2 * y), y1 = min(src.height - 1, 2 * y + 1)
+            for x in 0..<w {
+                let x0 = min(src.width - 1, 2 * x), x1 = min(src.width - 1, 2 * x + 1)
+                dst.pixels[y * w + x] = Texture.average4(src[x0, y0], src[x1, y0], src[x0, y1], src[x1, y1])
+            }
+        }
     }
 
     @inline(__always) static func average4(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32) -> UInt32 {

@@ -190,7 +190,7 @@ struct PreparedQuad {
 
         // Mip level from the least-minified point of the quad (see docs/compositor.md).
         var level = 0
-        if filter == .mipmap && kind != .blit && !base.mipLevels.isEmpty {
+        if filter == .mipmap && kind != .blit && base.mipLevelCount > 0 {
             var scale = Double.infinity
             for c in p {
                 let w = inv.6 * c.x + inv.7 * c.y + inv.8
@@ -200,10 +200,10 @@ struct PreparedQuad {
                 scale = min(scale, abs(dudx * dvdy - dudy * dvdx).squareRoot())
             }
             // floor(log₂ scale): at that level a pixel spans 1–2 texels.
-            while scale.isFinite && scale >= 2 && level < base.mipLevels.count { scale /= 2; level += 1 }
+            while scale.isFinite && scale >= 2 && level < base.mipLevelCount { scale /= 2; level += 1 }
         }
         self.level = level
-        let tex = level == 0 ? base : base.mipLevels[level - 1]
+        let tex = level == 0 ? base : base.mipLevel(level)
         let ls = Double(tex.width) / tw, lt = Double(tex.height) / th
 
         // Coverage edges. Across each edge the fade is one texel wide, as if the texture had a
