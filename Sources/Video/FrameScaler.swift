@@ -5,8 +5,15 @@ import RasterCore
 /// 8 or 10 bits, NV12, RGB…) to an opaque premultiplied ARGB8888 `Texture` of exactly
 /// `width × height`, bilinear. The context is rebuilt when the source size or format changes
 /// mid-stream. Hardware surfaces (DRM_PRIME) are copied to memory before they get here.
+///
+/// The textures come from a `TexturePool`: once a clip plays, a frame is scaled into a texture
+/// whose last picture nobody holds any more, not into a new one.
 final class FrameScaler {
     let width: Int, height: Int
+    /// Scaled frames alive at once at most: a player's queue (3), the frame shown, the frame
+    /// read ahead in synchronous mode and the one being scaled.
+    static let pooledFrames = 6
+    let pool: TexturePool
     /// libswscale's context (an untyped handle: its type differs between FFmpeg 5.1 and 7.1).
     private var context: UnsafeMutableRawPointer?
     private var source: (width: Int32, height: Int32, format: Int32, colorspace: UInt32, range: UInt32)?
@@ -15,11 +22,13 @@ final class FrameScaler {
         precondition(width > 0 && height > 0, "video output must have pixels")
         self.width = width
         self.height = height
+        pool = TexturePool(width: width, height: height, capacity: Self.pooledFrames)
     }
 
     deinit { kc_sws_free(context) }
 
-    /// The frame scaled into a new texture; `path` names the file in errors.
+    /// The frame scaled into a texture of the pool (one nobody else holds); `path` names the
+    /// file in errors.
     func scale(_ frame: UnsafeMutablePointer<AVFrame>, path: String) throws -> Texture {
         let f = frame.pointee
         let key = (f.width, f.height, f.format, f.colorspace.rawValue, f.color_range.rawValue)
@@ -33,7 +42,7 @@ final class FrameScaler {
             kc_sws_set_colorspace(context, frame)
             source = key
         }
-        let texture = Texture(width: width, height: height)
+        let texture = pool.take().texture
         let raw = UnsafeMutableRawPointer(texture.pixels).assumingMemoryBound(to: UInt8.self)
         let rows = kc_sws_scale_into(context, frame, raw, Int32(width * 4))
         guard rows == Int32(height) else {

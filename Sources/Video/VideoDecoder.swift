@@ -86,6 +86,8 @@ public final class VideoDecoder {
 
     /// What `input` reads (bytes, seeks) so far.
     var readStatistics: ReadStatistics { input.statistics }
+    /// Textures the scaler has made so far (its pool's): for tests.
+    var scaledTextureAllocations: Int { scaler.pool.allocations }
 
     /// The next frame, scaled to the output size with opaque alpha; nil at the end of the stream.
     public func nextFrame() throws -> VideoFrame? {
