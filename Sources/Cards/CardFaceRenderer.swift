@@ -84,27 +84,38 @@ public struct CardFaceRenderer: CardRenderer {
 
     /// The card with `picture` placed as the style says.
     func compose(_ item: ItemConfig, picture image: ImageSource?, width w: Int, height h: Int) throws -> Texture {
+        try card(style: item.style, width: w, height: h) { ctx, W, H in
+            try drawContent(item, picture: image, text: textStack(item, on: ctx, width: W, height: H), on: ctx, width: W, height: H)
+        }
+    }
+
+    /// The item's title and subtitle laid out for a `W × H` card in its style's font.
+    func textStack(_ item: ItemConfig, on ctx: CairoContext, width W: Double, height H: Double) -> TextStack {
+        TextStack(item, on: ctx, font: item.style.font, width: W - 2 * CardFaceRenderer.padding(item.style, width: W, height: H))
+    }
+
+    /// What lies inside the card's clip: the picture placed as the style says, the shadow and
+    /// the text (`text`, laid out by `textStack`).
+    func drawContent(_ item: ItemConfig, picture image: ImageSource?, text: TextStack, on ctx: CairoContext,
+                     width W: Double, height H: Double) throws {
         let style = item.style
         let fit = ImageFit(styleName: style.imageFit)
-        return try card(style: style, width: w, height: h) { ctx, W, H in
-            let pad = CardFaceRenderer.padding(style, width: W, height: H)
-            let text = TextStack(item, on: ctx, font: style.font, width: W - 2 * pad)
-            switch (image, fit) {
-            case (nil, _):
-                text.draw(on: ctx, x: pad, y: max(pad, ((H - text.height) / 2).rounded()), shadow: false)
-            case (let image?, .cover):
-                // Edge to edge; the text sits on the picture's lower part, over the shadow if any.
-                try image.draw(on: ctx, fit: .cover, x: 0, y: 0, width: W, height: H)
-                if style.shadow { paintShadow(ctx, fraction: style.shadowHeight, width: W, height: H) }
-                text.draw(on: ctx, x: pad, y: max(pad, H - pad - text.height), shadow: true)
-            case (let image?, .contain):
-                // The whole picture inside the padding, above the text (logos and icons).
-                let textSpace = text.isEmpty ? 0 : text.height + pad / 2
-                let boxH = max(1, H - 2 * pad - textSpace)
-                try image.draw(on: ctx, fit: .contain, x: pad, y: pad, width: W - 2 * pad, height: boxH)
-                if style.shadow { paintShadow(ctx, fraction: style.shadowHeight, width: W, height: H) }
-                text.draw(on: ctx, x: pad, y: max(pad, H - pad - text.height), shadow: style.shadow)
-            }
+        let pad = CardFaceRenderer.padding(style, width: W, height: H)
+        switch (image, fit) {
+        case (nil, _):
+            text.draw(on: ctx, x: pad, y: max(pad, ((H - text.height) / 2).rounded()), shadow: false)
+        case (let image?, .cover):
+            // Edge to edge; the text sits on the picture's lower part, over the shadow if any.
+            try image.draw(on: ctx, fit: .cover, x: 0, y: 0, width: W, height: H)
+            if style.shadow { paintShadow(ctx, fraction: style.shadowHeight, width: W, height: H) }
+            text.draw(on: ctx, x: pad, y: max(pad, H - pad - text.height), shadow: true)
+        case (let image?, .contain):
+            // The whole picture inside the padding, above the text (logos and icons).
+            let textSpace = text.isEmpty ? 0 : text.height + pad / 2
+            let boxH = max(1, H - 2 * pad - textSpace)
+            try image.draw(on: ctx, fit: .contain, x: pad, y: pad, width: W - 2 * pad, height: boxH)
+            if style.shadow { paintShadow(ctx, fraction: style.shadowHeight, width: W, height: H) }
+            text.draw(on: ctx, x: pad, y: max(pad, H - pad - text.height), shadow: style.shadow)
         }
     }
 
@@ -166,14 +177,28 @@ public struct CardFaceRenderer: CardRenderer {
         let texture = Texture(width: max(1, width), height: max(1, height))
         let ctx = CairoContext(texture: texture)
         let W = Double(texture.width), H = Double(texture.height)
+        paintBackground(ctx, style: style, width: W, height: H, alpha: backgroundAlpha)
+        try finishCard(ctx, style: style, width: W, height: H, inside: inside, over: over)
+        return texture
+    }
+
+    /// The card's background (times `alpha`) clipped to its rounded corners; the clip stays set
+    /// for what `finishCard` draws inside.
+    func paintBackground(_ ctx: CairoContext, style: CardStyle, width W: Double, height H: Double, alpha: Double = 1) {
         clipToCard(ctx, style: style, width: W, height: H)
-        ctx.paintVertical(top: style.background, bottom: style.backgroundBottom, y0: 0, y1: H, alpha: backgroundAlpha)
+        ctx.paintVertical(top: style.background, bottom: style.backgroundBottom, y0: 0, y1: H, alpha: alpha)
+    }
+
+    /// After `paintBackground` (or a copy of its result, clipped again with `clipToCard`):
+    /// `inside` within the clip, then the border, then `over` unclipped; flushed to the texture.
+    func finishCard(_ ctx: CairoContext, style: CardStyle, width W: Double, height H: Double,
+                    inside: (CairoContext, Double, Double) throws -> Void,
+                    over: (CairoContext, Double, Double) -> Void = { _, _, _ in }) rethrows {
         try inside(ctx, W, H)
         cairo_reset_clip(ctx.cr)
         strokeBorder(ctx, style: style, width: W, height: H)
         over(ctx, W, H)
         ctx.flush()
-        return texture
     }
 
     // MARK: Pieces

@@ -5,7 +5,6 @@ import Foundation
 import Kiosk
 import KioskConfig
 import LinuxSystem
-import Raster
 import Video
 
 /// `bench video`: what video items cost. Decode time per frame of H.264 clips at 480p, 720p and
@@ -80,7 +79,7 @@ struct BenchVideoCommand: ParsableCommand {
         var means: [Stage: Double] = [:]
         for stage in Stage.allCases {
             let d = try VideoDecoder(path: path, outputWidth: size.width, outputHeight: size.height, hardware: .off)
-            let face = CardFrameFace(item: item, width: card.width, height: card.height)
+            let faces = VideoFaceComposer(item: item, width: card.width, height: card.height, capacity: 5)
             var wall: [Double] = [], cpu: [Double] = []
             while true {
                 let t0 = MonotonicClock.now(), c0 = Self.threadCPU()
@@ -89,7 +88,7 @@ struct BenchVideoCommand: ParsableCommand {
                 case .decode: more = try d.skipFrame() != nil
                 case .decodeAndScale: more = try d.nextFrame() != nil
                 case .onACard:
-                    if let frame = try d.nextFrame() { _ = face.compose(frame.texture); more = true } else { more = false }
+                    if let frame = try d.nextFrame() { _ = faces.face(showing: frame.texture); more = true } else { more = false }
                 }
                 guard more else { break }
                 wall.append(MonotonicClock.now() - t0)
@@ -227,19 +226,5 @@ struct BenchVideoCommand: ParsableCommand {
         var ts = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-}
-
-/// The face a playing card's player makes of each frame (as `CardVideo` does): the card redrawn
-/// with the frame, with its mip levels.
-struct CardFrameFace {
-    let item: ItemConfig
-    let width: Int, height: Int
-    let renderer = CardFaceRenderer()
-
-    func compose(_ frame: Texture) -> Texture {
-        let face = renderer.videoFace(item, frame: frame, width: width, height: height)
-        face.buildMipLevels()
-        return face
     }
 }

@@ -98,6 +98,28 @@ final class SessionVideoTests: XCTestCase {
         XCTAssertEqual(pixels(try XCTUnwrap(centreTexture(again))), at1)
     }
 
+    /// The playing card's faces come from a pool (issue 28 §6): frame after frame, the same few
+    /// textures are drawn again (each new picture a new generation, so the card is redrawn).
+    func testPlayingFramesReuseTheirFaceTexturesAndEachNewOneIsDrawn() throws {
+        let clip = try TestClips.moving()
+        let s = CarouselSession(config: try config(clip: clip), width: 480, height: 320)
+        _ = s.renderFrame(now: 0)
+        var pictures = Set<[Int]>()
+        var undrawn = 0
+        var t = 0.0
+        while t < 2.5 {
+            t += 1 / s.config.carousel.tickHz
+            _ = s.tick(now: t)
+            let face = s.cardVideo.face(at: 0)
+            let picture = face.map { [ObjectIdentifier($0).hashValue, $0.generation] }
+            let damage = s.needsFrame ? s.renderFrame(now: t) : []
+            if let picture, pictures.insert(picture).inserted, damage.isEmpty { undrawn += 1 }
+        }
+        XCTAssertGreaterThanOrEqual(pictures.count, 20, "a 10 fps clip shows 25 frames in 2.5 s")
+        XCTAssertEqual(undrawn, 0, "each new picture in a reused texture is drawn")
+        XCTAssertLessThanOrEqual(try XCTUnwrap(s.cardVideo.playingFaceAllocations), 3, "no face texture made per frame")
+    }
+
     func testOnlyTheCardsRectangleIsRedrawnWhilePlaying() throws {
         let clip = try TestClips.moving()
         let s = CarouselSession(config: try config(clip: clip), width: 480, height: 320)

@@ -9,9 +9,9 @@ import Video
 ///
 /// - Playback starts once the carousel has rested on a video item for `[video] start_delay`
 ///   seconds; the clip is decoded on the player's own thread at the size the card draws it, and
-///   each frame becomes the card's face there too (`CardFaceRenderer.videoFace`: title, shadow
-///   and corners as on the poster). The loop only swaps textures, so only the card's rectangle
-///   is drawn again.
+///   each frame becomes the card's face there too (`VideoFaceComposer`: title, shadow and
+///   corners as on the poster, kept from frame to frame, in pooled textures). The loop only
+///   swaps textures, so only the card's rectangle is drawn again.
 /// - Anything that moves the carousel stops it at once (`interrupt`); the card keeps the frame
 ///   it showed while that item stays current, and shows its poster again once another item is.
 /// - A clip that ends (without `loop`) keeps its last frame until the carousel moves; a clip
@@ -24,6 +24,8 @@ final class CardVideo {
         let index: Int
         let item: ItemConfig
         let player: VideoPlayer
+        /// Makes its frames the card's faces, in pooled textures.
+        let faces: VideoFaceComposer
         /// The session time the clip's time 0 corresponds to.
         let start: Double
         var shown: Texture?
@@ -57,6 +59,10 @@ final class CardVideo {
 
     /// True while a clip plays (the loop keeps ticking to show its frames).
     var isPlaying: Bool { playing != nil }
+
+    /// Face textures the playing clip's composer has made so far (for tests: it stays put
+    /// while frames follow each other).
+    var playingFaceAllocations: Int? { playing?.faces.allocations }
 
     /// Blanked: nothing plays and cards show their posters until woken.
     private(set) var suspended = false
@@ -173,18 +179,18 @@ final class CardVideo {
             done = index
             return
         }
-        let renderer = self.renderer
+        // The faces come from a pool (the queue, the face shown and the one being drawn) with
+        // the card's background and text made once: no texture is allocated per frame.
+        let faces = VideoFaceComposer(item: item, width: cardWidth, height: cardHeight, capacity: depth + 2,
+                                      renderer: renderer)
         let fit = ImageFit(styleName: item.style.imageFit)
         let player = VideoPlayer(path: path, outputSize: { info in
             VideoStill.decodeSize(displayWidth: info.displayWidth, displayHeight: info.displayHeight, fit: fit,
                                   boxWidth: cardWidth, boxHeight: cardHeight)
-        }, options: budget.options(loop: item.loop, queueDepth: depth, synchronous: synchronous), compose: { frame in
-            let face = renderer.videoFace(item, frame: frame, width: cardWidth, height: cardHeight)
-            face.buildMipLevels()
-            return face
-        }, logger: logger)
+        }, options: budget.options(loop: item.loop, queueDepth: depth, synchronous: synchronous),
+           compose: faces.face(showing:), logger: logger)
         if let h = held, h.index != index { held = nil }
-        playing = Playing(index: index, item: item, player: player, start: now)
+        playing = Playing(index: index, item: item, player: player, faces: faces, start: now)
         events.append(VideoEvent(time: now, name: "video_started", fields: fields(playing!)))
     }
 

@@ -1,0 +1,87 @@
+import KioskConfig
+import Raster
+import XCTest
+@testable import Cards
+
+/// A playing clip's faces (issue 28 §6): drawn into pooled textures over the card's kept
+/// background and text, each equal to the byte to the full redraw (`CardFaceRenderer.videoFace`),
+/// with no texture made per frame once the clip plays.
+final class VideoFaceComposerTests: XCTestCase {
+    let renderer = CardFaceRenderer()
+
+    /// An opaque frame whose pixels differ from frame to frame (and within it).
+    func frame(_ n: Int, width: Int, height: Int) -> Texture {
+        Texture(width: width, height: height) { x, y in
+            0xFF00_0000 | UInt32((x * 3 + n * 17) & 0xFF) << 16 | UInt32((y * 5 + n * 29) & 0xFF) << 8 | UInt32((x ^ y ^ n) & 0xFF)
+        }
+    }
+
+    func pixels(_ t: Texture) -> [UInt32] { Array(UnsafeBufferPointer(start: t.pixels, count: t.width * t.height)) }
+
+    /// Cards with and without shadow, subtitle, border, gradient and rounded corners; frames
+    /// decoded at the drawn size with a whole-pixel offset (640 → 480), a half-pixel one (641)
+    /// and smaller than the card (drawn scaled up), fitted `cover` and `contain`.
+    func cases() -> [(name: String, item: ItemConfig, card: (Int, Int), frame: (Int, Int))] {
+        var plain = ItemConfig(id: "plain", title: "Harbour")
+        plain.video = "/nonexistent/clip.mp4"
+        var dressed = ItemConfig(id: "dressed", title: "Harbour at dawn, a long title that wraps")
+        dressed.subtitle = "A clip on its card"
+        dressed.style.shadow = true
+        dressed.style.borderWidth = 3
+        dressed.style.borderColor = 0xFFFF_CC00
+        dressed.style.background = 0xFF20_3040
+        dressed.style.backgroundBottom = 0xFF60_5040
+        dressed.style.cornerRadius = 24
+        var contain = ItemConfig(id: "contain", title: "Small")
+        contain.style.imageFit = "contain"
+        contain.style.shadow = true
+        contain.style.cornerRadius = 30
+        var bare = ItemConfig(id: "bare", title: "")
+        bare.style.cornerRadius = 0
+        return [("plain 640", plain, (480, 360), (640, 360)), ("dressed 641", dressed, (480, 360), (641, 360)),
+                ("contain scaled up", contain, (400, 300), (320, 240)), ("bare", bare, (160, 120), (160, 90))]
+    }
+
+    func testEachFaceEqualsTheFullRedrawFrameAfterFrame() {
+        for c in cases() {
+            let faces = VideoFaceComposer(item: c.item, width: c.card.0, height: c.card.1, capacity: 3)
+            var shown: Texture?
+            for n in 0..<5 {
+                let f = frame(n, width: c.frame.0, height: c.frame.1)
+                let face = faces.face(showing: f)
+                let full = renderer.videoFace(c.item, frame: f, width: c.card.0, height: c.card.1)
+                let a = pixels(face), b = pixels(full)
+                let differing = zip(a, b).filter { $0 != $1 }.count
+                XCTAssertEqual(differing, 0, "\(c.name), frame \(n): \(differing) pixels differ from the full redraw")
+                shown = face
+            }
+            XCTAssertNotNil(shown)
+            XCTAssertEqual(faces.allocations, 2, "\(c.name): the face shown and the one being drawn, reused")
+        }
+    }
+
+    func testAFaceStillHeldIsNeverDrawnOver() {
+        let c = cases()[1]
+        let faces = VideoFaceComposer(item: c.item, width: c.card.0, height: c.card.1, capacity: 3)
+        let kept = faces.face(showing: frame(0, width: c.frame.0, height: c.frame.1))
+        let before = pixels(kept)
+        let generation = kept.generation
+        var others: [ObjectIdentifier] = []
+        for n in 1..<8 { others.append(ObjectIdentifier(faces.face(showing: frame(n, width: c.frame.0, height: c.frame.1)))) }
+        XCTAssertEqual(pixels(kept), before, "the held face keeps its picture")
+        XCTAssertEqual(kept.generation, generation)
+        XCTAssertFalse(others.contains(ObjectIdentifier(kept)))
+    }
+
+    func testFacesMakeTheirMipLevelsOnlyWhenDrawnMinified() {
+        let c = cases()[0]
+        let faces = VideoFaceComposer(item: c.item, width: c.card.0, height: c.card.1, capacity: 3)
+        let f = frame(3, width: c.frame.0, height: c.frame.1)
+        let face = faces.face(showing: f)
+        XCTAssertTrue(face.mipLevels.isEmpty, "not made per frame")
+        let full = renderer.videoFace(c.item, frame: f, width: c.card.0, height: c.card.1)
+        full.buildMipLevels()
+        XCTAssertEqual(face.mipLevelCount, full.mipLevels.count)
+        XCTAssertEqual(pixels(face.mipLevel(2)), pixels(full.mipLevels[1]), "made on demand, they equal the full redraw's")
+    }
+}
