@@ -17,7 +17,7 @@ public enum VideoStill {
 
     /// The clip's first frame for a `boxWidth × boxHeight` card drawn with `fit`. A file FFmpeg
     /// cannot read, a codec without a decoder or a clip with no frame throws a `CardFailure`
-    /// naming the file.
+    /// carrying the `VideoError` (the file, its kind and errno) until it is printed.
     static func poster(path: String, fit: ImageFit, boxWidth: Int, boxHeight: Int, limits: ImageLimits) throws -> Texture {
         do {
             var videoLimits = VideoLimits()
@@ -28,7 +28,7 @@ public enum VideoStill {
             return try VideoPoster.firstFrame(path: path, outputWidth: size.width, outputHeight: size.height,
                                               limits: videoLimits).texture
         } catch let e as VideoError {
-            throw CardFailure(file: path, reason: e.reason)
+            throw CardFailure(video: e)
         }
     }
 }
