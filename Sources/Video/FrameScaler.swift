@@ -46,7 +46,7 @@ final class FrameScaler {
         let raw = UnsafeMutableRawPointer(texture.pixels).assumingMemoryBound(to: UInt8.self)
         let rows = kc_sws_scale_into(context, frame, raw, Int32(width * 4))
         guard rows == Int32(height) else {
-            throw VideoError(path: path, kind: .corrupt, reason: "libswscale failed on a frame (\(ffmpegErrorText(rows)))")
+            throw VideoError(path: path, kind: .corrupt, failed: "libswscale failed on a frame", ffmpegCode: rows)
         }
         if kc_pix_fmt_has_alpha(f.format) != 0 {
             // Video is shown opaque: a stream with alpha (VP9/ProRes 4444) has it dropped.

@@ -95,7 +95,7 @@ final class MediaInput {
         guard probe >= 0, let inputFormat = probed else {
             if probe == kc_averror_exit() { throw VideoError(path: path, kind: .unreadable, reason: "stopped while opening") }
             if probe != kc_averror_invaliddata() && probe != kc_averror_eof() {
-                throw VideoError(path: path, kind: .unreadable, reason: "cannot read the file (\(ffmpegErrorText(probe)))")
+                throw VideoError(path: path, kind: .unreadable, failed: "cannot read the file", ffmpegCode: probe)
             }
             throw VideoError(path: path, kind: .unknownContainer,
                              reason: "not a video file FFmpeg can read (unknown container)")
@@ -171,10 +171,10 @@ final class MediaInput {
     private static func openFailure(path: String, container: String, code: Int32) -> VideoError {
         if code == kc_averror_exit() { return VideoError(path: path, kind: .unreadable, reason: "stopped while opening") }
         if code == kc_averror(EIO) || code == kc_averror(EISDIR) || code == kc_averror(EACCES) {
-            return VideoError(path: path, kind: .unreadable, reason: "cannot read the file (\(ffmpegErrorText(code)))")
+            return VideoError(path: path, kind: .unreadable, failed: "cannot read the file", ffmpegCode: code)
         }
-        return VideoError(path: path, kind: .corrupt,
-                          reason: "the \(container) container is damaged or truncated (\(ffmpegErrorText(code)))")
+        return VideoError(path: path, kind: .corrupt, failed: "the \(container) container is damaged or truncated",
+                          ffmpegCode: code)
     }
 
     /// Opens a regular, non-empty file for reading, with errors a kiosk builder understands.

@@ -113,8 +113,8 @@ public final class VideoDecoder {
         var result = avformat_seek_file(input.format, index, Int64.min, startPTS, startPTS, 0)
         if result < 0 { result = av_seek_frame(input.format, index, startPTS, AVSEEK_FLAG_BACKWARD) }
         guard result >= 0 else {
-            throw VideoError(path: info.path, kind: .corrupt,
-                             reason: "cannot seek back to the start of the clip (\(ffmpegErrorText(result)))")
+            throw VideoError(path: info.path, kind: .corrupt, failed: "cannot seek back to the start of the clip",
+                             ffmpegCode: result)
         }
         avcodec_flush_buffers(codec)
         sentEndOfStream = false
@@ -146,8 +146,8 @@ public final class VideoDecoder {
                 if let error = readError {
                     readError = nil
                     throw VideoError(path: info.path, kind: error == kc_averror(EIO) ? .unreadable : .corrupt,
-                                     reason: "the file ends in damaged or missing data after \(framesSinceRewind) frames "
-                                         + "(\(ffmpegErrorText(error))); it may be truncated")
+                                     failed: "the file ends in damaged or missing data after \(framesSinceRewind) frames",
+                                     ffmpegCode: error, then: "; it may be truncated")
                 }
                 return false
             }
@@ -178,7 +178,8 @@ public final class VideoDecoder {
         consecutiveBad += 1
         if consecutiveBad >= Self.maxConsecutiveBadPackets {
             throw VideoError(path: info.path, kind: .corrupt,
-                             reason: "\(consecutiveBad) packets in a row did not decode (\(ffmpegErrorText(code))); the \(info.codec) stream is damaged")
+                             failed: "\(consecutiveBad) packets in a row did not decode", ffmpegCode: code,
+                             then: "; the \(info.codec) stream is damaged")
         }
     }
 
@@ -207,8 +208,8 @@ public final class VideoDecoder {
         guard copied >= 0 else {
             let name = av_get_pix_fmt_name(AVPixelFormat(frame!.pointee.format)).map { String(cString: $0) } ?? "hardware"
             throw VideoError(path: info.path, kind: .corrupt,
-                             reason: "\(decoderName) gives \(name) frames that cannot be copied to memory "
-                                 + "(\(ffmpegErrorText(copied))); set hardware decode off")
+                             failed: "\(decoderName) gives \(name) frames that cannot be copied to memory",
+                             ffmpegCode: copied, then: "; set hardware decode off")
         }
         return memoryFrame!
     }
@@ -250,7 +251,7 @@ public final class VideoDecoder {
                                fallbackReason: fallback)
         case .failure(let failure):
             throw VideoError(path: info.path, kind: .corrupt,
-                             reason: "the \(info.codec) decoder refused the stream's parameters (\(ffmpegErrorText(failure.code)))")
+                             failed: "the \(info.codec) decoder refused the stream's parameters", ffmpegCode: failure.code)
         }
     }
 

@@ -25,14 +25,22 @@ public struct VideoError: Error, CustomStringConvertible, Equatable, Hashable {
     /// The errno of the call on the file that failed, kept as a number until printed (`reason`);
     /// nil when FFmpeg or the file's content is at fault.
     public let errno: Int32?
-    /// The reason in words; with an `errno`, what could not be done (`cannot read the file`).
+    /// The `AVERROR` code the FFmpeg call that failed returned, kept as a number until printed
+    /// (`reason`); nil when no FFmpeg call's result is the cause.
+    public let ffmpegCode: Int32?
+    /// The reason in words; with an `errno` or an `ffmpegCode`, what could not be done
+    /// (`cannot read the file`).
     private let words: String
+    /// With an `ffmpegCode`: words after FFmpeg's message (`; it may be truncated`).
+    private let then: String
 
     public init(path: String, kind: Kind, reason: String) {
         self.path = path
         self.kind = kind
         self.errno = nil
+        self.ffmpegCode = nil
         self.words = reason
+        self.then = ""
     }
 
     /// `what` could not be done to the file at `path` (`cannot open the file`): the call failed with `errno`.
@@ -40,11 +48,29 @@ public struct VideoError: Error, CustomStringConvertible, Equatable, Hashable {
         self.path = path
         self.kind = kind
         self.errno = errno
+        self.ffmpegCode = nil
         self.words = what
+        self.then = ""
     }
 
-    /// What is wrong, in words; with an errno, `WHAT (strerror)`: `cannot read the file (Input/output error)`.
-    public var reason: String { errno.map { "\(words) (\(SystemCallError.message(for: $0)))" } ?? words }
+    /// `what` went wrong with the file at `path` (`cannot seek back to the start of the clip`):
+    /// an FFmpeg call returned `ffmpegCode`; `then` follows FFmpeg's message in `reason`.
+    public init(path: String, kind: Kind, failed what: String, ffmpegCode: Int32, then: String = "") {
+        self.path = path
+        self.kind = kind
+        self.errno = nil
+        self.ffmpegCode = ffmpegCode
+        self.words = what
+        self.then = then
+    }
+
+    /// What is wrong, in words; with an errno, `WHAT (strerror)`: `cannot read the file
+    /// (Input/output error)`; with an FFmpeg code, `WHAT (FFmpeg's message)THEN`.
+    public var reason: String {
+        if let errno { return "\(words) (\(SystemCallError.message(for: errno)))" }
+        if let ffmpegCode { return "\(words) (\(ffmpegErrorText(ffmpegCode)))\(then)" }
+        return words
+    }
 
     public var description: String { "\(path): \(reason)" }
 }

@@ -3,8 +3,8 @@ import Glibc
 import XCTest
 @testable import Video
 
-/// A video file that cannot be read keeps the errno as a number; `cannot read the file
-/// (strerror)` is made only when printed (issue 28 §4).
+/// A video file that cannot be read keeps the errno (or FFmpeg's `AVERROR` code) as a number;
+/// `cannot read the file (strerror)` is made only when printed (issue 28 §4).
 final class VideoErrorErrnoTests: XCTestCase {
     func testTheErrnoIsKeptAndTheWordsAreUnchanged() {
         let e = VideoError(path: "a.mp4", kind: .unreadable, cannot: "cannot read the file", errno: EIO)
@@ -12,6 +12,19 @@ final class VideoErrorErrnoTests: XCTestCase {
         XCTAssertEqual(e.description, "a.mp4: cannot read the file (Input/output error)")
         XCTAssertNil(VideoError(path: "b.mp4", kind: .corrupt, reason: "damaged").errno)
         XCTAssertEqual(VideoError(path: "b.mp4", kind: .corrupt, reason: "damaged").reason, "damaged")
+    }
+
+    /// An FFmpeg call's failure keeps its `AVERROR` code as a number; FFmpeg's message is made
+    /// only when printed, in the same place as before.
+    func testTheFFmpegCodeIsKeptAndTheWordsAreUnchanged() {
+        let eio: Int32 = -EIO   // AVERROR(EIO)
+        let e = VideoError(path: "c.mp4", kind: .corrupt, failed: "the file ends in damaged or missing data after 3 frames",
+                           ffmpegCode: eio, then: "; it may be truncated")
+        XCTAssertEqual(e.ffmpegCode, eio)
+        XCTAssertNil(e.errno)
+        XCTAssertEqual(e.description, "c.mp4: the file ends in damaged or missing data after 3 frames (Input/output error); it may be truncated")
+        XCTAssertEqual(VideoError(path: "d.mp4", kind: .corrupt, failed: "cannot seek back to the start of the clip", ffmpegCode: eio).reason,
+                       "cannot seek back to the start of the clip (Input/output error)")
     }
 
     func testAPathThroughAFileGivesItsErrno() throws {
