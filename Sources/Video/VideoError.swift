@@ -35,32 +35,26 @@ public struct VideoError: Error, CustomStringConvertible, Equatable, Hashable {
     private let then: String
 
     public init(path: String, kind: Kind, reason: String) {
-        self.path = path
-        self.kind = kind
-        self.errno = nil
-        self.ffmpegCode = nil
-        self.words = reason
-        self.then = ""
+        self.init(path: path, kind: kind, words: reason, errno: nil, ffmpegCode: nil, then: "")
     }
 
     /// `what` could not be done to the file at `path` (`cannot open the file`): the call failed with `errno`.
     public init(path: String, kind: Kind, cannot what: String, errno: Int32) {
-        self.path = path
-        self.kind = kind
-        self.errno = errno
-        self.ffmpegCode = nil
-        self.words = what
-        self.then = ""
+        self.init(path: path, kind: kind, words: what, errno: errno, ffmpegCode: nil, then: "")
     }
 
     /// `what` went wrong with the file at `path` (`cannot seek back to the start of the clip`):
     /// an FFmpeg call returned `ffmpegCode`; `then` follows FFmpeg's message in `reason`.
     public init(path: String, kind: Kind, failed what: String, ffmpegCode: Int32, then: String = "") {
+        self.init(path: path, kind: kind, words: what, errno: nil, ffmpegCode: ffmpegCode, then: then)
+    }
+
+    private init(path: String, kind: Kind, words: String, errno: Int32?, ffmpegCode: Int32?, then: String) {
         self.path = path
         self.kind = kind
-        self.errno = nil
+        self.errno = errno
         self.ffmpegCode = ffmpegCode
-        self.words = what
+        self.words = words
         self.then = then
     }
 
