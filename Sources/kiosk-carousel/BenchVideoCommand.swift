@@ -7,14 +7,15 @@ import KioskConfig
 import LinuxSystem
 import Video
 
-/// `bench video`: what video items cost. Decode time per frame of H.264 clips at 480p, 720p and
-/// 1080p decoded to a card's size; the process's CPU while a 720p clip plays on a card of a
+/// `bench video`: what video items cost. CPU per frame of H.264 clips at 480p, 720p and 1080p
+/// decoded only (the floor), decoded and scaled to a card's size, and on a card (made the card's
+/// face as a playing card's player does); the process's CPU while a 720p clip plays on a card of a
 /// 1080p carousel (against the same carousel showing the poster); and the frame time of a drag
 /// over a playing card against the same drag without video. The clips are made once with the
 /// `ffmpeg` command (testsrc2, libx264) and kept in the cache folder.
 struct BenchVideoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "video",
-        abstract: "Video decode ms/frame (480p/720p/1080p H.264 to a card), CPU while a card plays, drag frame time with and without a playing card.",
+        abstract: "Video CPU ms/frame (480p/720p/1080p H.264: decode only, decode+scale to a card, on a card), CPU while a card plays, drag frame time with and without a playing card.",
         usage: "kiosk-carousel bench video [options]")
 
     @Option(help: "Card size, WIDTHxHEIGHT.", transform: PixelSize.init(parsing:)) var card = PixelSize(480, 360)
