@@ -1,3 +1,4 @@
+import LinuxSystem
 import Logging
 
 /// The `[control]` socket as the kiosk's adopted configuration says: opened, moved to a new
@@ -11,14 +12,14 @@ final class ControlSocketService {
     private(set) var server: ControlServer?
     /// Sockets given up in this pass, closed by `closeRetired`.
     private var retired: [ControlServer] = []
-    private let loop: EventLoop
+    private let reactor: Reactor
     private let logger: Logger
     /// Handles what a socket's descriptor has (the loop calls it when readable); set before
     /// the first `adopt`.
     var handle: (ControlServer) -> Void = { _ in }
 
-    init(loop: EventLoop, logger: Logger) {
-        self.loop = loop
+    init(reactor: Reactor, logger: Logger) {
+        self.reactor = reactor
         self.logger = logger
     }
 
@@ -30,7 +31,7 @@ final class ControlSocketService {
         if let path {
             let new = try ControlServer(path: path)
             do {
-                try loop.watch(new.fileDescriptor) { [unowned self, unowned new] in self.handle(new) }
+                try reactor.watch(new.fileDescriptor) { [unowned self, unowned new] in self.handle(new) }
             } catch {
                 new.close()
                 throw error
@@ -38,7 +39,7 @@ final class ControlSocketService {
             made = new
         }
         if let old = server {
-            loop.unwatch(old.fileDescriptor)
+            reactor.unwatch(old.fileDescriptor)
             retired.append(old)
             logger.info(path == nil ? "control socket \(old.path) closed ([control] socket is not set)"
                                     : "control socket moved from \(old.path) to \(path!)")
@@ -56,7 +57,7 @@ final class ControlSocketService {
     /// At exit: every socket closed, its file removed.
     func close() {
         closeRetired()
-        if let server { loop.unwatch(server.fileDescriptor) }
+        if let server { reactor.unwatch(server.fileDescriptor) }
         server?.close()
         server = nil
     }

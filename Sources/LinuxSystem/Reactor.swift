@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Something the reactor runs: what it does before each sleep, and when it must run next.
+/// (sd-event's prepare and time sources in one: a source that only watches descriptors keeps
+/// the defaults.) Its descriptors are watched with `Reactor.watch`.
+public protocol ReactorSource: AnyObject {
+    /// When the source must run next, in the reactor's time (`Reactor.now`); nil: nothing due.
+    /// Asked before every sleep, after every `prepare`.
+    var nextDeadline: Double? { get }
+    /// Its `nextDeadline` came (the reactor's timer fired at or after it).
+    func deadlineReached(now: Double)
+    /// Runs before each sleep, in the order the sources were added (draw a frame, ping a
+    /// watchdog, arm a tick).
+    func prepare(now: Double)
+}
+
+public extension ReactorSource {
+    var nextDeadline: Double? { nil }
+    func deadlineReached(now: Double) {}
+    func prepare(now: Double) {}
+}
+
+/// The program's one event loop: an `Epoll` over every descriptor that can wake it (a handler
+/// each), one `TimerFD` armed for the earliest deadline of its sources, and the sources' work
+/// before each sleep. Handlers and sources run on the loop's thread, one at a time; nothing
+/// polls or busy-waits: with nothing due it sleeps in `epoll_wait` with no timeout.
+///
+/// Time is the reactor's `clock` less its start (`now`): tests and tools inject a clock.
+public final class Reactor {
+    public typealias Handler = () -> Void
+    private let epoll: Epoll
+    private var handlers: [Int32: Handler] = [:]
+    private var sources: [ReactorSource] = []
+    private let timer: TimerFD
+    /// The deadline `timer` is armed for.
+    private var armedDeadline: Double?
+    private var stopped = false
+    /// The monotonic clock the reactor reads (seconds; `MonotonicClock.now` outside tests).
+    public let clock: @Sendable () -> Double
+    /// The clock's reading when the reactor was made: its time 0.
+    public let start: Double
+    /// How many times `epoll_wait` returned (a still kiosk wakes only for what it must do).
+    public private(set) var wakeups = 0
+
+    public init(clock: @escaping @Sendable () -> Double = MonotonicClock.now) throws {
+        epoll = try Epoll(maxEvents: 32)
+        timer = try TimerFD()
+        self.clock = clock
+        start = clock()
+        try watch(timer.fd) { [unowned self] in self.timerFired() }
+    }
+
+    /// Seconds since the reactor was made.
+    public var now: Double { clock() - start }
+
+    /// Calls `handler` whenever `fd` is readable (level-triggered). Replaces an earlier handler.
+    public func watch(_ fd: Int32, _ handler: @escaping Handler) throws {
+        if handlers[fd] == nil { try epoll.add(fd, events: .readable) } else { try epoll.modify(fd, events: .readable) }
+        handlers[fd] = handler
+    }
+
+    /// Stops watching `fd` (it may already be closed).
+    public func unwatch(_ fd: Int32) {
+        guard handlers.removeValue(forKey: fd) != nil else { return }
+        epoll.remove(fd)
+    }
+
+    /// The descriptors watched now (the reactor's own timer among them).
+    public var watched: Set<Int32> { Set(handlers.keys) }
+
+    /// Makes the watched set equal `fds`, all with the same handler factory (for sources whose
+    /// descriptors change with hotplug).
+    public func sync(_ fds: [Int32], previous: inout [Int32], handler: (Int32) -> Handler) throws {
+        for fd in previous where !fds.contains(fd) { unwatch(fd) }
+        for fd in fds where !previous.contains(fd) { try watch(fd, handler(fd)) }
+        previous = fds
+    }
+
+    /// Adds `source`: it prepares and its deadlines fire after those added before it.
+    public func add(_ source: ReactorSource) {
+        sources.append(source)
+    }
+
+    /// One pass's work before the sleep: every source prepares, then the timer is armed for the
+    /// earliest deadline (re-armed only when that moved, not on every pass).
+    public func prepare() {
+        for source in sources {
+            source.prepare(now: now)
+            if stopped { return }
+        }
+        armTimer()
+    }
+
+    /// Runs until `stop()`: prepare, sleep until a descriptor is readable or the earliest
+    /// deadline, run the handlers. An interrupted wait (EINTR) prepares again.
+    public func run() {
+        stopped = false
+        while !stopped {
+            prepare()
+            if stopped { break }
+            let ready: [Epoll.Event]
+            do { ready = try epoll.wait(timeout: -1) } catch { break }
+            wakeups += 1
+            for event in ready {
+                handlers[event.fd]?()
+                if stopped { break }
+            }
+        }
+    }
+
+    /// Makes `run` return after the current handler.
+    public func stop() { stopped = true }
+
+    /// The earliest deadline of the sources now.
+    public var nextDeadline: Double? { sources.compactMap(\.nextDeadline).min() }
+
+    private func armTimer() {
+        let due = nextDeadline
+        guard due != armedDeadline else { return }
+        armedDeadline = due
+        do {
+            if let due { try timer.set(first: max(0.001, due - now)) } else { try timer.disarm() }
+        } catch {
+            // `timerfd_settime` cannot fail with a valid descriptor and a normalized value.
+            assertionFailure("\(error)")
+        }
+    }
+
+    /// The timer fired: every source whose deadline came runs, in the order they were added.
+    private func timerFired() {
+        _ = timer.acknowledge()
+        armedDeadline = nil  // fired: the next prepare arms it for whatever is due next
+        let t = now
+        for source in sources {
+            if let due = source.nextDeadline, due <= t + 0.0005 { source.deadlineReached(now: t) }
+            if stopped { return }
+        }
+    }
+}
