@@ -128,13 +128,21 @@ public final class Reactor {
         }
     }
 
-    /// The timer fired: every source whose deadline came runs, in the order they were added.
+    /// The timer fired: every source whose deadline came runs.
     private func timerFired() {
         _ = timer.acknowledge()
         armedDeadline = nil  // fired: the next prepare arms it for whatever is due next
+        runDue(tolerance: 0.0005)
+    }
+
+    /// Runs every source whose deadline is at most `tolerance` seconds after `now`, in the
+    /// order they were added, at `now`. The live loop does it when its timer fires (0.5 ms: a
+    /// timer a little early is on time); a driver on a virtual clock (`simulate`) does it at each
+    /// step of its clock, with a tolerance of rounding only.
+    public func runDue(tolerance: Double) {
         let t = now
         for source in sources {
-            if let due = source.nextDeadline, due <= t + 0.0005 { source.deadlineReached(now: t) }
+            if let due = source.nextDeadline, due <= t + tolerance { source.deadlineReached(now: t) }
             if stopped { return }
         }
     }

@@ -122,7 +122,7 @@ struct DisplayTestCommand: ParsableCommand {
         // Laid out at the screen's size; drawn at `render_scale` times it, as the display expects.
         var plan = SimulationPlan(config: cfg, width: max(1, display.fullSize.width), height: max(1, display.fullSize.height))
         plan.script = script
-        let driver = Simulator(plan: plan, log: try EventLog(path: nil))
+        let driver = try Simulator(plan: plan, log: try EventLog(path: nil))
         var isActive: Bool { driver.session.isMoving || driver.hasPendingInput }
         var hasScreen: Bool { display.size.width > 0 && display.size.height > 0 }
         let clock = MonotonicClock()

@@ -1,8 +1,8 @@
 import Display
 import Raster
 
-/// The idle stages in the loop (`[idle]`: attract, home, blank, wake; the stages themselves are
-/// `KioskBehavior`'s) and the screen's blank and wake: the display's own power control (DPMS
+/// The screen's blank and wake for `[idle] blank_after` (the stages themselves are
+/// `KioskBehavior`'s, on time through `IdleTimer`): the display's own power control (DPMS
 /// through the DRM connector, FBIOBLANK on fbdev) where it has one, else a black frame. One log
 /// line on each blank and wake says which method was used. The idle controller keeps the rule
 /// that the first touch after blanking only wakes.
@@ -21,10 +21,6 @@ final class ScreenBlanker: KioskComponent {
         context.behavior.onBlank = { [unowned self] in self.blankScreen() }
         context.behavior.onWake = { [unowned self] in self.wakeScreen() }
     }
-
-    /// The next idle stage.
-    var nextDeadline: Double? { context.behavior.idle.nextDeadline }
-    func deadlineReached(now: Double) { context.behavior.updateIdle(now: now) }
 
     /// While blanked, the carousel's frames stay off the screen.
     var holdsFrames: Bool { context.behavior.blanked }

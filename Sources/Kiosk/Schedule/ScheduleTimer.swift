@@ -7,18 +7,21 @@ import LinuxSystem
 /// from the new wall time).
 final class ScheduleTimer: KioskComponent {
     private let context: KioskContext
-    private let clockChange: TimerFD
+    /// Readable when the wall clock is set (made when attached to a live loop; `simulate`'s
+    /// virtual clock is never set).
+    private var clockChange: TimerFD?
 
-    init(context: KioskContext) throws {
+    init(context: KioskContext) {
         self.context = context
-        clockChange = try TimerFD(realtime: true)
     }
 
     func attach(to reactor: Reactor) throws {
+        let clockChange = try TimerFD(realtime: true)
+        self.clockChange = clockChange
         try clockChange.watchClockChanges()
-        try reactor.watch(clockChange.fd) { [unowned self] in
-            guard self.clockChange.clockWasSet() else { return }
-            try? self.clockChange.watchClockChanges()
+        try reactor.watch(clockChange.fd) { [unowned self, clockChange] in
+            guard clockChange.clockWasSet() else { return }
+            try? clockChange.watchClockChanges()
             if self.context.behavior.schedule.isActive {
                 self.context.logger.info("the wall clock was set; looking at the schedule again")
                 self.context.behavior.updateSchedule(now: self.context.now)
