@@ -28,10 +28,10 @@ public extension ReactorSource {
 /// polls or busy-waits: with nothing due it sleeps in `epoll_wait` with no timeout.
 ///
 /// Time is the reactor's `clock` less its start (`now`): tests and tools inject a clock.
-public final class Reactor {
+public final class Reactor: DescriptorWatching {
     public typealias Handler = () -> Void
     private let epoll: Epoll
-    private var handlers: [Int32: Handler] = [:]
+    private var handlers: [Int32: (Epoll.Events) -> Void] = [:]
     private var sources: [ReactorSource] = []
     private let timer: TimerFD
     /// The deadline `timer` is armed for.
@@ -57,8 +57,19 @@ public final class Reactor {
 
     /// Calls `handler` whenever `fd` is readable (level-triggered). Replaces an earlier handler.
     public func watch(_ fd: Int32, _ handler: @escaping Handler) throws {
-        if handlers[fd] == nil { try epoll.add(fd, events: .readable) } else { try epoll.modify(fd, events: .readable) }
+        try watch(fd, events: .readable) { _ in handler() }
+    }
+
+    /// Calls `handler` with what is ready whenever `fd` is ready for `events` (errors and
+    /// hang-ups are always reported). Replaces an earlier handler.
+    public func watch(_ fd: Int32, events: Epoll.Events, _ handler: @escaping (Epoll.Events) -> Void) throws {
+        if handlers[fd] == nil { try epoll.add(fd, events: events) } else { try epoll.modify(fd, events: events) }
         handlers[fd] = handler
+    }
+
+    /// Changes the events wanted on a watched `fd`.
+    public func modify(_ fd: Int32, events: Epoll.Events) throws {
+        try epoll.modify(fd, events: events)
     }
 
     /// Stops watching `fd` (it may already be closed).
@@ -104,9 +115,19 @@ public final class Reactor {
             do { ready = try epoll.wait(timeout: -1) } catch { break }
             wakeups += 1
             for event in ready {
-                handlers[event.fd]?()
+                handlers[event.fd]?(event.events)
                 if stopped { break }
             }
+        }
+    }
+
+    /// Runs the handlers of the descriptors in `only` that are ready now (all when nil), without
+    /// waiting and without the sources' work: for tests and tools that drive one part of a loop
+    /// by hand. Level-triggered, so descriptors left out are reported again by the next wait.
+    public func dispatchReady(only: Set<Int32>? = nil) {
+        guard let ready = try? epoll.wait(timeout: 0) else { return }
+        for event in ready where only?.contains(event.fd) ?? true {
+            handlers[event.fd]?(event.events)
         }
     }
 

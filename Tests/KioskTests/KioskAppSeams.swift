@@ -21,7 +21,12 @@ extension KioskApp {
         context.requestReload(reason: reason, then: answer)
     }
     var control: ControlServer? { component(ControlComponent.self).server }
-    func handleControl(_ server: ControlServer) { component(ControlComponent.self).handle(server) }
+    /// The control socket's part of a loop pass: its ready descriptors handled (commands
+    /// answered as they arrive).
+    func handleControl(_ server: ControlServer) {
+        reactor.dispatchReady(only: server.descriptors)
+        component(ControlComponent.self).handle(server)
+    }
     var screenSize: (width: Int, height: Int) { component(ControlComponent.self).screenSize }
     var metrics: MetricsReporter? { component(MetricsComponent.self).reporter }
     var actions: ActionRunner { component(ActionsComponent.self).runner }

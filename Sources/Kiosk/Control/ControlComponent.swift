@@ -37,7 +37,7 @@ final class ControlComponent: KioskComponent, ControlEffects {
 
     func stop(now: Double) { service.close() }
 
-    /// What `control`'s descriptor has: commands answered in order, then their events written.
+    /// What `control` received: commands answered in order, then their events written.
     func handle(_ control: ControlServer) {
         let t = context.now
         let behavior = context.behavior
