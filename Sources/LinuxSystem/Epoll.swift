@@ -6,8 +6,8 @@ import Glibc
 /// An `epoll` instance: a set of descriptors and the events wanted on each, and a wait for any
 /// of them. Level-triggered; the data of each registration is its descriptor. Close-on-exec.
 ///
-/// The primitive under the kiosk's `EventLoop`, the input sources' poll groups, the control
-/// server's client set and `record`'s loop. Not thread-safe: one owner thread.
+/// The primitive under the program's `Reactor` (and a `DescriptorPoller` used without one). Not
+/// thread-safe: one owner thread.
 public final class Epoll {
     /// What to wait for on a descriptor, and what a wait reports.
     public struct Events: OptionSet, Hashable, Sendable {

@@ -11,6 +11,8 @@ final class InputDevicesComponent: KioskComponent {
     private let context: KioskContext
     private var reactor: Reactor?
     private var watchedFDs: [Int32] = []
+    /// The devices' `descriptorGeneration` when they were last watched.
+    private var watchedGeneration = 0
     /// Kernel input timestamps → the loop's clock.
     private var inputClock: InputClock
     /// Unix time of the last input event read.
@@ -30,9 +32,17 @@ final class InputDevicesComponent: KioskComponent {
         try sync()
     }
 
-    /// Watches exactly the descriptors the devices have now.
+    /// Watches exactly the descriptors the devices have now; all of them anew when a device's
+    /// descriptor was closed or opened since (a new one may have the number of one closed, which
+    /// left the epoll set when it was closed).
     func sync() throws {
         guard let reactor else { return }
+        let generation = inputs.reduce(0) { $0 + $1.descriptorGeneration }
+        if generation != watchedGeneration {
+            watchedGeneration = generation
+            for fd in watchedFDs { reactor.unwatch(fd) }
+            watchedFDs = []
+        }
         try reactor.sync(inputs.flatMap(\.pollDescriptors), previous: &watchedFDs) { fd in
             { [unowned self] in self.read(fd) }
         }
@@ -52,10 +62,17 @@ final class InputDevicesComponent: KioskComponent {
         try? sync()
     }
 
-    /// A foreground program takes the devices.
-    func suspend() { inputs.forEach { $0.suspend() } }
-    /// The kiosk takes them back.
-    func resume() { inputs.forEach { $0.resume() } }
+    /// A foreground program takes the devices. Watched again at once: a descriptor closed now
+    /// must leave the reactor before its number can be given to anything else.
+    func suspend() {
+        inputs.forEach { $0.suspend() }
+        try? sync()
+    }
+    /// The kiosk takes them back (a device opened again has a new descriptor).
+    func resume() {
+        inputs.forEach { $0.resume() }
+        try? sync()
+    }
 
     /// The fixed configuration replaced the problem card: the devices are opened for its `[input]`.
     func reopenFor(_ config: KioskConfiguration) {
