@@ -81,14 +81,6 @@ public final class Reactor: DescriptorWatching {
     /// The descriptors watched now (the reactor's own timer among them).
     public var watched: Set<Int32> { Set(handlers.keys) }
 
-    /// Makes the watched set equal `fds`, all with the same handler factory (for sources whose
-    /// descriptors change with hotplug).
-    public func sync(_ fds: [Int32], previous: inout [Int32], handler: (Int32) -> Handler) throws {
-        for fd in previous where !fds.contains(fd) { unwatch(fd) }
-        for fd in fds where !previous.contains(fd) { try watch(fd, handler(fd)) }
-        previous = fds
-    }
-
     /// Adds `source`: it prepares and its deadlines fire after those added before it.
     public func add(_ source: ReactorSource) {
         sources.append(source)

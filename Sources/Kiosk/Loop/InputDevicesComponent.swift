@@ -9,10 +9,8 @@ import LinuxSystem
 final class InputDevicesComponent: KioskComponent {
     private(set) var inputs: [InputSource]
     private let context: KioskContext
-    private var reactor: Reactor?
-    private var watchedFDs: [Int32] = []
-    /// The devices' `descriptorGeneration` when they were last watched.
-    private var watchedGeneration = 0
+    /// The devices' descriptors in the reactor (after `attach`).
+    private var watch: InputDescriptorWatch?
     /// Kernel input timestamps → the loop's clock.
     private var inputClock: InputClock
     /// Unix time of the last input event read.
@@ -28,24 +26,13 @@ final class InputDevicesComponent: KioskComponent {
     }
 
     func attach(to reactor: Reactor) throws {
-        self.reactor = reactor
+        watch = InputDescriptorWatch(watcher: reactor) { [unowned self] fd in self.read(fd) }
         try sync()
     }
 
-    /// Watches exactly the descriptors the devices have now; all of them anew when a device's
-    /// descriptor was closed or opened since (a new one may have the number of one closed, which
-    /// left the epoll set when it was closed).
+    /// Watches exactly the descriptors the devices have now (`InputDescriptorWatch`).
     func sync() throws {
-        guard let reactor else { return }
-        let generation = inputs.reduce(0) { $0 + $1.descriptorGeneration }
-        if generation != watchedGeneration {
-            watchedGeneration = generation
-            for fd in watchedFDs { reactor.unwatch(fd) }
-            watchedFDs = []
-        }
-        try reactor.sync(inputs.flatMap(\.pollDescriptors), previous: &watchedFDs) { fd in
-            { [unowned self] in self.read(fd) }
-        }
+        try watch?.sync(inputs)
     }
 
     /// Delivers what `fd` has, each event at its kernel time in the loop's clock (`InputClock`).

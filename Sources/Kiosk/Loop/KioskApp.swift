@@ -50,10 +50,10 @@ public final class KioskApp {
         let session = CarouselSession(config: config, width: display.fullSize.width, height: display.fullSize.height,
                                       renderScale: display.renderScale, synchronousCards: false, pixelShiftPhase: wallClock())
         let behavior = KioskBehavior(session: session, log: log, now: 0, wallClock: scheduleClock, media: media,
+                                     configPath: configPath, configProblems: configProblems,
                                      performAction: { _, _, _, _ in [] })
         context = KioskContext(session: session, behavior: behavior, display: display, reactor: reactor,
-                               store: ConfigStore(path: configPath, problems: configProblems), logger: logger,
-                               wallClock: wallClock)
+                               logger: logger, wallClock: wallClock)
         // The components, in the order they prepare before each sleep (the frame after what
         // changes the scene, the metrics and the watchdog after the frame) and fire when their
         // deadlines come.

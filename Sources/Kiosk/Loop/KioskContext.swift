@@ -5,7 +5,7 @@ import LinuxSystem
 import Logging
 
 /// What the components of the running kiosk share: the scene (`session`, `behavior`), the
-/// display, the reactor and the wall clock, the configuration store — and each other, to tell
+/// display, the reactor and the wall clock, the configuration store (the behaviour's) — and each other, to tell
 /// every component what one of them saw (a configuration adopted, a frame presented, the screen
 /// changed). Components are registered in `KioskApp.init`, in the order they prepare and fire.
 final class KioskContext {
@@ -13,7 +13,7 @@ final class KioskContext {
     let behavior: KioskBehavior
     let display: DisplayBackend
     let reactor: Reactor
-    let store: ConfigStore
+    var store: ConfigStore { behavior.store }
     let logger: Logger
     /// Unix time in seconds (what a fleet compares with its own `time()`): injected, as the
     /// reactor's monotonic clock is.
@@ -24,12 +24,11 @@ final class KioskContext {
     private(set) var components: [KioskComponent] = []
 
     init(session: CarouselSession, behavior: KioskBehavior, display: DisplayBackend, reactor: Reactor,
-         store: ConfigStore, logger: Logger, wallClock: @escaping @Sendable () -> Double) {
+         logger: Logger, wallClock: @escaping @Sendable () -> Double) {
         self.session = session
         self.behavior = behavior
         self.display = display
         self.reactor = reactor
-        self.store = store
         self.logger = logger
         self.wallClock = wallClock
         startWallTime = wallClock()
@@ -88,26 +87,36 @@ final class KioskContext {
     func health() -> KioskHealth {
         var h = KioskHealth()
         h.startTime = startWallTime
-        h.errors = ["config_reload": behavior.configLoadErrors, "video": behavior.videoFailures,
+        h.errors = ["config_reload": store.loadErrors, "video": behavior.videoFailures,
                     "action": behavior.actionFailures, "card": session.cardFailures, "display": 0]
         for c in components { c.report(into: &h) }
         return h
     }
 }
 
-/// The configuration file and what is known of it: the running configuration is the
-/// behaviour's (`KioskBehavior.loadedConfig`, every item; the session shows the schedule's
-/// part of it); the store keeps the file's path and, while no valid file was ever read, its
-/// problems (the screen shows them: `ConfigReload`).
-final class ConfigStore {
-    /// The config file (as given on the command line).
-    let path: String
+/// The configuration: the one place it is held. `loaded` is the file as last adopted (every
+/// item; the session shows the open schedule window's part of it, `KioskBehavior.shownConfig`),
+/// with its generation, the reloads refused and the problems of the last one; while no valid file
+/// was ever read, `problems` holds why (the screen shows them: `ConfigReload`). Every component
+/// is told of each configuration adopted (`KioskComponent.configAdopted`).
+public final class ConfigStore {
+    /// The config file (as given on the command line; empty for `simulate`'s in-memory start).
+    public let path: String
+    /// The configuration as loaded: every item.
+    public internal(set) var loaded: KioskConfiguration
+    /// 1 for the configuration loaded at start, +1 at every reload applied.
+    public internal(set) var generation = 1
+    /// Reloads refused (the running configuration was kept).
+    public internal(set) var loadErrors = 0
+    /// The problems of the last refused reload; empty after a reload that was applied.
+    public internal(set) var lastReloadProblems: [ConfigDiagnostic] = []
     /// The problems of the config file while no valid one was ever read; empty once the
     /// carousel runs.
-    var problems: [ConfigDiagnostic]
+    public internal(set) var problems: [ConfigDiagnostic]
 
-    init(path: String, problems: [ConfigDiagnostic]) {
+    init(path: String, loaded: KioskConfiguration, problems: [ConfigDiagnostic] = []) {
         self.path = path
+        self.loaded = loaded
         self.problems = problems
     }
 

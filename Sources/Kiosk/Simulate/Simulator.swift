@@ -88,8 +88,7 @@ public final class Simulator {
         // components at each step.
         let reactor = try Reactor(clock: { clock.now })
         context = KioskContext(session: session, behavior: behavior, display: display, reactor: reactor,
-                               store: ConfigStore(path: "", problems: []), logger: logger,
-                               wallClock: { wallClock.unixTime })
+                               logger: logger, wallClock: { wallClock.unixTime })
         input = ScriptedInput(plan.script, behavior: behavior)
         tick = StepTick(behavior: behavior)
         // The order of a step: reloads, input, the schedule, idle stages, the demo, the engine tick.
