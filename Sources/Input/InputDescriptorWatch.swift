@@ -7,7 +7,7 @@ import LinuxSystem
 /// one's number, which left the epoll set when it was closed). Used by the kiosk's input
 /// component and by `record`.
 public final class InputDescriptorWatch {
-    private let watcher: DescriptorWatching
+    private unowned let watcher: DescriptorWatching
     private let read: (Int32) -> Void
     private var watched: [Int32] = []
     private var generation = 0

@@ -12,8 +12,9 @@ public protocol DescriptorWatching: AnyObject {
     func unwatch(_ fd: Int32)
 }
 
-/// A `DescriptorWatching` of its own, for a component used without the program's reactor: its
-/// owner calls `dispatchReady` (for instance after waiting on `fd`).
+/// An `Epoll` with a handler per descriptor: what the `Reactor` waits with, and a
+/// `DescriptorWatching` of its own for a component used without the program's reactor (its
+/// owner calls `dispatchReady`, for instance after waiting on `fd`).
 public final class DescriptorPoller: DescriptorWatching {
     private let epoll: Epoll
     private var handlers: [Int32: (Epoll.Events) -> Void] = [:]
@@ -39,9 +40,14 @@ public final class DescriptorPoller: DescriptorWatching {
         epoll.remove(fd)
     }
 
-    /// Runs the handlers of the descriptors ready now (waiting up to `timeout` ms for one).
-    public func dispatchReady(timeout: Int32 = 0) {
-        guard let ready = try? epoll.wait(timeout: timeout) else { return }
-        for e in ready { handlers[e.fd]?(e.events) }
+    /// Waits up to `timeout` ms for a descriptor to be ready (0: not at all, -1: for ever; an
+    /// interrupted wait returns with nothing ready) and runs the handlers of those ready — only
+    /// those in `only` when given (level-triggered: the others are reported again by the next
+    /// wait) — until `stop` says to stop. Throws when `epoll_wait` fails.
+    public func dispatchReady(timeout: Int32 = 0, only: Set<Int32>? = nil, stop: () -> Bool = { false }) throws {
+        for e in try epoll.wait(timeout: timeout) where only?.contains(e.fd) ?? true {
+            handlers[e.fd]?(e.events)
+            if stop() { return }
+        }
     }
 }

@@ -23,15 +23,14 @@ public extension ReactorSource {
 }
 
 /// The program's one event loop: an `Epoll` over every descriptor that can wake it (a handler
-/// each), one `TimerFD` armed for the earliest deadline of its sources, and the sources' work
+/// each: a `DescriptorPoller`), one `TimerFD` armed for the earliest deadline of its sources, and the sources' work
 /// before each sleep. Handlers and sources run on the loop's thread, one at a time; nothing
 /// polls or busy-waits: with nothing due it sleeps in `epoll_wait` with no timeout.
 ///
 /// Time is the reactor's `clock` less its start (`now`): tests and tools inject a clock.
 public final class Reactor: DescriptorWatching {
     public typealias Handler = () -> Void
-    private let epoll: Epoll
-    private var handlers: [Int32: (Epoll.Events) -> Void] = [:]
+    private let descriptors: DescriptorPoller
     private var sources: [ReactorSource] = []
     private let timer: TimerFD
     /// The deadline `timer` is armed for.
@@ -45,7 +44,7 @@ public final class Reactor: DescriptorWatching {
     public private(set) var wakeups = 0
 
     public init(clock: @escaping @Sendable () -> Double = MonotonicClock.now) throws {
-        epoll = try Epoll(maxEvents: 32)
+        descriptors = try DescriptorPoller()
         timer = try TimerFD()
         self.clock = clock
         start = clock()
@@ -63,23 +62,14 @@ public final class Reactor: DescriptorWatching {
     /// Calls `handler` with what is ready whenever `fd` is ready for `events` (errors and
     /// hang-ups are always reported). Replaces an earlier handler.
     public func watch(_ fd: Int32, events: Epoll.Events, _ handler: @escaping (Epoll.Events) -> Void) throws {
-        if handlers[fd] == nil { try epoll.add(fd, events: events) } else { try epoll.modify(fd, events: events) }
-        handlers[fd] = handler
+        try descriptors.watch(fd, events: events, handler)
     }
 
     /// Changes the events wanted on a watched `fd`.
-    public func modify(_ fd: Int32, events: Epoll.Events) throws {
-        try epoll.modify(fd, events: events)
-    }
+    public func modify(_ fd: Int32, events: Epoll.Events) throws { try descriptors.modify(fd, events: events) }
 
     /// Stops watching `fd` (it may already be closed).
-    public func unwatch(_ fd: Int32) {
-        guard handlers.removeValue(forKey: fd) != nil else { return }
-        epoll.remove(fd)
-    }
-
-    /// The descriptors watched now (the reactor's own timer among them).
-    public var watched: Set<Int32> { Set(handlers.keys) }
+    public func unwatch(_ fd: Int32) { descriptors.unwatch(fd) }
 
     /// Adds `source`: it prepares and its deadlines fire after those added before it.
     public func add(_ source: ReactorSource) {
@@ -103,13 +93,8 @@ public final class Reactor: DescriptorWatching {
         while !stopped {
             prepare()
             if stopped { break }
-            let ready: [Epoll.Event]
-            do { ready = try epoll.wait(timeout: -1) } catch { break }
+            do { try descriptors.dispatchReady(timeout: -1) { self.stopped } } catch { break }
             wakeups += 1
-            for event in ready {
-                handlers[event.fd]?(event.events)
-                if stopped { break }
-            }
         }
     }
 
@@ -117,10 +102,7 @@ public final class Reactor: DescriptorWatching {
     /// waiting and without the sources' work: for tests and tools that drive one part of a loop
     /// by hand. Level-triggered, so descriptors left out are reported again by the next wait.
     public func dispatchReady(only: Set<Int32>? = nil) {
-        guard let ready = try? epoll.wait(timeout: 0) else { return }
-        for event in ready where only?.contains(event.fd) ?? true {
-            handlers[event.fd]?(event.events)
-        }
+        try? descriptors.dispatchReady(timeout: 0, only: only)
     }
 
     /// Makes `run` return after the current handler.

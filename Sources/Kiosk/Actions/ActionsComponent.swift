@@ -8,7 +8,7 @@ import Logging
 /// devices and takes them back when it exits.
 final class ActionsComponent: KioskComponent, ActionRunnerDelegate {
     let runner: ActionRunner
-    private let context: KioskContext
+    private unowned let context: KioskContext
 
     init(settings: ActionSettings, context: KioskContext, signals: SignalHandlers) {
         runner = ActionRunner(settings: settings, logger: Logger(label: "kiosk.actions"))

@@ -10,7 +10,7 @@ import LinuxSystem
 /// other clients are answered meanwhile).
 final class ControlComponent: KioskComponent, ControlEffects {
     let service: ControlSocketService
-    private let context: KioskContext
+    private unowned let context: KioskContext
 
     /// Opens `[control] socket` of `config`; throws when it cannot (the kiosk does not start).
     init(config: KioskConfiguration, context: KioskContext) throws {

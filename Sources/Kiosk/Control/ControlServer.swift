@@ -80,7 +80,7 @@ public final class ControlServer {
 
     private let listener: UnixListener
     /// Where the listening socket and the clients are watched (nil once closed).
-    private var watcher: DescriptorWatching?
+    private weak var watcher: DescriptorWatching?
     /// The watcher made for a server without a loop.
     private let ownPoller: DescriptorPoller?
     /// Commands read and not yet taken.
@@ -131,7 +131,7 @@ public final class ControlServer {
     /// Without a loop: does all pending socket work without blocking; returns the commands
     /// received, in order.
     public func handleEvents() -> [ControlRequest] {
-        ownPoller?.dispatchReady(timeout: 0)
+        try? ownPoller?.dispatchReady(timeout: 0)
         return takeRequests()
     }
 

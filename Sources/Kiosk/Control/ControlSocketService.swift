@@ -12,7 +12,7 @@ final class ControlSocketService {
     private(set) var server: ControlServer?
     /// Sockets given up in this pass, closed by `closeRetired`.
     private var retired: [ControlServer] = []
-    private let reactor: Reactor
+    private unowned let reactor: Reactor
     private let logger: Logger
     /// Answers the commands a socket received (`ControlServer.takeRequests`); set before the
     /// first `adopt`. A socket given up answers until it is closed.

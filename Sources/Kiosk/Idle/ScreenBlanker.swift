@@ -7,7 +7,7 @@ import Raster
 /// line on each blank and wake says which method was used. The idle controller keeps the rule
 /// that the first touch after blanking only wakes.
 final class ScreenBlanker: KioskComponent {
-    private let context: KioskContext
+    private unowned let context: KioskContext
     /// How the display switched the screen off for the current blank; nil: not blanked, or
     /// blanked with a black frame.
     private(set) var screenPowerMethod: ScreenPowerMethod?

@@ -15,7 +15,7 @@ import LinuxSystem
 /// watched, and the first valid file starts the carousel, without a restart. A file that is still
 /// wrong updates the card.
 final class ConfigReload: KioskComponent {
-    private let context: KioskContext
+    private unowned let context: KioskContext
     let reloader: ConfigReloader
 
     init(context: KioskContext, signals: SignalHandlers) throws {

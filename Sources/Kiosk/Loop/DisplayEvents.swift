@@ -5,7 +5,7 @@ import LinuxSystem
 /// master back: `nextWakeTime`, handled before the frame pump draws). A change of the screen
 /// resizes the scene and is told to every component (`KioskContext.displayChanged`).
 final class DisplayEvents: KioskComponent {
-    private let context: KioskContext
+    private unowned let context: KioskContext
 
     init(context: KioskContext) { self.context = context }
 

@@ -4,7 +4,7 @@ import LinuxSystem
 /// scene moves, and the card workers' eventfd (faces drawn off the loop are taken in here).
 final class EngineTick: KioskComponent {
     private let tick: TickTimer
-    private let context: KioskContext
+    private unowned let context: KioskContext
 
     init(context: KioskContext) throws {
         self.context = context

@@ -5,7 +5,7 @@ import LinuxSystem
 /// paces frames: its flips, or its own refresh cap), hands it to the display, and tells every
 /// component (`framePresented`). Between frames the loop sleeps: while nothing moves, no frames.
 final class FramePump: KioskComponent {
-    private let context: KioskContext
+    private unowned let context: KioskContext
     /// Frames presented since start (black frames of a blank are not counted).
     private(set) var framesPresented = 0
     /// Unix time of the last frame presented.

@@ -8,7 +8,7 @@ import LinuxSystem
 /// taken back, and opened again for the configuration that replaces the start-up problem card.
 final class InputDevicesComponent: KioskComponent {
     private(set) var inputs: [InputSource]
-    private let context: KioskContext
+    private unowned let context: KioskContext
     /// The devices' descriptors in the reactor (after `attach`).
     private var watch: InputDescriptorWatch?
     /// Kernel input timestamps → the loop's clock.

@@ -7,6 +7,9 @@ import LinuxSystem
 /// hears what the kiosk tells every component. Registered once, in `KioskApp.init`; the loop
 /// (`Reactor`) asks every component and sleeps until the earliest. Every requirement but the
 /// reactor's has a default that does nothing: a component implements what it needs.
+///
+/// The context holds the components; a component holds the context (and the reactor)
+/// `unowned`, so that a kiosk let go frees them all (`KioskAppLifetimeTests`).
 protocol KioskComponent: ReactorSource {
     /// Watches the component's descriptors in `reactor` (called once, before the loop runs).
     func attach(to reactor: Reactor) throws

@@ -6,7 +6,7 @@ import LinuxSystem
 /// pump each frame's draw and hand-over, the display when the frame was shown.
 final class LatencyTraceComponent: KioskComponent {
     private let trace: LatencyTrace
-    private let context: KioskContext
+    private unowned let context: KioskContext
 
     init(trace: LatencyTrace, context: KioskContext) {
         self.trace = trace

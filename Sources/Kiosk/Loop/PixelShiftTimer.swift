@@ -2,7 +2,7 @@
 /// is the only one between two steps. Not while the carousel's frames are held off the screen
 /// (blanked, a foreground program): the first frame after those is drawn at the offset due.
 final class PixelShiftTimer: KioskComponent {
-    private let context: KioskContext
+    private unowned let context: KioskContext
 
     init(context: KioskContext) { self.context = context }
 

@@ -6,7 +6,7 @@ import Logging
 /// by `RenderScaleGovernor` from the frame times of drags, and a reload applies a new setting at
 /// once (the display and the scene are sized again, as after a new mode).
 final class RenderScaleComponent: KioskComponent {
-    private let context: KioskContext
+    private unowned let context: KioskContext
     /// `[display] render_scale` as configured.
     private var setting: RenderScaleSetting
     /// The governor while the setting is `"auto"`.

@@ -3,7 +3,7 @@ import LinuxSystem
 /// `exitAfter`: stops the loop by itself after a number of seconds (tests, measurements).
 final class StopTimer: KioskComponent {
     private let after: Double
-    private let reactor: Reactor
+    private unowned let reactor: Reactor
 
     init(after: Double, reactor: Reactor) {
         self.after = after

@@ -10,7 +10,7 @@ import LinuxSystem
 /// reload at once; the items folder: once its changes settle (0.3 s of quiet, at most 3 s);
 /// pictures changed on disk are drawn again.
 final class WatchedFiles: KioskComponent {
-    private let context: KioskContext
+    private unowned let context: KioskContext
     let files: MediaWatcher
     /// Changes in the items folder wait for 0.3 s of quiet (at most 3 s) before a reload.
     private var folderSettle = QuietPeriod(quiet: 0.3, longest: 3)

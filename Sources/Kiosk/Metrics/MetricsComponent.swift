@@ -8,7 +8,7 @@ import Logging
 /// the other components add theirs (`KioskComponent.report`).
 final class MetricsComponent: KioskComponent {
     let service: MetricsService
-    private let context: KioskContext
+    private unowned let context: KioskContext
     /// The item ids of the configuration generation they were taken from (not copied at each pass).
     private var itemIDs: (generation: Int, ids: [String]) = (0, [])
 

@@ -6,7 +6,7 @@ import LinuxSystem
 /// administrator) — the schedule is looked at again at once (its next boundary is recomputed
 /// from the new wall time).
 final class ScheduleTimer: KioskComponent {
-    private let context: KioskContext
+    private unowned let context: KioskContext
     /// Readable when the wall clock is set (made when attached to a live loop; `simulate`'s
     /// virtual clock is never set).
     private var clockChange: TimerFD?

@@ -7,7 +7,7 @@ import Logging
 /// taking frames gets the kiosk restarted. When the health changes it says so once, in the
 /// journal (what, since when) and in `STATUS=`. Does nothing without a notify socket.
 final class WatchdogComponent: KioskComponent {
-    private let context: KioskContext
+    private unowned let context: KioskContext
     /// systemd's notify socket; nil when not started by a service manager that listens.
     let notifier: SystemdNotifier?
     /// The screen's health, which decides whether the watchdog is pinged.

@@ -9,7 +9,7 @@ import KioskConfig
 /// current. It also makes the content folder when `[usb] import` is on and it is missing (so
 /// that it can be watched before the first stick; `usb-import` writes into it as root).
 final class USBStatusComponent: KioskComponent {
-    private let context: KioskContext
+    private unowned let context: KioskContext
     /// The last status shown: the same file seen again is not news.
     private var lastStatus: ImportStatus?
 
