@@ -121,36 +121,3 @@ public enum DisplayHealth: Equatable, Sendable {
     /// flip whose completion event never came, in a row since `since`, monotonic seconds).
     case stalled(since: Double)
 }
-
-/// A display error with the fix in its message.
-public struct DisplayError: Error, CustomStringConvertible {
-    /// What went wrong, for callers that react differently (fall back to another backend).
-    public enum Kind: Sendable {
-        /// No device node of the backend's kind.
-        case noDevice
-        /// The device exists but may not be opened.
-        case permissionDenied
-        /// Another program owns the display (DRM master).
-        case busy
-        /// No screen connected, or the named connector is missing.
-        case noConnector
-        /// The configured mode is not offered.
-        case unavailableMode
-        /// The device cannot be used this way (format, no dumb buffers, no KMS).
-        case unsupported
-        /// Anything else.
-        case failed
-    }
-    public var kind: Kind
-    /// The message, or with an `errno` what failed (`poll failed`).
-    private var words: String
-    /// The errno of the failed call, kept as a number until printed; nil when none is behind it.
-    public var errno: Int32?
-    public init(_ description: String) { self.init(.failed, description) }
-    public init(_ kind: Kind, _ description: String) { self.kind = kind; self.words = description }
-    /// `words` failed with `errno`: `WORDS: strerror` (`poll failed: Bad address`).
-    public init(_ kind: Kind, _ words: String, errno: Int32) { self.kind = kind; self.words = words; self.errno = errno }
-
-    /// The message; with an errno, `WORDS: strerror`.
-    public var description: String { errno.map { "\(words): \(SystemCallError.message(for: $0))" } ?? words }
-}

@@ -1,284 +1,31 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import CarouselCore
-import CKioskSys
-import Logging
-import Raster
+/// The screen through the Linux framebuffer: an `Output` around an `FBDevBackend`.
+public typealias FBDevDisplay = Output<FBDevBackend>
 
-/// The screen through the Linux framebuffer (`/dev/fbN`), for boards without KMS.
-///
-/// - Reads `FBIOGET_VSCREENINFO`/`FSCREENINFO`, maps the framebuffer memory.
-/// - 32 bpp (XRGB, or XBGR swapped) is written as it is; 16 bpp is converted to RGB565.
-/// - Double buffering by panning when the virtual height holds two screens (asking the driver
-///   for it with `FBIOPUT_VSCREENINFO` if needed): frames go into the hidden page, then
-///   `FBIOPAN_DISPLAY` shows it. Otherwise frames are written into the visible page, after
-///   `FBIO_WAITFORVSYNC` when the driver supports it (fewer tears).
-/// - Pacing: fbdev has no completion events, so this backend caps frames itself at the refresh
-///   rate computed from the timings (60 Hz when unknown; `RefreshCap`); the loop asks
-///   `canPresent` and `nextWakeTime`. `onFrameShown` reports when the pan or write returned.
-/// - The console is put in graphics mode (`KDSETMODE`) so its cursor does not draw over the
-///   picture; `close()` puts back the console's picture, panning and text mode.
-/// - Screen power (`setScreenPower`): `FBIOBLANK` (powerdown / unblank). While blanked nothing
-///   is written; unblanking asks for the whole frame. Drivers without it (the ioctl fails) make
-///   the caller fall back to a black frame. `release()` unblanks for the console, `reacquire()`
-///   blanks again if still wanted, `close()` unblanks.
-public final class FBDevDisplay: DisplayBackend {
-    public let options: DisplayOptions
-    public let devicePath: String
-    public let fd: Int32
-    public var size: (width: Int, height: Int) {
-        RenderScale.sceneSize(width: fullSize.width, height: fullSize.height, scale: renderScale)
-    }
-    public private(set) var fullSize: (width: Int, height: Int)
-    public private(set) var renderScale: Double
-
-    public func setRenderScale(_ scale: Double) -> Bool {
-        let old = size
-        renderScale = RenderScale.clamp(scale)
-        guard size != old else { return false }
-        damage.invalidateAll(PixelRect(x: 0, y: 0, width: size.width, height: size.height))
-        wantsFrame = true
-        return true
-    }
-    public let refreshRate: Double
-    public var pollDescriptors: [Int32] { [] }
-    public private(set) var wantsFrame = true
-    public private(set) var frameSequence: UInt64 = 0
-    public var onFrameShown: ((FrameShown) -> Void)?
-    /// The pixel layout written.
-    public let format: ScanoutFormat
-    /// True when frames are double-buffered by panning.
-    public let pans: Bool
-    /// True when `FBIO_WAITFORVSYNC` works.
-    public let waitsForVSync: Bool
-    public private(set) var framesPresented = 0
-    public private(set) var pixelsCopied = 0
-    public private(set) var firstFrameTime: Double?
-    public private(set) var restoreSummary: String?
-    /// True while the screen is blanked with `FBIOBLANK` (`setScreenPower(false)`).
-    public private(set) var isScreenOff = false
-
-    let system: DisplaySystem
-    private let log = Logger(label: "kiosk.display.fbdev")
-    private let memory: UnsafeMutableRawPointer
-    private let mappedLength: Int
-    private let pitch: Int
-    private let physical: (width: Int, height: Int)
-    private let original: fb_var_screeninfo
-    private var current: fb_var_screeninfo
-    /// The console's picture, put back on close.
-    private let savedPicture: [UInt8]
-    private var damage: BufferDamage
-    private let copier = ScanoutCopier()
-    private var front = 0
-    private var cap: RefreshCap
-    private(set) var isReleased = false
-    private(set) var isClosed = false
-    private var consoleGraphics = false
-
+extension Output where Backend == FBDevBackend {
     /// Opens `options.device` or `/dev/fb0`.
     public convenience init(options: DisplayOptions) throws {
         try self.init(options: options, system: LinuxDisplaySystem())
     }
 
-    init(options: DisplayOptions, system: DisplaySystem) throws {
-        self.options = options
-        self.system = system
-        let path = options.device ?? "/dev/fb0"
-        devicePath = path
-        let dev: Int32
-        do {
-            dev = try system.open(path, flags: O_RDWR | O_CLOEXEC)
-        } catch let e as SystemCallError {
-            if e.errno == EACCES || e.errno == EPERM {
-                throw DisplayError(.permissionDenied, "permission denied opening \(path): add the kiosk's user to the 'video' group "
-                    + "(usermod -aG video USER, then log in again)")
-            }
-            throw DisplayError(.noDevice, "cannot open \(path) (\(e)): the board has no framebuffer device; enable the "
-                + "display driver's fbdev support (or DRM's fbdev emulation), or set [display] device")
-        }
-        fd = dev
-        var ok = false
-        defer { if !ok { system.close(dev) } }
-        var v: fb_var_screeninfo
-        var f: fb_fix_screeninfo
-        do {
-            v = try system.fbVariableInfo(dev)
-            f = try system.fbFixedInfo(dev)
-        } catch {
-            throw DisplayError(.unsupported, "\(path) is not a framebuffer device (\(error))")
-        }
-        original = v
-        guard let fmt = Self.format(of: v) else {
-            throw DisplayError(.unsupported, "\(path) uses \(v.bits_per_pixel) bpp (red at bit \(v.red.offset)); supported: 32 bpp "
-                + "and 16 bpp RGB565; set the depth with `fbset -depth 32` or the driver's options")
-        }
-        format = fmt
-        physical = (Int(v.xres), Int(v.yres))
-        guard physical.width > 0, physical.height > 0 else { throw DisplayError(.unsupported, "\(path) reports a 0x0 screen") }
-
-        // Double buffer by panning when the driver can (ypanstep != 0 and room for two pages).
-        let pageRows = Int(v.yres)
-        var canPan = f.ypanstep != 0 && Int(v.yres_virtual) >= 2 * pageRows
-        if f.ypanstep != 0 && !canPan {
-            var want = v
-            want.yres_virtual = v.yres * 2
-            want.yoffset = 0
-            if (try? system.fbPutVariableInfo(dev, &want)) != nil, let nv = try? system.fbVariableInfo(dev),
-               let nf = try? system.fbFixedInfo(dev), Int(nv.yres_virtual) >= 2 * pageRows,
-               Int(nf.smem_len) >= Int(nf.line_length) * 2 * pageRows {
-                v = nv; f = nf; canPan = true
-            }
-        }
-        current = v
-        pans = canPan
-        pitch = Int(f.line_length)
-        let needed = pitch * pageRows * (canPan ? 2 : 1)
-        mappedLength = max(Int(f.smem_len), needed)
-        guard pitch >= physical.width * fmt.bytesPerPixel, Int(f.smem_len) >= pitch * pageRows else {
-            throw DisplayError(.unsupported, "\(path): line length \(pitch) and memory \(f.smem_len) do not hold a \(physical.width)x\(physical.height) screen")
-        }
-        do { memory = try system.mmap(length: mappedLength, fd: dev, offset: 0) } catch {
-            throw DisplayError(.failed, "cannot map \(path): \(error)")
-        }
-        // Save what the console shows (the visible page) to put it back on close.
-        let visibleOffset = min(Int(v.yoffset) * pitch, mappedLength)
-        savedPicture = Array(UnsafeRawBufferPointer(start: memory + visibleOffset,
-                                                    count: max(0, min(pitch * pageRows, mappedLength - visibleOffset))))
-        refreshRate = Self.refreshRate(of: v)
-        cap = RefreshCap(refreshRate: refreshRate)
-        waitsForVSync = (try? system.fbWaitForVSync(dev)) != nil
-        fullSize = options.rotation.logicalSize(physicalWidth: physical.width, physicalHeight: physical.height)
-        renderScale = options.renderScale
-        damage = BufferDamage(buffers: canPan ? 2 : 1)
-        front = canPan ? Int(v.yoffset) / max(1, pageRows) : 0
-        damage.invalidateAll(PixelRect(x: 0, y: 0, width: size.width, height: size.height))
-        consoleGraphics = system.setConsoleGraphicsMode(true)
-        ok = true
-        log.info("fbdev \(path) \(physical.width)x\(physical.height) \(v.bits_per_pixel) bpp, \(canPan ? "panning double buffer" : "single buffer"), vsync wait \(waitsForVSync ? "yes" : "no"), \(refreshRate) Hz")
+    /// Opens `options.device` or `/dev/fb0` through `system` (a fake one in tests), its clock the
+    /// system's.
+    convenience init(options: DisplayOptions, system: DisplaySystem) throws {
+        self.init(backend: try FBDevBackend(options: options, system: system), renderScale: options.renderScale,
+                  clock: { [system] in system.monotonicNow() })
     }
 
-    deinit { close() }
-
-    /// The pixel layout for the screen info, or nil when unsupported.
-    static func format(of v: fb_var_screeninfo) -> ScanoutFormat? {
-        switch v.bits_per_pixel {
-        case 32 where v.red.offset == 16 && v.green.offset == 8 && v.blue.offset == 0: return .xrgb8888
-        case 32 where v.red.offset == 0 && v.green.offset == 8 && v.blue.offset == 16: return .xbgr8888
-        case 16 where v.red.offset == 11 && v.green.offset == 5 && v.blue.offset == 0 && v.green.length == 6: return .rgb565
-        default: return nil
-        }
-    }
-
-    /// Hz from the pixel clock (picoseconds) and the timings; 60 when the driver gives none.
-    static func refreshRate(of v: fb_var_screeninfo) -> Double {
-        let htotal = Double(v.xres + v.left_margin + v.right_margin + v.hsync_len)
-        let vtotal = Double(v.yres + v.upper_margin + v.lower_margin + v.vsync_len)
-        guard v.pixclock > 0, htotal > 0, vtotal > 0 else { return 60 }
-        let hz = 1e12 / (Double(v.pixclock) * htotal * vtotal)
-        return hz.isFinite && hz >= 10 && hz <= 500 ? hz : 60
-    }
-
-    // MARK: DisplayBackend
-
-    public var canPresent: Bool { !isClosed && !isReleased && !isScreenOff && cap.allows(system.monotonicNow()) }
-
-    public var health: DisplayHealth { !isClosed && !isReleased && !isScreenOff && size.width > 0 ? .showing : .notShowing }
-
-    public var nextWakeTime: Double? {
-        guard !isClosed, !isReleased, !isScreenOff else { return nil }
-        return cap.wakeTime(after: system.monotonicNow())
-    }
-
-    public func present(_ frame: Canvas, damage rects: [PixelRect]) throws {
-        damage.record(rects)
-        guard !isClosed, !isReleased, !isScreenOff else { return }
-        guard frame.width == size.width, frame.height == size.height else {
-            damage.invalidateAll(PixelRect(x: 0, y: 0, width: size.width, height: size.height))
-            wantsFrame = true
-            return
-        }
-        let now = system.monotonicNow()
-        guard cap.allows(now) else { wantsFrame = true; return }
-        let page = pans ? 1 - front : 0
-        if !pans && waitsForVSync { try? system.fbWaitForVSync(fd) }
-        let target = ScanoutBuffer(base: memory + page * Int(physical.height) * pitch, pitch: pitch,
-                                   width: physical.width, height: physical.height, format: format)
-        for r in damage.take(page) { pixelsCopied += copier.copy(r, from: frame, to: target, rotation: options.rotation) }
-        if pans {
-            var v = current
-            v.xoffset = 0
-            v.yoffset = UInt32(page * physical.height)
-            do { try system.fbPan(fd, v) } catch {
-                throw DisplayError(.failed, "\(devicePath): FBIOPAN_DISPLAY failed: \(error)")
-            }
-            current = v
-            front = page
-        }
-        framesPresented += 1
-        if firstFrameTime == nil {
-            firstFrameTime = now
-            log.info("\(devicePath): first frame on screen")
-        }
-        wantsFrame = false
-        cap.presented(at: now)
-        frameSequence += 1
-        onFrameShown?(FrameShown(sequence: frameSequence, time: system.monotonicNow(), timing: .submitted))
-    }
-
-    public func handleReadable(_ fd: Int32) -> Bool { false }
-
-    public func release() {
-        guard !isClosed, !isReleased else { return }
-        isReleased = true
-        if isScreenOff { try? system.fbBlank(fd, false) }
-        if consoleGraphics { system.setConsoleGraphicsMode(false) }
-    }
-
-    public func reacquire() {
-        guard !isClosed, isReleased else { return }
-        isReleased = false
-        consoleGraphics = system.setConsoleGraphicsMode(true)
-        damage.invalidateAll(PixelRect(x: 0, y: 0, width: size.width, height: size.height))
-        wantsFrame = true
-        if isScreenOff && (try? system.fbBlank(fd, true)) == nil {
-            log.warning("\(devicePath): FBIOBLANK failed after taking the screen back; drawing again")
-            isScreenOff = false
-        }
-    }
-
-    public func setScreenPower(_ on: Bool) -> ScreenPowerResult {
-        guard !isClosed else { return .unsupported(reason: "\(devicePath) is closed") }
-        if !on && isScreenOff { return .switched(.fbBlank) }
-        if on && !isScreenOff { return .unsupported(reason: "the screen of \(devicePath) was not switched off") }
-        if !isReleased {
-            do { try system.fbBlank(fd, !on) } catch {
-                if !on { return .unsupported(reason: "\(devicePath): \(error)") }
-                log.warning("\(devicePath): \(error); drawing again anyway")
-            }
-        }
-        isScreenOff = !on
-        if on {
-            damage.invalidateAll(PixelRect(x: 0, y: 0, width: size.width, height: size.height))
-            wantsFrame = true
-        }
-        return .switched(.fbBlank)
-    }
-
-    public func close() {
-        guard !isClosed else { return }
-        isClosed = true
-        if isScreenOff { try? system.fbBlank(fd, false) }
-        // Put the console's page back where it was and its picture into it.
-        let visible = memory + min(Int(original.yoffset) * pitch, mappedLength)
-        savedPicture.withUnsafeBytes { if let base = $0.baseAddress { visible.copyMemory(from: base, byteCount: $0.count) } }
-        var v = original
-        if (try? system.fbPutVariableInfo(fd, &v)) == nil { try? system.fbPan(fd, original) }
-        if consoleGraphics { system.setConsoleGraphicsMode(false) }
-        system.munmap(memory, length: mappedLength)
-        system.close(fd)
-        restoreSummary = "restored the console picture, panning offset \(original.yoffset) and text mode"
-        log.info("\(devicePath): \(restoreSummary!)")
-    }
+    /// The pixel layout written.
+    public var format: ScanoutFormat { backend.format }
+    /// True when frames are double-buffered by panning.
+    public var pans: Bool { backend.pans }
+    /// Frames shown.
+    public var framesPresented: Int { stats.framesPresented }
+    /// Pixels copied into the framebuffer.
+    public var pixelsCopied: Int { stats.pixelsCopied }
+    /// Monotonic time of the first frame on screen.
+    public var firstFrameTime: Double? { stats.firstFrameTime }
+    /// What `close()` did to give the screen back (nil before).
+    public var restoreSummary: String? { backend.restoreSummary }
+    /// True while the screen is blanked with `FBIOBLANK`.
+    public var isScreenOff: Bool { backend.isScreenOff }
 }
