@@ -1,5 +1,4 @@
 import CarouselCore
-import LinuxSystem
 import Raster
 
 /// The screen, whatever drives it: DRM/KMS, the Linux framebuffer, or PNG files.
@@ -15,10 +14,15 @@ import Raster
 /// 2. the time `nextWakeTime` has come → `handleWake()` (frame-rate cap over, master retry);
 /// 3. the scene changed, or `wantsFrame` → draw and `present` if `canPresent`, else wait.
 ///
-/// The backend is the one owner of frame pacing (`canPresent`, `nextWakeTime`: it knows whether
+/// The display is the one owner of frame pacing (`canPresent`, `nextWakeTime`: it knows whether
 /// its flips wait for vblank and when the last one completed) and of the damage of its buffers
 /// (`BufferDamage`: only it knows how many it has and which one is drawn into next). The loop
 /// keeps no frame-rate cap of its own.
+///
+/// Its one implementation for screens is `Output` (Output.swift), around a backend that does
+/// only what differs (`OutputBackend`: `DRMBackend`, `FBDevBackend`, `HeadlessBackend`);
+/// `DRMDisplay`, `FBDevDisplay` and `HeadlessDisplay` name those outputs. Tests implement this
+/// protocol directly where they script a display.
 public protocol DisplayBackend: AnyObject {
     /// The size the scene is laid out in (already swapped for 90°/270° rotation, and multiplied
     /// by `renderScale`, rounded); zero when no screen is connected.

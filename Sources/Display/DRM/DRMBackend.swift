@@ -64,7 +64,8 @@ public final class DRMBackend: OutputBackend {
     }
     public var rotation: DisplayRotation { options.rotation }
     public private(set) var refreshRate: Double = 60
-    public let slotCount: Int
+    /// `[display] buffers`, 2 or 3.
+    public var slotCount: Int { min(3, max(2, options.buffers)) }
 
     /// The connector driven (its name, e.g. `HDMI-A-1`).
     public var connectorName: String { connector.name }
@@ -138,7 +139,6 @@ public final class DRMBackend: OutputBackend {
         fd = card.fd
         resources = card.resources
         connector = card.connector
-        slotCount = min(3, max(2, options.buffers))
         let firstMode: DRMMode
         do {
             do { try system.drmSetMaster(card.fd) } catch let e as SystemCallError {
