@@ -14,6 +14,9 @@ import Raster
 /// 2. the time `nextWakeTime` has come → `handleWake()` (frame-rate cap over, master retry);
 /// 3. the scene changed, or `wantsFrame` → draw and `present` if `canPresent`, else wait.
 ///
+/// What it shares with the backends behind an `Output` — descriptors, wake-ups, release,
+/// screen power, health, close — is `ScreenControl`.
+///
 /// The display is the one owner of frame pacing (`canPresent`, `nextWakeTime`: it knows whether
 /// its flips wait for vblank and when the last one completed) and of the damage of its buffers
 /// (`BufferDamage`: only it knows how many it has and which one is drawn into next). The loop
@@ -23,7 +26,7 @@ import Raster
 /// only what differs (`OutputBackend`: `DRMBackend`, `FBDevBackend`, `HeadlessBackend`);
 /// `DRMDisplay`, `FBDevDisplay` and `HeadlessDisplay` name those outputs. Tests implement this
 /// protocol directly where they script a display.
-public protocol DisplayBackend: AnyObject {
+public protocol DisplayBackend: ScreenControl {
     /// The size the scene is laid out in (already swapped for 90°/270° rotation, and multiplied
     /// by `renderScale`, rounded); zero when no screen is connected.
     var size: (width: Int, height: Int) { get }
@@ -40,8 +43,6 @@ public protocol DisplayBackend: AnyObject {
     /// The refresh rate of the mode in Hz (the backend's own frame-rate cap where nothing else
     /// paces frames).
     var refreshRate: Double { get }
-    /// File descriptors the main loop waits on for this backend.
-    var pollDescriptors: [Int32] { get }
     /// True when a frame can be presented now (no flip in flight, the frame-rate cap allows it,
     /// the display is ours and a screen is connected). The loop draws only when this is true and
     /// otherwise waits until `nextWakeTime` or a readable descriptor.
@@ -50,10 +51,6 @@ public protocol DisplayBackend: AnyObject {
     /// the display back, a new mode, new buffers). The frame passed must hold the whole current
     /// scene, as the loop's cached frame always does.
     var wantsFrame: Bool { get }
-    /// A monotonic time (seconds, `CLOCK_MONOTONIC`) at which the loop should call `handleWake()`
-    /// even if no descriptor is readable: the end of the frame-rate cap, the next attempt to take
-    /// the display back. nil: nothing is due.
-    var nextWakeTime: Double? { get }
     /// Shows `frame`; only `damage` changed since the frame that was last presented. A frame that
     /// cannot be shown now (display lost, no screen) is remembered as damage, never an error.
     /// A frame sent to the screen gets the next `frameSequence`.
@@ -66,38 +63,6 @@ public protocol DisplayBackend: AnyObject {
     /// did (the kernel's vblank timestamp of a page flip where there is one). Set by whoever
     /// measures latency; nil costs nothing.
     var onFrameShown: ((FrameShown) -> Void)? { get set }
-    /// Handles readiness of one of `pollDescriptors` (flip completions, hotplug).
-    /// Returns true when the size changed and the scene must be laid out again.
-    func handleReadable(_ fd: Int32) -> Bool
-    /// Called when `nextWakeTime` has passed. Returns true when the size changed.
-    func handleWake() -> Bool
-    /// Gives the screen to another program (drops DRM master) until `reacquire()`.
-    func release()
-    /// Takes the screen back after `release()`; then `wantsFrame` asks for a frame.
-    func reacquire()
-    /// Switches the screen itself off (`false`) or back on (`true`) — DPMS on DRM, FBIOBLANK on
-    /// fbdev — for `[idle] blank_after`.
-    ///
-    /// While off the backend presents nothing (`canPresent` is false, `present` only records
-    /// damage) and keeps what it needs to come back. Switching on, it powers the screen up, sets
-    /// the mode again where needed, and asks for the current frame (`wantsFrame`). The wanted
-    /// state survives `release()`/`reacquire()`, losing the display and hotplug; `close()`
-    /// switches the screen back on.
-    ///
-    /// Returns `.unsupported(reason:)` when the screen could not be switched: switching off, the
-    /// caller then shows a black frame instead (and the backend stays ready to present it).
-    /// The default implementation, for backends without power control, always says so.
-    func setScreenPower(_ on: Bool) -> ScreenPowerResult
-    /// Whether frames given to `present` reach the screen, for the loop's watchdog
-    /// (`ScreenWatch`): `.notShowing` when nothing is expected on screen (released, DRM master
-    /// lost, switched off, unplugged, closed), `.stalled(since:)` when a frame was submitted but
-    /// not confirmed on screen within the backend's time limit (a page flip whose completion never
-    /// came). The default: `.showing` while `size` is not zero.
-    var health: DisplayHealth { get }
-    /// Restores what the screen showed before we started, and frees everything. Safe to call
-    /// more than once; call it on normal exit, from the loop's SIGTERM/SIGINT (signalfd)
-    /// handling and before exiting on a fatal error (not from inside an async signal handler).
-    func close()
 }
 
 extension DisplayBackend {

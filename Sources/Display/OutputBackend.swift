@@ -8,7 +8,12 @@
 /// damage of every slot (`BufferDamage`), the clock pacing (`RefreshCap`), the frame sequence,
 /// the frame figures and `onFrameShown`, and the (scaled, rotated) copy into a slot. A backend
 /// tells its output what happened between presents through `OutputEvents` (given by `attach`).
-public protocol OutputBackend: AnyObject {
+///
+/// Its `ScreenControl` part is the backend's own: `nextWakeTime` is its own next wake-up (a flip's
+/// timeout, the next attempt to take DRM master back, a relayout owed; the output adds its clock
+/// pacing), `handleReadable` and `handleWake` return true when `screenSize` changed, and
+/// `reacquire` calls `OutputEvents.slotsLost()` when the slots may have been drawn over.
+public protocol OutputBackend: ScreenControl {
     /// The screen's size after rotation, before the render scale (`DisplayBackend.fullSize`);
     /// zero while no screen is connected.
     var screenSize: (width: Int, height: Int) { get }
@@ -27,11 +32,6 @@ public protocol OutputBackend: AnyObject {
     var isIdle: Bool { get }
     /// What decides when the next frame may go.
     var pacing: OutputPacing { get }
-    /// The backend's own next wake-up (monotonic seconds): a flip's timeout, the next attempt to
-    /// take DRM master back, a relayout owed. nil: none; the output adds its clock pacing.
-    var nextWakeTime: Double? { get }
-    /// File descriptors the loop waits on for this backend.
-    var pollDescriptors: [Int32] { get }
 
     /// Receives the output's events sink; called once, by `Output.init`.
     func attach(_ events: any OutputEvents)
@@ -44,21 +44,6 @@ public protocol OutputBackend: AnyObject {
     func commit(slot index: Int, sequence: UInt64, at now: Double) throws -> CommitOutcome
     /// The first frame reached the screen (the output calls it once, for the backend's log).
     func firstFrameShown()
-    /// Handles readiness of one of `pollDescriptors`. Returns true when `screenSize` changed.
-    func handleReadable(_ fd: Int32) -> Bool
-    /// Called when the output's `nextWakeTime` has passed. Returns true when `screenSize` changed.
-    func handleWake() -> Bool
-    /// See `DisplayBackend.release()`.
-    func release()
-    /// See `DisplayBackend.reacquire()`; a backend whose slots may have been drawn over calls
-    /// `OutputEvents.slotsLost()`.
-    func reacquire()
-    /// See `DisplayBackend.setScreenPower(_:)`.
-    func setScreenPower(_ on: Bool) -> ScreenPowerResult
-    /// See `DisplayBackend.health`.
-    var health: DisplayHealth { get }
-    /// See `DisplayBackend.close()`.
-    func close()
 }
 
 extension OutputBackend {

@@ -19,3 +19,12 @@ public struct OutputFrameStats: Equatable, Sendable {
         lastCopiedPixels = pixels
     }
 }
+
+extension Output {
+    /// Frames sent to the screen (`stats.framesPresented`).
+    public var framesPresented: Int { stats.framesPresented }
+    /// Pixels copied into the backend's slots (`stats.pixelsCopied`).
+    public var pixelsCopied: Int { stats.pixelsCopied }
+    /// Monotonic time of the first frame on screen (`stats.firstFrameTime`).
+    public var firstFrameTime: Double? { stats.firstFrameTime }
+}

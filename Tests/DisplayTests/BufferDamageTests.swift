@@ -58,13 +58,12 @@ extension BufferDamageTests {
         return c
     }
 
-    /// Five overlapping, slightly tilted cards.
-    private func overlappingCards() -> [Quad] {
-        (0..<5).map { i in
-            let tex = BenchScene.patternTexture(width: 96, height: 72, pattern: .card, variant: i)
-            let x = 10.0 + Double(i) * 22, tilt = Double(2 - i) * 3
-            return Quad(texture: tex, corners: [Point2(x, 20 - tilt), Point2(x + 60, 20 + tilt),
-                                                 Point2(x + 60, 70 - tilt), Point2(x, 70 + tilt)])
+    /// Three overlapping cards of one colour each, side by side.
+    private func cards() -> [Quad] {
+        ([0xFFC0_3020, 0xFF20_C030, 0xFF30_20C0] as [UInt32]).enumerated().map { i, colour in
+            let x = 12.0 + Double(i) * 40
+            return Quad(texture: Texture(width: 8, height: 8) { _, _ in colour },
+                        corners: [Point2(x, 15), Point2(x + 56, 15), Point2(x + 56, 75), Point2(x, 75)])
         }
     }
 
@@ -79,7 +78,7 @@ extension BufferDamageTests {
 
     func testEachDisplayBufferReceivesWhatItMissesOfTheComposersFrames() {
         let f = FrameComposer(background: canvas(160, 90), compositor: Compositor(filter: .bilinear))
-        let quads = overlappingCards()
+        let quads = cards()
         let buffers = [Canvas(width: 160, height: 90), Canvas(width: 160, height: 90)]
         var damage = BufferDamage(buffers: 2)
         var copied: [Int] = []

@@ -8,9 +8,17 @@ import XCTest
 final class OutputTests: XCTestCase {
     let clock = FakeClock()
 
-    func makeOutput(width: Int = 64, height: Int = 48, slots: Int = 2, renderScale: Double = 1) -> (Output<FakeOutputBackend>, FakeOutputBackend) {
+    func makeOutput(width: Int = 64, height: Int = 48, slots: Int = 2, renderScale: Double = 1,
+                    pacing: OutputPacing = .clock) -> (Output<FakeOutputBackend>, FakeOutputBackend) {
         let backend = FakeOutputBackend(width: width, height: height, slots: slots)
+        backend.pacing = pacing
         return (Output(backend: backend, renderScale: renderScale, clock: clock.read), backend)
+    }
+
+    /// What `output` reports through `onFrameShown`, as it comes.
+    final class ShownLog {
+        var frames: [FrameShown] = []
+        init<B>(_ output: Output<B>) { output.onFrameShown = { [unowned self] in self.frames.append($0) } }
     }
 
     // MARK: damage per slot
@@ -20,8 +28,7 @@ final class OutputTests: XCTestCase {
     /// later ones only the damage of the last `slots` presents.
     func testEverySlotReceivesTheDamageSinceItWasLastWritten() throws {
         for count in [2, 3] {
-            let (output, backend) = makeOutput(slots: count)
-            backend.pacing = .unpaced
+            let (output, backend) = makeOutput(slots: count, pacing: .unpaced)
             let frame = patternFrame(width: 64, height: 48, generation: 0)
             try output.present(frame, damage: [])
             XCTAssertEqual(output.stats.lastCopiedPixels, 64 * 48, "\(count) slots: a new slot is written whole")
@@ -47,8 +54,7 @@ final class OutputTests: XCTestCase {
     /// While the backend shows nothing (released, unplugged, switched off) a present only records
     /// the damage: the slots get it when frames go again.
     func testDamageWhileNotShowingReachesTheSlotsLater() throws {
-        let (output, backend) = makeOutput()
-        backend.pacing = .unpaced
+        let (output, backend) = makeOutput(pacing: .unpaced)
         let frame = patternFrame(width: 64, height: 48, generation: 0)
         try output.present(frame, damage: [frame.bounds])
         try output.present(frame, damage: [])
@@ -66,8 +72,7 @@ final class OutputTests: XCTestCase {
     /// The backend says its slots are unknown (a new mode, master taken back): the next frame is
     /// wanted and copied whole into every slot.
     func testSlotsLostAsksForAWholeFrame() throws {
-        let (output, backend) = makeOutput()
-        backend.pacing = .unpaced
+        let (output, backend) = makeOutput(pacing: .unpaced)
         let frame = patternFrame(width: 64, height: 48, generation: 0)
         try output.present(frame, damage: [frame.bounds])
         try output.present(frame, damage: [frame.bounds])
@@ -84,8 +89,7 @@ final class OutputTests: XCTestCase {
     // MARK: render scale
 
     func testARenderScaleChangeResizesAndAsksForAWholeFrame() throws {
-        let (output, backend) = makeOutput(width: 64, height: 48, renderScale: 1)
-        backend.pacing = .unpaced
+        let (output, backend) = makeOutput(width: 64, height: 48, renderScale: 1, pacing: .unpaced)
         let full = patternFrame(width: 64, height: 48, generation: 1)
         try output.present(full, damage: [full.bounds])
         try output.present(full, damage: [full.bounds])
@@ -123,10 +127,8 @@ final class OutputTests: XCTestCase {
     // MARK: sequence and figures
 
     func testFramesShownAtOnceAreNumberedAndReported() throws {
-        let (output, backend) = makeOutput()
-        backend.pacing = .unpaced
-        var shown: [FrameShown] = []
-        output.onFrameShown = { shown.append($0) }
+        let (output, backend) = makeOutput(pacing: .unpaced)
+        let shown = ShownLog(output)
         let frame = patternFrame(width: 64, height: 48, generation: 0)
         XCTAssertEqual(output.frameSequence, 0)
         XCTAssertNil(output.stats.firstFrameTime)
@@ -135,7 +137,7 @@ final class OutputTests: XCTestCase {
         try output.present(frame, damage: [frame.bounds])
         XCTAssertEqual(output.frameSequence, 2)
         XCTAssertEqual(backend.commits.map(\.sequence), [1, 2])
-        XCTAssertEqual(shown, [FrameShown(sequence: 1, time: 100, timing: .submitted, crtcID: 7),
+        XCTAssertEqual(shown.frames, [FrameShown(sequence: 1, time: 100, timing: .submitted, crtcID: 7),
                                FrameShown(sequence: 2, time: 101, timing: .submitted, crtcID: 7)])
         XCTAssertEqual(output.stats.framesPresented, 2)
         XCTAssertEqual(output.stats.pixelsCopied, 2 * 64 * 48)
@@ -146,21 +148,19 @@ final class OutputTests: XCTestCase {
     /// A queued frame (a page flip) takes its number at once and is reported when its backend
     /// says it completed; frames that cannot go (busy, dropped) take no number.
     func testQueuedBusyAndDroppedCommits() throws {
-        let (output, backend) = makeOutput()
-        backend.pacing = .completionEvents
-        var shown: [FrameShown] = []
-        output.onFrameShown = { shown.append($0) }
+        let (output, backend) = makeOutput(pacing: .completionEvents)
+        let shown = ShownLog(output)
         let frame = patternFrame(width: 64, height: 48, generation: 0)
 
         backend.outcomes = [.queued]
         try output.present(frame, damage: [frame.bounds])
         XCTAssertEqual(output.frameSequence, 1)
-        XCTAssertEqual(shown, [], "not on screen yet")
+        XCTAssertEqual(shown.frames, [], "not on screen yet")
         XCTAssertFalse(output.wantsFrame)
         XCTAssertNil(output.stats.firstFrameTime)
         let vblank = FrameShown(sequence: 1, time: 100.016, timing: .vblank, crtcID: 7, driverSequence: 9)
         backend.events?.commitCompleted(vblank, at: 100.02)
-        XCTAssertEqual(shown, [vblank])
+        XCTAssertEqual(shown.frames, [vblank])
         XCTAssertEqual(output.stats.completions, 1)
         XCTAssertEqual(output.stats.firstFrameTime, 100.02)
 

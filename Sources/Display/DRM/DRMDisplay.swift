@@ -25,12 +25,6 @@ extension Output where Backend == DRMBackend {
     public var currentMode: DRMMode? { backend.currentMode }
     /// Page flip completions received (and flips given up on).
     public var flipsCompleted: Int { stats.completions }
-    /// Frames shown (mode sets and page flips).
-    public var framesPresented: Int { stats.framesPresented }
-    /// Pixels copied into scan-out buffers.
-    public var pixelsCopied: Int { stats.pixelsCopied }
-    /// Monotonic time of the first frame on screen.
-    public var firstFrameTime: Double? { stats.firstFrameTime }
     /// What `close()` did to give the screen back (nil before).
     public var restoreSummary: String? { backend.restoreSummary }
     /// True while the screen is switched off through DPMS.

@@ -18,12 +18,6 @@ extension Output where Backend == FBDevBackend {
     public var format: ScanoutFormat { backend.format }
     /// True when frames are double-buffered by panning.
     public var pans: Bool { backend.pans }
-    /// Frames shown.
-    public var framesPresented: Int { stats.framesPresented }
-    /// Pixels copied into the framebuffer.
-    public var pixelsCopied: Int { stats.pixelsCopied }
-    /// Monotonic time of the first frame on screen.
-    public var firstFrameTime: Double? { stats.firstFrameTime }
     /// What `close()` did to give the screen back (nil before).
     public var restoreSummary: String? { backend.restoreSummary }
     /// True while the screen is blanked with `FBIOBLANK`.
