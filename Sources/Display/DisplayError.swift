@@ -33,19 +33,25 @@ public struct DisplayError: Error, CustomStringConvertible {
     private var parenthesized = false
     /// What to do about it, after the underlying error: `…: ADVICE`.
     private var advice: String?
+    /// A failure that came before this one and led to it (DRM's, when the framebuffer was tried
+    /// next), printed first: `FIRST; WORDS…`.
+    public private(set) var firstFailure: (any Error)?
 
     public init(_ description: String) { self.init(.failed, description) }
     public init(_ kind: Kind, _ description: String) { self.kind = kind; self.words = description }
     /// `words` failed with `errno`: `WORDS: strerror` (`poll failed: Bad address`).
     public init(_ kind: Kind, _ words: String, errno: Int32) { self.kind = kind; self.words = words; self.callErrno = errno }
     /// `words` failed because of `underlying`: `WORDS: UNDERLYING`, or with `parenthesized`
-    /// `WORDS (UNDERLYING)`; then `: ADVICE` when given.
-    public init(_ kind: Kind, _ words: String, underlying: any Error, parenthesized: Bool = false, advice: String? = nil) {
+    /// `WORDS (UNDERLYING)`; then `: ADVICE` when given. `after`: a failure that came first and
+    /// led to this attempt, printed before it (`AFTER; WORDS…`).
+    public init(_ kind: Kind, _ words: String, underlying: any Error, parenthesized: Bool = false, advice: String? = nil,
+                after firstFailure: (any Error)? = nil) {
         self.kind = kind
         self.words = words
         self.underlying = underlying
         self.parenthesized = parenthesized
         self.advice = advice
+        self.firstFailure = firstFailure
     }
 
     /// The errno of the failed call behind this error (kept as a number until printed); nil when
@@ -58,7 +64,8 @@ public struct DisplayError: Error, CustomStringConvertible {
 
     /// The message: the words, the errno's text or the underlying error in its place, the advice.
     public var description: String {
-        var text = words
+        var text = firstFailure.map { "\($0); " } ?? ""
+        text += words
         if let callErrno { text += ": \(SystemCallError.message(for: callErrno))" }
         if let underlying { text += parenthesized ? " (\(underlying))" : ": \(underlying)" }
         if let advice { text += ": \(advice)" }

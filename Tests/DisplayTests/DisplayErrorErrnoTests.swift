@@ -30,4 +30,15 @@ final class DisplayErrorErrnoTests: XCTestCase {
         let wrapped = DisplayError(.failed, "showing the first frame", underlying: flip)
         XCTAssertEqual(wrapped.errno, EIO, "through a display error too")
     }
+
+    /// `auto` found neither device: the DRM error comes first, the framebuffer's follows, each
+    /// kept whole.
+    func testTheFallbacksFailureFollowsTheFirstOne() {
+        let drm = DisplayError(.noDevice, "no DRM device in /dev/dri")
+        let fb = DisplayError(.noDevice, "cannot open /dev/fb0", underlying: SystemCallError(call: "open", errno: ENOENT), parenthesized: true)
+        let both = DisplayError(.noDevice, "no framebuffer either", underlying: fb, after: drm)
+        XCTAssertEqual(both.description, "no DRM device in /dev/dri; no framebuffer either: cannot open /dev/fb0 (open: No such file or directory)")
+        XCTAssertEqual(both.errno, ENOENT)
+        XCTAssertEqual((both.firstFailure as? DisplayError)?.description, "no DRM device in /dev/dri")
+    }
 }
