@@ -64,12 +64,16 @@ final class KioskContext {
     /// A component keeps the carousel's frames off the screen.
     var framesHeld: Bool { components.contains { $0.holdsFrames } }
 
-    /// The display's size changed: the scene is sized again, and every component told.
+    /// The display's size changed: the scene is sized again, and every component told (with
+    /// width and height 0 when the screen went away: the scene keeps its size then).
     func displayChanged() {
         let s = display.fullSize
         // The backend has said what happened in its own line (unplugged, new mode).
         logger.debug("display is now \(s.width)x\(s.height), drawn at \(display.size.width)x\(display.size.height)")
-        guard s.width > 0 && s.height > 0 else { return }
+        guard s.width > 0 && s.height > 0 else {
+            for c in components { c.displayChanged(width: 0, height: 0) }
+            return
+        }
         session.resize(width: s.width, height: s.height, renderScale: display.renderScale)
         for c in components { c.displayChanged(width: s.width, height: s.height) }
     }
