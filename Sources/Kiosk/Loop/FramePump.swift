@@ -52,7 +52,7 @@ final class FramePump: KioskComponent {
     /// by its flip, or by the next change).
     var nextDeadline: Double? {
         guard waitingForDisplay, let w = context.display.nextWakeTime else { return nil }
-        return w - context.reactor.start
+        return context.reactorTime(ofDisplayTime: w)
     }
 
     /// Frames per second over the last second (0 when still).

@@ -21,13 +21,15 @@ public protocol FramePumpClient: ReactorSource {
 /// tool drives itself: `display-test` steps `Simulator`'s session on the reactor's clock and
 /// lets the pump draw and present it as the kiosk does. Registers, in the order they prepare
 /// before each sleep: the display's events and timers, `client`, the frame pump, `afterFrame`.
+/// The display's times are compared with the monotonic clock, whatever the reactor's is.
 public final class FramePumpHost {
     private let context: KioskContext
 
     public init(session: CarouselSession, behavior: KioskBehavior, display: DisplayBackend, reactor: Reactor,
                 logger: Logger, client: FramePumpClient, afterFrame: ReactorSource) {
         context = KioskContext(session: session, behavior: behavior, display: display, reactor: reactor,
-                               store: ConfigStore(path: "", problems: []), logger: logger, wallClock: WallClockTime.now)
+                               store: ConfigStore(path: "", problems: []), logger: logger, wallClock: { WallClockTime.now() },
+                               displayClock: { MonotonicClock.now() })
         context.register(DisplayEvents(context: context))
         context.register(FramePumpClientComponent(client))
         context.register(FramePump(context: context))

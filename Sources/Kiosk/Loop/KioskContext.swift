@@ -20,11 +20,15 @@ final class KioskContext {
     let wallClock: @Sendable () -> Double
     /// Unix time of the start.
     let startWallTime: Double
+    /// The monotonic clock the display's times are on (`DisplayBackend.nextWakeTime`): the
+    /// reactor's, unless the reactor's clock leaves time out (display-test's `HeldClock`).
+    let displayClock: @Sendable () -> Double
     /// Every component, in registration order.
     private(set) var components: [KioskComponent] = []
 
     init(session: CarouselSession, behavior: KioskBehavior, display: DisplayBackend, reactor: Reactor,
-         store: ConfigStore, logger: Logger, wallClock: @escaping @Sendable () -> Double) {
+         store: ConfigStore, logger: Logger, wallClock: @escaping @Sendable () -> Double,
+         displayClock: (@Sendable () -> Double)? = nil) {
         self.session = session
         self.behavior = behavior
         self.display = display
@@ -33,7 +37,11 @@ final class KioskContext {
         self.logger = logger
         self.wallClock = wallClock
         startWallTime = wallClock()
+        self.displayClock = displayClock ?? reactor.clock
     }
+
+    /// A time of the display's clock (`displayClock`) in the reactor's time.
+    func reactorTime(ofDisplayTime t: Double) -> Double { now + (t - displayClock()) }
 
     /// Seconds since start: the engine's clock.
     var now: Double { reactor.now }
