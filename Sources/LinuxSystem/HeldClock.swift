@@ -10,7 +10,7 @@ public final class HeldClock: Sendable {
     private let held = Mutex(0.0)
 
     /// A clock over `base` (seconds; `MonotonicClock.now` outside tests) with nothing held yet.
-    public init(base: @escaping @Sendable () -> Double = MonotonicClock.now) {
+    public init(base: @escaping @Sendable () -> Double = { MonotonicClock.now() }) {
         self.base = base
     }
 
