@@ -174,7 +174,8 @@ final class DisplayTestCarousel: FramePumpClient {
         if case .toPresent(let until) = s.phase {
             if waiting(until) { return }
             if hasScreen {
-                _ = driver.session.renderFrame(full: true)
+                // At the shot's virtual time, as the pump draws and `simulate --shot` does.
+                _ = driver.session.renderFrame(full: true, now: s.time)
                 let frame = driver.session.frame
                 do { try display.present(frame, damage: [frame.bounds]) } catch {
                     shot = nil
