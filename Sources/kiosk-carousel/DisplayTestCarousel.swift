@@ -37,8 +37,8 @@ final class DisplayTestCarousel: FramePumpClient {
     private var pendingShots: ArraySlice<(time: Double, path: String)>
     private var handover: (time: Double, command: String)?
     private var shot: Shot?
-    /// A shot or a handover ended in this pass: the pump draws nothing, and the next pass
-    /// starts at once (the old loop's `continue`).
+    /// A shot or a handover ended in this pass: it is the pass's only work (the pump draws
+    /// nothing, motion is not looked at), and the next pass starts at once.
     private var passEnded = false
     /// The reactor's time when this pass began: the first frame holds the clock from it.
     private var passStart = 0.0
