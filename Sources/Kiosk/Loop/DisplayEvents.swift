@@ -20,6 +20,6 @@ final class DisplayEvents: KioskComponent {
 
     func prepare(now: Double) {
         let display = context.display
-        if let w = display.nextWakeTime, context.reactor.clock() >= w, display.handleWake() { context.displayChanged() }
+        if let w = display.nextWakeTime, context.displayClock() >= w, display.handleWake() { context.displayChanged() }
     }
 }

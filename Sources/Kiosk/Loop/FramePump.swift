@@ -29,6 +29,7 @@ final class FramePump: KioskComponent {
         }
         waitingForDisplay = false
         let t = clock()
+        let sceneChanged = session.needsFrame
         let damage = session.renderFrame(now: now)
         latency?.presenting(renderStart: t, renderEnd: clock())
         do {
@@ -38,10 +39,12 @@ final class FramePump: KioskComponent {
             lastFrameWallTime = context.wallClock()
             presentTimes.append(t)
             if presentTimes.count > 120 { presentTimes.removeFirst(presentTimes.count - 120) }
-            context.presented(PresentedFrame(time: t, duration: clock() - t, count: framesPresented))
+            context.presented(PresentedFrame(time: t, duration: clock() - t, count: framesPresented,
+                                             sceneChanged: sceneChanged))
         } catch {
             displayErrors += 1
             context.logger.error("display: \(error)")
+            for c in context.components { c.frameFailed(error) }
         }
     }
 
@@ -49,7 +52,7 @@ final class FramePump: KioskComponent {
     /// by its flip, or by the next change).
     var nextDeadline: Double? {
         guard waitingForDisplay, let w = context.display.nextWakeTime else { return nil }
-        return w - context.reactor.start
+        return context.reactorTime(ofDisplayTime: w)
     }
 
     /// Frames per second over the last second (0 when still).

@@ -69,8 +69,10 @@ final class InputDevicesComponent: KioskComponent {
         try? sync()
     }
 
-    /// Touch positions are in screen pixels whatever the render scale.
+    /// Touch positions are in screen pixels whatever the render scale; with no screen the
+    /// devices keep the last one's size.
     func displayChanged(width: Int, height: Int) {
+        guard width > 0 && height > 0 else { return }
         inputs.forEach { $0.screenChanged(width: width, height: height) }
     }
 

@@ -18,6 +18,8 @@ protocol KioskComponent: ReactorSource {
     func configAdopted(_ config: KioskConfiguration)
     /// A frame of the carousel reached the display.
     func framePresented(_ frame: PresentedFrame)
+    /// The display refused a frame of the carousel (`DisplayBackend.present` threw).
+    func frameFailed(_ error: Error)
     /// The screen's size changed (hotplug, a new mode, a new render scale); width and height 0:
     /// no screen.
     func displayChanged(width: Int, height: Int)
@@ -38,6 +40,7 @@ extension KioskComponent {
     func attach(to reactor: Reactor) throws {}
     func configAdopted(_ config: KioskConfiguration) {}
     func framePresented(_ frame: PresentedFrame) {}
+    func frameFailed(_ error: Error) {}
     func displayChanged(width: Int, height: Int) {}
     var holdsFrames: Bool { false }
     func report(into health: inout KioskHealth) {}
@@ -47,11 +50,21 @@ extension KioskComponent {
 }
 
 /// A frame the frame pump presented (`FramePump`).
-struct PresentedFrame {
+public struct PresentedFrame: Sendable {
     /// The reactor's clock (monotonic seconds) when drawing began.
-    var time: Double
+    public var time: Double
     /// Seconds spent drawing and handing it to the display.
-    var duration: Double
+    public var duration: Double
     /// Frames presented since start, this one included.
-    var count: Int
+    public var count: Int
+    /// The scene had changed (`CarouselSession.needsFrame`); false: drawn only because the
+    /// display asked for a frame (`DisplayBackend.wantsFrame`: after a handover, a new buffer).
+    public var sceneChanged: Bool
+
+    public init(time: Double, duration: Double, count: Int, sceneChanged: Bool = true) {
+        self.time = time
+        self.duration = duration
+        self.count = count
+        self.sceneChanged = sceneChanged
+    }
 }

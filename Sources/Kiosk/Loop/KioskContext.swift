@@ -20,11 +20,15 @@ final class KioskContext {
     let wallClock: @Sendable () -> Double
     /// Unix time of the start.
     let startWallTime: Double
+    /// The monotonic clock the display's times are on (`DisplayBackend.nextWakeTime`): the
+    /// reactor's, unless the reactor's clock leaves time out (display-test's `HeldClock`).
+    let displayClock: @Sendable () -> Double
     /// Every component, in registration order.
     private(set) var components: [KioskComponent] = []
 
     init(session: CarouselSession, behavior: KioskBehavior, display: DisplayBackend, reactor: Reactor,
-         logger: Logger, wallClock: @escaping @Sendable () -> Double) {
+         logger: Logger, wallClock: @escaping @Sendable () -> Double,
+         displayClock: (@Sendable () -> Double)? = nil) {
         self.session = session
         self.behavior = behavior
         self.display = display
@@ -32,7 +36,11 @@ final class KioskContext {
         self.logger = logger
         self.wallClock = wallClock
         startWallTime = wallClock()
+        self.displayClock = displayClock ?? reactor.clock
     }
+
+    /// A time of the display's clock (`displayClock`) in the reactor's time.
+    func reactorTime(ofDisplayTime t: Double) -> Double { now + (t - displayClock()) }
 
     /// Seconds since start: the engine's clock.
     var now: Double { reactor.now }
@@ -63,12 +71,16 @@ final class KioskContext {
     /// A component keeps the carousel's frames off the screen.
     var framesHeld: Bool { components.contains { $0.holdsFrames } }
 
-    /// The display's size changed: the scene is sized again, and every component told.
+    /// The display's size changed: the scene is sized again, and every component told (with
+    /// width and height 0 when the screen went away: the scene keeps its size then).
     func displayChanged() {
         let s = display.fullSize
         // The backend has said what happened in its own line (unplugged, new mode).
         logger.debug("display is now \(s.width)x\(s.height), drawn at \(display.size.width)x\(display.size.height)")
-        guard s.width > 0 && s.height > 0 else { return }
+        guard s.width > 0 && s.height > 0 else {
+            for c in components { c.displayChanged(width: 0, height: 0) }
+            return
+        }
         session.resize(width: s.width, height: s.height, renderScale: display.renderScale)
         for c in components { c.displayChanged(width: s.width, height: s.height) }
     }
