@@ -1,5 +1,4 @@
 import CarouselCore
-import LinuxSystem
 import Raster
 
 /// The screen, whatever drives it: DRM/KMS, the Linux framebuffer, or PNG files.
@@ -15,11 +14,19 @@ import Raster
 /// 2. the time `nextWakeTime` has come → `handleWake()` (frame-rate cap over, master retry);
 /// 3. the scene changed, or `wantsFrame` → draw and `present` if `canPresent`, else wait.
 ///
-/// The backend is the one owner of frame pacing (`canPresent`, `nextWakeTime`: it knows whether
+/// What it shares with the backends behind an `Output` — descriptors, wake-ups, release,
+/// screen power, health, close — is `ScreenControl`.
+///
+/// The display is the one owner of frame pacing (`canPresent`, `nextWakeTime`: it knows whether
 /// its flips wait for vblank and when the last one completed) and of the damage of its buffers
 /// (`BufferDamage`: only it knows how many it has and which one is drawn into next). The loop
 /// keeps no frame-rate cap of its own.
-public protocol DisplayBackend: AnyObject {
+///
+/// Its one implementation for screens is `Output` (Output.swift), around a backend that does
+/// only what differs (`OutputBackend`: `DRMBackend`, `FBDevBackend`, `HeadlessBackend`);
+/// `DRMDisplay`, `FBDevDisplay` and `HeadlessDisplay` name those outputs. Tests implement this
+/// protocol directly where they script a display.
+public protocol DisplayBackend: ScreenControl {
     /// The size the scene is laid out in (already swapped for 90°/270° rotation, and multiplied
     /// by `renderScale`, rounded); zero when no screen is connected.
     var size: (width: Int, height: Int) { get }
@@ -36,8 +43,6 @@ public protocol DisplayBackend: AnyObject {
     /// The refresh rate of the mode in Hz (the backend's own frame-rate cap where nothing else
     /// paces frames).
     var refreshRate: Double { get }
-    /// File descriptors the main loop waits on for this backend.
-    var pollDescriptors: [Int32] { get }
     /// True when a frame can be presented now (no flip in flight, the frame-rate cap allows it,
     /// the display is ours and a screen is connected). The loop draws only when this is true and
     /// otherwise waits until `nextWakeTime` or a readable descriptor.
@@ -46,10 +51,6 @@ public protocol DisplayBackend: AnyObject {
     /// the display back, a new mode, new buffers). The frame passed must hold the whole current
     /// scene, as the loop's cached frame always does.
     var wantsFrame: Bool { get }
-    /// A monotonic time (seconds, `CLOCK_MONOTONIC`) at which the loop should call `handleWake()`
-    /// even if no descriptor is readable: the end of the frame-rate cap, the next attempt to take
-    /// the display back. nil: nothing is due.
-    var nextWakeTime: Double? { get }
     /// Shows `frame`; only `damage` changed since the frame that was last presented. A frame that
     /// cannot be shown now (display lost, no screen) is remembered as damage, never an error.
     /// A frame sent to the screen gets the next `frameSequence`.
@@ -62,38 +63,6 @@ public protocol DisplayBackend: AnyObject {
     /// did (the kernel's vblank timestamp of a page flip where there is one). Set by whoever
     /// measures latency; nil costs nothing.
     var onFrameShown: ((FrameShown) -> Void)? { get set }
-    /// Handles readiness of one of `pollDescriptors` (flip completions, hotplug).
-    /// Returns true when the size changed and the scene must be laid out again.
-    func handleReadable(_ fd: Int32) -> Bool
-    /// Called when `nextWakeTime` has passed. Returns true when the size changed.
-    func handleWake() -> Bool
-    /// Gives the screen to another program (drops DRM master) until `reacquire()`.
-    func release()
-    /// Takes the screen back after `release()`; then `wantsFrame` asks for a frame.
-    func reacquire()
-    /// Switches the screen itself off (`false`) or back on (`true`) — DPMS on DRM, FBIOBLANK on
-    /// fbdev — for `[idle] blank_after`.
-    ///
-    /// While off the backend presents nothing (`canPresent` is false, `present` only records
-    /// damage) and keeps what it needs to come back. Switching on, it powers the screen up, sets
-    /// the mode again where needed, and asks for the current frame (`wantsFrame`). The wanted
-    /// state survives `release()`/`reacquire()`, losing the display and hotplug; `close()`
-    /// switches the screen back on.
-    ///
-    /// Returns `.unsupported(reason:)` when the screen could not be switched: switching off, the
-    /// caller then shows a black frame instead (and the backend stays ready to present it).
-    /// The default implementation, for backends without power control, always says so.
-    func setScreenPower(_ on: Bool) -> ScreenPowerResult
-    /// Whether frames given to `present` reach the screen, for the loop's watchdog
-    /// (`ScreenWatch`): `.notShowing` when nothing is expected on screen (released, DRM master
-    /// lost, switched off, unplugged, closed), `.stalled(since:)` when a frame was submitted but
-    /// not confirmed on screen within the backend's time limit (a page flip whose completion never
-    /// came). The default: `.showing` while `size` is not zero.
-    var health: DisplayHealth { get }
-    /// Restores what the screen showed before we started, and frees everything. Safe to call
-    /// more than once; call it on normal exit, from the loop's SIGTERM/SIGINT (signalfd)
-    /// handling and before exiting on a fatal error (not from inside an async signal handler).
-    func close()
 }
 
 extension DisplayBackend {
@@ -120,37 +89,4 @@ public enum DisplayHealth: Equatable, Sendable {
     /// A frame handed over was not confirmed on screen within the backend's time limit (a page
     /// flip whose completion event never came, in a row since `since`, monotonic seconds).
     case stalled(since: Double)
-}
-
-/// A display error with the fix in its message.
-public struct DisplayError: Error, CustomStringConvertible {
-    /// What went wrong, for callers that react differently (fall back to another backend).
-    public enum Kind: Sendable {
-        /// No device node of the backend's kind.
-        case noDevice
-        /// The device exists but may not be opened.
-        case permissionDenied
-        /// Another program owns the display (DRM master).
-        case busy
-        /// No screen connected, or the named connector is missing.
-        case noConnector
-        /// The configured mode is not offered.
-        case unavailableMode
-        /// The device cannot be used this way (format, no dumb buffers, no KMS).
-        case unsupported
-        /// Anything else.
-        case failed
-    }
-    public var kind: Kind
-    /// The message, or with an `errno` what failed (`poll failed`).
-    private var words: String
-    /// The errno of the failed call, kept as a number until printed; nil when none is behind it.
-    public var errno: Int32?
-    public init(_ description: String) { self.init(.failed, description) }
-    public init(_ kind: Kind, _ description: String) { self.kind = kind; self.words = description }
-    /// `words` failed with `errno`: `WORDS: strerror` (`poll failed: Bad address`).
-    public init(_ kind: Kind, _ words: String, errno: Int32) { self.kind = kind; self.words = words; self.errno = errno }
-
-    /// The message; with an errno, `WORDS: strerror`.
-    public var description: String { errno.map { "\(words): \(SystemCallError.message(for: $0))" } ?? words }
 }

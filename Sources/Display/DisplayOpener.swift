@@ -21,7 +21,7 @@ public enum DisplayOpener {
             do { return try DRMDisplay(options: drmOptions) } catch let e as DisplayError where e.kind == .noDevice || e.kind == .unsupported {
                 drmOptions.device = nil
                 do { return try FBDevDisplay(options: drmOptions) } catch let f as DisplayError where f.kind == .noDevice {
-                    throw DisplayError(.noDevice, "\(e.description); no framebuffer either: \(f.description)")
+                    throw DisplayError(.noDevice, "no framebuffer either", underlying: f, after: e)
                 }
             }
         }

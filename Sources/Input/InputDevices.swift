@@ -16,6 +16,7 @@ public final class InputDevices: InputSource {
     private var sources: [InputSource] { [libinput] + (rotary.map { [$0] } ?? []) }
 
     public var pollDescriptors: [Int32] { sources.flatMap(\.pollDescriptors) }
+    public var descriptorGeneration: Int { sources.reduce(0) { $0 + $1.descriptorGeneration } }
 
 
     public func readTimed(fd: Int32) -> [TimedInputEvent] {

@@ -4,9 +4,14 @@ import LinuxSystem
 /// Anything people can touch or turn, normalized into `InputEvent`s in screen pixels.
 /// Sources expose file descriptors for the main loop's epoll and are read when those are ready.
 public protocol InputSource: AnyObject {
-    /// File descriptors to wait on for input (level-triggered, `EPOLLIN`). The device sources
-    /// of this module keep this list constant for their whole life, hotplug included.
+    /// File descriptors to wait on for input (level-triggered, `EPOLLIN`), watched directly in
+    /// the loop's reactor. They may change when a device comes or goes: the loop looks again
+    /// after every read and `resume()`, and watches them all anew when `descriptorGeneration`
+    /// changed (a device closed and another opened can get the same number).
     var pollDescriptors: [Int32] { get }
+    /// Changes whenever a descriptor of `pollDescriptors` was closed or opened (0 for sources
+    /// whose descriptors never change).
+    var descriptorGeneration: Int { get }
     /// Reads what is pending on the ready descriptor `fd` and returns the events, oldest first,
     /// each with its time in seconds of the monotonic clock (`CLOCK_MONOTONIC`): the kernel's
     /// timestamp of the event (libinput's `time_usec`, evdev's `input_event` time), or the time
@@ -33,4 +38,6 @@ extension InputSource {
     public func screenChanged(width: Int, height: Int) {}
     /// Sources that do not count their devices: 0.
     public var deviceCount: Int { 0 }
+    /// Sources whose descriptors never change: 0.
+    public var descriptorGeneration: Int { 0 }
 }

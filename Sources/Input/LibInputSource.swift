@@ -16,7 +16,7 @@ private let log = Logger(label: "kiosk.input")
 public final class LibInputSource: InputSource {
     private var options: InputOptions
     private var translator: DeviceEventTranslator
-    private let group: PollGroup
+    private let queued: QueuedInput
     private var li: OpaquePointer?
     private var udev: OpaquePointer?
     private let libinputFD: Int32
@@ -37,7 +37,7 @@ public final class LibInputSource: InputSource {
                                    rotation: options.rotation),
             keyMap: options.keyMap)
         if let c = options.calibration { _ = try CalibrationMatrix(c) }
-        group = try PollGroup()
+        queued = try QueuedInput()
         if options.devices.isEmpty {
             guard let u = udev_new() else { throw InputDeviceError.setup("udev_new failed") }
             udev = u
@@ -58,8 +58,6 @@ public final class LibInputSource: InputSource {
         kiosk_libinput_set_log_sink(li, libinputLogSink)
         libinput_log_set_priority(li, LIBINPUT_LOG_PRIORITY_INFO)
         libinputFD = libinput_get_fd(li)
-        try group.add(libinputFD)
-        if let monitor { try group.add(monitor.fd) }
         if udev != nil {
             guard libinput_udev_assign_seat(li, options.seat) == 0 else {
                 close()
@@ -73,21 +71,24 @@ public final class LibInputSource: InputSource {
             for path in options.devices { addPathDevice(path) }
         }
         // Devices present at start are queued inside libinput already: have them read at once.
-        group.wake()
+        queued.wake()
     }
 
     deinit { close() }
 
-    public var pollDescriptors: [Int32] { li == nil ? [] : [group.fd] }
-
+    /// libinput's descriptor (every device behind it), the udev monitor of the path backend, and
+    /// the queue's eventfd: constant while the source is open.
+    public var pollDescriptors: [Int32] {
+        guard li != nil else { return [] }
+        return [libinputFD] + (monitor.map { [$0.fd] } ?? []) + [queued.fd]
+    }
 
     public func readTimed(fd: Int32) -> [TimedInputEvent] {
-        guard fd == group.fd, let li else { return [] }
-        var out = group.takeQueued()
-        // Always ask the group what is ready: that also drains its wake-up eventfd, which
-        // would otherwise keep the descriptor readable and the loop spinning.
-        let ready = group.ready()
-        if let monitor, ready.contains(monitor.fd) {
+        guard let li, pollDescriptors.contains(fd) else { return [] }
+        // Whichever is ready, the queue is taken (which drains its eventfd) and libinput
+        // dispatched: work a wake asked for is done.
+        var out = queued.take()
+        if let monitor, fd == monitor.fd {
             for change in monitor.receive() where change.action == .add && !suspended {
                 for path in options.devices where pathDevices[path] == nil && change.concerns(path: path) {
                     addPathDevice(path)
@@ -115,7 +116,7 @@ public final class LibInputSource: InputSource {
         } else {
             for path in pathDevices.keys.sorted() { removePathDevice(path) }
         }
-        group.enqueue(translator.releaseAll().map { TimedInputEvent(time: monotonicNow(), event: $0) })
+        queued.enqueue(translator.releaseAll().map { TimedInputEvent(time: monotonicNow(), event: $0) })
         log.info("input: libinput suspended")
     }
 
@@ -128,7 +129,7 @@ public final class LibInputSource: InputSource {
         } else {
             for path in options.devices where pathDevices[path] == nil { addPathDevice(path) }
         }
-        group.wake()
+        queued.wake()
         log.info("input: libinput resumed")
     }
 
@@ -141,8 +142,6 @@ public final class LibInputSource: InputSource {
 
     public func close() {
         guard let ctx = li else { return }
-        group.remove(libinputFD)
-        if let monitor { group.remove(monitor.fd) }
         for path in pathDevices.keys.sorted() { removePathDevice(path) }
         libinput_unref(ctx)
         li = nil

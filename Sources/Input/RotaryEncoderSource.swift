@@ -16,7 +16,7 @@ private let log = Logger(label: "kiosk.input")
 public final class RotaryEncoderSource: InputSource {
     private let options: RotaryOptions
     private var decoder: RotaryDecoder
-    private let group: PollGroup
+    private let queued: QueuedInput
     private let monitor: UdevMonitor
     private var device: OpaquePointer?
     private var deviceFD: Int32 = -1
@@ -36,9 +36,8 @@ public final class RotaryEncoderSource: InputSource {
         }
         self.options = options
         decoder = RotaryDecoder(axis: options.axis, invert: options.invert, selectKeyCode: options.selectKeyCode)
-        group = try PollGroup()
+        queued = try QueuedInput()
         monitor = try UdevMonitor()
-        try group.add(monitor.fd)
         if !openMatching() {
             log.info("input: rotary encoder \(describe) is not there yet; waiting for it (udev events from \(monitor.source))")
         }
@@ -50,18 +49,20 @@ public final class RotaryEncoderSource: InputSource {
     public var isOpen: Bool { device != nil }
     public var deviceCount: Int { device != nil ? 1 : 0 }
 
-    public var pollDescriptors: [Int32] { closed ? [] : [group.fd] }
+    /// The udev monitor, the queue's eventfd and the knob's device while it is open: the device's
+    /// descriptor changes when the knob comes and goes (`descriptorGeneration` counts it).
+    public var pollDescriptors: [Int32] { closed ? [] : [monitor.fd, queued.fd] + (deviceFD >= 0 ? [deviceFD] : []) }
 
+    /// Counts the knob's device opened and closed (a new one may get the old one's number).
+    public private(set) var descriptorGeneration = 0
 
     public func readTimed(fd: Int32) -> [TimedInputEvent] {
-        guard fd == group.fd, !closed else { return [] }
-        var out = group.takeQueued()
-        for member in group.ready() {
-            if member == monitor.fd {
-                for change in monitor.receive() { out += handle(change) }
-            } else if member == deviceFD {
-                out += readDevice()
-            }
+        guard !closed else { return [] }
+        var out = queued.take()
+        if fd == monitor.fd {
+            for change in monitor.receive() { out += handle(change) }
+        } else if fd == deviceFD {
+            out += readDevice()
         }
         return out
     }
@@ -70,7 +71,7 @@ public final class RotaryEncoderSource: InputSource {
     public func suspend() {
         guard !suspended, !closed else { return }
         suspended = true
-        group.enqueue(closeDevice(reason: "suspended"))
+        queued.enqueue(closeDevice(reason: "suspended"))
     }
 
     /// Opens and grabs the knob again (if it is there).
@@ -83,7 +84,6 @@ public final class RotaryEncoderSource: InputSource {
     public func close() {
         guard !closed else { return }
         _ = closeDevice(reason: nil)
-        group.remove(monitor.fd)
         closed = true
     }
 
@@ -174,11 +174,8 @@ public final class RotaryEncoderSource: InputSource {
             value = libevdev_get_event_value(dev, UInt32(type), UInt32(code))
         }
         decoder.reopened(absRange: range, absValue: value)
-        do { try group.add(fd) } catch {
-            libevdev_free(dev); Glibc.close(fd)
-            return false
-        }
         device = dev; deviceFD = fd; deviceNode = node
+        descriptorGeneration += 1
         var button = "no button"
         if let key = options.selectKeyCode {
             button = libevdev_has_event_code(dev, UInt32(EV_KEY), UInt32(key)) != 0
@@ -192,9 +189,9 @@ public final class RotaryEncoderSource: InputSource {
     private func closeDevice(reason: String?) -> [TimedInputEvent] {
         guard let dev = device else { return [] }
         _ = libevdev_grab(dev, LIBEVDEV_UNGRAB)
-        group.remove(deviceFD)
         libevdev_free(dev)
         Glibc.close(deviceFD)
+        descriptorGeneration += 1
         if let reason { log.info("input: rotary encoder \(deviceNode ?? "") \(reason)") }
         device = nil; deviceFD = -1; deviceNode = nil
         let now = monotonicNow()

@@ -1,5 +1,6 @@
 import CarouselCore
 import Cards
+import Display
 import Foundation
 import JSON
 import KioskConfig
@@ -102,12 +103,14 @@ public final class CarouselSession {
     /// The size the scene is drawn at (`screenSize` times `renderScale`): the frame's.
     public var size: (width: Int, height: Int) { (scene.width, scene.height) }
 
-    /// The frame size for a screen of `width × height` at `scale` (`Display.RenderScale`'s
-    /// rounding), and the scale the quads are multiplied by (1 when the size is the screen's).
+    /// The frame size for a screen of `width × height` at `scale` (`RenderScale.sceneSize`, the
+    /// display's own drawn size), and the scale the quads are multiplied by (1 when the size is
+    /// the screen's).
     static func drawnSize(width: Int, height: Int, scale: Double) -> (width: Int, height: Int, scale: Double) {
-        let s = scale.isNaN ? 1 : min(max(scale, 0.5), 1)
+        let s = RenderScale.clamp(scale)
         guard s < 1, width > 0, height > 0 else { return (width, height, 1) }
-        return (max(1, Int((Double(width) * s).rounded())), max(1, Int((Double(height) * s).rounded())), s)
+        let drawn = RenderScale.sceneSize(width: width, height: height, scale: s)
+        return (drawn.width, drawn.height, s)
     }
 
     /// The frame drawn last (cached memory; the display copies the damaged parts out of it).

@@ -12,9 +12,9 @@ public final class KioskBehavior {
     public let idle: IdleController
     /// `[[schedule]]`: opening hours (replaced on reload, keeping its clock and start).
     public private(set) var schedule: ScheduleController
-    /// The configuration as loaded: every item. The session shows it, or the open window's
-    /// `items` of it (`shownConfig`).
-    public private(set) var loadedConfig: KioskConfiguration
+    /// The configuration, held once: as loaded (every item; the session shows it, or the open
+    /// window's `items` of it: `shownConfig`), its generation and the reloads refused.
+    public let store: ConfigStore
     /// The item ids the session was last given by the schedule (nil: every item).
     private var shownItems: [String]?
     private let scheduleLogger: Logger
@@ -32,14 +32,8 @@ public final class KioskBehavior {
     public var onWake: (() -> Void)?
     /// True while the screen is blanked.
     public private(set) var blanked = false
-    /// The problems of the last refused reload; empty after a reload that was applied.
-    public private(set) var lastReloadProblems: [ConfigDiagnostic] = []
     /// Selections per item id since the start (metrics, `state`).
     public private(set) var selections: [String: Int] = [:]
-    /// 1 for the configuration loaded at start, +1 at every reload applied.
-    public private(set) var configGeneration = 1
-    /// Reloads refused (the running configuration was kept).
-    public private(set) var configLoadErrors = 0
     /// Actions that could not start or timed out.
     public private(set) var actionFailures = 0
     /// Clips that could not play (`video_failed`).
@@ -48,15 +42,17 @@ public final class KioskBehavior {
     /// - Parameters:
     ///   - wallClock: the local time `[[schedule]]` reads (`SystemWallClock` in a kiosk, a
     ///     `ManualWallClock` for `simulate --wall-clock` and tests).
+    ///   - configPath: the config file (empty: none, as for `simulate`'s plan); `configProblems`:
+    ///     why it could not be used (the kiosk shows them until it is fixed).
     public init(session: CarouselSession, log: EventLog, now: Double,
                 wallClock: WallClock = SystemWallClock(), logger: Logger = Logger(label: "kiosk.schedule"),
-                media: MediaChecks = MediaFileCheck.kiosk,
+                media: MediaChecks = MediaFileCheck.kiosk, configPath: String = "", configProblems: [ConfigDiagnostic] = [],
                 performAction: @escaping (ItemAction, Int, String, Double) -> [ActionEvent]) {
         self.session = session
         self.media = media
         self.log = log
         self.performAction = performAction
-        loadedConfig = session.config
+        store = ConfigStore(path: configPath, loaded: session.config, problems: configProblems)
         scheduleLogger = logger
         idle = IdleController(policy: IdlePolicy(session.config.idle), now: now)
         schedule = ScheduleController(windows: session.config.schedule, defaults: session.config.scheduleDefaults,
@@ -92,7 +88,7 @@ public final class KioskBehavior {
         let wanted = schedule.shownItems
         if wanted != shownItems {
             shownItems = wanted
-            session.reload(Self.shownConfig(loadedConfig, items: wanted), now: now)
+            session.reload(Self.shownConfig(store.loaded, items: wanted), now: now)
         }
     }
 
@@ -160,7 +156,7 @@ public final class KioskBehavior {
     /// refused too when items are shown now. Writes a `reloaded` event (`ok`; on a refusal the
     /// problems as `check-config` prints them: `ReloadReport`). Returns the new configuration,
     /// or nil when kept.
-    /// `lastReloadProblems` holds the problems of the last refused file (empty after a success).
+    /// `store.lastReloadProblems` holds the problems of the last refused file (empty after a success).
     /// - Parameter kept: what is kept on a problem, for the log ("the running configuration", or
     ///   the start-up problem card while no valid file was ever read).
     @discardableResult
@@ -182,7 +178,7 @@ public final class KioskBehavior {
     @discardableResult
     public func apply(_ loaded: Result<KioskConfiguration, any Error>, path: String, reason: String, now: Double,
                       logger: Logger, kept: String = "the running configuration") -> KioskConfiguration? {
-        lastReloadProblems = []
+        store.lastReloadProblems = []
         do {
             let new = try loaded.get()
             Self.logImportedContent(new, logger: logger)
@@ -193,7 +189,7 @@ public final class KioskBehavior {
                 refused([ConfigDiagnostic(file: path, line: 0, column: 0, message: "has no items")], now: now)
                 return nil
             }
-            loadedConfig = new
+            store.loaded = new
             if new.schedule != schedule.windows || new.scheduleDefaults != schedule.defaults {
                 schedule = ScheduleController(windows: new.schedule, defaults: new.scheduleDefaults, clock: schedule.clock,
                                               now: now, started: schedule.started, logger: scheduleLogger)
@@ -207,7 +203,7 @@ public final class KioskBehavior {
             }
             shownItems = schedule.shownItems
             session.reload(Self.shownConfig(new, items: shownItems), now: now)
-            configGeneration += 1
+            store.generation += 1
             applyIdle(idle.reconfigure(IdlePolicy(Self.shownConfig(new, items: shownItems).idle), now: now), now: now)
             applyIdle(idle.setScheduleOverride(schedule.idleOverride, now: now), now: now)
             logger.notice("reloaded \(path) (\(reason)): \(new.items.count) items")
@@ -231,8 +227,8 @@ public final class KioskBehavior {
 
     /// A reload refused for `problems`: counted, kept for the caller, and the `reloaded` event.
     private func refused(_ problems: [ConfigDiagnostic], now: Double) {
-        lastReloadProblems = problems
-        configLoadErrors += 1
+        store.lastReloadProblems = problems
+        store.loadErrors += 1
         line(time: now, name: "reloaded", fields: ReloadReport.fields(adopted: false, problems: problems))
     }
 
@@ -241,6 +237,15 @@ public final class KioskBehavior {
         write(session.takeEvents())
         writeVideoEvents()
     }
+
+    /// The configuration as loaded (`store.loaded`).
+    public var loadedConfig: KioskConfiguration { store.loaded }
+    /// 1 for the configuration loaded at start, +1 at every reload applied (`store.generation`).
+    public var configGeneration: Int { store.generation }
+    /// Reloads refused (`store.loadErrors`).
+    public var configLoadErrors: Int { store.loadErrors }
+    /// The problems of the last refused reload (`store.lastReloadProblems`).
+    public var lastReloadProblems: [ConfigDiagnostic] { store.lastReloadProblems }
 
     /// Writes the clips' lines; a full-screen clip that ended lets the idle stages count again.
     private func writeVideoEvents() {

@@ -18,19 +18,21 @@ public enum AtomicFile {
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let temporary = "\(folder).\(name).\(getpid()).tmp"
         unlink(temporary)   // ours by its name: left by a write that was cut short
-        let fd = retryingOnEINTR { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-        guard fd >= 0 else { throw FileWriteError(path: path, step: .create) }
+        let file: FileDescriptor
+        do { file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644) } catch {
+            throw FileWriteError(path: path, step: .create, errno: error.errno)
+        }
         var ok = false
         defer { if !ok { unlink(temporary) } }
         func fail(_ step: FileWriteError.Step, _ code: Int32 = errno) -> FileWriteError {
-            Glibc.close(fd)
+            file.close()
             return FileWriteError(path: path, step: step, errno: code)
         }
-        guard fchmod(fd, 0o644) == 0 else { throw fail(.create) }
-        let failed = bytes.withUnsafeBytes { writeWhole(fd, $0) }
+        guard fchmod(file.raw, 0o644) == 0 else { throw fail(.create) }
+        let failed = bytes.withUnsafeBytes { writeWhole(file.raw, $0) }
         guard failed == 0 else { throw fail(.write, failed) }
-        guard fsync(fd) == 0 else { throw fail(.flush) }
-        guard Glibc.close(fd) == 0 else { throw FileWriteError(path: path, step: .flush) }
+        guard fsync(file.raw) == 0 else { throw fail(.flush) }
+        guard file.close() == 0 else { throw FileWriteError(path: path, step: .flush) }
         guard rename(temporary, path) == 0 else { throw FileWriteError(path: path, step: .replace) }
         ok = true
     }

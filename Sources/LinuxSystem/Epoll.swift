@@ -6,8 +6,8 @@ import Glibc
 /// An `epoll` instance: a set of descriptors and the events wanted on each, and a wait for any
 /// of them. Level-triggered; the data of each registration is its descriptor. Close-on-exec.
 ///
-/// The primitive under the kiosk's `EventLoop`, the input sources' poll groups, the control
-/// server's client set and `record`'s loop. Not thread-safe: one owner thread.
+/// The primitive under the program's `Reactor` (and a `DescriptorPoller` used without one). Not
+/// thread-safe: one owner thread.
 public final class Epoll {
     /// What to wait for on a descriptor, and what a wait reports.
     public struct Events: OptionSet, Hashable, Sendable {
@@ -33,16 +33,16 @@ public final class Epoll {
     }
 
     /// The epoll descriptor (itself pollable: readable when a member is ready).
-    public let fd: Int32
+    public var fd: Int32 { descriptor.raw }
+    private let descriptor: FileDescriptor
     private var buffer: [epoll_event]
 
     /// `epoll_create1(EPOLL_CLOEXEC)`; `maxEvents` bounds how many events one `wait` returns.
     public init(maxEvents: Int = 32) throws {
-        fd = try SystemCall.check("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        descriptor = try FileDescriptor.check("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         buffer = [epoll_event](repeating: epoll_event(), count: max(1, maxEvents))
     }
 
-    deinit { Glibc.close(fd) }
 
     /// `epoll_ctl(EPOLL_CTL_ADD)`: watches `member` for `events`.
     public func add(_ member: Int32, events: Events = .readable) throws {

@@ -7,14 +7,14 @@ import Glibc
 /// reads the counter back to zero. Non-blocking, close-on-exec.
 public final class EventFD: @unchecked Sendable {
     /// The descriptor to watch for reading.
-    public let fd: Int32
+    public var fd: Int32 { descriptor.raw }
+    private let descriptor: FileDescriptor
 
     /// `eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)`.
     public init() throws {
-        fd = try SystemCall.check("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
+        descriptor = try FileDescriptor.check("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
     }
 
-    deinit { Glibc.close(fd) }
 
     /// Adds one to the counter (makes `fd` readable); safe from any thread.
     public func signal() {

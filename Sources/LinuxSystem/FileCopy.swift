@@ -15,30 +15,24 @@ public enum FileCopy {
     /// then `fsync`s `target`. Returns the number of bytes copied.
     @discardableResult
     public static func copy(_ source: String, to target: String, buffer: inout [UInt8]) throws(SystemCallError) -> Int64 {
-        let input = retryingOnEINTR { open(source, O_RDONLY | O_CLOEXEC) }
-        guard input >= 0 else { throw SystemCallError(call: "open", subject: source) }
-        defer { close(input) }
-        let output = retryingOnEINTR { open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-        guard output >= 0 else { throw SystemCallError(call: "open", subject: target) }
-        defer { close(output) }
+        let input = try FileDescriptor.open(source, O_RDONLY)
+        let output = try FileDescriptor.open(target, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
         var total: Int64 = 0
         while true {
-            let n = buffer.withUnsafeMutableBytes { b in retryingOnEINTR { read(input, b.baseAddress!, b.count) } }
+            let n = buffer.withUnsafeMutableBytes { b in retryingOnEINTR { read(input.raw, b.baseAddress!, b.count) } }
             if n == 0 { break }
             guard n > 0 else { throw SystemCallError(call: "read", subject: source) }
-            let failed = buffer.withUnsafeBytes { b in writeWhole(output, UnsafeRawBufferPointer(rebasing: b[..<n])) }
+            let failed = buffer.withUnsafeBytes { b in writeWhole(output.raw, UnsafeRawBufferPointer(rebasing: b[..<n])) }
             guard failed == 0 else { throw SystemCallError(call: "write", errno: failed, subject: target) }
             total += Int64(n)
         }
-        guard fsync(output) == 0 else { throw SystemCallError(call: "fsync", subject: target) }
+        guard fsync(output.raw) == 0 else { throw SystemCallError(call: "fsync", subject: target) }
         return total
     }
 
     /// `fsync`s the folder `path`, so the names made in it (copies, a rename) are on disk too.
     public static func syncFolder(_ path: String) throws(SystemCallError) {
-        let fd = retryingOnEINTR { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard fd >= 0 else { throw SystemCallError(call: "open", subject: path) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw SystemCallError(call: "fsync", subject: path) }
+        let folder = try FileDescriptor.open(path, O_RDONLY | O_DIRECTORY)
+        guard fsync(folder.raw) == 0 else { throw SystemCallError(call: "fsync", subject: path) }
     }
 }

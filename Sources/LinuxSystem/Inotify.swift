@@ -48,14 +48,14 @@ public final class Inotify {
     }
 
     /// The descriptor to watch for reading.
-    public let fd: Int32
+    public var fd: Int32 { descriptor.raw }
+    private let descriptor: FileDescriptor
 
     /// `inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`.
     public init() throws {
-        fd = try SystemCall.check("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
+        descriptor = try FileDescriptor.check("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
     }
 
-    deinit { Glibc.close(fd) }
 
     /// `inotify_add_watch`: the watch descriptor (the same one again for an object already
     /// watched, whose mask is replaced). Throws with `path` as the subject.

@@ -42,3 +42,15 @@ public struct MonotonicClock: Sendable {
 /// `MonotonicClock.now()`: monotonic time in seconds.
 @inlinable
 public func monotonicNow() -> Double { MonotonicClock.now() }
+
+/// `CLOCK_REALTIME` in seconds since the Unix epoch: the wall clock (what a fleet compares with
+/// its own `time()`). Read only where a Unix time is the point (facts, status files); what
+/// measures time uses `MonotonicClock`. Components take it injected, so tests own it.
+public enum WallClockTime {
+    /// Unix time now.
+    public static func now() -> Double {
+        var ts = Glibc.timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return MonotonicClock.seconds(ts)
+    }
+}

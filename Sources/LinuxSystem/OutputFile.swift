@@ -9,18 +9,19 @@ import Glibc
 public final class OutputFile {
     /// The path as given (`-` for standard output).
     public let path: String
+    /// The file opened; nil for standard output (not ours to close).
+    private let file: FileDescriptor?
     /// The descriptor written to.
-    public let fd: Int32
+    public var fd: Int32 { file?.raw ?? STDOUT_FILENO }
 
     /// Opens `path` (`-`: standard output, not closed by `close()`).
     public init(path: String) throws {
         self.path = path
-        if path == "-" { fd = STDOUT_FILENO; return }
-        fd = retryingOnEINTR { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-        guard fd >= 0 else { throw FileWriteError(path: path, step: .create) }
+        if path == "-" { file = nil; return }
+        do { file = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644) } catch {
+            throw FileWriteError(path: path, step: .create, errno: error.errno)
+        }
     }
-
-    deinit { close() }
 
     private var closed = false
 
@@ -43,6 +44,6 @@ public final class OutputFile {
     public func close() {
         guard !closed else { return }
         closed = true
-        if fd != STDOUT_FILENO { Glibc.close(fd) }
+        file?.close()
     }
 }

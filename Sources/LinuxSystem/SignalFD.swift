@@ -12,7 +12,8 @@ import Glibc
 /// to a thread that does not block it and act by default (end the process).
 public final class SignalFD {
     /// The descriptor to watch for reading.
-    public let fd: Int32
+    public var fd: Int32 { descriptor.raw }
+    private let descriptor: FileDescriptor
     /// The signals it reports.
     public let signals: [Int32]
 
@@ -21,10 +22,9 @@ public final class SignalFD {
         self.signals = signals
         try Self.block(signals)
         var mask = Self.mask(signals)
-        fd = try SystemCall.check("signalfd") { signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) }
+        descriptor = try FileDescriptor.check("signalfd") { signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) }
     }
 
-    deinit { Glibc.close(fd) }
 
     /// `pthread_sigmask(SIG_BLOCK)` for `signals` on the calling thread.
     public static func block(_ signals: [Int32]) throws {

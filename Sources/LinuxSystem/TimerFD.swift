@@ -7,7 +7,8 @@ import Glibc
 /// wait in the same `epoll` as everything else. Non-blocking, close-on-exec.
 public final class TimerFD {
     /// The descriptor to watch for reading.
-    public let fd: Int32
+    public var fd: Int32 { descriptor.raw }
+    private let descriptor: FileDescriptor
 
     /// `timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC)`.
     public convenience init() throws { try self.init(realtime: false) }
@@ -16,7 +17,7 @@ public final class TimerFD {
     /// else on `CLOCK_MONOTONIC`.
     public init(realtime: Bool) throws {
         let clock = realtime ? CLOCK_REALTIME : CLOCK_MONOTONIC
-        fd = try SystemCall.check("timerfd_create") { timerfd_create(clock, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
+        descriptor = try FileDescriptor.check("timerfd_create") { timerfd_create(clock, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
     }
 
     /// On a `CLOCK_REALTIME` timer: arms it for a time that never comes, with
@@ -38,7 +39,6 @@ public final class TimerFD {
         return n < 0 && errno == ECANCELED
     }
 
-    deinit { Glibc.close(fd) }
 
     /// `timerfd_settime` (relative): first expiry `first` seconds from now, then every
     /// `interval` seconds (0: once). `first` 0 disarms. A `first` too small to represent is

@@ -7,8 +7,8 @@ import CarouselCore
 /// the list), both where it is now and where it was in the previous frame. An unchanged list of
 /// quads gives no damage at all. What each display buffer is missing (the union of the damage of
 /// every frame since that buffer was last written) is not tracked here but by whoever owns the
-/// buffers, with `BufferDamage`: rendering never reads the display memory, which is often
-/// write-combined and very slow to read.
+/// buffers, with `BufferDamage` (Display): rendering never reads the display memory, which is
+/// often write-combined and very slow to read.
 public final class FrameComposer {
     /// The latest frame, in cached memory.
     public let frame: Canvas

@@ -6,6 +6,8 @@ import Foundation
 import Input
 import Kiosk
 import KioskConfig
+import LinuxSystem
+import Logging
 import Raster
 #if canImport(Glibc)
 import Glibc
@@ -90,9 +92,10 @@ struct DisplayTestCommand: ParsableCommand {
         if let rotation, let r = DisplayRotation(degrees: rotation) { options.rotation = r }
         let shotPlan = try parsedShots()
         let script = try input.map { try InputScript.load(path: $0) } ?? []
-        var handoverPlan = try parsedHandover()
+        let handoverPlan = try parsedHandover()
 
-        let signals = try SignalDescriptor([SIGTERM, SIGINT])
+        // Signals first (blocked on this thread before any other exists), read in the loop.
+        let signals = try SignalFD(signals: [SIGTERM, SIGINT])
         let steps = StepAnnouncer()
         steps.begin("open the display")
         let kind = backend
@@ -105,13 +108,13 @@ struct DisplayTestCommand: ParsableCommand {
             print("before: \(before.joined(separator: "; "))")
         }
         let display: DisplayBackend
-        do { display = try DisplayOpener.open(kind, options: options) } catch let e as DisplayError {
+        do { display = try openDisplay(kind, options: options) } catch let e as DisplayError {
             FileHandle.standardError.write(Data("kiosk-carousel: \(e.description)\n".utf8))
             throw ExitCode(2)
         }
         if scene != .carousel {
             steps.begin("show the \(scene.rawValue) scene")
-            let stats = try runSynthetic(display: display, signals: signals, fullFrames: scene == .full, seconds: seconds)
+            let stats = try DisplayTestSynthetic.run(display: display, signals: signals, fullFrames: scene == .full, seconds: seconds)
             steps.begin("close and restore")
             display.close()
             print(stats)
@@ -122,124 +125,29 @@ struct DisplayTestCommand: ParsableCommand {
         // Laid out at the screen's size; drawn at `render_scale` times it, as the display expects.
         var plan = SimulationPlan(config: cfg, width: max(1, display.fullSize.width), height: max(1, display.fullSize.height))
         plan.script = script
-        let driver = Simulator(plan: plan, log: try EventLog(path: nil))
-        var isActive: Bool { driver.session.isMoving || driver.hasPendingInput }
-        var hasScreen: Bool { display.size.width > 0 && display.size.height > 0 }
-        let clock = MonotonicClock()
-        var frozen = 0.0
-        var pendingShots = shotPlan[...]
-        var stats = DisplayTestStats(startMonotonic: clock.start)
-        var sceneDirty = true
-        var stopSignal: Int32?
-        var announceFrame = false
+        let driver = try Simulator(plan: plan, log: try EventLog(path: nil))
+        // The virtual clock is the reactor's: monotonic time less what shots, the handover and
+        // the first frame held.
+        let clock = HeldClock()
+        let reactor = try Reactor(clock: clock.now)
+        let carousel = DisplayTestCarousel(driver: driver, display: display, reactor: reactor, clock: clock, steps: steps,
+                                           seconds: seconds, shots: shotPlan, handover: handoverPlan)
+        let frames = FramePumpHost(session: driver.session, behavior: driver.behavior, display: display, reactor: reactor,
+                                   logger: Logger(label: "kiosk.display-test"), client: carousel,
+                                   afterFrame: DisplayTestAfterFrame(carousel))
+        try frames.attach()
+        try reactor.watch(signals.fd) {
+            if let signal = signals.drain().first { carousel.signalled(signal) }
+        }
         steps.begin("first frame")
-
-        func virtualNow() -> Double { clock.now() - clock.start - frozen }
-        /// Waits for fds or `timeout`; handles display readiness and wake-ups; rebuilds the scene
-        /// when the display's size changed.
-        func wait(_ timeout: Double) throws {
-            let r = try waitForEvents(display: display, signals: signals, timeout: timeout)
-            var resized = r.resized
-            if let sig = r.signal { stopSignal = sig }
-            if let w = display.nextWakeTime, clock.now() >= w { resized = display.handleWake() || resized }
-            if resized {
-                if hasScreen { driver.session.resize(width: display.fullSize.width, height: display.fullSize.height) }
-                sceneDirty = true
-                stats.resizes += 1
-                announceFrame = true
-            }
-        }
-        /// Presents the current frame in full and waits until it is on screen.
-        func showFully() throws {
-            let deadline = clock.now() + 2
-            while !display.canPresent && clock.now() < deadline && stopSignal == nil { try wait(0.02) }
-            guard hasScreen else { return }
-            _ = driver.session.renderFrame(full: true)
-            let frame = driver.session.frame
-            try display.present(frame, damage: [frame.bounds])
-            stats.framePresented(idle: false)
-            let end = clock.now() + 2
-            while !display.canPresent && clock.now() < end && stopSignal == nil { try wait(0.02) }
-        }
-
-        while stopSignal == nil {
-            let now = virtualNow()
-            // A slow frame may jump past the end: shots still due are taken first.
-            if now >= seconds && pendingShots.isEmpty { break }
-            let shot = pendingShots.first.flatMap { $0.0 <= now ? $0 : nil }
-            driver.advance(to: shot?.0 ?? now)
-            let changed = driver.session.needsFrame
-            if changed { sceneDirty = true }
-            if driver.session.isMoving { stats.motion(true, at: clock.now(), flips: flipCount(display)) }
-            if let (t, name) = shot {
-                pendingShots = pendingShots.dropFirst()
-                steps.begin("shot \(name)")
-                let held = clock.now(), heldCPU = DisplayTestStats.cpuSeconds()
-                try showFully()
-                takeShot(name: name, virtualTime: t)
-                stats.exclude(seconds: clock.now() - held, cpu: DisplayTestStats.cpuSeconds() - heldCPU)
-                // The clock resumes at t: the time spent holding does not count.
-                frozen += (clock.now() - held) + (now - t)
-                sceneDirty = false
-                continue
-            }
-            if let h = handoverPlan, h.time <= now {
-                handoverPlan = nil
-                steps.begin("handover")
-                let held = clock.now(), heldCPU = DisplayTestStats.cpuSeconds()
-                display.release()
-                print("display released; running: \(h.command)")
-                fflush(stdout)
-                let p = Process()
-                p.executableURL = URL(fileURLWithPath: "/bin/sh")
-                p.arguments = ["-c", h.command]
-                try p.run()
-                p.waitUntilExit()
-                display.reacquire()
-                print("display taken back (the program exited with \(p.terminationStatus)); wants a frame: \(display.wantsFrame)")
-                fflush(stdout)
-                stats.exclude(seconds: clock.now() - held, cpu: DisplayTestStats.cpuSeconds() - heldCPU)
-                frozen += clock.now() - held
-                announceFrame = true
-                continue
-            }
-            if (sceneDirty || display.wantsFrame), display.canPresent, hasScreen {
-                let damage = driver.session.renderFrame()
-                let frame = driver.session.frame
-                try display.present(frame, damage: damage)
-                stats.framePresented(idle: !sceneDirty && !isActive)
-                if stats.framesPresented == 1 {
-                    // The first frame draws every visible card: hold the clock while it does, so
-                    // the script starts with the carousel on screen.
-                    frozen += virtualNow() - now
-                }
-                if stats.framesPresented == 1 || announceFrame {
-                    // Tests wait for these lines before taking screenshots or sending signals.
-                    print(stats.framesPresented == 1 ? "first frame presented" : "frame presented after the display changed (\(frame.width)x\(frame.height))")
-                    fflush(stdout)
-                    steps.begin("carousel")
-                    announceFrame = false
-                }
-                sceneDirty = false
-            }
-            // Motion ends once its last frame is out (idle time starts after it).
-            if !driver.session.isMoving && !sceneDirty { stats.motion(false, at: clock.now(), flips: flipCount(display)) }
-            // Sleep until the next engine tick (only while something moves), the next shot, the
-            // display's wake time, or an fd.
-            var until = seconds
-            if isActive { until = min(until, driver.nextStepTime) }
-            if let s = pendingShots.first { until = min(until, s.0) }
-            var timeout = until - virtualNow()
-            if let w = display.nextWakeTime { timeout = min(timeout, w - clock.now()) }
-            if (sceneDirty || display.wantsFrame) && display.canPresent { timeout = 0 }
-            try wait(max(0, timeout))
-        }
-        stats.motion(false, at: clock.now(), flips: flipCount(display))
-        stats.finish(display: display)
+        reactor.run()
+        if let failure = carousel.failure { throw failure }
+        carousel.finish()
+        var stats = carousel.stats
         steps.begin("close and restore")
         display.close()
         stats.restore = restoreSummary(display)
-        print(stats.report(signal: stopSignal))
+        print(stats.report(signal: carousel.stopSignal))
         if let probe {
             let after = probe.crtcStates()
             print("after: \(after.joined(separator: "; "))")

@@ -30,49 +30,14 @@ func wallClockNow() -> Double {
     return MonotonicClock.seconds(t)
 }
 
-/// The write end of the signal pipe (the handler may only make async-signal-safe calls).
-private var signalPipeWriteEnd: Int32 = -1
-
-/// SIGTERM/SIGINT as a readable descriptor: the handler writes the signal number into a pipe
-/// (the self-pipe trick), the loop reads it and shuts down in order.
-final class SignalDescriptor {
-    let fd: Int32
-    init(_ signals: [Int32]) throws {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw DisplayError(.failed, "pipe failed", errno: errno) }
-        for e in ends {
-            _ = fcntl(e, F_SETFL, fcntl(e, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(e, F_SETFD, FD_CLOEXEC)
-        }
-        fd = ends[0]
-        signalPipeWriteEnd = ends[1]
-        for s in signals {
-            signal(s) { sig in
-                var b = UInt8(truncatingIfNeeded: sig)
-                _ = write(signalPipeWriteEnd, &b, 1)
-            }
-        }
+/// Opens the display `display-test` drives: `kind` with `options`; with
+/// `KIOSK_DISPLAY_TEST_HEADLESS=WIDTHxHEIGHT` in the environment, a headless display of that size
+/// paced at 60 Hz instead (the host's tests run display-test where there is no screen).
+func openDisplay(_ kind: DisplayBackendKind, options: DisplayOptions) throws -> DisplayBackend {
+    if let size = ProcessInfo.processInfo.environment["KIOSK_DISPLAY_TEST_HEADLESS"], let s = PixelSize(modeName: size) {
+        return HeadlessDisplay(width: s.width, height: s.height, paced: true, renderScale: options.renderScale)
     }
-    /// The signal read, if one is pending.
-    func read() -> Int32? {
-        var b: UInt8 = 0
-        return Glibc.read(fd, &b, 1) == 1 ? Int32(b) : nil
-    }
-}
-
-/// One `poll` over the display's descriptors and the signal descriptor.
-func waitForEvents(display: DisplayBackend, signals: SignalDescriptor, timeout: Double) throws -> (signal: Int32?, resized: Bool) {
-    let fds = display.pollDescriptors
-    var pfds = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } + [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0)]
-    let ms = Int32(min(60_000, max(0, (timeout * 1000).rounded(.up))))
-    let n = poll(&pfds, nfds_t(pfds.count), ms)
-    if n < 0 && errno != EINTR { throw DisplayError(.failed, "poll failed", errno: errno) }
-    var resized = false
-    var signal: Int32?
-    for p in pfds where p.revents != 0 {
-        if p.fd == signals.fd { signal = signals.read() } else { resized = display.handleReadable(p.fd) || resized }
-    }
-    return (signal, resized)
+    return try DisplayOpener.open(kind, options: options)
 }
 
 /// Page flips completed so far (DRM), or frames shown (fbdev).
@@ -209,52 +174,4 @@ struct DisplayTestStats {
         if let signal { parts.append("signal=\(signal)") }
         return parts.joined(separator: " ") + "\nrestore: \(restore)"
     }
-}
-
-/// Measures the display path alone (copy, flip, pacing) with frames that cost nothing to draw:
-/// a bar sweeping across (damage: two 64-pixel columns) or, with `fullFrames`, a whole frame
-/// changing every time. Draws whenever the display can take a frame, for `seconds`.
-func runSynthetic(display: DisplayBackend, signals: SignalDescriptor, fullFrames: Bool, seconds: Double) throws -> String {
-    let start = MonotonicClock.now()
-    let cpuStart = DisplayTestStats.cpuSeconds()
-    var frame = Canvas(width: max(1, display.size.width), height: max(1, display.size.height))
-    var frames = 0
-    var copiedPixels = 0
-    var oldBar = PixelRect.empty
-    let barWidth = 64
-    while MonotonicClock.now() - start < seconds {
-        if frame.width != display.size.width || frame.height != display.size.height {
-            frame = Canvas(width: max(1, display.size.width), height: max(1, display.size.height))
-            oldBar = .empty
-        }
-        if display.canPresent {
-            let damage: [PixelRect]
-            if fullFrames {
-                frame.fill(frames % 2 == 0 ? 0xFF20_4060 : 0xFF60_4020)
-                damage = [frame.bounds]
-            } else {
-                let x = (frames * 8) % max(1, frame.width - barWidth)
-                let bar = PixelRect(x: x, y: 0, width: barWidth, height: frame.height)
-                frame.fill(0xFF10_1418, x: oldBar.x, y: 0, width: oldBar.width, height: frame.height)
-                frame.fill(0xFFE0_E0E0, x: bar.x, y: 0, width: bar.width, height: frame.height)
-                damage = [oldBar, bar]
-                oldBar = bar
-            }
-            try display.present(frame, damage: damage)
-            frames += 1
-            copiedPixels += damage.reduce(0) { $0 + $1.area }
-        }
-        var timeout = seconds - (MonotonicClock.now() - start)
-        if let w = display.nextWakeTime { timeout = min(timeout, w - MonotonicClock.now()) }
-        // The copy may have taken longer than the cap: then the next frame can go at once.
-        if display.canPresent { timeout = 0 }
-        let r = try waitForEvents(display: display, signals: signals, timeout: max(0, timeout))
-        if r.signal != nil { break }
-        if let w = display.nextWakeTime, MonotonicClock.now() >= w { _ = display.handleWake() }
-    }
-    let elapsed = MonotonicClock.now() - start
-    let cpu = DisplayTestStats.cpuSeconds() - cpuStart
-    return String(format: "synthetic %@ size=%dx%d refresh=%.2f frames=%d flips=%d seconds=%.3f fps=%.1f cpu_percent=%.0f damage_pixels_per_frame=%d",
-                  fullFrames ? "full" : "bars", display.size.width, display.size.height, display.refreshRate, frames,
-                  flipCount(display), elapsed, Double(frames) / elapsed, 100 * cpu / elapsed, frames > 0 ? copiedPixels / frames : 0)
 }

@@ -148,8 +148,8 @@ final class RecordOutput {
     func write(_ line: String) throws { try file.write(line + "\n") }
 }
 
-/// Waits on the input sources' descriptors and a `SignalFD` (SIGINT, SIGTERM) with one `Epoll`,
-/// with the deadline as the only timeout: no polling.
+/// Reads the input sources on a `Reactor`: their descriptors and a `SignalFD` (SIGINT, SIGTERM)
+/// watched, the end (`seconds`) its only deadline: no polling.
 struct RecordLoop {
     var input: InputSource
     var seconds: Double?
@@ -161,38 +161,75 @@ struct RecordLoop {
 
     /// Calls `emit` with each event (time relative to the start), then `finish` with the time
     /// the recording ended; returns how many events there were.
-    func run(_ emit: (TimedInputEvent) throws -> Void, finish: (Double) throws -> Void = { _ in }) throws -> Int {
-        let signals: SignalFD, epoll: Epoll
+    func run(_ emit: @escaping (TimedInputEvent) throws -> Void, finish: (Double) throws -> Void = { _ in }) throws -> Int {
+        let reactor: Reactor, signals: SignalFD
+        let recording = Recording(end: seconds, afterFirstRead: afterFirstRead)
         do {
             signals = try SignalFD(signals: [SIGINT, SIGTERM])
-            epoll = try Epoll(maxEvents: 8)
-            for fd in input.pollDescriptors + [signals.fd] { try epoll.add(fd, events: .readable) }
+            reactor = try Reactor()
+            try reactor.watch(signals.fd) { [unowned reactor] in
+                _ = signals.drain()
+                reactor.stop()
+            }
+            let start = reactor.start
+            // The devices' descriptors change as they come and go: watched anew after each read.
+            let watch = InputDescriptorWatch(watcher: reactor) { [input, unowned reactor] fd in
+                do {
+                    for e in input.readTimed(fd: fd) {
+                        try emit(TimedInputEvent(time: max(0, e.time - start), event: e.event))
+                        recording.count += 1
+                    }
+                    try recording.watch?.sync([input])
+                } catch {
+                    recording.failure = error
+                    reactor.stop()
+                }
+            }
+            recording.watch = watch
+            try watch.sync([input])
         } catch {
             throw CommandFailure("record: cannot wait for input: \(error)")
         }
-        let start = monotonicNow()
-        let end = seconds.map { start + $0 }
-        var count = 0
-        var firstRead = true
-        loop: while true {
-            var timeout: Int32 = -1
-            if let end {
-                let left = end - monotonicNow()
-                if left <= 0 { break }
-                timeout = Int32(min((left * 1000).rounded(.up), 1e9))
-            }
-            let ready: [Epoll.Event]
-            do { ready = try epoll.wait(timeout: timeout) } catch { throw CommandFailure("record: \(error)") }
-            for event in ready {
-                if event.fd == signals.fd { break loop }
-                for e in input.readTimed(fd: event.fd) {
-                    try emit(TimedInputEvent(time: max(0, e.time - start), event: e.event))
-                    count += 1
-                }
-            }
-            if firstRead { firstRead = false; afterFirstRead() }
-        }
-        try finish(monotonicNow() - start)
-        return count
+        recording.reactor = reactor
+        reactor.add(recording)
+        reactor.run()
+        if let failure = recording.failure { throw failure }
+        try finish(reactor.now)
+        return recording.count
+    }
+}
+
+/// What `RecordLoop` keeps while it runs: the events counted, the end as the reactor's
+/// deadline, and `afterFirstRead` after the first wake-up (events read or the end reached).
+private final class Recording: ReactorSource {
+    let end: Double?
+    let afterFirstRead: () -> Void
+    weak var reactor: Reactor?
+    /// The input devices' descriptors in the reactor.
+    var watch: InputDescriptorWatch?
+    var count = 0
+    var failure: Error?
+    private var firstRead = true
+
+    init(end: Double?, afterFirstRead: @escaping () -> Void) {
+        self.end = end
+        self.afterFirstRead = afterFirstRead
+    }
+
+    var nextDeadline: Double? { end }
+
+    func prepare(now: Double) {
+        if (reactor?.wakeups ?? 0) > 0 { readOnce() }
+    }
+
+    func deadlineReached(now: Double) {
+        readOnce()
+        reactor?.stop()
+    }
+
+    private func readOnce() {
+        guard firstRead else { return }
+        firstRead = false
+        afterFirstRead()
     }
 }

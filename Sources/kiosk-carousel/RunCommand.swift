@@ -47,7 +47,7 @@ struct RunCommand: ParsableCommand {
         let logger = Logger(label: "kiosk-carousel")
         let path = config.path
         // A file that does not validate (or none) does not stop the kiosk: the screen shows its
-        // problems until it is fixed (KioskApp+Startup). They are logged here as well.
+        // problems until it is fixed (ConfigReload). They are logged here as well.
         var cfg: KioskConfiguration
         var problems: [ConfigDiagnostic] = []
         do {

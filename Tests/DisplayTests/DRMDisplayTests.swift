@@ -50,7 +50,7 @@ final class DRMDisplayTests: XCTestCase {
         let d = try open()
         XCTAssertEqual(d.connectorName, "HDMI-A-1")
         XCTAssertEqual(d.size.width, 1280); XCTAssertEqual(d.size.height, 720)
-        XCTAssertEqual(d.buffers.count, 2)
+        XCTAssertEqual(d.backend.buffers.count, 2)
         XCTAssertEqual(sys.callCount("createDumb 1280x720"), 2)
         XCTAssertEqual(sys.callCount("setCrtc"), 0, "no mode set before the first frame")
         XCTAssertEqual(d.pollDescriptors, [sys.drmFD, hotplug.fd])
@@ -68,7 +68,7 @@ final class DRMDisplayTests: XCTestCase {
         let d = try open(DisplayOptions(connector: "HDMI-A-1", mode: "1280x720@50", buffers: 3))
         XCTAssertEqual(d.connectorName, "HDMI-A-1")
         XCTAssertEqual(d.currentMode?.description, "1280x720@50")
-        XCTAssertEqual(d.buffers.count, 3)
+        XCTAssertEqual(d.backend.buffers.count, 3)
     }
 
     func testUnavailableModeListsTheAvailableOnes() {
@@ -140,7 +140,7 @@ final class DRMDisplayTests: XCTestCase {
         for generation in 2...6 as ClosedRange<UInt32> {
             XCTAssertTrue(d.canPresent)
             try d.present(patternFrame(width: 1024, height: 768, generation: generation), damage: [PixelRect(x: 0, y: 0, width: 10, height: 10)])
-            XCTAssertTrue(d.flipPending)
+            XCTAssertTrue(d.backend.flipPending)
             XCTAssertFalse(d.canPresent, "one flip in flight")
             // Presenting anyway does not queue a second flip: it is kept for later.
             try d.present(frame, damage: [PixelRect(x: 5, y: 5, width: 1, height: 1)])
@@ -300,7 +300,7 @@ final class DRMDisplayTests: XCTestCase {
         XCTAssertTrue(d.handleReadable(hotplug.fd))
         XCTAssertEqual(d.size.width, 0)
         XCTAssertFalse(d.canPresent)
-        XCTAssertTrue(d.buffers.isEmpty)
+        XCTAssertTrue(d.backend.buffers.isEmpty)
         XCTAssertNoThrow(try d.present(frame, damage: [frame.bounds]))
 
         sys.connectors[51] = FakeDisplaySystem.connector(id: 51, name: "HDMI-A-1", modes: [DRMMode(width: 1280, height: 800, refresh: 60, preferred: true)])
@@ -371,7 +371,7 @@ final class DRMDisplayTests: XCTestCase {
         sys.pageFlipErrno = EINVAL
         try d.present(frame, damage: [PixelRect(x: 0, y: 0, width: 4, height: 4)])
         XCTAssertEqual(sys.callCount("setCrtc"), 2)
-        XCTAssertFalse(d.flipPending)
+        XCTAssertFalse(d.backend.flipPending)
         sys.now += 1
         try d.present(frame, damage: [PixelRect(x: 0, y: 0, width: 4, height: 4)])
         XCTAssertEqual(sys.callCount("pageFlip"), 1, "not tried again")
@@ -382,10 +382,10 @@ final class DRMDisplayTests: XCTestCase {
         let (d, frame) = try openShowingFirstFrame()
         sys.flipDuration = 1000  // never arrives
         try d.present(frame, damage: [frame.bounds])
-        XCTAssertEqual(try XCTUnwrap(d.nextWakeTime), sys.now + DRMDisplay.flipTimeout, accuracy: 1e-9)
-        sys.now += DRMDisplay.flipTimeout
+        XCTAssertEqual(try XCTUnwrap(d.nextWakeTime), sys.now + DRMBackend.flipTimeout, accuracy: 1e-9)
+        sys.now += DRMBackend.flipTimeout
         _ = d.handleWake()
-        XCTAssertFalse(d.flipPending)
+        XCTAssertFalse(d.backend.flipPending)
     }
 
     /// `health`, for the watchdog: a flip unconfirmed past the timeout is a stall, and stays one
@@ -396,11 +396,11 @@ final class DRMDisplayTests: XCTestCase {
         sys.flipDuration = 1000  // the completion is lost
         let submitted = sys.now
         try d.present(frame, damage: [frame.bounds])
-        sys.now += DRMDisplay.flipTimeout / 2
+        sys.now += DRMBackend.flipTimeout / 2
         XCTAssertEqual(d.health, .showing, "a flip in flight within its time")
-        sys.now = submitted + DRMDisplay.flipTimeout
+        sys.now = submitted + DRMBackend.flipTimeout
         _ = d.handleWake()
-        XCTAssertFalse(d.flipPending, "given up on")
+        XCTAssertFalse(d.backend.flipPending, "given up on")
         XCTAssertEqual(d.health, .stalled(since: submitted))
         XCTAssertTrue(d.wantsFrame, "asks for a frame: a new flip tells whether flips complete again")
         sys.now += 0.1

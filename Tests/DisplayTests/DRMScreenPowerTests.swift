@@ -54,7 +54,7 @@ extension DRMDisplayTests {
             sys.now += 1
         }
         XCTAssertEqual(sys.calls.filter { $0.hasPrefix("pageFlip") || $0.hasPrefix("setCrtc") }, [], "no flips while off")
-        XCTAssertFalse(d.flipPending)
+        XCTAssertFalse(d.backend.flipPending)
         XCTAssertEqual(d.setScreenPower(true), .switched(.dpms))
         try d.present(later, damage: [])
         XCTAssertEqual(sys.callCount("pageFlip"), 0, "a mode set, not a flip, brings the picture back")
@@ -63,18 +63,18 @@ extension DRMDisplayTests {
         // Flipping works again afterwards (no fallback to mode sets per frame).
         sys.now += 1
         try d.present(later, damage: [PixelRect(x: 0, y: 0, width: 4, height: 4)])
-        XCTAssertTrue(d.flipPending)
+        XCTAssertTrue(d.backend.flipPending)
     }
 
     func testAFlipInFlightIsWaitedForBeforeBlanking() throws {
         let (d, frame) = try openShowingFirstFrame()
         sys.flipDuration = 0.005
         try d.present(frame, damage: [frame.bounds])
-        XCTAssertTrue(d.flipPending)
+        XCTAssertTrue(d.backend.flipPending)
         sys.clearCalls()
         XCTAssertEqual(d.setScreenPower(false), .switched(.dpms))
         XCTAssertEqual(sys.calls, ["poll 10", "handleEvents", "getProperties 51", "setProperty 51 7=3"])
-        XCTAssertFalse(d.flipPending)
+        XCTAssertFalse(d.backend.flipPending)
         XCTAssertEqual(d.flipsCompleted, 1)
     }
 

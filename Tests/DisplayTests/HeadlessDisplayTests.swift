@@ -30,4 +30,21 @@ final class HeadlessDisplayTests: XCTestCase {
         XCTAssertEqual(shown, [1, 2, 3])
         XCTAssertNil(d.nextWakeTime)
     }
+
+    /// The clock is a value the display is given: a test (or a virtual-time driver) owns time.
+    func testPacedHeadlessFollowsTheClockItIsGiven() throws {
+        let clock = FakeClock()
+        let d = HeadlessDisplay(width: 4, height: 4, refreshRate: 10, paced: true, clock: clock.read)
+        var shown: [FrameShown] = []
+        d.onFrameShown = { shown.append($0) }
+        let frame = Canvas(width: 4, height: 4)
+        try d.present(frame, damage: [frame.bounds])
+        XCTAssertEqual(shown, [FrameShown(sequence: 1, time: 100, timing: .submitted)])
+        XCTAssertFalse(d.canPresent)
+        XCTAssertEqual(try XCTUnwrap(d.nextWakeTime), 100.1, accuracy: 1e-9)
+        clock.now = 100.1
+        XCTAssertTrue(d.canPresent)
+        XCTAssertEqual(d.presentedFrames, 1)
+        XCTAssertEqual(d.lastCopiedPixels, 16)
+    }
 }

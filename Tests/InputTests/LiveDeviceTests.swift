@@ -21,25 +21,28 @@ final class LiveDeviceTests: XCTestCase {
         let source = try RotaryEncoderSource(options: RotaryOptions(name: "live-knob"))
         defer { source.close() }
         XCTAssertTrue(source.isOpen, "the knob exists at start: opened at once")
-        let fd = try XCTUnwrap(source.pollDescriptors.first)
+        let opened = source.pollDescriptors
+        XCTAssertEqual(opened.count, 3, "the udev monitor, the queue and the knob")
         XCTAssertFalse(canGrab(knob.devnode), "grabbed while open, so libinput does not see it too")
 
         knob.write([(EV_REL, REL_DIAL, 1), (EV_SYN, SYN_REPORT, 0), (EV_KEY, KEY_ENTER, 1), (EV_SYN, SYN_REPORT, 0)])
-        XCTAssertEqual(try readUntil(source, fd, count: 2), [.rotary(delta: 1), .keyDown(.enter)])
+        XCTAssertEqual(try readUntil(source, count: 2), [.rotary(delta: 1), .keyDown(.enter)])
 
+        let generation = source.descriptorGeneration
         source.suspend()
-        XCTAssertEqual(source.pollDescriptors, [fd], "descriptors stay the same")
-        XCTAssertEqual(try readUntil(source, fd, count: 1), [.keyUp(.enter)], "the held button is released")
+        XCTAssertEqual(source.pollDescriptors, Array(opened.prefix(2)), "the knob's descriptor is closed; the others stay")
+        XCTAssertNotEqual(source.descriptorGeneration, generation, "the loop is told to watch them anew")
+        XCTAssertEqual(try readUntil(source, count: 1), [.keyUp(.enter)], "the held button is released")
         XCTAssertTrue(canGrab(knob.devnode), "suspended: released and closed")
         knob.write([(EV_REL, REL_DIAL, 5), (EV_SYN, SYN_REPORT, 0)])
-        XCTAssertFalse(readable(fd, timeout: 0.3), "nothing is read while suspended")
+        XCTAssertFalse(readable(source, timeout: 0.3), "nothing is read while suspended")
 
         source.resume()
         XCTAssertFalse(canGrab(knob.devnode), "grabbed again")
         knob.write([(EV_KEY, KEY_ENTER, 0), (EV_SYN, SYN_REPORT, 0), (EV_REL, REL_DIAL, -1), (EV_SYN, SYN_REPORT, 0)])
-        XCTAssertEqual(try readUntil(source, fd, count: 1), [.rotary(delta: -1)],
+        XCTAssertEqual(try readUntil(source, count: 1), [.rotary(delta: -1)],
                        "turns while suspended are not replayed; the stale release is not doubled")
-        XCTAssertFalse(readable(fd, timeout: 0.2), "quiet when nothing happens")
+        XCTAssertFalse(readable(source, timeout: 0.2), "quiet when nothing happens")
     }
 
     /// The udev backend's descriptor must go quiet once read: a wake-up left pending kept it
@@ -47,10 +50,11 @@ final class LiveDeviceTests: XCTestCase {
     func testLibinputUdevSourceIsQuietAfterARead() throws {
         let source = try LibInputSource(options: InputOptions())
         defer { source.close() }
-        let fd = try XCTUnwrap(source.pollDescriptors.first)
-        XCTAssertTrue(readable(fd, timeout: 0.2 * vmSlowdown), "devices present at start are announced at once")
-        _ = try readUntil(source, fd, count: 0, settle: 0.5)
-        XCTAssertFalse(readable(fd, timeout: 0.3), "quiet when nothing happens")
+        let descriptors = source.pollDescriptors
+        XCTAssertFalse(descriptors.isEmpty)
+        XCTAssertTrue(readable(source, timeout: 0.2 * vmSlowdown), "devices present at start are announced at once")
+        _ = try readUntil(source, count: 0, settle: 0.5)
+        XCTAssertFalse(readable(source, timeout: 0.3), "quiet when nothing happens")
     }
 
     func testLibinputSuspendCancelsTheTouchAndResumeWorksAgain() throws {
@@ -59,33 +63,35 @@ final class LiveDeviceTests: XCTestCase {
         options.panelWidth = 1000; options.panelHeight = 1000
         let source = try LibInputSource(options: options)
         defer { source.close() }
-        let fd = try XCTUnwrap(source.pollDescriptors.first)
-        _ = try readUntil(source, fd, count: 0, settle: 1.0)     // device added
+        let descriptors = source.pollDescriptors
+        XCTAssertFalse(descriptors.isEmpty)
+        _ = try readUntil(source, count: 0, settle: 1.0)     // device added
         screen.write(touchDown(x: 100, y: 200) + [(EV_SYN, SYN_REPORT, 0)])
-        XCTAssertEqual(try readUntil(source, fd, count: 1), [.touchDown(slot: 0, x: 100, y: 200)])
+        XCTAssertEqual(try readUntil(source, count: 1), [.touchDown(slot: 0, x: 100, y: 200)])
 
         source.suspend()
-        XCTAssertEqual(try readUntil(source, fd, count: 1), [.touchCancel(slot: 0)], "the finger's drag ends cleanly")
+        XCTAssertEqual(try readUntil(source, count: 1), [.touchCancel(slot: 0)], "the finger's drag ends cleanly")
         screen.write([(EV_ABS, ABS_MT_TRACKING_ID, -1), (EV_KEY, BTN_TOUCH, 0), (EV_SYN, SYN_REPORT, 0)])
         source.resume()
-        _ = try readUntil(source, fd, count: 0, settle: 1.0)     // device added again
+        _ = try readUntil(source, count: 0, settle: 1.0)     // device added again
         screen.write(touchDown(x: 500, y: 600) + [(EV_SYN, SYN_REPORT, 0)])
-        XCTAssertEqual(try readUntil(source, fd, count: 1), [.touchDown(slot: 0, x: 500, y: 600)])
-        XCTAssertEqual(source.pollDescriptors, [fd])
+        XCTAssertEqual(try readUntil(source, count: 1), [.touchDown(slot: 0, x: 500, y: 600)])
+        XCTAssertEqual(source.pollDescriptors, descriptors, "libinput's descriptors stay the same")
     }
 
     func testTheKnobCanAppearAfterStart() throws {
         let source = try RotaryEncoderSource(options: RotaryOptions(name: "late-knob"))
         defer { source.close() }
         XCTAssertFalse(source.isOpen)
-        let fd = try XCTUnwrap(source.pollDescriptors.first)
-        _ = try readUntil(source, fd, count: 0, settle: 0.5)   // udev news of earlier tests' devices
-        XCTAssertFalse(readable(fd, timeout: 0.3), "no device, no wake-ups")
+        let descriptors = source.pollDescriptors
+        XCTAssertFalse(descriptors.isEmpty)
+        _ = try readUntil(source, count: 0, settle: 0.5)   // udev news of earlier tests' devices
+        XCTAssertFalse(readable(source, timeout: 0.3), "no device, no wake-ups")
         let knob = try UInputDevice.knob(name: "late-knob")
-        _ = try readUntil(source, fd, count: 0, settle: 1.5)
+        _ = try readUntil(source, count: 0, settle: 1.5)
         XCTAssertTrue(source.isOpen, "opened when udev reported it")
         knob.write([(EV_REL, REL_DIAL, 2), (EV_SYN, SYN_REPORT, 0)])
-        XCTAssertEqual(try readUntil(source, fd, count: 1), [.rotary(delta: 2)])
+        XCTAssertEqual(try readUntil(source, count: 1), [.rotary(delta: 2)])
     }
 
     /// The path backend: a listed device (a udev symlink) unplugged and plugged back works, and
@@ -101,27 +107,28 @@ final class LiveDeviceTests: XCTestCase {
         options.panelWidth = 1000; options.panelHeight = 1000
         let source = try LibInputSource(options: options)
         defer { source.close() }
-        let fd = try XCTUnwrap(source.pollDescriptors.first)
-        _ = try readUntil(source, fd, count: 0, settle: 1.0)
+        let descriptors = source.pollDescriptors
+        XCTAssertFalse(descriptors.isEmpty)
+        _ = try readUntil(source, count: 0, settle: 1.0)
         func tap(_ x: Int32, _ y: Int32) throws -> [InputEvent] {
             screen?.write(touchDown(x: x, y: y) + [(EV_SYN, SYN_REPORT, 0)])
             screen?.write([(EV_ABS, ABS_MT_TRACKING_ID, -1), (EV_KEY, BTN_TOUCH, 0), (EV_SYN, SYN_REPORT, 0)])
-            return try readUntil(source, fd, count: 2)
+            return try readUntil(source, count: 2)
         }
         XCTAssertEqual(try tap(100, 200), [.touchDown(slot: 0, x: 100, y: 200), .touchUp(slot: 0)])
 
         screen = nil                                              // unplugged
-        _ = try readUntil(source, fd, count: 0, settle: 1.0)
+        _ = try readUntil(source, count: 0, settle: 1.0)
         screen = try UInputDevice.touchscreen(name: "live-ptouch", max: 999)
-        _ = try readUntil(source, fd, count: 0, settle: 1.5)       // added again through udev
+        _ = try readUntil(source, count: 0, settle: 1.5)       // added again through udev
         XCTAssertEqual(try tap(300, 400), [.touchDown(slot: 0, x: 300, y: 400), .touchUp(slot: 0)])
 
         source.suspend()
-        XCTAssertEqual(try readUntil(source, fd, count: 0, settle: 0.5), [])
+        XCTAssertEqual(try readUntil(source, count: 0, settle: 0.5), [])
         source.resume()
-        _ = try readUntil(source, fd, count: 0, settle: 1.0)
+        _ = try readUntil(source, count: 0, settle: 1.0)
         XCTAssertEqual(try tap(700, 800), [.touchDown(slot: 0, x: 700, y: 800), .touchUp(slot: 0)])
-        XCTAssertEqual(source.pollDescriptors, [fd])
+        XCTAssertEqual(source.pollDescriptors, descriptors, "libinput's descriptors stay the same")
     }
 
     // MARK: - Helpers
@@ -131,18 +138,22 @@ final class LiveDeviceTests: XCTestCase {
          (EV_ABS, ABS_MT_POSITION_Y, y), (EV_KEY, BTN_TOUCH, 1), (EV_ABS, ABS_X, x), (EV_ABS, ABS_Y, y)]
     }
 
-    private func readable(_ fd: Int32, timeout: Double) -> Bool {
-        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return poll(&p, 1, Int32(timeout * 1000)) == 1
+    /// The source's descriptors that are readable within `timeout` seconds.
+    private func ready(_ s: InputSource, timeout: Double) -> [Int32] {
+        var p = s.pollDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        guard poll(&p, nfds_t(p.count), Int32(timeout * 1000)) > 0 else { return [] }
+        return p.filter { $0.revents != 0 }.map(\.fd)
     }
+
+    private func readable(_ s: InputSource, timeout: Double) -> Bool { !ready(s, timeout: timeout).isEmpty }
 
     /// Reads until `count` events arrived (or, with `settle`, for that long), failing after 5 s
     /// (x `KIOSK_VM_SLOWDOWN`).
-    private func readUntil(_ s: InputSource, _ fd: Int32, count: Int, settle: Double = 0) throws -> [InputEvent] {
+    private func readUntil(_ s: InputSource, count: Int, settle: Double = 0) throws -> [InputEvent] {
         var out: [InputEvent] = []
         let end = Date().addingTimeInterval(settle > 0 ? settle : 5 * vmSlowdown)
         while Date() < end {
-            if readable(fd, timeout: 0.1) { out += s.readTimed(fd: fd).map(\.event) }
+            for fd in ready(s, timeout: 0.1) { out += s.readTimed(fd: fd).map(\.event) }
             if settle == 0, out.count >= count { return out }
         }
         if settle > 0 { return out }

@@ -121,7 +121,7 @@ final class ConfigReloaderTests: XCTestCase {
                                inputs: [], log: try EventLog(path: nil), logger: Logger(label: "test"), exitAfter: 120,
                                notifier: nil, media: prober.checks)
         let done = try EventFD()
-        try app.loop.watch(done.fd) { [unowned app] in app.loop.stop() }
+        try app.reactor.watch(done.fd) { [unowned app] in app.reactor.stop() }
         try write(head + titled + clipItem("new"))
         let reloading = try KioskControlClient(path: socket), monitor = try KioskControlClient(path: socket)
         final class Seen: @unchecked Sendable { var entered = false, state: [String: JSONValue]?, reply: [String: JSONValue]? }

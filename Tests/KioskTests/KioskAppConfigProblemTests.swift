@@ -104,7 +104,7 @@ final class KioskAppConfigProblemTests: ConfigFolderTestCase {
                 fixed = true
                 DispatchQueue.global().async { try? text.write(toFile: file, atomically: true, encoding: .utf8) }
             } else if app.configProblems.isEmpty && app.session.shownMessage == nil {
-                app.loop.stop()
+                app.reactor.stop()
             }
         }
         XCTAssertEqual(try app.run(), 0)

@@ -67,7 +67,7 @@ final class KioskAppInputTimeTests: XCTestCase {
             var plan = SimulationPlan(config: config, width: 800, height: 480)
             plan.script = swipe
             plan.until = until
-            let sim = Simulator(plan: plan, log: try EventLog(path: nil))
+            let sim = try Simulator(plan: plan, log: try EventLog(path: nil))
             try sim.run()
             return sim.session.engine.scrollOffset
         }

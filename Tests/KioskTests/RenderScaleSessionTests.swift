@@ -96,7 +96,7 @@ final class RenderScaleSessionTests: XCTestCase {
         plan.until = 0.1
         let path = folder.appendingPathComponent("shot.png").path
         plan.shots = [(0.1, path)]
-        let sim = Simulator(plan: plan, log: try EventLog(path: nil))
+        let sim = try Simulator(plan: plan, log: try EventLog(path: nil))
         try sim.run()
         XCTAssertTrue(sim.session.size == (240, 160))
         let png = try PNGDecoderForTests.size(of: path)

@@ -246,7 +246,7 @@ final class ScheduleTests: XCTestCase {
         plan.wallClockStart = local("2026-03-30T08:59:50")
         plan.until = 20
         let log = try EventLog(path: nil)
-        let sim = Simulator(plan: plan, log: log)
+        let sim = try Simulator(plan: plan, log: log)
         sim.advance(to: 1)
         XCTAssertEqual(sim.session.config.items.map(\.id), ["breakfast-1", "breakfast-2"])
         sim.session.apply(.scrollTo(index: 1, duration: 0), now: 1)

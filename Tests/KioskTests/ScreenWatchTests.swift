@@ -114,6 +114,8 @@ final class HealthScriptedDisplay: DisplayBackend {
 final class KioskAppWatchdogTests: XCTestCase {
     var folder: URL!
     var managerFD: Int32 = -1
+    /// The loop's monotonic clock (seconds), set by each pass (`KioskApp`'s injected clock).
+    let clock = SteppedClock(99)
 
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("watchdog-\(UUID().uuidString)")
@@ -136,7 +138,8 @@ final class KioskAppWatchdogTests: XCTestCase {
         XCTAssertEqual(UnixSocketAddress.with(socketPath) { bind(managerFD, $0, $1) }, 0)
         let notifier = try SystemdNotifier(socketPath: socketPath, watchdogUSec: 4_000_000)
         return try KioskApp(configPath: path, config: try ConfigLoader.load(path: path), display: display, inputs: [],
-                            log: try EventLog(path: nil), logger: Logger(label: "test"), notifier: notifier)
+                            log: try EventLog(path: nil), logger: Logger(label: "test"), notifier: notifier,
+                            clock: { [clock] in clock.now })
     }
 
     /// The notifications sent since the last call.
@@ -150,11 +153,11 @@ final class KioskAppWatchdogTests: XCTestCase {
         }
     }
 
-    /// One loop pass at `t` (seconds on the watchdog's clock): draw if due (the display paces,
-    /// and this one never holds a frame back), then the watchdog.
+    /// One loop pass at `t` (seconds on the loop's monotonic clock): draw if due (the display
+    /// paces, and this one never holds a frame back), then the watchdog.
     func pass(_ app: KioskApp, at t: Double) {
+        clock.now = t
         _ = app.beforeWait()
-        _ = app.serviceWatchdog(now: t)
     }
 
     func pings(_ messages: [String]) -> Int { messages.filter { $0 == "WATCHDOG=1" }.count }
@@ -245,4 +248,10 @@ final class KioskAppWatchdogTests: XCTestCase {
         XCTAssertTrue(app.screenWatch.isHealthy)
         XCTAssertNil(app.screenWatch.frameNeededSince)
     }
+}
+
+/// A monotonic clock a test sets by hand.
+final class SteppedClock: @unchecked Sendable {
+    var now: Double
+    init(_ now: Double) { self.now = now }
 }

@@ -23,7 +23,7 @@ func runAfterStartUp(_ app: KioskApp, display: HeadlessDisplay, window: Double,
                      file: StaticString = #filePath, line: UInt = #line) throws -> SettledRun {
     let items = app.session.config.items.count
     let stop = try TickTimer()
-    try app.loop.watch(stop.fd) { [unowned app] in app.loop.stop() }
+    try app.reactor.watch(stop.fd) { [unowned app] in app.reactor.stop() }
     var settled: (time: Double, wakeups: Int)?
     var after: [Double] = []
     let shown = display.onFrameShown

@@ -71,32 +71,6 @@ final class FrameComposerTests: XCTestCase {
         assertSame(f.frame, fullRender(quads), "back over the background")
     }
 
-    /// The composer's per-frame damage, kept per buffer by `BufferDamage` (as the display
-    /// backends do), brings every buffer up to date with the frame.
-    func testEachDisplayBufferReceivesWhatItMisses() {
-        let f = composer(), quads = RT.overlappingCards()
-        let buffers = [Canvas(width: 160, height: 90), Canvas(width: 160, height: 90)]
-        var damage = BufferDamage(buffers: 2)
-        var copied: [Int] = []
-        for step in 0..<8 {
-            let now = step < 5 ? moved(quads, by: Double(step) * 2.5) : moved(quads, by: 10)  // then idle
-            damage.record(f.render(now))
-            let b = buffers[step % 2]
-            let rects = damage.take(step % 2)
-            for r in rects { b.copy(from: f.frame, x: r.x, y: r.y, width: r.width, height: r.height) }
-            copied.append(DamageRegion(rects).area)
-            assertSame(b, f.frame, "buffer \(step % 2) after frame \(step)")
-        }
-        XCTAssertEqual(copied[0], 160 * 90)
-        XCTAssertEqual(copied[1], 160 * 90, "the second buffer has never held a frame")
-        // Frame 4 is the last move. Buffer 1 last held frame 3, so at frame 5 it still misses it;
-        // buffer 0 received frame 4 itself, so after that nothing is left to copy.
-        XCTAssertGreaterThan(copied[5], 0)
-        XCTAssertLessThan(copied[5], 160 * 90)
-        XCTAssertEqual(copied[6], 0)
-        XCTAssertEqual(copied[7], 0)
-    }
-
     func testDamageRegionMergesOverlapsAndKeepsDisjointRects() {
         var r = DamageRegion()
         r.add(PixelRect(x: 0, y: 0, width: 10, height: 10))

@@ -61,13 +61,13 @@ final class ReloadSoakTests: XCTestCase {
         var soak = ReloadSoak(reloads: reloads)
         let timer = try TickTimer()
         timer.armRepeating(interval: 0.002)
-        try app.loop.watch(timer.fd) { [unowned app] in
+        try app.reactor.watch(timer.fd) { [unowned app] in
             _ = timer.acknowledge()
             client.discardReceived()
             // Each rewrite differs (a comment with the count), as an edit does.
             let edited = text + "# \(soak.done)\n"
             if soak.step(app: app, client: client, rewrite: { try? edited.write(toFile: path, atomically: true, encoding: .utf8) },
-                         clock: clock) { app.loop.stop() }
+                         clock: clock) { app.reactor.stop() }
         }
         XCTAssertEqual(try app.run(), 0)
         XCTAssertNil(soak.failure)

@@ -1,6 +1,6 @@
-/// The states of `DRMDisplay`, one type per question: is the device ours (`DRMOwnership`),
-/// is a screen driven and how (`DRMOutput`, `DRMPresenter`), is a flip in flight (`DRMFlip`),
-/// and what paces frames (`DRMPacing`).
+/// The states of `DRMBackend`, one type per question: is the device ours (`DRMOwnership`),
+/// is a screen driven and how (`DRMOutput`, `DRMPresenter`), is a flip in flight (`DRMFlip`).
+/// What paces frames is an `OutputPacing` (flip events, or the clock).
 
 /// Whether this process is DRM master of the card.
 enum DRMOwnership: Equatable {
@@ -54,14 +54,4 @@ enum DRMFlip: Equatable {
     /// `buffer` was submitted at `since` (monotonic seconds) as frame `sequence`
     /// (`DisplayBackend.frameSequence`); its completion event makes it the front buffer.
     case pending(buffer: Int, since: Double, sequence: UInt64)
-}
-
-/// What decides when the next frame may go.
-enum DRMPacing: Equatable {
-    /// The flip completion events: flips wait for vblank, so a completed flip means the next
-    /// frame may go.
-    case flipEvents
-    /// The mode's refresh rate, by the clock (`RefreshCap`): after a mode set (no event), and
-    /// while flips complete in less than half a period (virtual GPUs: bochs, virtio-gpu).
-    case clock
 }

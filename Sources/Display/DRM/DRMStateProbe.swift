@@ -18,7 +18,7 @@ public final class DRMStateProbe {
         self.path = path
         self.system = system
         do { fd = try system.open(path, flags: O_RDWR | O_CLOEXEC) } catch {
-            throw DisplayError(.noDevice, "cannot open \(path): \(error)")
+            throw DisplayError(.noDevice, "cannot open \(path)", underlying: error)
         }
         // The first opener becomes master; give it up so the backend can take it.
         try? system.drmDropMaster(fd)

@@ -21,11 +21,12 @@ public struct ControlRequest: Equatable, Sendable {
 /// The control socket: a unix stream socket where local programs send JSON-line commands and
 /// receive replies and the event stream.
 ///
-/// Loop-friendly: the server keeps its listening socket and its clients in a private epoll set
-/// and exposes that set's descriptor as `fileDescriptor`. The loop adds it to its own epoll for
-/// reading and calls `handleEvents()` whenever it is readable; the call accepts, reads, writes
-/// and drops clients without ever blocking, and returns the commands that arrived. The loop
-/// acts on each and calls `reply(to:_:)`; `broadcast(_:)` sends an event line to everyone.
+/// Loop-friendly: the server registers its listening socket and each client in the loop's
+/// `DescriptorWatching` (the kiosk's `Reactor`; a `DescriptorPoller` of its own when made
+/// without one), and accepts, reads, writes and drops clients there without ever blocking. The
+/// commands that arrived are taken with `takeRequests()` (`onRequests` says when there are
+/// some); the loop acts on each and calls `reply(to:_:)`; `broadcast(_:)` sends an event line to
+/// everyone. Without a loop, `handleEvents()` does the pending socket work and takes them.
 ///
 /// Limits: lines longer than `maxLineBytes` get an error reply and are skipped; a client whose
 /// unsent output exceeds `maxQueuedBytes` (it does not read) is dropped; more than `maxClients`
@@ -37,7 +38,7 @@ public final class ControlServer {
         public var maxLineBytes = 16 * 1024
         public var maxQueuedBytes = 256 * 1024
         public var maxClients = 16
-        /// Bytes read from one client per `handleEvents()` call (fairness between clients).
+        /// Bytes read from one client each time it is ready (fairness between clients).
         public var readBudget = 64 * 1024
         /// Refused lines logged per client; the rest are counted and summed up in one line
         /// when the client goes (`RefusalLogBudget`).
@@ -66,29 +67,41 @@ public final class ControlServer {
 
     /// The socket's path.
     public var path: String { listener.path }
-    /// The descriptor the loop waits on (readable: call `handleEvents()`).
-    public var fileDescriptor: Int32 { epoll?.fd ?? -1 }
+    /// Without a loop (made with no `watcher`): the descriptor to wait on (readable: call
+    /// `handleEvents()`); -1 when the loop's watcher is used.
+    public var fileDescriptor: Int32 { ownPoller?.fd ?? -1 }
+    /// The listening socket's and the clients' descriptors (what the server watches).
+    public var descriptors: Set<Int32> { Set(clients.keys).union(listener.fd >= 0 ? [listener.fd] : []) }
+    /// Called when commands arrived (take them with `takeRequests()`).
+    public var onRequests: (() -> Void)?
     /// Connected clients.
     public var clientCount: Int { clients.count }
     public let limits: Limits
 
     private let listener: UnixListener
-    /// The listening socket and the clients (nil once closed).
-    private var epoll: Epoll?
+    /// Where the listening socket and the clients are watched (nil once closed).
+    private weak var watcher: DescriptorWatching?
+    /// The watcher made for a server without a loop.
+    private let ownPoller: DescriptorPoller?
+    /// Commands read and not yet taken.
+    private var received: [ControlRequest] = []
     private var clients: [Int32: Client] = [:]
     private var fdOfClient: [ControlClientID: Int32] = [:]
     private var nextClient = 1
     private let logger: Logger
 
-    /// Creates the socket at `path` (see `UnixListener` for how it is made safe).
-    public init(path: String, limits: Limits = Limits(), logger: Logger = Logger(label: "kiosk.control")) throws {
+    /// Creates the socket at `path` (see `UnixListener` for how it is made safe), watched in
+    /// `watcher` (nil: a `DescriptorPoller` of its own, driven by `handleEvents()`).
+    public init(path: String, limits: Limits = Limits(), logger: Logger = Logger(label: "kiosk.control"),
+                watcher: DescriptorWatching? = nil) throws {
         self.limits = limits
         self.logger = logger
         listener = try UnixListener(path: path)
         do {
-            let epoll = try Epoll(maxEvents: 32)
-            try epoll.add(listener.fd, events: .readable)
-            self.epoll = epoll
+            ownPoller = watcher == nil ? try DescriptorPoller() : nil
+            let watcher = watcher ?? ownPoller!
+            try watcher.watch(listener.fd, events: .readable) { [unowned self] _ in self.acceptAll() }
+            self.watcher = watcher
         } catch var e as SystemCallError {
             listener.close()
             e.subject = path
@@ -102,32 +115,44 @@ public final class ControlServer {
     /// Disconnects every client, closes the socket and removes its file.
     public func close() {
         for c in Array(clients.values) { drop(c, reason: nil) }
-        if listener.fd >= 0 { listener.close() }
-        epoll = nil
+        if listener.fd >= 0 {
+            watcher?.unwatch(listener.fd)
+            listener.close()
+        }
+        watcher = nil
     }
 
-    /// Does all pending socket work without blocking; returns the commands received, in order.
+    /// The commands received since the last call, in order.
+    public func takeRequests() -> [ControlRequest] {
+        defer { received.removeAll() }
+        return received
+    }
+
+    /// Without a loop: does all pending socket work without blocking; returns the commands
+    /// received, in order.
     public func handleEvents() -> [ControlRequest] {
+        try? ownPoller?.dispatchReady(timeout: 0)
+        return takeRequests()
+    }
+
+    /// A client's descriptor is ready: read, write, or drop it.
+    private func clientReady(_ c: Client, _ events: Epoll.Events) {
+        let fd = c.fd
+        guard clients[fd] === c else { return }
         var requests: [ControlRequest] = []
-        guard let ready = try? epoll?.wait(timeout: 0), !ready.isEmpty else { return [] }
-        for e in ready {
-            let fd = e.fd
-            if fd == listener.fd {
-                acceptAll()
-                continue
-            }
-            guard let c = clients[fd] else { continue }
-            if !e.events.isDisjoint(with: [.readable, .hangUp, .error]) && !c.readClosed {
-                requests += read(c)
-            }
-            guard clients[fd] === c else { continue }
-            if e.events.contains(.writable) { flush(c) }
-            if clients[fd] === c && e.events.contains(.error) { drop(c, reason: "socket error") }
+        if !events.isDisjoint(with: [.readable, .hangUp, .error]) && !c.readClosed {
+            requests = read(c)
+        }
+        if clients[fd] === c {
+            if events.contains(.writable) { flush(c) }
+            if clients[fd] === c && events.contains(.error) { drop(c, reason: "socket error") }
             // Both directions are shut: the peer is gone, nobody can read a reply (and the
             // hang-up would keep the descriptor readable forever).
-            if clients[fd] === c && e.events.contains(.hangUp) { drop(c, reason: nil) }
+            if clients[fd] === c && events.contains(.hangUp) { drop(c, reason: nil) }
         }
-        return requests
+        guard !requests.isEmpty else { return }
+        received += requests
+        onRequests?()
     }
 
     /// Sends the loop's answer to a request (dropped silently if the client has gone), after the
@@ -166,7 +191,9 @@ public final class ControlServer {
             nextClient += 1
             clients[fd] = c
             fdOfClient[c.id] = fd
-            do { try epoll?.add(fd, events: .readable) } catch {
+            do {
+                try watcher?.watch(fd, events: .readable) { [unowned self, unowned c] events in self.clientReady(c, events) }
+            } catch {
                 drop(c, reason: "\(error)")
                 continue
             }
@@ -184,7 +211,7 @@ public final class ControlServer {
         } else {
             logger.debug("control: \(c.id) disconnected")
         }
-        epoll?.remove(c.fd)
+        watcher?.unwatch(c.fd)
         Glibc.close(c.fd)
         clients[c.fd] = nil
         fdOfClient[c.id] = nil
@@ -336,7 +363,7 @@ public final class ControlServer {
         if !c.output.isEmpty { wanted.insert(.writable) }
         if wanted != c.interest {
             c.interest = wanted
-            do { try epoll?.modify(c.fd, events: wanted) } catch { drop(c, reason: "\(error)") }
+            do { try watcher?.modify(c.fd, events: wanted) } catch { drop(c, reason: "\(error)") }
         }
     }
 }

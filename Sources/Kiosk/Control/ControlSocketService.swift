@@ -1,8 +1,9 @@
+import LinuxSystem
 import Logging
 
 /// The `[control]` socket as the kiosk's adopted configuration says: opened, moved to a new
 /// path or closed when a configuration that changes `[control] socket` is adopted (`adopt`),
-/// and watched by the loop while open.
+/// and its listening socket and clients watched in the loop's reactor while open.
 ///
 /// A socket given up is closed at the start of the next loop pass (`closeRetired`), not at once:
 /// the client whose `reload` moved it still gets its reply and the `reloaded` event on it.
@@ -11,14 +12,14 @@ final class ControlSocketService {
     private(set) var server: ControlServer?
     /// Sockets given up in this pass, closed by `closeRetired`.
     private var retired: [ControlServer] = []
-    private let loop: EventLoop
+    private unowned let reactor: Reactor
     private let logger: Logger
-    /// Handles what a socket's descriptor has (the loop calls it when readable); set before
-    /// the first `adopt`.
+    /// Answers the commands a socket received (`ControlServer.takeRequests`); set before the
+    /// first `adopt`. A socket given up answers until it is closed.
     var handle: (ControlServer) -> Void = { _ in }
 
-    init(loop: EventLoop, logger: Logger) {
-        self.loop = loop
+    init(reactor: Reactor, logger: Logger) {
+        self.reactor = reactor
         self.logger = logger
     }
 
@@ -28,17 +29,11 @@ final class ControlSocketService {
         guard path != server?.path else { return }
         var made: ControlServer?
         if let path {
-            let new = try ControlServer(path: path)
-            do {
-                try loop.watch(new.fileDescriptor) { [unowned self, unowned new] in self.handle(new) }
-            } catch {
-                new.close()
-                throw error
-            }
+            let new = try ControlServer(path: path, watcher: reactor)
+            new.onRequests = { [unowned self, unowned new] in self.handle(new) }
             made = new
         }
         if let old = server {
-            loop.unwatch(old.fileDescriptor)
             retired.append(old)
             logger.info(path == nil ? "control socket \(old.path) closed ([control] socket is not set)"
                                     : "control socket moved from \(old.path) to \(path!)")
@@ -56,7 +51,6 @@ final class ControlSocketService {
     /// At exit: every socket closed, its file removed.
     func close() {
         closeRetired()
-        if let server { loop.unwatch(server.fileDescriptor) }
         server?.close()
         server = nil
     }

@@ -1,18 +1,18 @@
 import Display
+import Foundation
 import LinuxSystem
 import Logging
 
 /// `run --shot SECONDS=FILE.png`: what a headless kiosk's screen shows at those times (seconds
 /// since start, as `simulate --shot` counts virtual ones), written as PNG files. Owns its
-/// one-shot timer and the shots still to come; the loop only watches the timer's descriptor.
+/// shots still to come; the loop wakes at the next one's time.
 ///
 /// Each shot is the headless screen as last presented: the kiosk draws a frame only when the
 /// scene changes, so a still carousel's screen is its last frame. A file that cannot be written
 /// is logged (`PATH: reason (errno text)`) and counted in `failures`; the kiosk goes on.
-public final class TimedShots {
+public final class TimedShots: KioskComponent {
     private let display: HeadlessDisplay
     private var pending: ArraySlice<(time: Double, path: String)>
-    private let timer: TickTimer
     private let logger: Logger
     /// The files written, in time order.
     public private(set) var written: [String] = []
@@ -24,20 +24,13 @@ public final class TimedShots {
         self.display = display
         self.logger = logger
         pending = shots.sorted { $0.time < $1.time }[...]
-        timer = try TickTimer()
     }
 
-    /// Watches the timer in `loop` and arms it for the first shot; `now` gives seconds since start.
-    func start(in loop: EventLoop, now: @escaping () -> Double) throws {
-        try loop.watch(timer.fd) { [unowned self] in
-            self.timer.acknowledge()
-            self.writeDue(now: now())
-        }
-        arm(now: now())
-    }
+    /// The next shot's time.
+    public var nextDeadline: Double? { pending.first?.time }
 
-    /// Writes every shot due at `now`, then arms the timer for the next one.
-    func writeDue(now: Double) {
+    /// Writes every shot due at `now`.
+    public func deadlineReached(now: Double) {
         while let shot = pending.first, shot.time <= now + 0.0005 {
             pending = pending.dropFirst()
             do {
@@ -49,10 +42,5 @@ public final class TimedShots {
                 logger.error("shot: \(error)")
             }
         }
-        arm(now: now)
-    }
-
-    private func arm(now: Double) {
-        if let next = pending.first { timer.armOnce(after: max(0.001, next.time - now)) } else { timer.disarm() }
     }
 }

@@ -4,7 +4,7 @@ import Logging
 
 /// The loop's side of `[metrics]`: it shows the reporter the facts after every pass
 /// (`observe`, cheap: a comparison), and the reporter says when it wants to write
-/// (`nextDeadline`, folded into the loop's one-shot service timer) — only after a change, at most
+/// (`nextDeadline`, `MetricsComponent`'s deadline in the loop) — only after a change, at most
 /// every `interval` seconds (`MetricsSchedule`). A still kiosk keeps sleeping with no timeout.
 /// The text is made on the loop (microseconds); the file is written on `MetricsFile`'s thread.
 public final class MetricsReporter {

@@ -28,7 +28,7 @@ public final class ContentImporter {
     /// stick pulled half-way by removing files here).
     var beforeCopying: ((String) -> Void)?
 
-    public init(machine: KioskConfiguration, logger: Logger, wallClock: @escaping () -> Double = { Date().timeIntervalSince1970 }) {
+    public init(machine: KioskConfiguration, logger: Logger, wallClock: @escaping () -> Double = WallClockTime.now) {
         self.settings = machine.usb
         self.machine = machine
         self.logger = logger

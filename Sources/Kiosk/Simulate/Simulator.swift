@@ -3,6 +3,7 @@ import Display
 import Foundation
 import KioskConfig
 import Logging
+import LinuxSystem
 import Raster
 
 /// What `simulate` is asked to do.
@@ -45,54 +46,71 @@ public struct SimulationPlanError: Error, CustomStringConvertible {
 /// always writes the same bytes. Programs of `exec` actions are reported (`action_skipped`),
 /// not started.
 ///
-/// The one virtual-clock driver: `simulate` calls `run()`; `display-test` calls `advance(to:)`
-/// to show the same frames through a real backend.
+/// The same `Reactor` and components as the kiosk (`ScheduleTimer`, `IdleTimer`), plus the
+/// plan's (`ScriptedReloads`, `ScriptedInput`, `DemoTurns`, `StepTick`), on a clock that jumps
+/// from step to step: at each, every component whose deadline came runs, in the order they
+/// were registered. `simulate` calls `run()`; `display-test` calls `advance(to:)` to show the
+/// same frames through a real backend.
 public final class Simulator {
     public let plan: SimulationPlan
     public let session: CarouselSession
     public let behavior: KioskBehavior
     private let display: HeadlessDisplay
-    private let logger: Logger
+    private let context: KioskContext
+    private let clock = VirtualClock()
+    private let input: ScriptedInput
+    private let tick: StepTick
     private let dt: Double
     private var step = 0
-    private var pending: ArraySlice<TimedInputEvent>
-    private var reloads: ArraySlice<(time: Double, path: String)>
-    private var nextDemo: Double?
     /// The wall clock `[[schedule]]` reads: `plan.wallClockStart` plus the virtual time.
     public let wallClock: ManualWallClock
+    /// The wall time at virtual 0.
+    private let wallClockOrigin: Double
 
-    public init(plan: SimulationPlan, log: EventLog, logger: Logger = Logger(label: "kiosk.simulate")) {
+    /// Deadlines up to this much after a step are taken at it (rounding only).
+    static let tolerance = 1e-9
+
+    /// Throws when the reactor's descriptors cannot be made (the process is out of them).
+    public init(plan: SimulationPlan, log: EventLog, logger: Logger = Logger(label: "kiosk.simulate")) throws {
         self.plan = plan
-        self.logger = logger
         // `render_scale` as the kiosk starts with it ("auto": 1; the virtual clock says nothing
         // about real frame times).
         let scale = plan.config.display.renderScale.initial
         session = CarouselSession(config: plan.config, width: plan.width, height: plan.height, renderScale: scale)
-        wallClock = ManualWallClock(unixTime: plan.wallClockStart ?? Date().timeIntervalSince1970.rounded(.down),
-                                    timeZone: plan.timeZone ?? .current)
+        wallClockOrigin = plan.wallClockStart ?? Date().timeIntervalSince1970.rounded(.down)
+        wallClock = ManualWallClock(unixTime: wallClockOrigin, timeZone: plan.timeZone ?? .current)
         behavior = KioskBehavior(session: session, log: log, now: 0, wallClock: wallClock, logger: logger,
                                  performAction: KioskBehavior.simulatedAction)
         display = HeadlessDisplay(width: plan.width, height: plan.height, renderScale: scale)
         dt = 1 / max(1, plan.config.carousel.tickHz)
-        pending = plan.script[...]
-        reloads = plan.reloads.sorted { $0.time < $1.time }[...]
-        nextDemo = plan.demoInterval
+        let clock = clock, wallClock = wallClock
+        // A reactor that is never run: its clock is the virtual one, and `advance` runs its due
+        // components at each step.
+        let reactor = try Reactor(clock: { clock.now })
+        context = KioskContext(session: session, behavior: behavior, display: display, reactor: reactor,
+                               logger: logger, wallClock: { wallClock.unixTime })
+        input = ScriptedInput(plan.script, behavior: behavior)
+        tick = StepTick(behavior: behavior)
+        // The order of a step: reloads, input, the schedule, idle stages, the demo, the engine tick.
+        context.register(ScriptedReloads(plan.reloads, behavior: behavior, logger: logger))
+        context.register(input)
+        context.register(ScheduleTimer(context: context))
+        context.register(IdleTimer(behavior: behavior))
+        if let interval = plan.demoInterval { context.register(DemoTurns(every: interval, behavior: behavior)) }
+        context.register(tick)
     }
-
-    /// The wall time at virtual 0 when the plan gives none (the system's, at start).
-    private lazy var wallClockOrigin: Double = wallClock.unixTime
 
     /// Virtual time of the next step.
     public var nextStepTime: Double { Double(step) * dt }
 
     /// Scripted input is still to come.
-    public var hasPendingInput: Bool { !pending.isEmpty }
+    public var hasPendingInput: Bool { input.hasPending }
 
     /// Runs every step up to virtual time `t`: at each, reloads, then input (each event at its
     /// own time, as the live loop delivers the kernel's, not rounded to the tick: the engine
-    /// steps up to it, then takes it), then idle stages, the demo and the engine tick.
+    /// steps up to it, then takes it), then the schedule, idle stages, the demo and the engine tick.
     public func advance(to t: Double) {
-        while nextStepTime <= t + 1e-9 {
+        while nextStepTime <= t + Self.tolerance {
             runStep()
         }
     }
@@ -107,10 +125,10 @@ public final class Simulator {
         }
         var shots = plan.shots.sorted { $0.time < $1.time }[...]
         var written: [String] = []
-        while nextStepTime <= plan.until + 1e-9 {
+        while nextStepTime <= plan.until + Self.tolerance {
             let now = nextStepTime
             runStep()
-            while let s = shots.first, s.time <= now + 1e-9 {
+            while let s = shots.first, s.time <= now + Self.tolerance {
                 shots = shots.dropFirst()
                 try shoot(to: s.path, now: now)
                 written.append(s.path)
@@ -121,22 +139,10 @@ public final class Simulator {
 
     private func runStep() {
         let now = nextStepTime
-        wallClock.unixTime = (plan.wallClockStart ?? wallClockOrigin) + now
-        while let r = reloads.first, r.time <= now + 1e-9 {
-            reloads = reloads.dropFirst()
-            behavior.reload(path: r.path, reason: "--reload", now: now, logger: logger)
-        }
-        while let e = pending.first, e.time <= now + 1e-9 {
-            pending = pending.dropFirst()
-            behavior.input(e.event, now: max(0, e.time))
-        }
-        if let due = behavior.schedule.nextDeadline, due <= now + 1e-9 { behavior.updateSchedule(now: now) }
-        if let due = behavior.idle.nextDeadline, due <= now + 1e-9 { behavior.updateIdle(now: now) }
-        if let d = nextDemo, now >= d - 1e-9 {
-            behavior.apply(.scrollBy(items: 1, duration: nil), now: now)
-            nextDemo = d + (plan.demoInterval ?? 1)
-        }
-        behavior.tick(now: now)
+        clock.now = now
+        wallClock.unixTime = wallClockOrigin + now
+        tick.stepTime = now
+        context.reactor.runDue(tolerance: Self.tolerance)
         step += 1
     }
 
@@ -151,4 +157,9 @@ public final class Simulator {
         }
         try display.writePNG(to: path)
     }
+}
+
+/// The virtual clock of `Simulator`: set at each step.
+final class VirtualClock: @unchecked Sendable {
+    var now = 0.0
 }

@@ -14,10 +14,10 @@ import CarouselCore
 /// kept per buffer; beyond that they collapse into their bounding box, so a long run of small
 /// changes never grows memory or copy work without bound.
 ///
-/// This is the one owner of per-buffer damage: the display backends keep one for their scan-out
-/// buffers (only they know how many there are and which is the back one), and `bench composite
-/// --damage` uses the same type for its simulated buffers. `FrameComposer` only reports the damage
-/// of each frame relative to the one before.
+/// This is the one owner of per-buffer damage (as wlroots' `wlr_damage_ring`): every `Output`
+/// keeps one for the slots of its backend (`OutputBackend.slotCount`, `acquireSlot` says which is
+/// written next), and `bench composite --damage` uses the same type for its simulated buffers.
+/// `FrameComposer` (Raster) only reports the damage of each frame relative to the one before.
 public struct BufferDamage: Sendable {
     /// For each buffer, the rectangles it lacks.
     public private(set) var pending: [[PixelRect]]
