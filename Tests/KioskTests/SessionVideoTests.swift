@@ -120,6 +120,28 @@ final class SessionVideoTests: XCTestCase {
         XCTAssertLessThanOrEqual(try XCTUnwrap(s.cardVideo.playingFaceAllocations), 3, "no face texture made per frame")
     }
 
+    /// The same on the player's own thread (as `run` plays): the faces in the queue, the one
+    /// shown and the one being drawn are the pool; no more are made while frames follow. Waits
+    /// (up to 30 s) for 12 pictures, however slow the machine.
+    func testOnItsOwnThreadThePlayerReusesTheSameFewFaces() throws {
+        let clip = try TestClips.moving()
+        let s = CarouselSession(config: try config(clip: clip), width: 480, height: 320, synchronousCards: false)
+        let start = Date()
+        var pictures = Set<[Int]>()
+        while pictures.count < 12 && Date().timeIntervalSince(start) < 30 {
+            usleep(5_000)
+            let now = Date().timeIntervalSince(start)
+            s.drainCards(now: now)
+            _ = s.tick(now: now)
+            if s.needsFrame { _ = s.renderFrame(now: now) }
+            if let face = s.cardVideo.face(at: 0) { pictures.insert([ObjectIdentifier(face).hashValue, face.generation]) }
+        }
+        XCTAssertGreaterThanOrEqual(pictures.count, 12, "the clip played")
+        // Queue depth 3, the face shown, the one being drawn, and the one shown before while
+        // this thread lets it go.
+        XCTAssertLessThanOrEqual(try XCTUnwrap(s.cardVideo.playingFaceAllocations), 6)
+    }
+
     func testOnlyTheCardsRectangleIsRedrawnWhilePlaying() throws {
         let clip = try TestClips.moving()
         let s = CarouselSession(config: try config(clip: clip), width: 480, height: 320)
