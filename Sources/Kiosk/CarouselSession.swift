@@ -143,11 +143,41 @@ public final class CarouselSession {
         needsFrame = true
     }
 
-    /// True while the engine needs its fixed-rate tick, a card is fading in, or a clip plays (or
-    /// is about to start on the centred card): its frames are picked on the tick.
+    /// True while the scene changes by itself: the engine moves, a card is fading in, or a clip
+    /// plays (or is about to start on the centred card). A driver on a fixed step (`simulate`,
+    /// `display-test`) steps while it is true.
     public var isMoving: Bool {
-        engine.isMoving || cards.isAnimating(now: frameTime) || fullscreen?.isActive == true
+        needsTick || fullscreen?.isActive == true
             || cardVideo.wantsTicks(current: engine.currentIndex, items: config.items)
+    }
+
+    /// True while the engine needs its fixed-rate tick or a card is fading in: what the kiosk's
+    /// tick timer is armed for. A clip wakes the kiosk's loop itself (`videoWakeSources`,
+    /// `nextVideoTime`): it does not keep the tick running.
+    public var needsTick: Bool {
+        engine.isMoving || cards.isAnimating(now: frameTime)
+    }
+
+    /// The players of the clips playing now, each with the eventfd it signals when a frame was
+    /// decoded or it ended or failed (`VideoFrames` watches them).
+    var videoWakeSources: [(player: ObjectIdentifier, fd: Int32)] {
+        [fullscreen?.isActive == true ? fullscreen?.wakeSource : nil, cardVideo.wakeSource].compactMap { $0 }
+    }
+
+    /// Clears the players' eventfds (before their news is taken with `updateVideo`).
+    func drainVideoWakes() {
+        if fullscreen?.isActive == true { fullscreen?.drainWakes() }
+        cardVideo.drainWakes()
+    }
+
+    /// When the clips next need `updateVideo` (session time): a decoded frame's time, the end of
+    /// the full-screen clip's last frame, the start of the centred card's clip once the carousel
+    /// has rested `start_delay`; now when a rest has begun that was not yet seen; nil when only
+    /// their players' news (or the engine's tick) can change anything.
+    func nextVideoTime(now: Double) -> Double? {
+        if let fs = fullscreen, fs.isActive { return fs.nextUpdate }
+        guard !engine.isMoving else { return nil }  // the tick updates them while the carousel moves
+        return cardVideo.nextUpdate(now: now, current: engine.currentIndex, items: config.items)
     }
 
     /// Takes the card faces the workers finished (call when `cardEventFD` is readable);

@@ -140,6 +140,14 @@ public final class KioskBehavior {
         writeVideoEvents()
     }
 
+    /// The clips' news at `now` — frames due, a clip's start, end or failure — shown and written:
+    /// what `tick` does for them, for the kiosk's loop when a player wakes it or a frame is due
+    /// while nothing else moves (`VideoFrames`).
+    public func updateVideo(now: Double) {
+        session.updateVideo(now: now)
+        writeVideoEvents()
+    }
+
     /// Carries out the idle stages due at `now` (call when `idle.nextDeadline` has passed).
     public func updateIdle(now: Double) {
         applyIdle(idle.update(now: now), now: now)

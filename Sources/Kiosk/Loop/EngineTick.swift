@@ -1,7 +1,8 @@
 import LinuxSystem
 
 /// The engine's clock in the loop: a `TickTimer` at `[carousel] tick_hz` armed exactly while the
-/// scene moves, and the card workers' eventfd (faces drawn off the loop are taken in here).
+/// engine moves or a card fades in (`CarouselSession.needsTick`; clips wake the loop themselves:
+/// `VideoFrames`), and the card workers' eventfd (faces drawn off the loop are taken in here).
 final class EngineTick: KioskComponent {
     private let tick: TickTimer
     private unowned let context: KioskContext
@@ -23,7 +24,7 @@ final class EngineTick: KioskComponent {
 
     func prepare(now: Double) {
         let session = context.session
-        if session.isMoving {
+        if session.needsTick {
             if !tick.isArmed { tick.armRepeating(interval: 1 / max(1, session.config.carousel.tickHz)) }
         } else if tick.isArmed {
             tick.disarm()

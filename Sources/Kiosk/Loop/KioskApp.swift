@@ -62,6 +62,7 @@ public final class KioskApp {
         c.register(ActionsComponent(settings: config.actions, context: c, signals: signals))
         c.register(try ControlComponent(config: config, context: c))
         c.register(try EngineTick(context: c))
+        c.register(VideoFrames(context: c))
         c.register(DisplayEvents(context: c))
         c.register(ScreenBlanker(context: c))
         c.register(IdleTimer(behavior: behavior))

@@ -75,6 +75,25 @@ final class CardVideo {
         return items[current].video != nil
     }
 
+    /// The playing clip's player and the eventfd it signals (a frame decoded, the end).
+    var wakeSource: (player: ObjectIdentifier, fd: Int32)? {
+        playing.map { (ObjectIdentifier($0.player), $0.player.eventFD) }
+    }
+
+    /// Clears the playing clip's eventfd.
+    func drainWakes() { playing?.player.drainEvents() }
+
+    /// When `update` next has something to do while the carousel rests on `current` (session
+    /// time): the next decoded frame's time; the clip's start after `start_delay`; `now` when the
+    /// rest has not been seen yet. Nil while a clip waits for its player's news (decoding, the
+    /// end: its eventfd) or nothing is to play.
+    func nextUpdate(now: Double, current: Int, items: [ItemConfig]) -> Double? {
+        if let p = playing { return p.player.nextFrameTime.map { p.start + $0 } }
+        guard wantsTicks(current: current, items: items) else { return nil }
+        guard let rest = restingSince else { return now }
+        return rest + settings.startDelay
+    }
+
     /// Blanking stops the clip and drops kept frames; waking lets the centred card play again.
     /// Returns true when a card's look changed.
     func setSuspended(_ value: Bool, now: Double) -> Bool {

@@ -54,6 +54,24 @@ final class FullscreenVideo {
 
     deinit { player?.stop() }
 
+    /// The player and the eventfd it signals (a frame decoded, the end); nil without a player.
+    var wakeSource: (player: ObjectIdentifier, fd: Int32)? {
+        player.map { (ObjectIdentifier($0), $0.eventFD) }
+    }
+
+    /// Clears the player's eventfd.
+    func drainWakes() { player?.drainEvents() }
+
+    /// When `update` next has something to do (session time): the next decoded frame's time, or
+    /// the end of the last frame's duration once the player has ended; nil while it waits for
+    /// the player's news.
+    var nextUpdate: Double? {
+        guard isActive, let player else { return nil }
+        if let t = player.nextFrameTime { return start + t }
+        if case .ended = player.state { return start + shownUntil }
+        return nil
+    }
+
     /// True until the clip ended or was ended.
     var isActive: Bool { endReason == nil }
 
