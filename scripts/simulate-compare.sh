@@ -27,38 +27,20 @@ for layout in $layouts; do
         done
     } > "layout-$layout.toml"
 done
-cat > drag.jsonl <<'J'
-{"t":0.30,"type":"touch_down","slot":0,"x":700,"y":360}
-{"t":0.35,"type":"touch_motion","slot":0,"x":650,"y":360}
-{"t":0.40,"type":"touch_motion","slot":0,"x":560,"y":362}
-{"t":0.45,"type":"touch_motion","slot":0,"x":430,"y":365}
-{"t":0.48,"type":"touch_up","slot":0}
-{"t":2.00,"type":"key_down","key":"right"}
-{"t":2.05,"type":"key_up","key":"right"}
-{"t":2.40,"type":"key_down","key":"enter"}
-{"t":2.45,"type":"key_up","key":"enter"}
-J
-cat > schedule.toml <<EOT
-[carousel]
-type = "linear"
-item_size = [240, 180]
-[[item]]
-id = "a"
-title = "A"
-[[item]]
-id = "b"
-title = "B"
-[[item]]
-id = "c"
-title = "C"
-[[schedule]]
-from = "10:00"
-to = "10:01"
-items = ["b", "c"]
-[schedule_defaults]
-outside = "blank"
-clock_grace = 0
-EOT
+# A flick (the fuzz corpus's swipe), then a key and a select.
+{
+    cat "$repo/Fuzz/corpus/FuzzInputScript/swipe.jsonl"
+    for k in right enter; do
+        printf '{"t":%s,"type":"key_down","key":"%s"}\n{"t":%s,"type":"key_up","key":"%s"}\n' \
+            "$([ $k = right ] && echo 2.00 || echo 2.40)" $k "$([ $k = right ] && echo 2.05 || echo 2.45)" $k
+    done
+} > drag.jsonl
+{
+    printf '[carousel]\ntype = "linear"\nitem_size = [240, 180]\n'
+    for id in A B C; do printf '[[item]]\nid = "%s"\ntitle = "%s"\n' "${id,,}" "$id"; done
+    printf '[[schedule]]\nfrom = "10:00"\nto = "10:01"\nitems = ["b", "c"]\n'
+    printf '[schedule_defaults]\noutside = "blank"\nclock_grace = 0\n'
+} > schedule.toml
 sed 's/title = "B"/title = "B again"/' schedule.toml > schedule-reloaded.toml
 
 run() {  # NAME BINARY ARGS...

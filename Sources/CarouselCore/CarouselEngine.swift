@@ -222,24 +222,25 @@ public final class CarouselEngine {
         clock.advance(to: now) { t, dt in step(at: t, dt: dt) }
     }
 
+    /// Moves to a motion's offset at `t` (snapped when it is done); returns true when the motion
+    /// ended (the engine is idle then).
+    private func follow(_ position: (offset: Double, done: Bool), at t: Double) -> Bool {
+        scrollOffset = position.done ? Self.snapped(position.offset) : position.offset
+        didScroll(t)
+        if position.done { motion = .idle }
+        return position.done
+    }
+
     private func step(at t: Double, dt: Double) {
         switch motion {
         case .scrolling(let a):
-            let (o, done) = a.offset(at: t)
-            scrollOffset = done ? Self.snapped(o) : o
-            didScroll(t)
-            if done {
-                motion = .idle
+            if follow(a.offset(at: t), at: t) {
                 emit(.scrollAnimationEnded, t)
                 // An item removed under a running animation can leave its target past the end.
                 if isOutOfRange && !held { settle(t, afterDrag: false) }
             }
         case .decelerating(let g):
-            let (o, done) = g.offset(at: t)
-            scrollOffset = done ? Self.snapped(o) : o
-            didScroll(t)
-            if done {
-                motion = .idle
+            if follow(g.offset(at: t), at: t) {
                 emit(.decelerationEnded, t)
                 settle(t, afterDrag: false)
             }

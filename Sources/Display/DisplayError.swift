@@ -46,12 +46,9 @@ public struct DisplayError: Error, CustomStringConvertible {
     /// led to this attempt, printed before it (`AFTER; WORDS…`).
     public init(_ kind: Kind, _ words: String, underlying: any Error, parenthesized: Bool = false, advice: String? = nil,
                 after firstFailure: (any Error)? = nil) {
-        self.kind = kind
-        self.words = words
-        self.underlying = underlying
-        self.parenthesized = parenthesized
-        self.advice = advice
-        self.firstFailure = firstFailure
+        self.kind = kind; self.words = words
+        self.underlying = underlying; self.firstFailure = firstFailure
+        self.parenthesized = parenthesized; self.advice = advice
     }
 
     /// The errno of the failed call behind this error (kept as a number until printed); nil when

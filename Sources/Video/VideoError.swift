@@ -50,12 +50,9 @@ public struct VideoError: Error, CustomStringConvertible, Equatable, Hashable {
     }
 
     private init(path: String, kind: Kind, words: String, errno: Int32?, ffmpegCode: Int32?, then: String) {
-        self.path = path
-        self.kind = kind
-        self.errno = errno
-        self.ffmpegCode = ffmpegCode
-        self.words = words
-        self.then = then
+        self.path = path; self.kind = kind
+        self.errno = errno; self.ffmpegCode = ffmpegCode
+        self.words = words; self.then = then
     }
 
     /// What is wrong, in words; with an errno, `WHAT (strerror)`: `cannot read the file

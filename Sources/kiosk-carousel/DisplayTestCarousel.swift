@@ -52,12 +52,9 @@ final class DisplayTestCarousel: FramePumpClient {
 
     init(driver: Simulator, display: DisplayBackend, reactor: Reactor, clock: HeldClock, steps: StepAnnouncer,
          seconds: Double, shots: [(time: Double, path: String)], handover: (time: Double, command: String)?) {
-        self.driver = driver
-        self.display = display
-        self.reactor = reactor
-        self.clock = clock
-        self.steps = steps
-        self.seconds = seconds
+        self.driver = driver; self.display = display
+        self.reactor = reactor; self.clock = clock
+        self.steps = steps; self.seconds = seconds
         pendingShots = shots[...]
         self.handover = handover
         stats = DisplayTestStats(startMonotonic: reactor.start)

@@ -132,7 +132,7 @@ struct DisplayTestCommand: ParsableCommand {
         let reactor = try Reactor(clock: clock.now)
         let carousel = DisplayTestCarousel(driver: driver, display: display, reactor: reactor, clock: clock, steps: steps,
                                            seconds: seconds, shots: shotPlan, handover: handoverPlan)
-        let frames = FramePumpHost(session: driver.session, behavior: driver.behavior, display: display, reactor: reactor,
+        let frames = FramePumpHost(behavior: driver.behavior, display: display, reactor: reactor,
                                    logger: Logger(label: "kiosk.display-test"), client: carousel,
                                    afterFrame: DisplayTestAfterFrame(carousel))
         try frames.attach()

@@ -41,7 +41,7 @@ final class FramePumpHostTests: XCTestCase {
         let reactor = try Reactor()
         let client = Client(reactor: reactor, endAfter: endAfter)
         client.holdsFrames = holding
-        let host = FramePumpHost(session: sim.session, behavior: sim.behavior, display: HeadlessDisplay(width: 64, height: 48),
+        let host = FramePumpHost(behavior: sim.behavior, display: HeadlessDisplay(width: 64, height: 48),
                                  reactor: reactor, logger: Logger(label: "test"), client: client, afterFrame: After(client))
         try host.attach()
         reactor.run()

@@ -25,9 +25,9 @@ public protocol FramePumpClient: ReactorSource {
 public final class FramePumpHost {
     private let context: KioskContext
 
-    public init(session: CarouselSession, behavior: KioskBehavior, display: DisplayBackend, reactor: Reactor,
+    public init(behavior: KioskBehavior, display: DisplayBackend, reactor: Reactor,
                 logger: Logger, client: FramePumpClient, afterFrame: ReactorSource) {
-        context = KioskContext(session: session, behavior: behavior, display: display, reactor: reactor,
+        context = KioskContext(behavior: behavior, display: display, reactor: reactor,
                                logger: logger, wallClock: { WallClockTime.now() },
                                displayClock: { MonotonicClock.now() })
         context.register(DisplayEvents(context: context))

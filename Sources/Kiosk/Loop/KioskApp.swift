@@ -52,7 +52,7 @@ public final class KioskApp {
         let behavior = KioskBehavior(session: session, log: log, now: 0, wallClock: scheduleClock, media: media,
                                      configPath: configPath, configProblems: configProblems,
                                      performAction: { _, _, _, _ in [] })
-        context = KioskContext(session: session, behavior: behavior, display: display, reactor: reactor,
+        context = KioskContext(behavior: behavior, display: display, reactor: reactor,
                                logger: logger, wallClock: wallClock)
         // The components, in the order they prepare before each sleep (the frame after what
         // changes the scene, the metrics and the watchdog after the frame) and fire when their
@@ -77,7 +77,7 @@ public final class KioskApp {
         c.register(FramePump(context: c))
         c.register(MetricsComponent(config: config, context: c))
         c.register(WatchdogComponent(notifier: notifier, context: c))
-        if let exitAfter { c.register(StopTimer(after: exitAfter, reactor: reactor)) }
+        if let exitAfter { c.register(StopTimer(after: exitAfter) { [unowned reactor] in reactor.stop() }) }
         signals.on(SIGTERM) { [unowned self] in self.stop(signal: "SIGTERM") }
         signals.on(SIGINT) { [unowned self] in self.stop(signal: "SIGINT") }
         behavior.onEventLine = { [unowned c] line in c.component(ControlComponent.self)?.server?.broadcast(line) }

@@ -9,8 +9,9 @@ import Logging
 /// every component what one of them saw (a configuration adopted, a frame presented, the screen
 /// changed). Components are registered in `KioskApp.init`, in the order they prepare and fire.
 final class KioskContext {
-    let session: CarouselSession
     let behavior: KioskBehavior
+    /// The carousel on the screen (the behaviour's).
+    var session: CarouselSession { behavior.session }
     let display: DisplayBackend
     let reactor: Reactor
     var store: ConfigStore { behavior.store }
@@ -26,10 +27,9 @@ final class KioskContext {
     /// Every component, in registration order.
     private(set) var components: [KioskComponent] = []
 
-    init(session: CarouselSession, behavior: KioskBehavior, display: DisplayBackend, reactor: Reactor,
+    init(behavior: KioskBehavior, display: DisplayBackend, reactor: Reactor,
          logger: Logger, wallClock: @escaping @Sendable () -> Double,
          displayClock: (@Sendable () -> Double)? = nil) {
-        self.session = session
         self.behavior = behavior
         self.display = display
         self.reactor = reactor

@@ -1,15 +1,10 @@
-import LinuxSystem
-
 /// `exitAfter`: stops the loop by itself after a number of seconds (tests, measurements).
 final class StopTimer: KioskComponent {
-    private let after: Double
-    private unowned let reactor: Reactor
+    /// The loop's time to stop at.
+    let nextDeadline: Double?
+    private let stop: () -> Void
 
-    init(after: Double, reactor: Reactor) {
-        self.after = after
-        self.reactor = reactor
-    }
+    init(after seconds: Double, stop: @escaping () -> Void) { nextDeadline = seconds; self.stop = stop }
 
-    var nextDeadline: Double? { after }
-    func deadlineReached(now: Double) { reactor.stop() }
+    func deadlineReached(now: Double) { stop() }
 }

@@ -11,39 +11,44 @@ public enum PrometheusText {
             out += "# HELP kiosk_carousel_\(name) \(help)\n# TYPE kiosk_carousel_\(name) \(type)\n"
             for s in samples { out += "kiosk_carousel_\(name)\(s.labels) \(s.value)\n" }
         }
-        func one(_ value: String) -> [(labels: String, value: String)] { [("", value)] }
         func flag(_ b: Bool) -> String { b ? "1" : "0" }
-        metric("frames_presented_total", "counter", "Frames presented since the start (black frames of a blank not counted).",
-               one(String(h.framesPresented)))
-        metric("last_frame_time_seconds", "gauge", "Unix time of the last frame presented (0: none yet).",
-               one(time(h.lastFrameTime)))
-        metric("last_input_time_seconds", "gauge", "Unix time of the last event from an input device (0: none yet).",
-               one(time(h.lastInputTime)))
-        metric("current_item", "gauge", "Index of the current item (0 is the first).", one(String(h.currentIndex)))
-        metric("current_item_info", "gauge", "The current item's id.",
-               h.currentID.map { [("{id=\"\(escape($0))\"}", "1")] } ?? [])
-        var selections = h.selections
-        for id in h.itemIDs where selections[id] == nil { selections[id] = 0 }
-        metric("selections_total", "counter", "Selections per item id.",
-               selections.keys.sorted().map { ("{id=\"\(escape($0))\"}", String(selections[$0]!)) })
-        var errors = h.errors
-        for kind in KioskHealth.errorKinds where errors[kind] == nil { errors[kind] = 0 }
-        metric("errors_total", "counter", "Errors by kind: action, card, config_reload, display, video.",
-               errors.keys.sorted().map { ("{kind=\"\(escape($0))\"}", String(errors[$0]!)) })
-        metric("config_generation", "gauge", "1 for the configuration loaded at start, +1 at every reload applied.",
-               one(String(h.configGeneration)))
-        metric("config_load_errors_total", "counter", "Reloads refused (the running configuration was kept).",
-               one(String(h.configLoadErrors)))
-        metric("display_connected", "gauge", "1 when a screen is connected.", one(flag(h.displayConnected)))
-        metric("display_mode_info", "gauge", "The mode of the screen: WIDTHxHEIGHT@HZ of the scene.",
-               h.displayMode.map { [("{mode=\"\(escape($0))\"}", "1")] } ?? [])
-        metric("blanked", "gauge", "1 while the screen is blanked by the idle controller.", one(flag(h.blanked)))
-        metric("input_devices", "gauge", "Input devices open now.", one(String(h.inputDevices)))
-        metric("card_cache_bytes", "gauge", "Bytes held by the card face cache.", one(String(h.cardCacheBytes)))
-        if let rss = h.residentBytes {
-            metric("process_resident_memory_bytes", "gauge", "Resident memory of the process (/proc/self/statm).", one(String(rss)))
+        /// Metrics of one sample without labels: name, type, help, value.
+        func plain(_ rows: [(String, String, String, String)]) {
+            for (name, type, help, value) in rows { metric(name, type, help, [("", value)]) }
         }
-        metric("process_start_time_seconds", "gauge", "Unix time the process started.", one(time(h.startTime)))
+        /// An info metric: one sample `{LABEL="VALUE"} 1`, none without a value.
+        func info(_ name: String, _ help: String, _ label: String, _ value: String?) {
+            metric(name, "gauge", help, value.map { [("{\(label)=\"\(escape($0))\"}", "1")] } ?? [])
+        }
+        /// A counter per label value, every key of `known` present (0 until counted).
+        func perLabel(_ name: String, _ help: String, _ label: String, _ counts: [String: Int], known: [String]) {
+            var all = counts
+            for key in known where all[key] == nil { all[key] = 0 }
+            metric(name, "counter", help, all.keys.sorted().map { ("{\(label)=\"\(escape($0))\"}", String(all[$0]!)) })
+        }
+        plain([("frames_presented_total", "counter", "Frames presented since the start (black frames of a blank not counted).",
+                String(h.framesPresented)),
+               ("last_frame_time_seconds", "gauge", "Unix time of the last frame presented (0: none yet).", time(h.lastFrameTime)),
+               ("last_input_time_seconds", "gauge", "Unix time of the last event from an input device (0: none yet).",
+                time(h.lastInputTime)),
+               ("current_item", "gauge", "Index of the current item (0 is the first).", String(h.currentIndex))])
+        info("current_item_info", "The current item's id.", "id", h.currentID)
+        perLabel("selections_total", "Selections per item id.", "id", h.selections, known: h.itemIDs)
+        perLabel("errors_total", "Errors by kind: action, card, config_reload, display, video.", "kind", h.errors,
+                 known: KioskHealth.errorKinds)
+        plain([("config_generation", "gauge", "1 for the configuration loaded at start, +1 at every reload applied.",
+                String(h.configGeneration)),
+               ("config_load_errors_total", "counter", "Reloads refused (the running configuration was kept).",
+                String(h.configLoadErrors)),
+               ("display_connected", "gauge", "1 when a screen is connected.", flag(h.displayConnected))])
+        info("display_mode_info", "The mode of the screen: WIDTHxHEIGHT@HZ of the scene.", "mode", h.displayMode)
+        plain([("blanked", "gauge", "1 while the screen is blanked by the idle controller.", flag(h.blanked)),
+               ("input_devices", "gauge", "Input devices open now.", String(h.inputDevices)),
+               ("card_cache_bytes", "gauge", "Bytes held by the card face cache.", String(h.cardCacheBytes))])
+        if let rss = h.residentBytes {
+            plain([("process_resident_memory_bytes", "gauge", "Resident memory of the process (/proc/self/statm).", String(rss))])
+        }
+        plain([("process_start_time_seconds", "gauge", "Unix time the process started.", time(h.startTime))])
         return out
     }
 

@@ -87,7 +87,7 @@ public final class Simulator {
         // A reactor that is never run: its clock is the virtual one, and `advance` runs its due
         // components at each step.
         let reactor = try Reactor(clock: { clock.now })
-        context = KioskContext(session: session, behavior: behavior, display: display, reactor: reactor,
+        context = KioskContext(behavior: behavior, display: display, reactor: reactor,
                                logger: logger, wallClock: { wallClock.unixTime })
         input = ScriptedInput(plan.script, behavior: behavior)
         tick = StepTick(behavior: behavior)
