@@ -46,7 +46,7 @@ public final class CarouselSession {
     /// The time frames are drawn at (for card fades); `renderFrame(now:)` sets it.
     private var frameTime = 0.0
     /// True when the state changed since the last frame was drawn.
-    public private(set) var needsFrame = true
+    public internal(set) var needsFrame = true
     /// The next `renderFrame` reports the whole frame as damage (`requestFullFrame()`).
     private var fullFrameRequested = false
     /// Shown over the background instead of the carousel while set (a configuration with
@@ -57,12 +57,9 @@ public final class CarouselSession {
     /// A card shown over the carousel for a while (the USB stick's result): `notice` ends it at
     /// its deadline, and a touch, key or click ends it at once (that press only ends it).
     public private(set) var notice: Notice?
-    /// Burn-in care (`[display] pixel_shift`): where the scene is moved to over time.
-    public private(set) var pixelShift: PixelShift
-    /// The offset every quad of the scene is drawn at now, and input is mapped back by (the
-    /// background stays put). Changes only in `updatePixelShift(now:)` (and so on a tick or a
-    /// frame), one pixel at a time.
-    public private(set) var sceneOffset: (x: Int, y: Int) = (0, 0)
+    /// Burn-in care (`[display] pixel_shift`, `PixelShiftState`): moves the scene over time; its
+    /// owner gives it. Nil: the scene is drawn where it is laid out.
+    weak var shift: (any SceneShifting)?
     /// `[display] render_scale`: the frame is `size` = the screen size times this (rounded), the
     /// display enlarges it. The engine lays out in screen pixels (`screenSize`) and input arrives
     /// in them; card corners are multiplied by the scale when drawn, and cards and overlays are
@@ -72,18 +69,12 @@ public final class CarouselSession {
     public private(set) var screenSize: (width: Int, height: Int)
 
     /// - Parameter renderScale: the scene is drawn at `width × height` times this (0.5…1).
-    /// - Parameter pixelShiftPhase: seconds added to the time before the pixel shift's step is
-    ///   looked up (the live loop passes the wall clock, so a restart does not go back to the
-    ///   centre; `simulate` passes 0: its first frame is unshifted).
     public init(config: KioskConfiguration, width: Int, height: Int, renderScale: Double = 1,
-                synchronousCards: Bool = true, pixelShiftPhase: Double = 0) {
+                synchronousCards: Bool = true) {
         self.config = config
         screenSize = (width, height)
         let drawn = Self.drawnSize(width: width, height: height, scale: renderScale)
         self.renderScale = drawn.scale
-        pixelShift = PixelShift(range: config.display.pixelShift, interval: config.display.pixelShiftInterval,
-                                phase: pixelShiftPhase)
-        sceneOffset = pixelShift.offset(at: 0)
         engine = CarouselEngine(options: config.carousel, itemCount: config.items.count,
                                 viewSize: Size2(Double(width), Double(height)))
         gestures = GestureRecognizer(options: config.gestures, vertical: config.carousel.vertical)
@@ -198,21 +189,8 @@ public final class CarouselSession {
             return
         }
         // The scene is drawn moved by the pixel shift: a touch lands on what is drawn under it.
-        for intent in gestures.handle(unshifted(event), now: now) { apply(intent, now: now) }
-    }
-
-    /// `event` in the coordinates the scene is laid out in: screen positions minus the pixel
-    /// shift's offset (the full-screen clip is not shifted and sees the screen's). The offset is
-    /// in frame pixels: at a render scale below 1 it is that many screen pixels over the scale.
-    func unshifted(_ event: InputEvent) -> InputEvent {
-        let dx = Double(sceneOffset.x) / renderScale, dy = Double(sceneOffset.y) / renderScale
-        guard dx != 0 || dy != 0 else { return event }
-        switch event {
-        case .touchDown(let slot, let x, let y): return .touchDown(slot: slot, x: x - dx, y: y - dy)
-        case .touchMotion(let slot, let x, let y): return .touchMotion(slot: slot, x: x - dx, y: y - dy)
-        case .pointerMotion(let x, let y): return .pointerMotion(x: x - dx, y: y - dy)
-        default: return event
-        }
+        let laidOut = shift?.unshifted(event, renderScale: renderScale) ?? event
+        for intent in gestures.handle(laidOut, now: now) { apply(intent, now: now) }
     }
 
     /// Shows `card` until `until` (nil: until `endNotice` or a press).
@@ -227,19 +205,6 @@ public final class CarouselSession {
         notice = n.holdsInput ? Notice(ended: n) : nil
         needsFrame = true
     }
-
-    /// Takes the pixel shift's step for `now`; a new offset needs a frame (the whole scene moves
-    /// by one pixel). The loop calls it when `nextPixelShift` is due, the tick and every frame do.
-    public func updatePixelShift(now: Double) {
-        let o = pixelShift.offset(at: now)
-        if o != sceneOffset {
-            sceneOffset = o
-            needsFrame = true
-        }
-    }
-
-    /// When the pixel shift takes its next step (in the session's time); nil when it is off.
-    public func nextPixelShift(after now: Double) -> Double? { pixelShift.nextChange(after: now) }
 
     /// Feeds one intent (control commands, idle actions, the demo) at `now`. While a clip plays
     /// full screen, intents wait for it to end, except those that end it (`select`, `cancel`,
@@ -272,7 +237,7 @@ public final class CarouselSession {
         let fading = cards.isAnimating(now: frameTime)
         engine.tick(now: now)
         if moving || fading || engine.scrollOffset != before { needsFrame = true }
-        updatePixelShift(now: now)
+        shift?.update(now: now)
         updateVideo(now: now)
         return engine.takeEvents()
     }
@@ -284,19 +249,8 @@ public final class CarouselSession {
     /// item's title. Asks the card pipeline for the visible faces (drawn here when synchronous).
     public func quads() -> [Quad] {
         if let fs = fullscreen, fs.isActive { return fs.quads() }
-        return shifted(sceneQuads())
-    }
-
-    /// `quads` moved by the pixel shift's offset (whole pixels: each quad's pixels are the same,
-    /// one pixel over).
-    func shifted(_ quads: [Quad]) -> [Quad] {
-        let dx = Double(sceneOffset.x), dy = Double(sceneOffset.y)
-        guard dx != 0 || dy != 0 else { return quads }
-        return quads.map { q in
-            var moved = q
-            moved.corners = q.corners.map { Point2($0.x + dx, $0.y + dy) }
-            return moved
-        }
+        let quads = sceneQuads()
+        return shift?.shifted(quads) ?? quads
     }
 
     /// The scene's quads where the layout puts them (before the pixel shift).
@@ -342,7 +296,7 @@ public final class CarouselSession {
     /// Draws the frame for time `now` (card fades) into `frame`; returns the damaged rectangles.
     public func renderFrame(full: Bool = false, now: Double = 0) -> [PixelRect] {
         let whole = full || fullFrameRequested
-        updatePixelShift(now: now)
+        shift?.update(now: now)
         needsFrame = false
         fullFrameRequested = false
         frameTime = now
@@ -395,11 +349,7 @@ public final class CarouselSession {
         gestures.vertical = new.carousel.vertical
         // The playing clip stops by itself when its item changed (CardVideo.update).
         cardVideo.settings = new.video
-        let shift = PixelShift(range: new.display.pixelShift, interval: new.display.pixelShiftInterval, phase: pixelShift.phase)
-        if shift != pixelShift {
-            pixelShift = shift
-            updatePixelShift(now: now)
-        }
+        shift?.reload(new, now: now)
         if old.theme != new.theme || old.display.renderThreads != new.display.renderThreads {
             scene = SceneRenderer(width: scene.width, height: scene.height, config: new)
             overlays = OverlayRenderer(style: OverlayStyle(theme: new.theme.scaled(by: renderScale)),

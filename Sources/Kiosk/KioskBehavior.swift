@@ -9,6 +9,8 @@ import Logging
 /// share it, so `simulate` shows exactly what a kiosk does.
 public final class KioskBehavior {
     public let session: CarouselSession
+    /// Burn-in care (`[display] pixel_shift`): moves the session's scene over time.
+    public let pixelShift: PixelShiftState
     public let idle: IdleController
     /// `[[schedule]]`: opening hours (replaced on reload, keeping its clock and start).
     public private(set) var schedule: ScheduleController
@@ -44,11 +46,15 @@ public final class KioskBehavior {
     ///     `ManualWallClock` for `simulate --wall-clock` and tests).
     ///   - configPath: the config file (empty: none, as for `simulate`'s plan); `configProblems`:
     ///     why it could not be used (the kiosk shows them until it is fixed).
-    public init(session: CarouselSession, log: EventLog, now: Double,
+    ///   - pixelShiftPhase: seconds added to the time before the pixel shift's step is looked up
+    ///     (the live loop passes the wall clock, so a restart does not go back to the centre;
+    ///     `simulate` passes 0: its first frame is unshifted).
+    public init(session: CarouselSession, log: EventLog, now: Double, pixelShiftPhase: Double = 0,
                 wallClock: WallClock = SystemWallClock(), logger: Logger = Logger(label: "kiosk.schedule"),
                 media: MediaChecks = MediaFileCheck.kiosk, configPath: String = "", configProblems: [ConfigDiagnostic] = [],
                 performAction: @escaping (ItemAction, Int, String, Double) -> [ActionEvent]) {
         self.session = session
+        pixelShift = PixelShiftState(session: session, phase: pixelShiftPhase)
         self.media = media
         self.log = log
         self.performAction = performAction

@@ -150,14 +150,14 @@ final class KioskAppServicesTests: ConfigFolderTestCase {
         try write(unreadable + followed + items)
         let app = try startApp()
         XCTAssertFalse(app.behavior.schedule.isActive)
-        XCTAssertFalse(app.session.pixelShift.isActive)
+        XCTAssertFalse(app.behavior.pixelShift.pixelShift.isActive)
 
         try write(followed + items)
         XCTAssertTrue(app.reload(reason: "the config file changed"))
         XCTAssertTrue(app.behavior.schedule.isActive, "the fixed file's [[schedule]]")
         XCTAssertEqual(app.session.config.items.map(\.id), ["i1"], "its open window's items are shown")
         XCTAssertNotNil(app.behavior.schedule.nextDeadline, "the service timer wakes for its next boundary")
-        XCTAssertEqual(app.session.pixelShift.range, 3, "the fixed file's pixel_shift")
+        XCTAssertEqual(app.behavior.pixelShift.pixelShift.range, 3, "the fixed file's pixel_shift")
         XCTAssertNotNil(app.nextPixelShift, "the service timer wakes for its steps")
         XCTAssertFalse(log.lines.contains { $0.contains("take effect at the next start") }, "\(log.lines)")
 
@@ -165,7 +165,7 @@ final class KioskAppServicesTests: ConfigFolderTestCase {
         XCTAssertTrue(app.reload(reason: "the config file changed"))
         XCTAssertFalse(app.behavior.schedule.isActive)
         XCTAssertEqual(app.session.config.items.count, 3)
-        XCTAssertFalse(app.session.pixelShift.isActive)
+        XCTAssertFalse(app.behavior.pixelShift.pixelShift.isActive)
         XCTAssertNil(app.nextPixelShift)
     }
 

@@ -39,7 +39,8 @@ final class PixelShiftSessionTests: XCTestCase {
 
     func testTheSceneMovesOnePixelAtAStepAndOnlyThenWithItsQuadsAsDamage() throws {
         let session = CarouselSession(config: config(shift: 4), width: 480, height: 320)
-        XCTAssertTrue(session.sceneOffset == (0, 0), "unshifted at the start")
+        let shift = PixelShiftState(session: session)
+        XCTAssertTrue(shift.sceneOffset == (0, 0), "unshifted at the start")
         _ = session.renderFrame(now: 0)
         let before = Array(UnsafeBufferPointer(start: session.frame.pixels, count: 480 * 320))
         let oldQuads = session.quads()
@@ -47,10 +48,10 @@ final class PixelShiftSessionTests: XCTestCase {
             _ = session.tick(now: t)
             XCTAssertFalse(session.needsFrame, "no frame between steps (t = \(t))")
         }
-        XCTAssertEqual(session.nextPixelShift(after: 59.9) ?? 0, 60 + PixelShift.lateness, accuracy: 1e-9)
+        XCTAssertEqual(shift.nextStep(after: 59.9) ?? 0, 60 + PixelShift.lateness, accuracy: 1e-9)
         _ = session.tick(now: 60 + PixelShift.lateness)
         XCTAssertTrue(session.needsFrame, "the step needs a frame")
-        let o = session.sceneOffset
+        let o = shift.sceneOffset
         XCTAssertEqual(max(abs(o.x), abs(o.y)), 1, "one pixel: \(o)")
         let damage = session.renderFrame(now: 60.001)
         let newQuads = session.quads()
@@ -80,6 +81,7 @@ final class PixelShiftSessionTests: XCTestCase {
             }
         }
         XCTAssertTrue(session.renderFrame(now: 61).isEmpty, "nothing more until the next step")
+        withExtendedLifetime(shift) {}  // the session's owner here: it holds the shift
     }
 
     /// A tap below the unshifted card but on the card drawn 4 px lower selects it; without the
@@ -88,14 +90,15 @@ final class PixelShiftSessionTests: XCTestCase {
         // The centred card spans y 100…220 on a 320 px screen; the tap is at 222.
         func taps(shift: Int) throws -> [CarouselEvent] {
             let session = CarouselSession(config: config(shift: shift), width: 480, height: 320)
-            let t = shift > 0 ? try time(of: (0, 4), in: session.pixelShift) : 10
+            let state = PixelShiftState(session: session)
+            let t = shift > 0 ? try time(of: (0, 4), in: state.pixelShift) : 10
             _ = session.tick(now: t)
-            XCTAssertTrue(session.sceneOffset == (shift > 0 ? (0, 4) : (0, 0)))
+            XCTAssertTrue(state.sceneOffset == (shift > 0 ? (0, 4) : (0, 0)))
             _ = session.renderFrame(now: t)
             _ = session.takeEvents()
             session.handle(.touchDown(slot: 0, x: 240, y: 222), now: t + 0.1)
             session.handle(.touchUp(slot: 0), now: t + 0.15)
-            return (session.takeEvents() + session.tick(now: t + 0.2)).map(\.event)
+            return withExtendedLifetime(state) { (session.takeEvents() + session.tick(now: t + 0.2)).map(\.event) }
         }
         XCTAssertFalse(try taps(shift: 0).contains(.selected(index: 0)), "unshifted: the tap is below the card")
         XCTAssertTrue(try taps(shift: 4).contains(.selected(index: 0)), "shifted: the tap is on the card drawn there")
@@ -105,15 +108,16 @@ final class PixelShiftSessionTests: XCTestCase {
     /// to the centre.
     func testReloadTurnsTheShiftOnAndOff() throws {
         let session = CarouselSession(config: config(shift: 0), width: 480, height: 320)
+        let shift = PixelShiftState(session: session)
         _ = session.renderFrame(now: 0)
-        XCTAssertNil(session.nextPixelShift(after: 0))
+        XCTAssertNil(shift.nextStep(after: 0))
         session.reload(config(shift: 2, interval: 10), now: 35)
-        XCTAssertTrue(session.sceneOffset == PixelShift(range: 2, interval: 10).offset(at: 35))
-        XCTAssertFalse(session.sceneOffset == (0, 0))
-        XCTAssertEqual(session.nextPixelShift(after: 35) ?? 0, 40 + PixelShift.lateness, accuracy: 1e-9)
+        XCTAssertTrue(shift.sceneOffset == PixelShift(range: 2, interval: 10).offset(at: 35))
+        XCTAssertFalse(shift.sceneOffset == (0, 0))
+        XCTAssertEqual(shift.nextStep(after: 35) ?? 0, 40 + PixelShift.lateness, accuracy: 1e-9)
         _ = session.renderFrame(now: 35)
         session.reload(config(shift: 0), now: 36)
-        XCTAssertTrue(session.sceneOffset == (0, 0))
+        XCTAssertTrue(shift.sceneOffset == (0, 0))
         XCTAssertTrue(session.needsFrame)
     }
 
@@ -157,7 +161,7 @@ final class PixelShiftSessionTests: XCTestCase {
             let app = try KioskApp(configPath: path, config: try ConfigLoader.load(path: path), display: display, inputs: [],
                                    log: try EventLog(path: nil), logger: Logger(label: "test"), exitAfter: 60,
                                    notifier: nil)
-            return (try runAfterStartUp(app, display: display, window: window), app.session.pixelShift)
+            return (try runAfterStartUp(app, display: display, window: window), app.behavior.pixelShift.pixelShift)
         }
         let (off, _) = try run(shift: 0, interval: 600)
         let (slow, _) = try run(shift: 4, interval: 600)

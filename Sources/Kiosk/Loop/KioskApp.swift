@@ -48,8 +48,9 @@ public final class KioskApp {
         // The pixel shift's path goes on from where the wall clock says: restarts do not keep
         // the scene near the centre.
         let session = CarouselSession(config: config, width: display.fullSize.width, height: display.fullSize.height,
-                                      renderScale: display.renderScale, synchronousCards: false, pixelShiftPhase: wallClock())
-        let behavior = KioskBehavior(session: session, log: log, now: 0, wallClock: scheduleClock, media: media,
+                                      renderScale: display.renderScale, synchronousCards: false)
+        let behavior = KioskBehavior(session: session, log: log, now: 0, pixelShiftPhase: wallClock(),
+                                     wallClock: scheduleClock, media: media,
                                      configPath: configPath, configProblems: configProblems,
                                      performAction: { _, _, _, _ in [] })
         context = KioskContext(behavior: behavior, display: display, reactor: reactor,

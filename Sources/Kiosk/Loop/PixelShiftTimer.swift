@@ -8,13 +8,13 @@ final class PixelShiftTimer: KioskComponent {
 
     var nextDeadline: Double? {
         guard !context.framesHeld else { return nil }
-        return context.session.nextPixelShift(after: context.now)
+        return context.behavior.pixelShift.nextStep(after: context.now)
     }
 
-    func deadlineReached(now: Double) { context.session.updatePixelShift(now: now) }
+    func deadlineReached(now: Double) { context.behavior.pixelShift.update(now: now) }
 
     /// The offset due now, before the frame pump draws (after a blank, a step may have passed).
     func prepare(now: Double) {
-        if !context.framesHeld { context.session.updatePixelShift(now: now) }
+        if !context.framesHeld { context.behavior.pixelShift.update(now: now) }
     }
 }
