@@ -49,14 +49,9 @@ public final class CarouselSession {
     public internal(set) var needsFrame = true
     /// The next `renderFrame` reports the whole frame as damage (`requestFullFrame()`).
     private var fullFrameRequested = false
-    /// Shown over the background instead of the carousel while set (a configuration with
-    /// problems at start-up); nil: the carousel, or the empty face when it has no items.
-    public var message: MessageCard? {
-        didSet { if message != oldValue { needsFrame = true } }
-    }
-    /// A card shown over the carousel for a while (the USB stick's result): `notice` ends it at
-    /// its deadline, and a touch, key or click ends it at once (that press only ends it).
-    public private(set) var notice: Notice?
+    /// The message cards drawn instead of the carousel (`SceneCards`: the problem card, a
+    /// notice, the empty face); its owner gives it. Nil: the carousel always.
+    weak var covering: (any SceneCovering)?
     /// Burn-in care (`[display] pixel_shift`, `PixelShiftState`): moves the scene over time; its
     /// owner gives it. Nil: the scene is drawn where it is laid out.
     weak var shift: (any SceneShifting)?
@@ -179,11 +174,7 @@ public final class CarouselSession {
 
     /// Feeds one input event at `now`.
     public func handle(_ event: InputEvent, now: Double) {
-        if var n = notice, n.swallows(event) {
-            notice = n.isShown || n.holdsInput ? n : nil
-            if !n.isShown { needsFrame = true }
-            return
-        }
+        if covering?.swallows(event) == true { return }
         if let fs = fullscreen, fs.handle(event) {
             if !fs.isActive { endFullscreen(now: now) }
             return
@@ -191,19 +182,6 @@ public final class CarouselSession {
         // The scene is drawn moved by the pixel shift: a touch lands on what is drawn under it.
         let laidOut = shift?.unshifted(event, renderScale: renderScale) ?? event
         for intent in gestures.handle(laidOut, now: now) { apply(intent, now: now) }
-    }
-
-    /// Shows `card` until `until` (nil: until `endNotice` or a press).
-    public func showNotice(_ card: MessageCard, until: Double?) {
-        notice = Notice(card: card, until: until)
-        needsFrame = true
-    }
-
-    /// Ends the notice (its deadline passed, or what it said is over).
-    public func endNotice() {
-        guard let n = notice, n.isShown else { return }
-        notice = n.holdsInput ? Notice(ended: n) : nil
-        needsFrame = true
     }
 
     /// Feeds one intent (control commands, idle actions, the demo) at `now`. While a clip plays
@@ -255,7 +233,7 @@ public final class CarouselSession {
 
     /// The scene's quads where the layout puts them (before the pixel shift).
     private func sceneQuads() -> [Quad] {
-        if let shown = shownMessage {
+        if let shown = covering?.shownMessage {
             return [overlays.message(shown, style: MessageCardRenderer.Style(theme: config.theme)).quad]
         }
         let poses = engine.layout()
@@ -280,17 +258,6 @@ public final class CarouselSession {
             quads.append(title.quad)
         }
         return quads
-    }
-
-    /// The message on screen instead of the carousel: `message`, else the empty face when the
-    /// configuration has no items ("No items yet — add pictures to …").
-    public var shownMessage: MessageCard? {
-        if let message { return message }
-        if let notice, notice.isShown { return notice.card }
-        guard config.items.isEmpty else { return nil }
-        let file = config.file.isEmpty || config.file.hasPrefix("/") ? config.file
-            : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(config.file)
-        return MessageCard.emptyCarousel(folder: config.itemsDirectory.directory, configFile: (file as NSString).standardizingPath)
     }
 
     /// Draws the frame for time `now` (card fades) into `frame`; returns the damaged rectangles.

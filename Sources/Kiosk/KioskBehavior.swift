@@ -11,6 +11,8 @@ public final class KioskBehavior {
     public let session: CarouselSession
     /// Burn-in care (`[display] pixel_shift`): moves the session's scene over time.
     public let pixelShift: PixelShiftState
+    /// The message cards shown over or instead of the carousel (problem card, notice, empty face).
+    public let sceneCards: SceneCards
     public let idle: IdleController
     /// `[[schedule]]`: opening hours (replaced on reload, keeping its clock and start).
     public private(set) var schedule: ScheduleController
@@ -55,6 +57,7 @@ public final class KioskBehavior {
                 performAction: @escaping (ItemAction, Int, String, Double) -> [ActionEvent]) {
         self.session = session
         pixelShift = PixelShiftState(session: session, phase: pixelShiftPhase)
+        sceneCards = SceneCards(session: session)
         self.media = media
         self.log = log
         self.performAction = performAction

@@ -1,3 +1,4 @@
+import Cards
 import CarouselCore
 import KioskConfig
 import Raster
@@ -15,4 +16,12 @@ protocol SceneShifting: AnyObject {
     func shifted(_ quads: [Quad]) -> [Quad]
     /// `event` mapped back into the layout's coordinates (`renderScale`: the frame's).
     func unshifted(_ event: InputEvent, renderScale: Double) -> InputEvent
+}
+
+/// Message cards drawn instead of the carousel (`SceneCards`).
+protocol SceneCovering: AnyObject {
+    /// The card drawn instead of the carousel; nil: the carousel.
+    var shownMessage: MessageCard? { get }
+    /// Whether `event` is the cards' (the session gives it nothing else then).
+    func swallows(_ event: InputEvent) -> Bool
 }

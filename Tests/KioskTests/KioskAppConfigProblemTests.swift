@@ -57,7 +57,7 @@ final class KioskAppConfigProblemTests: ConfigFolderTestCase {
         let display = HeadlessDisplay(width: 800, height: 480)
         let app = try makeApp(display, notifier: SystemdNotifier(environment: ["NOTIFY_SOCKET": manager.path]))
         XCTAssertFalse(app.configProblems.isEmpty)
-        let card = try XCTUnwrap(app.session.shownMessage)
+        let card = try XCTUnwrap(app.behavior.sceneCards.shownMessage)
         XCTAssertEqual(card.title, "The configuration has problems")
         XCTAssertTrue(card.lines.contains { $0.hasPrefix(path + ":3:1: ") }, "\(card.lines)")
         _ = app.beforeWait()
@@ -71,8 +71,8 @@ final class KioskAppConfigProblemTests: ConfigFolderTestCase {
         // Still wrong, differently: the card shows the new problems.
         try "[carousel]\ntype = \"linear\"\n\n\nitem_size = \"big\"\n".write(toFile: path, atomically: true, encoding: .utf8)
         XCTAssertFalse(app.reload(reason: "test"))
-        XCTAssertTrue(try XCTUnwrap(app.session.shownMessage).lines.contains { $0.hasPrefix(path + ":5:") },
-                      "\(app.session.shownMessage?.lines ?? [])")
+        XCTAssertTrue(try XCTUnwrap(app.behavior.sceneCards.shownMessage).lines.contains { $0.hasPrefix(path + ":5:") },
+                      "\(app.behavior.sceneCards.shownMessage?.lines ?? [])")
         _ = app.beforeWait()
         XCTAssertEqual(display.presentedFrames, 2, "the new card is drawn")
 
@@ -80,7 +80,7 @@ final class KioskAppConfigProblemTests: ConfigFolderTestCase {
         try good.write(toFile: path, atomically: true, encoding: .utf8)
         XCTAssertTrue(app.reload(reason: "test"))
         XCTAssertTrue(app.configProblems.isEmpty)
-        XCTAssertNil(app.session.shownMessage)
+        XCTAssertNil(app.behavior.sceneCards.shownMessage)
         XCTAssertEqual(app.session.config.items.count, 3)
         XCTAssertEqual(manager.receive(), "STATUS=showing 3 items")
         _ = app.beforeWait()
@@ -103,21 +103,21 @@ final class KioskAppConfigProblemTests: ConfigFolderTestCase {
             if !fixed {
                 fixed = true
                 DispatchQueue.global().async { try? text.write(toFile: file, atomically: true, encoding: .utf8) }
-            } else if app.configProblems.isEmpty && app.session.shownMessage == nil {
+            } else if app.configProblems.isEmpty && app.behavior.sceneCards.shownMessage == nil {
                 app.reactor.stop()
             }
         }
         XCTAssertEqual(try app.run(), 0)
         XCTAssertTrue(app.configProblems.isEmpty, "the fixed file was seen: \(app.configProblems)")
         XCTAssertEqual(app.session.config.items.count, 3)
-        XCTAssertNil(app.session.shownMessage)
+        XCTAssertNil(app.behavior.sceneCards.shownMessage)
         XCTAssertGreaterThanOrEqual(display.presentedFrames, 2, "the card, then the carousel")
     }
 
     func testAMissingFileIsNamedAndItsArrivalStartsTheCarousel() throws {
         let display = HeadlessDisplay(width: 1920, height: 1080)
         let app = try makeApp(display)
-        let card = try XCTUnwrap(app.session.shownMessage)
+        let card = try XCTUnwrap(app.behavior.sceneCards.shownMessage)
         XCTAssertEqual(card.title, "The configuration cannot be read")
         XCTAssertTrue(card.lines[0].hasPrefix(path + ": no such file"), "\(card.lines)")
         _ = app.beforeWait()
@@ -164,7 +164,7 @@ final class KioskAppConfigProblemTests: ConfigFolderTestCase {
         let display = HeadlessDisplay(width: 800, height: 480)
         let app = try KioskApp(configPath: path, config: try ConfigLoader.load(path: path), display: display, inputs: [],
                                log: try EventLog(path: nil), logger: Logger(label: "test"), notifier: nil)
-        let card = try XCTUnwrap(app.session.shownMessage)
+        let card = try XCTUnwrap(app.behavior.sceneCards.shownMessage)
         XCTAssertEqual(card.title, "No items yet")
         XCTAssertEqual(card.lines, ["Add pictures to \((pictures as NSString).standardizingPath)"])
         _ = app.beforeWait()
@@ -173,14 +173,15 @@ final class KioskAppConfigProblemTests: ConfigFolderTestCase {
 
         try TexturePNG.write(Texture(width: 8, height: 8), to: pictures + "/one.png")
         XCTAssertTrue(app.reload(reason: "the items folder changed"))
-        XCTAssertNil(app.session.shownMessage, "the picture is shown")
+        XCTAssertNil(app.behavior.sceneCards.shownMessage, "the picture is shown")
         XCTAssertEqual(app.session.config.items.count, 1)
     }
 
     func testNoItemTablesPointAtTheConfigFile() throws {
         try "[carousel]\ntype = \"linear\"\n".write(toFile: path, atomically: true, encoding: .utf8)
         let session = CarouselSession(config: try ConfigLoader.load(path: path), width: 320, height: 240)
-        XCTAssertEqual(session.shownMessage?.lines, ["Add [[item]] tables to \(path)"])
-        XCTAssertFalse(session.renderFrame().isEmpty, "the face is drawn")
+        let cards = SceneCards(session: session)
+        XCTAssertEqual(cards.shownMessage?.lines, ["Add [[item]] tables to \(path)"])
+        XCTAssertFalse(withExtendedLifetime(cards) { session.renderFrame().isEmpty }, "the face is drawn")
     }
 }

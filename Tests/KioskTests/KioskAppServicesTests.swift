@@ -183,7 +183,7 @@ final class KioskAppServicesTests: ConfigFolderTestCase {
         try ImportStatus(state: .checking, time: wallClock(), device: "/dev/sdz", message: "").write(to: status)
         XCTAssertTrue(waitReadable(app.files.fd, timeout: 10), "the status file is watched")
         app.filesChanged()
-        XCTAssertEqual(app.session.notice?.card.title, "Reading the USB stick…")
+        XCTAssertEqual(app.behavior.sceneCards.notice?.card.title, "Reading the USB stick…")
 
         try write(items)
         XCTAssertTrue(app.reload(reason: "the config file changed"))

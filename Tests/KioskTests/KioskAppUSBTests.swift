@@ -58,8 +58,8 @@ final class KioskAppUSBTests: XCTestCase {
         app.finishPendingReloads()
         let after = app.now
         XCTAssertEqual(app.session.config.items.map(\.id), ["s1", "s2"])
-        XCTAssertEqual(app.session.shownMessage?.title, "New content from the USB stick")
-        XCTAssertEqual(app.session.shownMessage?.lines, ["2 items to show. You can take the stick out."])
+        XCTAssertEqual(app.behavior.sceneCards.shownMessage?.title, "New content from the USB stick")
+        XCTAssertEqual(app.behavior.sceneCards.shownMessage?.lines, ["2 items to show. You can take the stick out."])
         _ = app.beforeWait()
         XCTAssertEqual(display.screen[400, 40], background)
         XCTAssertNotEqual(display.screen[400, 240], centreBefore, "the card's plate over the carousel")
@@ -68,10 +68,10 @@ final class KioskAppUSBTests: XCTestCase {
         // qemu-user, takes a second to reload).
         XCTAssertTrue(due >= before + 5 && due <= after + 5, "due \(due), shown between \(before) and \(after)")
         app.endNoticeIfDue(now: due)
-        XCTAssertNil(app.session.shownMessage, "the stick's carousel")
+        XCTAssertNil(app.behavior.sceneCards.shownMessage, "the stick's carousel")
         // The same status seen again (another inotify event of the same write) is not news.
         app.usbStatusChanged()
-        XCTAssertNil(app.session.shownMessage)
+        XCTAssertNil(app.behavior.sceneCards.shownMessage)
     }
 
     func testARefusedStickShowsItsProblemsAndKeepsTheCarousel() throws {
@@ -81,7 +81,7 @@ final class KioskAppUSBTests: XCTestCase {
         let before = app.now
         app.usbStatusChanged()
         let after = app.now
-        let card = try XCTUnwrap(app.session.shownMessage)
+        let card = try XCTUnwrap(app.behavior.sceneCards.shownMessage)
         XCTAssertEqual(card.title, "This USB stick was not used")
         XCTAssertEqual(card.tone, .problem)
         XCTAssertTrue(card.lines[0].hasPrefix("kiosk-carousel/config.toml:1:2: [display]"), "\(card.lines)")
@@ -100,13 +100,13 @@ final class KioskAppUSBTests: XCTestCase {
         config.usb = ConfigLoader.readableTables(["usb"], path: path).usb
         let app = try KioskApp(configPath: path, config: config, display: HeadlessDisplay(width: 800, height: 480), inputs: [],
                                log: try EventLog(path: nil), logger: Logger(label: "test"), notifier: nil, configProblems: problems)
-        XCTAssertEqual(app.session.shownMessage?.title, "The configuration has problems")
+        XCTAssertEqual(app.behavior.sceneCards.shownMessage?.title, "The configuration has problems")
         XCTAssertEqual(try importStick("[[item]]\nid = \"s\"\ntitle = \"From the stick\"\n")?.state, .done)
         app.usbStatusChanged()
         app.finishPendingReloads()
         XCTAssertTrue(app.configProblems.isEmpty, "the carousel started")
         XCTAssertEqual(app.session.config.items.map(\.id), ["s"])
-        XCTAssertEqual(app.session.shownMessage?.title, "New content from the USB stick")
+        XCTAssertEqual(app.behavior.sceneCards.shownMessage?.title, "New content from the USB stick")
         XCTAssertEqual(app.behavior.loadedConfig.machineProblems, problems)
         // check-config still says the file is wrong.
         XCTAssertThrowsError(try ConfigLoader.load(path: path))
@@ -118,10 +118,10 @@ final class KioskAppUSBTests: XCTestCase {
             .write(to: ImportStatus.path(in: content))
         let app = try makeApp(HeadlessDisplay(width: 800, height: 480))
         app.usbStatusChanged()
-        XCTAssertNil(app.session.shownMessage, "an import before this start")
+        XCTAssertNil(app.behavior.sceneCards.shownMessage, "an import before this start")
         try ImportStatus(state: .checking, time: Date().timeIntervalSince1970, device: "/dev/sdz", message: "Reading")
             .write(to: ImportStatus.path(in: content))
         app.usbStatusChanged()
-        XCTAssertEqual(app.session.shownMessage?.title, "Reading the USB stick…")
+        XCTAssertEqual(app.behavior.sceneCards.shownMessage?.title, "Reading the USB stick…")
     }
 }

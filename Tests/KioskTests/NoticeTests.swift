@@ -7,22 +7,27 @@ import XCTest
 /// A card over the carousel for a while (the USB stick's result): a press ends it and does
 /// nothing else; the finger that ended it moves nothing until it lifts.
 final class NoticeTests: XCTestCase {
+    /// The cards over the last `session()` (its owner here).
+    var cards: SceneCards!
+
     func session() -> CarouselSession {
         var config = KioskConfiguration()
         config.carousel.type = .linear
         config.items = (0..<5).map { ItemConfig(id: "i\($0)", title: "Item \($0)") }
-        return CarouselSession(config: config, width: 800, height: 480, synchronousCards: true)
+        let s = CarouselSession(config: config, width: 800, height: 480, synchronousCards: true)
+        cards = SceneCards(session: s)
+        return s
     }
 
     func testATouchEndsTheNoticeAndIsSwallowedUntilItLifts() {
         let s = session()
-        s.showNotice(MessageCard(title: "New content"), until: 10)
-        XCTAssertEqual(s.shownMessage?.title, "New content")
+        cards.showNotice(MessageCard(title: "New content"), until: 10)
+        XCTAssertEqual(cards.shownMessage?.title, "New content")
         s.handle(.touchDown(slot: 0, x: 600, y: 240), now: 1)
-        XCTAssertNil(s.shownMessage, "ended by the touch")
+        XCTAssertNil(cards.shownMessage, "ended by the touch")
         for k in 1...10 { s.handle(.touchMotion(slot: 0, x: 600 - Double(k) * 40, y: 240), now: 1 + Double(k) * 0.016) }
         s.handle(.touchUp(slot: 0), now: 1.3)
-        XCTAssertNil(s.notice)
+        XCTAssertNil(cards.notice)
         for k in 0..<60 { _ = s.tick(now: 1.3 + Double(k) * 0.016) }
         XCTAssertEqual(s.position.offset, 0, "the swipe that ended the card moved nothing")
         // The next swipe moves the carousel.
@@ -35,19 +40,19 @@ final class NoticeTests: XCTestCase {
 
     func testAKeyEndsItAndEndNoticeEndsItWithoutInput() {
         let s = session()
-        s.showNotice(MessageCard(title: "A"), until: nil)
+        cards.showNotice(MessageCard(title: "A"), until: nil)
         s.handle(.keyDown(.right), now: 1)
-        XCTAssertNil(s.notice)
+        XCTAssertNil(cards.notice)
         XCTAssertEqual(s.position.index, 0, "the key only ended the card")
-        s.showNotice(MessageCard(title: "B"), until: 5)
-        s.endNotice()
-        XCTAssertNil(s.shownMessage)
+        cards.showNotice(MessageCard(title: "B"), until: 5)
+        cards.endNotice()
+        XCTAssertNil(cards.shownMessage)
     }
 
     func testTheConfigProblemCardStaysAboveANotice() {
         let s = session()
-        s.message = MessageCard(tone: .problem, title: "The configuration has problems")
-        s.showNotice(MessageCard(title: "New content"), until: 5)
-        XCTAssertEqual(s.shownMessage?.title, "The configuration has problems")
+        cards.message = MessageCard(tone: .problem, title: "The configuration has problems")
+        cards.showNotice(MessageCard(title: "New content"), until: 5)
+        XCTAssertEqual(cards.shownMessage?.title, "The configuration has problems")
     }
 }

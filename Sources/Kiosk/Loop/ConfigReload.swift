@@ -63,7 +63,7 @@ final class ConfigReload: KioskComponent {
     /// Shows `problems` on the screen instead of the carousel.
     private func showProblems(_ problems: [ConfigDiagnostic]) {
         context.store.problems = problems
-        context.session.message = MessageCard.configProblems(problems, file: context.store.path)
+        context.behavior.sceneCards.message = MessageCard.configProblems(problems, file: context.store.path)
     }
 
     /// The config file was read while the problem card shows: start the carousel if the file is
@@ -81,7 +81,7 @@ final class ConfigReload: KioskComponent {
             return false
         }
         store.problems = []
-        session.message = nil
+        behavior.sceneCards.message = nil
         context.logger.notice("\(store.path) is valid now: starting the carousel with \(new.items.count) items")
         // render_scale (RenderScaleComponent) and the pixel shift (the session's reload) apply at
         // once; the rest of [display] at the next start.

@@ -70,7 +70,7 @@ public final class KioskApp {
         c.register(ScheduleTimer(context: c))
         c.register(try WatchedFiles(context: c))
         c.register(PixelShiftTimer(context: c))
-        c.register(NoticeTimeout(session: session))
+        c.register(NoticeTimeout(cards: behavior.sceneCards))
         c.register(USBStatusComponent(config: config, context: c))
         c.register(try ConfigReload(context: c, signals: signals))
         c.register(RenderScaleComponent(setting: config.display.renderScale, context: c))

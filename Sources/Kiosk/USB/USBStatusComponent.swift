@@ -55,8 +55,8 @@ final class USBStatusComponent: KioskComponent {
         var fields: [(String, String)] = [("state", JSONString.quoted(status.state.rawValue)), ("device", JSONString.quoted(status.device))]
         switch status.state {
         case .checking, .copying:
-            if status.state == .checking || session.notice == nil {
-                session.showNotice(MessageCard(tone: .notice, title: "Reading the USB stick…",
+            if status.state == .checking || behavior.sceneCards.notice == nil {
+                behavior.sceneCards.showNotice(MessageCard(tone: .notice, title: "Reading the USB stick…",
                                                lines: ["Please leave it in until the screen says it is done."]),
                                    until: now + 600)
             }
@@ -67,19 +67,19 @@ final class USBStatusComponent: KioskComponent {
                 let now = self.context.now
                 if loaded {
                     let n = session.config.items.count
-                    session.showNotice(MessageCard(tone: .notice, title: "New content from the USB stick",
+                    behavior.sceneCards.showNotice(MessageCard(tone: .notice, title: "New content from the USB stick",
                                                    lines: ["\(n) item\(n == 1 ? "" : "s") to show. You can take the stick out."]),
                                        until: now + seconds)
                 } else {
                     let problems = behavior.lastReloadProblems.map(\.description)
-                    session.showNotice(MessageCard(tone: .problem, title: "The new content could not be shown",
+                    behavior.sceneCards.showNotice(MessageCard(tone: .problem, title: "The new content could not be shown",
                                                    lines: problems.isEmpty ? ["The journal says why."] : problems,
                                                    footer: "The kiosk shows what it showed before."), until: now + 2 * seconds)
                 }
             }
         case .failed:
             fields.append(("problems", "\(status.problems.count)"))
-            session.showNotice(MessageCard(tone: .problem, title: "This USB stick was not used",
+            behavior.sceneCards.showNotice(MessageCard(tone: .problem, title: "This USB stick was not used",
                                            lines: status.problems.isEmpty ? [status.message] : status.problems,
                                            footer: status.message), until: now + 2 * seconds)
         }
