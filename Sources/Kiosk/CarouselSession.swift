@@ -1,10 +1,7 @@
 import CarouselCore
 import Cards
 import Display
-import Foundation
-import JSON
 import KioskConfig
-import Logging
 import Raster
 
 /// The carousel as people see it, independent of where time and pixels come from: gestures →
@@ -35,13 +32,6 @@ public final class CarouselSession {
     /// the session was made with `synchronousCards: false`; then the loop adds `cardEventFD`
     /// to its epoll and calls `drainCards(now:)` when it is readable.
     let cards: CardPipeline
-    /// The centred video item's clip, playing on its card (`[video]`).
-    let cardVideo: CardVideo
-    /// A clip playing on the whole screen (`play = "fullscreen"`); kept after it ended while
-    /// the touch that ended it is still down (its events are swallowed).
-    private(set) var fullscreen: FullscreenVideo?
-    private var videoEvents: [VideoEvent] = []
-    private let videoLogger = Logger(label: "kiosk.video")
     private var overlays: OverlayRenderer
     /// The time frames are drawn at (for card fades); `renderFrame(now:)` sets it.
     private var frameTime = 0.0
@@ -52,6 +42,9 @@ public final class CarouselSession {
     /// The message cards drawn instead of the carousel (`SceneCards`: the problem card, a
     /// notice, the empty face); its owner gives it. Nil: the carousel always.
     weak var covering: (any SceneCovering)?
+    /// The clips (`SceneVideo`: the centred card's and a full-screen one); its owner gives it.
+    /// Nil: the cards show their posters.
+    weak var video: (any ScenePlayback)?
     /// Burn-in care (`[display] pixel_shift`, `PixelShiftState`): moves the scene over time; its
     /// owner gives it. Nil: the scene is drawn where it is laid out.
     weak var shift: (any SceneShifting)?
@@ -80,7 +73,6 @@ public final class CarouselSession {
                                                            synchronous: synchronousCards))
         overlays = OverlayRenderer(style: OverlayStyle(theme: config.theme.scaled(by: drawn.scale)),
                                    screenWidth: drawn.width, screenHeight: drawn.height)
-        cardVideo = CardVideo(settings: config.video, synchronous: synchronousCards, logger: videoLogger)
     }
 
     /// True while a finger (or the pointer's button) is down on the carousel: a drag is going on.
@@ -133,37 +125,14 @@ public final class CarouselSession {
     /// plays (or is about to start on the centred card). A driver on a fixed step (`simulate`,
     /// `display-test`) steps while it is true.
     public var isMoving: Bool {
-        needsTick || fullscreen?.isActive == true
-            || cardVideo.wantsTicks(current: engine.currentIndex, items: config.items)
+        needsTick || video?.wantsTicks == true
     }
 
     /// True while the engine needs its fixed-rate tick or a card is fading in: what the kiosk's
-    /// tick timer is armed for. A clip wakes the kiosk's loop itself (`videoWakeSources`,
-    /// `nextVideoTime`): it does not keep the tick running.
+    /// tick timer is armed for. A clip wakes the kiosk's loop itself (`VideoFrames`): it does not
+    /// keep the tick running.
     public var needsTick: Bool {
         engine.isMoving || cards.isAnimating(now: frameTime)
-    }
-
-    /// The players of the clips playing now, each with the eventfd it signals when a frame was
-    /// decoded or it ended or failed (`VideoFrames` watches them).
-    var videoWakeSources: [(player: ObjectIdentifier, fd: Int32)] {
-        [fullscreen?.isActive == true ? fullscreen?.wakeSource : nil, cardVideo.wakeSource].compactMap { $0 }
-    }
-
-    /// Clears the players' eventfds (before their news is taken with `updateVideo`).
-    func drainVideoWakes() {
-        if fullscreen?.isActive == true { fullscreen?.drainWakes() }
-        cardVideo.drainWakes()
-    }
-
-    /// When the clips next need `updateVideo` (session time): a decoded frame's time, the end of
-    /// the full-screen clip's last frame, the start of the centred card's clip once the carousel
-    /// has rested `start_delay`; now when a rest has begun that was not yet seen; nil when only
-    /// their players' news (or the engine's tick) can change anything.
-    func nextVideoTime(now: Double) -> Double? {
-        if let fs = fullscreen, fs.isActive { return fs.nextUpdate }
-        guard !engine.isMoving else { return nil }  // the tick updates them while the carousel moves
-        return cardVideo.nextUpdate(now: now, current: engine.currentIndex, items: config.items)
     }
 
     /// Takes the card faces the workers finished (call when `cardEventFD` is readable);
@@ -175,10 +144,7 @@ public final class CarouselSession {
     /// Feeds one input event at `now`.
     public func handle(_ event: InputEvent, now: Double) {
         if covering?.swallows(event) == true { return }
-        if let fs = fullscreen, fs.handle(event) {
-            if !fs.isActive { endFullscreen(now: now) }
-            return
-        }
+        if video?.takes(event, now: now) == true { return }
         // The scene is drawn moved by the pixel shift: a touch lands on what is drawn under it.
         let laidOut = shift?.unshifted(event, renderScale: renderScale) ?? event
         for intent in gestures.handle(laidOut, now: now) { apply(intent, now: now) }
@@ -188,20 +154,11 @@ public final class CarouselSession {
     /// full screen, intents wait for it to end, except those that end it (`select`, `cancel`,
     /// `home`).
     public func apply(_ intent: Intent, now: Double) {
-        if let fs = fullscreen, fs.isActive {
-            switch intent {
-            case .select, .cancel, .home:
-                fs.finish("input")
-                endFullscreen(now: now)
-            default:
-                break
-            }
-            return
-        }
+        if video?.holds(intent, now: now) == true { return }
         engine.apply(intent, now: now)
         needsFrame = true
         // Anything that moves the carousel stops the centred card's clip at once.
-        if engine.isMoving { cardVideo.interrupt(now: now) }
+        if engine.isMoving { video?.carouselMoved(now: now) }
     }
 
     /// Advances the engine to `now`; returns its events.
@@ -216,7 +173,7 @@ public final class CarouselSession {
         engine.tick(now: now)
         if moving || fading || engine.scrollOffset != before { needsFrame = true }
         shift?.update(now: now)
-        updateVideo(now: now)
+        video?.update(now: now)
         return engine.takeEvents()
     }
 
@@ -226,7 +183,7 @@ public final class CarouselSession {
     /// The quads of the visible items, back to front, then the page indicator and the focused
     /// item's title. Asks the card pipeline for the visible faces (drawn here when synchronous).
     public func quads() -> [Quad] {
-        if let fs = fullscreen, fs.isActive { return fs.quads() }
+        if let clip = video?.fullscreenQuads() { return clip }
         let quads = sceneQuads()
         return shift?.shifted(quads) ?? quads
     }
@@ -247,7 +204,7 @@ public final class CarouselSession {
             if pose.isPlaceholder {
                 return [Quad(texture: cards.placeholderFace(style: placeholderStyle), corners: corners, alpha: pose.alpha)]
             }
-            if let frame = cardVideo.face(at: pose.index) { return [Quad(texture: frame, corners: corners, alpha: pose.alpha)] }
+            if let frame = video?.face(at: pose.index) { return [Quad(texture: frame, corners: corners, alpha: pose.alpha)] }
             return cards.face(at: pose.index, now: frameTime).quads(corners: corners, alpha: pose.alpha)
         }
         let items = config.items
@@ -268,8 +225,8 @@ public final class CarouselSession {
         fullFrameRequested = false
         frameTime = now
         // A full-screen clip is letterboxed over black, not over the theme's background.
-        let black: UInt32? = fullscreen?.isActive == true ? 0xFF00_0000 : nil
-        return scene.render(quads(), full: whole, over: black)
+        let clip = video?.fullscreenQuads()
+        return scene.render(clip ?? quads(), full: whole, over: clip == nil ? nil : 0xFF00_0000)
     }
 
     /// Asks for a frame whose damage is the whole screen, although the scene may not have
@@ -298,11 +255,8 @@ public final class CarouselSession {
             cards.update(items: config.items.map { $0.scaled(by: drawn.scale) })
         }
         engine.viewSize = Size2(Double(width), Double(height))
-        if let fs = fullscreen, fs.isActive {
-            // The clip was decoded for the old size: the carousel comes back instead.
-            fs.finish("screen changed")
-            endFullscreen(now: frameTime)
-        }
+        // A full-screen clip was decoded for the old size: the carousel comes back instead.
+        video?.screenChanged(now: frameTime)
         needsFrame = true
     }
 
@@ -315,7 +269,7 @@ public final class CarouselSession {
         gestures.options = new.gestures
         gestures.vertical = new.carousel.vertical
         // The playing clip stops by itself when its item changed (CardVideo.update).
-        cardVideo.settings = new.video
+        video?.reload(new)
         shift?.reload(new, now: now)
         if old.theme != new.theme || old.display.renderThreads != new.display.renderThreads {
             scene = SceneRenderer(width: scene.width, height: scene.height, config: new)
@@ -344,81 +298,6 @@ extension CarouselSession {
     /// Redraws the cards showing any of `paths` (images changed on disk).
     public func invalidateCards(paths: [String]) {
         cards.invalidate(paths: paths)
-        needsFrame = true
-    }
-}
-
-// MARK: Video
-
-extension CarouselSession {
-    /// Plays item `index`'s clip on the whole screen (its `play = "fullscreen"` action); the
-    /// carousel stays where it is underneath.
-    public func playFullscreen(index: Int, now: Double) {
-        guard config.items.indices.contains(index), config.items[index].video != nil else { return }
-        if cardVideo.reset(now: now, reason: "full screen") { needsFrame = true }
-        let fs = FullscreenVideo(index: index, item: config.items[index], now: now, width: scene.width, height: scene.height,
-                                 settings: config.video, synchronous: cardVideo.synchronous, logger: videoLogger)
-        fullscreen = fs
-        videoEvents.append(VideoEvent(time: now, name: "video_fullscreen_started",
-                                      fields: [("index", String(index)), ("id", JSONString.quoted(config.items[index].id))]))
-        if !fs.isActive { endFullscreen(now: now) }
-        needsFrame = true
-    }
-
-    /// True while a clip plays on the whole screen.
-    public var isPlayingFullscreen: Bool { fullscreen?.isActive == true }
-
-    /// Ends the full-screen clip now (another system asked for an item through the control
-    /// socket: `reason` says so in `video_fullscreen_ended`).
-    public func stopFullscreen(reason: String, now: Double) {
-        guard let fs = fullscreen, fs.isActive else { return }
-        fs.finish(reason)
-        endFullscreen(now: now)
-    }
-
-    /// Stops every clip and shows posters (blanking: `suspended` true) or lets the centred card
-    /// play again (waking).
-    public func setVideoSuspended(_ suspended: Bool, now: Double) {
-        if suspended, let fs = fullscreen, fs.isActive {
-            fs.finish("blanked")
-            endFullscreen(now: now)
-        }
-        if cardVideo.setSuspended(suspended, now: now) { needsFrame = true }
-    }
-
-    /// The video lines for the event stream since the last call (`video_started`, …).
-    public func takeVideoEvents() -> [VideoEvent] {
-        let all = videoEvents + cardVideo.takeEvents()
-        videoEvents.removeAll()
-        return all.sorted { $0.time < $1.time }
-    }
-
-    /// Picks the clips' frames for `now` (each tick): the full-screen clip's, or the centred
-    /// card's once the carousel rests on it.
-    func updateVideo(now: Double) {
-        if let fs = fullscreen {
-            if fs.isActive {
-                if fs.update(now: now) { needsFrame = true }
-                if !fs.isActive { endFullscreen(now: now) }
-                return
-            }
-            if !fs.holdsTouches { fullscreen = nil }
-        }
-        let size = CarouselSession.cardSize(config, scale: renderScale)
-        if cardVideo.update(now: now, resting: !engine.isMoving, current: engine.currentIndex, items: config.items,
-                            cardWidth: size.width, cardHeight: size.height) {
-            needsFrame = true
-        }
-    }
-
-    /// The full-screen clip is over: the carousel is drawn again (the whole screen changes).
-    private func endFullscreen(now: Double) {
-        guard let fs = fullscreen, !fs.endReported else { return }
-        fs.endReported = true
-        videoEvents.append(VideoEvent(time: now, name: "video_fullscreen_ended",
-                                      fields: [("index", String(fs.index)), ("id", JSONString.quoted(fs.item.id)),
-                                               ("reason", JSONString.quoted(fs.endReason ?? "input"))]))
-        if !fs.holdsTouches { fullscreen = nil }
         needsFrame = true
     }
 }

@@ -13,6 +13,8 @@ public final class KioskBehavior {
     public let pixelShift: PixelShiftState
     /// The message cards shown over or instead of the carousel (problem card, notice, empty face).
     public let sceneCards: SceneCards
+    /// The clips: the centred card's and one on the whole screen.
+    public let video: SceneVideo
     public let idle: IdleController
     /// `[[schedule]]`: opening hours (replaced on reload, keeping its clock and start).
     public private(set) var schedule: ScheduleController
@@ -58,6 +60,7 @@ public final class KioskBehavior {
         self.session = session
         pixelShift = PixelShiftState(session: session, phase: pixelShiftPhase)
         sceneCards = SceneCards(session: session)
+        video = SceneVideo(session: session)
         self.media = media
         self.log = log
         self.performAction = performAction
@@ -139,7 +142,7 @@ public final class KioskBehavior {
         let idleActions = idle.inputOccurred(now: now)
         if !idleActions.isEmpty { applyIdle(idleActions, now: now) }
         // Another system asked for an item: a full-screen clip gives way to it.
-        session.stopFullscreen(reason: "command", now: now)
+        video.stopFullscreen(reason: "command", now: now)
         session.apply(intent, now: now)
     }
 
@@ -153,7 +156,7 @@ public final class KioskBehavior {
     /// what `tick` does for them, for the kiosk's loop when a player wakes it or a frame is due
     /// while nothing else moves (`VideoFrames`).
     public func updateVideo(now: Double) {
-        session.updateVideo(now: now)
+        video.update(now: now)
         writeVideoEvents()
     }
 
@@ -266,7 +269,7 @@ public final class KioskBehavior {
 
     /// Writes the clips' lines; a full-screen clip that ended lets the idle stages count again.
     private func writeVideoEvents() {
-        for e in session.takeVideoEvents() {
+        for e in video.takeEvents() {
             if e.name == "video_failed" { videoFailures += 1 }
             line(time: e.time, name: e.name, fields: e.fields)
             if e.name == "video_fullscreen_ended" { idle.resume(now: e.time) }
@@ -310,8 +313,8 @@ public final class KioskBehavior {
                 if case .play = items[i].action {
                     // A clip on the whole screen: the idle stages wait for it, as for a
                     // foreground program (a ten-minute film is not "nobody there").
-                    session.playFullscreen(index: i, now: e.time)
-                    if session.isPlayingFullscreen { applyIdle(idle.suspend(now: e.time), now: e.time) }
+                    video.playFullscreen(index: i, now: e.time)
+                    if video.isPlayingFullscreen { applyIdle(idle.suspend(now: e.time), now: e.time) }
                 } else {
                     record(performAction(items[i].action, i, items[i].id, e.time))
                 }
@@ -342,11 +345,11 @@ public final class KioskBehavior {
                 session.apply(.scrollTo(index: index, duration: nil), now: t)
             case .blank:
                 blanked = true
-                session.setVideoSuspended(true, now: t)
+                video.setSuspended(true, now: t)
                 onBlank?()
             case .wake:
                 blanked = false
-                session.setVideoSuspended(false, now: t)
+                video.setSuspended(false, now: t)
                 session.requestFullFrame()
                 onWake?()
             }

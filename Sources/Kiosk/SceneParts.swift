@@ -25,3 +25,26 @@ protocol SceneCovering: AnyObject {
     /// Whether `event` is the cards' (the session gives it nothing else then).
     func swallows(_ event: InputEvent) -> Bool
 }
+
+/// The clips (`SceneVideo`): a card's face while its clip plays, the quads that replace the scene
+/// while a clip plays on the whole screen, the input and intents that clip takes.
+protocol ScenePlayback: AnyObject {
+    /// True while a clip plays or is about to start on the centred card (fixed-step drivers step).
+    var wantsTicks: Bool { get }
+    /// Whether `event` is the full-screen clip's (the session gives it nothing else then).
+    func takes(_ event: InputEvent, now: Double) -> Bool
+    /// Whether `intent` waits for the full-screen clip (or ends it) instead of reaching the engine.
+    func holds(_ intent: Intent, now: Double) -> Bool
+    /// The engine was set moving at `now` (the centred card's clip stops).
+    func carouselMoved(now: Double)
+    /// Picks the clips' frames for `now` (on each tick).
+    func update(now: Double)
+    /// The face drawn instead of the pipeline's for item `index`; nil: the pipeline's.
+    func face(at index: Int) -> Texture?
+    /// The quads drawn instead of the scene (over black); nil: the scene.
+    func fullscreenQuads() -> [Quad]?
+    /// The screen's size or render scale changed at `now`.
+    func screenChanged(now: Double)
+    /// The session's configuration is `config` from now on.
+    func reload(_ config: KioskConfiguration)
+}

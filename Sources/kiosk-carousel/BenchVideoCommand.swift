@@ -121,8 +121,9 @@ struct BenchVideoCommand: ParsableCommand {
     // MARK: A carousel with a playing card
 
     /// A cover-flow carousel of `card`-sized cards at `screen`, item 0 the clip (or its poster
-    /// only when `play` is false), asynchronous cards and video as in `run`.
-    func session(clip: String, play: Bool) throws -> CarouselSession {
+    /// only when `play` is false), asynchronous cards and video as in `run`; with the clips it
+    /// plays (the caller keeps them while it runs the session).
+    func session(clip: String, play: Bool) throws -> (session: CarouselSession, clips: SceneVideo) {
         let dir = NSTemporaryDirectory() + "kiosk-bench-video-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let path = dir + "/kiosk.toml"
@@ -141,8 +142,9 @@ struct BenchVideoCommand: ParsableCommand {
         for i in 1..<9 { text += "[[item]]\ntitle = \"Item \(i)\"\n" }
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        return CarouselSession(config: try ConfigLoader.load(path: path, media: MediaFileCheck.kiosk), width: screen.width, height: screen.height,
-                               synchronousCards: false)
+        let s = CarouselSession(config: try ConfigLoader.load(path: path, media: MediaFileCheck.kiosk), width: screen.width,
+                                height: screen.height, synchronousCards: false)
+        return (s, SceneVideo(session: s))
     }
 
     /// Runs `s` in real time at its tick rate for `duration` seconds, as the loop does (tick,
@@ -173,7 +175,8 @@ struct BenchVideoCommand: ParsableCommand {
     func playback(clip: String) throws {
         print("bench video: a 720p clip playing on a \(card.width)×\(card.height) card of a \(screen.width)×\(screen.height) cover flow, \(seconds) s real time")
         for play in [false, true] {
-            let s = try session(clip: clip, play: play)
+            let (s, clips) = try session(clip: clip, play: play)
+            defer { withExtendedLifetime(clips) {} }
             let start = MonotonicClock.now()
             // Let the poster and the other faces arrive first.
             realTime(s, from: start, duration: 1.5)
@@ -190,7 +193,8 @@ struct BenchVideoCommand: ParsableCommand {
         print("bench video: frame time of a drag (\(dragFrames) frames, 8 px each) starting over the centred card")
         var medians: [Double] = []
         for play in [false, true] {
-            let s = try session(clip: clip, play: play)
+            let (s, clips) = try session(clip: clip, play: play)
+            defer { withExtendedLifetime(clips) {} }
             let start = MonotonicClock.now()
             realTime(s, from: start, duration: 2)
             var now = MonotonicClock.now() - start

@@ -46,7 +46,7 @@ final class KioskAppVideoWakeTests: XCTestCase {
         let shown = display.onFrameShown
         display.onFrameShown = { [unowned app] frame in
             shown?(frame)
-            guard app.session.cardVideo.isPlaying else { return }
+            guard app.behavior.video.cardVideo.isPlaying else { return }
             if playingSince == nil, !app.session.needsTick {
                 playingSince = (app.now, app.framesPresented, app.loopWakeups)
                 stop.armOnce(after: 2)

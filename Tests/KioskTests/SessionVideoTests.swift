@@ -22,6 +22,19 @@ final class SessionVideoTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
+    /// The clips of each session made with `withClips`, held for the test as `KioskBehavior`
+    /// holds them in the kiosk.
+    private var clips: [ObjectIdentifier: SceneVideo] = [:]
+
+    /// `s`, its clips played (`SceneVideo`, held until the test ends).
+    private func withClips(_ s: CarouselSession) -> CarouselSession {
+        clips[ObjectIdentifier(s)] = SceneVideo(session: s)
+        return s
+    }
+
+    /// The clips of a session made with `withClips`.
+    private func video(_ s: CarouselSession) -> SceneVideo { clips[ObjectIdentifier(s)]! }
+
     /// Three items on a linear strip, the first a video (the clip `clip`).
     private func config(clip: String, extra: String = "", action: String = "", loop: Bool = true) throws -> KioskConfiguration {
         let text = """
@@ -77,7 +90,7 @@ final class SessionVideoTests: XCTestCase {
 
     func testTheCentredCardPlaysItsClipFramesChosenByTime() throws {
         let clip = try TestClips.moving()
-        let s = CarouselSession(config: try config(clip: clip), width: 480, height: 320)
+        let s = withClips(CarouselSession(config: try config(clip: clip), width: 480, height: 320))
         var events: [TimedCarouselEvent] = []
         _ = s.renderFrame(now: 0)
         let poster = try XCTUnwrap(centreTexture(s))
@@ -88,10 +101,10 @@ final class SessionVideoTests: XCTestCase {
         XCTAssertNotEqual(at1, at15, "t = 1.0 and 1.5 s of playback show different frames")
         XCTAssertNotEqual(at1, pixels(poster))
         XCTAssertTrue(s.isMoving, "a playing clip keeps the loop ticking")
-        XCTAssertEqual(s.takeVideoEvents().map(\.name), ["video_started"])
+        XCTAssertEqual(video(s).takeEvents().map(\.name), ["video_started"])
 
         // The same plan again gives the same frames (deterministic).
-        let again = CarouselSession(config: try config(clip: clip), width: 480, height: 320)
+        let again = withClips(CarouselSession(config: try config(clip: clip), width: 480, height: 320))
         var events2: [TimedCarouselEvent] = []
         _ = again.renderFrame(now: 0)
         run(again, from: 0, to: 1.0, events: &events2)
@@ -102,7 +115,7 @@ final class SessionVideoTests: XCTestCase {
     /// textures are drawn again (each new picture a new generation, so the card is redrawn).
     func testPlayingFramesReuseTheirFaceTexturesAndEachNewOneIsDrawn() throws {
         let clip = try TestClips.moving()
-        let s = CarouselSession(config: try config(clip: clip), width: 480, height: 320)
+        let s = withClips(CarouselSession(config: try config(clip: clip), width: 480, height: 320))
         _ = s.renderFrame(now: 0)
         var pictures = Set<[Int]>()
         var undrawn = 0
@@ -110,14 +123,14 @@ final class SessionVideoTests: XCTestCase {
         while t < 2.5 {
             t += 1 / s.config.carousel.tickHz
             _ = s.tick(now: t)
-            let face = s.cardVideo.face(at: 0)
+            let face = video(s).cardVideo.face(at: 0)
             let picture = face.map { [ObjectIdentifier($0).hashValue, $0.generation] }
             let damage = s.needsFrame ? s.renderFrame(now: t) : []
             if let picture, pictures.insert(picture).inserted, damage.isEmpty { undrawn += 1 }
         }
         XCTAssertGreaterThanOrEqual(pictures.count, 20, "a 10 fps clip shows 25 frames in 2.5 s")
         XCTAssertEqual(undrawn, 0, "each new picture in a reused texture is drawn")
-        XCTAssertLessThanOrEqual(try XCTUnwrap(s.cardVideo.playingFaceAllocations), 3, "no face texture made per frame")
+        XCTAssertLessThanOrEqual(try XCTUnwrap(video(s).cardVideo.playingFaceAllocations), 3, "no face texture made per frame")
     }
 
     /// The same on the player's own thread (as `run` plays): the faces in the queue, the one
@@ -125,7 +138,7 @@ final class SessionVideoTests: XCTestCase {
     /// (up to 30 s) for 12 pictures, however slow the machine.
     func testOnItsOwnThreadThePlayerReusesTheSameFewFaces() throws {
         let clip = try TestClips.moving()
-        let s = CarouselSession(config: try config(clip: clip), width: 480, height: 320, synchronousCards: false)
+        let s = withClips(CarouselSession(config: try config(clip: clip), width: 480, height: 320, synchronousCards: false))
         let start = Date()
         var pictures = Set<[Int]>()
         while pictures.count < 12 && Date().timeIntervalSince(start) < 30 {
@@ -134,17 +147,17 @@ final class SessionVideoTests: XCTestCase {
             s.drainCards(now: now)
             _ = s.tick(now: now)
             if s.needsFrame { _ = s.renderFrame(now: now) }
-            if let face = s.cardVideo.face(at: 0) { pictures.insert([ObjectIdentifier(face).hashValue, face.generation]) }
+            if let face = video(s).cardVideo.face(at: 0) { pictures.insert([ObjectIdentifier(face).hashValue, face.generation]) }
         }
         XCTAssertGreaterThanOrEqual(pictures.count, 12, "the clip played")
         // Queue depth 3, the face shown, the one being drawn, and the one shown before while
         // this thread lets it go.
-        XCTAssertLessThanOrEqual(try XCTUnwrap(s.cardVideo.playingFaceAllocations), 6)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(video(s).cardVideo.playingFaceAllocations), 6)
     }
 
     func testOnlyTheCardsRectangleIsRedrawnWhilePlaying() throws {
         let clip = try TestClips.moving()
-        let s = CarouselSession(config: try config(clip: clip), width: 480, height: 320)
+        let s = withClips(CarouselSession(config: try config(clip: clip), width: 480, height: 320))
         var events: [TimedCarouselEvent] = []
         _ = s.renderFrame(now: 0)
         run(s, from: 0, to: 0.5, events: &events)
@@ -159,51 +172,51 @@ final class SessionVideoTests: XCTestCase {
 
     func testMovingStopsPlaybackKeepsTheFrameThenThePosterComesBack() throws {
         let clip = try TestClips.moving()
-        let s = CarouselSession(config: try config(clip: clip), width: 480, height: 320)
+        let s = withClips(CarouselSession(config: try config(clip: clip), width: 480, height: 320))
         var events: [TimedCarouselEvent] = []
         _ = s.renderFrame(now: 0)
         let poster = pixels(try XCTUnwrap(centreTexture(s)))
         run(s, from: 0, to: 1.0, events: &events)
-        let last = try XCTUnwrap(s.cardVideo.face(at: 0))
+        let last = try XCTUnwrap(video(s).cardVideo.face(at: 0))
         s.apply(.step(1), now: 1.0)
-        XCTAssertFalse(s.cardVideo.isPlaying, "the move stopped the clip at once")
-        XCTAssertTrue(s.cardVideo.face(at: 0) === last, "the card keeps the frame it showed while it moves away")
+        XCTAssertFalse(video(s).cardVideo.isPlaying, "the move stopped the clip at once")
+        XCTAssertTrue(video(s).cardVideo.face(at: 0) === last, "the card keeps the frame it showed while it moves away")
         run(s, from: 1.0, to: 3.0, events: &events)
         XCTAssertEqual(s.position.index, 1)
-        XCTAssertNil(s.cardVideo.face(at: 0), "another item is current: the card shows its poster again")
+        XCTAssertNil(video(s).cardVideo.face(at: 0), "another item is current: the card shows its poster again")
         XCTAssertEqual(pixels(s.cards.face(at: 0, now: 3).texture), poster)
-        XCTAssertEqual(s.takeVideoEvents().map(\.name), ["video_started", "video_stopped"])
+        XCTAssertEqual(video(s).takeEvents().map(\.name), ["video_started", "video_stopped"])
     }
 
     func testAClipWithoutLoopEndsOnItsLastFrameAndTheTicksStop() throws {
         let clip = try TestClips.moving(seconds: 1)
-        let s = CarouselSession(config: try config(clip: clip, loop: false), width: 480, height: 320)
+        let s = withClips(CarouselSession(config: try config(clip: clip, loop: false), width: 480, height: 320))
         var events: [TimedCarouselEvent] = []
         _ = s.renderFrame(now: 0)
         run(s, from: 0, to: 2.0, events: &events)
-        XCTAssertFalse(s.cardVideo.isPlaying)
-        XCTAssertNotNil(s.cardVideo.face(at: 0), "the last frame stays")
+        XCTAssertFalse(video(s).cardVideo.isPlaying)
+        XCTAssertNotNil(video(s).cardVideo.face(at: 0), "the last frame stays")
         XCTAssertFalse(s.isMoving, "nothing plays: the loop sleeps")
-        XCTAssertEqual(s.takeVideoEvents().map(\.name), ["video_started", "video_ended"])
+        XCTAssertEqual(video(s).takeEvents().map(\.name), ["video_started", "video_ended"])
     }
 
     func testStartDelayAndPlayCentredOff() throws {
         let clip = try TestClips.moving()
         var delayedConfig = try config(clip: clip)
         delayedConfig.video.startDelay = 0.5
-        let delayed = CarouselSession(config: delayedConfig, width: 480, height: 320)
+        let delayed = withClips(CarouselSession(config: delayedConfig, width: 480, height: 320))
         var events: [TimedCarouselEvent] = []
         _ = delayed.renderFrame(now: 0)
         run(delayed, from: 0, to: 0.4, events: &events)
-        XCTAssertFalse(delayed.cardVideo.isPlaying)
+        XCTAssertFalse(video(delayed).cardVideo.isPlaying)
         XCTAssertTrue(delayed.isMoving, "the loop ticks until the delay is over")
         run(delayed, from: 0.4, to: 0.6, events: &events)
-        XCTAssertTrue(delayed.cardVideo.isPlaying)
+        XCTAssertTrue(video(delayed).cardVideo.isPlaying)
 
-        let off = CarouselSession(config: try config(clip: clip, extra: "play_centred = false"), width: 480, height: 320)
+        let off = withClips(CarouselSession(config: try config(clip: clip, extra: "play_centred = false"), width: 480, height: 320))
         _ = off.renderFrame(now: 0)
         run(off, from: 0, to: 1, events: &events)
-        XCTAssertFalse(off.cardVideo.isPlaying)
+        XCTAssertFalse(video(off).cardVideo.isPlaying)
         XCTAssertFalse(off.isMoving)
     }
 
@@ -212,10 +225,10 @@ final class SessionVideoTests: XCTestCase {
         // 4000x3000 cards: one composed frame is ~61 MiB, over budget_mb = 1.
         var c = try config(clip: clip, extra: "budget_mb = 1")
         c.carousel.itemSize = Size2(4000, 3000)
-        let s = CarouselSession(config: c, width: 480, height: 320)
+        let s = withClips(CarouselSession(config: c, width: 480, height: 320))
         var events: [TimedCarouselEvent] = []
         run(s, from: 0, to: 0.5, events: &events)
-        XCTAssertFalse(s.cardVideo.isPlaying)
+        XCTAssertFalse(video(s).cardVideo.isPlaying)
         XCTAssertFalse(s.isMoving, "a refused clip does not keep the loop ticking")
     }
 
@@ -227,7 +240,7 @@ final class SessionVideoTests: XCTestCase {
         _ = s.renderFrame(now: 0)
         behavior.command(.select, now: 0.1)
         behavior.flushEvents()
-        XCTAssertTrue(s.isPlayingFullscreen)
+        XCTAssertTrue(behavior.video.isPlayingFullscreen)
         behavior.tick(now: 0.5)
         let quads = s.quads()
         XCTAssertEqual(quads.count, 1, "the clip alone, over black")
@@ -241,7 +254,7 @@ final class SessionVideoTests: XCTestCase {
         XCTAssertEqual(frame.corners[2].x, 453, accuracy: 1)
         // A touch ends it; its motion and lift do not reach the carousel.
         behavior.input(.touchDown(slot: 0, x: 100, y: 100), now: 0.6)
-        XCTAssertFalse(s.isPlayingFullscreen)
+        XCTAssertFalse(behavior.video.isPlayingFullscreen)
         behavior.input(.touchMotion(slot: 0, x: 300, y: 100), now: 0.65)
         behavior.input(.touchUp(slot: 0), now: 0.7)
         behavior.tick(now: 0.75)
@@ -255,8 +268,8 @@ final class SessionVideoTests: XCTestCase {
         behavior.command(.select, now: 1)
         behavior.flushEvents()
         var t = 1.0
-        while t < 4 && s.isPlayingFullscreen { t += 1 / 60; behavior.tick(now: t) }
-        XCTAssertFalse(s.isPlayingFullscreen)
+        while t < 4 && behavior.video.isPlayingFullscreen { t += 1 / 60; behavior.tick(now: t) }
+        XCTAssertFalse(behavior.video.isPlayingFullscreen)
         // Started at 1 s; its last frame (10 fps) is shown from 1.9 s to 2.0 s of the clip.
         XCTAssertEqual(t, 3, accuracy: 1.5 / 60, "the 2 s clip ended after 2 s, its last frame shown for its whole duration")
     }
@@ -270,12 +283,12 @@ final class SessionVideoTests: XCTestCase {
         _ = s.renderFrame(now: 0)
         behavior.command(.select, now: 0.1)
         behavior.flushEvents()
-        XCTAssertTrue(s.isPlayingFullscreen)
+        XCTAssertTrue(behavior.video.isPlayingFullscreen)
         behavior.apply(.scrollBy(items: 1, duration: nil), now: 0.3)
-        XCTAssertTrue(s.isPlayingFullscreen, "the demo waits")
+        XCTAssertTrue(behavior.video.isPlayingFullscreen, "the demo waits")
         behavior.command(.scrollTo(index: 2, duration: 0), now: 0.5)
         behavior.flushEvents()
-        XCTAssertFalse(s.isPlayingFullscreen)
+        XCTAssertFalse(behavior.video.isPlayingFullscreen)
         behavior.tick(now: 0.6)
         XCTAssertEqual(s.position.index, 2)
         let ended = behavior.log.lines.first { $0.contains("video_fullscreen_ended") }
@@ -284,19 +297,19 @@ final class SessionVideoTests: XCTestCase {
 
     func testBlankingStopsTheClipAndWakingShowsThePoster() throws {
         let clip = try TestClips.moving()
-        let s = CarouselSession(config: try config(clip: clip), width: 480, height: 320)
+        let s = withClips(CarouselSession(config: try config(clip: clip), width: 480, height: 320))
         var events: [TimedCarouselEvent] = []
         _ = s.renderFrame(now: 0)
         run(s, from: 0, to: 0.5, events: &events)
-        XCTAssertTrue(s.cardVideo.isPlaying)
-        s.setVideoSuspended(true, now: 0.5)
-        XCTAssertFalse(s.cardVideo.isPlaying)
-        XCTAssertNil(s.cardVideo.face(at: 0))
+        XCTAssertTrue(video(s).cardVideo.isPlaying)
+        video(s).setSuspended(true, now: 0.5)
+        XCTAssertFalse(video(s).cardVideo.isPlaying)
+        XCTAssertNil(video(s).cardVideo.face(at: 0))
         run(s, from: 0.5, to: 1, events: &events)
-        XCTAssertFalse(s.cardVideo.isPlaying, "nothing plays while blanked")
-        s.setVideoSuspended(false, now: 1)
+        XCTAssertFalse(video(s).cardVideo.isPlaying, "nothing plays while blanked")
+        video(s).setSuspended(false, now: 1)
         run(s, from: 1, to: 1.2, events: &events)
-        XCTAssertTrue(s.cardVideo.isPlaying, "awake and resting: the clip plays again")
+        XCTAssertTrue(video(s).cardVideo.isPlaying, "awake and resting: the clip plays again")
     }
 }
 

@@ -18,14 +18,14 @@ final class VideoFrames: KioskComponent {
     /// Watches the players playing now (a clip starts or ends inside a tick or an update).
     func prepare(now: Double) { sync() }
 
-    var nextDeadline: Double? { context.session.nextVideoTime(now: context.now) }
+    var nextDeadline: Double? { context.behavior.video.nextUpdate(now: context.now) }
 
     func deadlineReached(now: Double) { context.behavior.updateVideo(now: now) }
 
     func stop(now: Double) { unwatchAll() }
 
     private func sync() {
-        let sources = context.session.videoWakeSources
+        let sources = context.behavior.video.wakeSources
         guard sources.map(\.player) != watched.map(\.player) else { return }
         unwatchAll()
         for source in sources {
@@ -47,7 +47,7 @@ final class VideoFrames: KioskComponent {
     /// A player has news: its eventfd cleared first, then the news taken (a frame queued after
     /// the clear signals again).
     private func playersWoke() {
-        context.session.drainVideoWakes()
+        context.behavior.video.drainWakes()
         context.behavior.updateVideo(now: context.now)
         sync()
     }
