@@ -38,7 +38,8 @@ final class KioskAppVideoWakeTests: XCTestCase {
         let app = try KioskApp(configPath: path, config: config, display: display, inputs: [], log: log,
                                logger: Logger(label: "test"), exitAfter: 60, notifier: nil)
         // Watch for 2 s from the first frame that shows the clip playing with nothing else
-        // moving (the cards' fade-in at start over).
+        // moving: every card's face drawn and faded in (a face arriving late from a busy
+        // worker would fade in, and that rightly needs the tick).
         var playingSince: (time: Double, frames: Int, wakeups: Int)?
         var tickArmedWhilePlaying = false
         let stop = try TickTimer()
@@ -47,7 +48,7 @@ final class KioskAppVideoWakeTests: XCTestCase {
         display.onFrameShown = { [unowned app] frame in
             shown?(frame)
             guard app.behavior.video.cardVideo.isPlaying else { return }
-            if playingSince == nil, !app.session.needsTick {
+            if playingSince == nil, !app.session.needsTick, (0..<2).allSatisfy(app.session.cards.isReady) {
                 playingSince = (app.now, app.framesPresented, app.loopWakeups)
                 stop.armOnce(after: 2)
             } else if playingSince != nil, app.session.needsTick {
