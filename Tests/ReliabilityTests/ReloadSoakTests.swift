@@ -81,10 +81,13 @@ final class ReloadSoakTests: XCTestCase {
         print(String(format: "reload soak: %d reloads (socket, file, schedule) in %.0f s; RSS %@ -> %@, slope %.0f bytes/reload; heap in use slope %.0f bytes/reload",
                      reloads, soak.seconds, mb(soak.rss.first?.y ?? 0), mb(soak.rss.last?.y ?? 0), rss, heap))
         // A leak of 13.8 kB a reload (issue 27) is far above the heap's bound, in every run (a
-        // planted 14 kB leak: 14,282 bytes a reload). RSS moves with malloc's arenas by over a
-        // megabyte in make test's 225 measured reloads (slopes of 0.5 to 6.5 kB a reload seen),
-        // so its slope is held to 2 kB a reload only in make soak's long run (6,000 reloads).
-        XCTAssertLessThan(heap, 1024, "the heap grew by \(Int(heap)) bytes a reload")
+        // planted 14 kB leak: 14,282 bytes a reload). The heap's own slope moves with what the
+        // reload threads and the card workers hold at each sample: -922 to +1,281 bytes a reload
+        // seen over make test's 225 measured reloads on a loaded machine, so the bound is 3 kB.
+        // RSS moves with malloc's arenas by over a megabyte in those reloads (slopes of 0.5 to
+        // 6.5 kB a reload seen), so its slope is held to 2 kB a reload only in make soak's long
+        // run (6,000 reloads).
+        XCTAssertLessThan(heap, 3072, "the heap grew by \(Int(heap)) bytes a reload")
         // Under qemu-user (scripts/arm64/check.sh sets KIOSK_TEST_UNDER_EMULATION) the resident
         // set is the emulator's, whose translated-code cache grows as new paths run (190 kB a
         // reload seen): only the heap, which is the program's own malloc, says something there.
