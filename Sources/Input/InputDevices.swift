@@ -1,8 +1,8 @@
 import CarouselCore
 
 /// Every real input device of the kiosk behind one `InputSource`: libinput (touch, pointer,
-/// keys) and, when configured, the rotary encoder through libevdev. Its descriptors are
-/// constant; add them to the main loop's epoll once.
+/// keys) and, when configured, the rotary encoder through libevdev. Its descriptors are its
+/// sources' (the knob's change as it comes and goes: `descriptorGeneration`).
 public final class InputDevices: InputSource {
     public let libinput: LibInputSource
     public let rotary: RotaryEncoderSource?
