@@ -23,10 +23,8 @@ public struct DisplayError: Error, CustomStringConvertible {
         case failed
     }
     public var kind: Kind
-    /// The message, or what failed (`poll failed`) when an errno or an underlying error follows.
+    /// The message, or what failed when an underlying error follows.
     private var words: String
-    /// The errno of a failed call given as a number, without an underlying error.
-    private var callErrno: Int32?
     /// The error behind this one (a `SystemCallError`, another `DisplayError`), or nil.
     public private(set) var underlying: (any Error)?
     /// True: `WORDS (UNDERLYING)`; false: `WORDS: UNDERLYING`.
@@ -39,8 +37,6 @@ public struct DisplayError: Error, CustomStringConvertible {
 
     public init(_ description: String) { self.init(.failed, description) }
     public init(_ kind: Kind, _ description: String) { self.kind = kind; self.words = description }
-    /// `words` failed with `errno`: `WORDS: strerror` (`poll failed: Bad address`).
-    public init(_ kind: Kind, _ words: String, errno: Int32) { self.kind = kind; self.words = words; self.callErrno = errno }
     /// `words` failed because of `underlying`: `WORDS: UNDERLYING`, or with `parenthesized`
     /// `WORDS (UNDERLYING)`; then `: ADVICE` when given. `after`: a failure that came first and
     /// led to this attempt, printed before it (`AFTER; WORDS…`).
@@ -54,16 +50,14 @@ public struct DisplayError: Error, CustomStringConvertible {
     /// The errno of the failed call behind this error (kept as a number until printed); nil when
     /// none is behind it.
     public var errno: Int32? {
-        if let callErrno { return callErrno }
         if let e = underlying as? SystemCallError { return e.errno }
         return (underlying as? DisplayError)?.errno
     }
 
-    /// The message: the words, the errno's text or the underlying error in its place, the advice.
+    /// The message: the words, the underlying error in its place, the advice.
     public var description: String {
         var text = firstFailure.map { "\($0); " } ?? ""
         text += words
-        if let callErrno { text += ": \(SystemCallError.message(for: callErrno))" }
         if let underlying { text += parenthesized ? " (\(underlying))" : ": \(underlying)" }
         if let advice { text += ": \(advice)" }
         return text

@@ -41,7 +41,7 @@ final class ControlComponent: KioskComponent, ControlEffects {
     func handle(_ control: ControlServer) {
         let t = context.now
         let behavior = context.behavior
-        for request in control.handleEvents() {
+        for request in control.takeRequests() {
             if case .reload = request.command {
                 context.requestReload(reason: "control socket") { adopted in
                     control.reply(to: request, ControlCommandHandler.reloadReply(adopted: adopted, behavior: behavior))
