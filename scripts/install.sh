@@ -40,7 +40,7 @@ install -m 0755 "$BIN" "$bindir/kiosk-carousel"
 echo "installed $bindir/kiosk-carousel"
 
 # The units as they are in systemd/; a drop-in for another prefix on each one that runs the program.
-for unit in "$top"/systemd/*.service "$top"/systemd/*.timer; do
+for unit in "$top"/systemd/*.service "$top"/systemd/*.timer "$top"/systemd/*.socket "$top"/systemd/*.path "$top"/systemd/*.target; do
     [ -f "$unit" ] || continue
     name=$(basename "$unit")
     install -m 0644 "$unit" "$unitdir/$name"
