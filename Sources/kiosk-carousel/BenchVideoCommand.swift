@@ -79,7 +79,9 @@ struct BenchVideoCommand: ParsableCommand {
         item.video = path
         var means: [Stage: Double] = [:]
         for stage in Stage.allCases {
-            let d = try VideoDecoder(path: path, outputWidth: size.width, outputHeight: size.height, hardware: .off)
+            // On a card, as `CardVideo` opens it: only the card's width of a cropped clip is looked at.
+            let d = try VideoDecoder(path: path, outputSize: { _ in size }, shownWidth: stage == .onACard ? card.width : nil,
+                                     hardware: .off)
             let faces = VideoFaceComposer(item: item, width: card.width, height: card.height, capacity: 5)
             var wall: [Double] = [], cpu: [Double] = []
             while true {
