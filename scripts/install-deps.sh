@@ -1,28 +1,36 @@
 #!/usr/bin/env bash
-# Installs the Debian packages listed in scripts/deps.txt that are missing. Idempotent: with
-# everything present it only checks (about a second). Needs root or sudo.
+# make deps: installs what debian/control's Build-Depends names and this machine lacks: the
+# build's libraries, the tests' fonts and tools, the VM and package tests' QEMU, kernel,
+# mmdebstrap… (docs/packaging.md; the field is the project's one list of Debian packages).
+# dpkg-checkbuilddeps says what is missing (about a second when nothing is); apt-get build-dep
+# installs it, as for any Debian source tree. Needs root or sudo for that.
+#   DEB_BUILD_PROFILES="nocheck"   only what the build needs (dpkg's build profiles)
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-mapfile -t wanted < <(grep -v '^\s*#' "$here/deps.txt" | sed 's/\s.*//' | grep -v '^$')
-missing=()
-for p in "${wanted[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -eq 0 ]; then
-    echo "install-deps: all ${#wanted[@]} Debian packages present"
-    exit 0
-fi
+top=$(cd "$(dirname "$0")/.." && pwd)
+profiles=${DEB_BUILD_PROFILES:-}
+
 if [ "$(id -u)" -eq 0 ]; then
     sudo=()
 elif command -v sudo >/dev/null 2>&1; then
     sudo=(sudo)
 else
-    echo "install-deps: missing packages: ${missing[*]}" >&2
-    echo "install-deps: run as root, or install sudo, or install them yourself:" >&2
-    echo "    apt-get install ${missing[*]}" >&2
-    exit 1
+    sudo=(false)
 fi
-echo "install-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -q
-"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+apt_get() {
+    if [ "${sudo[0]}" = false ]; then
+        echo "install-deps: run as root, or install sudo, or install them yourself:" >&2
+        echo "    apt-get $*" >&2
+        exit 1
+    fi
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get "$@"
+}
+# dpkg-checkbuilddeps and the parser of scripts/build-deps.sh are dpkg-dev's.
+command -v dpkg-checkbuilddeps >/dev/null || { apt_get update -q; apt_get install -y -q --no-install-recommends dpkg-dev; }
+
+if unmet=$(cd "$top" && dpkg-checkbuilddeps ${profiles:+-P "$profiles"} 2>&1); then
+    echo "install-deps: all $("$top/scripts/build-deps.sh" $profiles | wc -l) Debian packages of debian/control's Build-Depends present${profiles:+ (profiles: $profiles)}"
+    exit 0
+fi
+echo "install-deps: ${unmet#dpkg-checkbuilddeps: error: }"
+apt_get update -q
+apt_get build-dep -y -q --no-install-recommends ${profiles:+-P "$profiles"} "$top"

@@ -1,22 +1,27 @@
 #!/bin/sh
-# make install: installs KioskCarousel the way a kiosk runs it.
+# make install: installs KioskCarousel the way a kiosk runs it, without a package.
 #
 #   binary   $PREFIX/bin/kiosk-carousel                     (PREFIX default /usr/local)
-#   unit     $UNITDIR/kiosk-carousel.service                 (UNITDIR default /etc/systemd/system)
+#   units    $UNITDIR/kiosk-carousel.service, kiosk-carousel-usb@.service, … as in systemd/
+#            (UNITDIR default /etc/systemd/system), each with a drop-in for PREFIX (below)
 #   config   /etc/kiosk-carousel/config.toml (+ media/)      only when absent: never overwritten
-#   docs     $PREFIX/share/doc/kiosk-carousel/               (docs, udev rule and drop-in examples)
+#   docs     $PREFIX/share/doc/kiosk-carousel/docs/          (and README.md, udev rules and drop-in examples)
 #
-# Everything goes under $DESTDIR when set (packaging). Variables: BIN (the binary to install,
-# default .build/release/kiosk-carousel), CONFIG (default config/example.toml), PREFIX, DESTDIR,
-# UNITDIR, SYSCONFDIR (default /etc). It does not create the `kiosk` user, enable the unit or
-# install udev rules: docs/systemd.md says how (those are decisions for the kiosk's builder).
+# The units in systemd/ name the Debian package's paths (/usr/bin/kiosk-carousel,
+# /usr/share/doc/kiosk-carousel); they are installed as they are. For another PREFIX each unit
+# that runs the program gets a drop-in, $UNITDIR/<unit>.d/install-prefix.conf, which replaces its
+# ExecStart= (the same arguments, $PREFIX/bin/kiosk-carousel) and Documentation=: systemd's own
+# way to change a unit without editing it (docs/systemd.md). Everything goes under $DESTDIR when
+# set. Variables: BIN (the binary to install, default .build/release/kiosk-carousel), CONFIG
+# (default config/example.toml), PREFIX, DESTDIR, UNITDIR. It does not create the `kiosk` user,
+# enable the unit or install udev rules: docs/systemd.md says how (those are decisions for the
+# kiosk's builder; the Debian package, make deb, does all three).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 PREFIX=${PREFIX:-/usr/local}
 DESTDIR=${DESTDIR:-}
 UNITDIR=${UNITDIR:-/etc/systemd/system}
-SYSCONFDIR=${SYSCONFDIR:-/etc}
 BIN=${BIN:-$top/.build/release/kiosk-carousel}
 CONFIG=${CONFIG:-$top/config/example.toml}
 
@@ -27,29 +32,42 @@ case "$PREFIX" in /*) ;; *) die "PREFIX must be absolute, not '$PREFIX'" ;; esac
 
 bindir=$DESTDIR$PREFIX/bin
 docdir=$DESTDIR$PREFIX/share/doc/kiosk-carousel
-confdir=$DESTDIR$SYSCONFDIR/kiosk-carousel
+confdir=$DESTDIR/etc/kiosk-carousel
 unitdir=$DESTDIR$UNITDIR
 
-install -d -m 0755 "$bindir" "$docdir" "$docdir/udev" "$unitdir"
+install -d -m 0755 "$bindir" "$docdir" "$docdir/docs" "$docdir/udev" "$unitdir"
 install -m 0755 "$BIN" "$bindir/kiosk-carousel"
 echo "installed $bindir/kiosk-carousel"
 
-# The unit names the installed paths.
-sed -e "s|/usr/local/bin/kiosk-carousel|$PREFIX/bin/kiosk-carousel|g" \
-    -e "s|/etc/kiosk-carousel/|$SYSCONFDIR/kiosk-carousel/|g" \
-    -e "s|/usr/local/share/doc/kiosk-carousel/|$PREFIX/share/doc/kiosk-carousel/|g" \
-    "$top/systemd/kiosk-carousel.service" > "$unitdir/kiosk-carousel.service.tmp"
-chmod 0644 "$unitdir/kiosk-carousel.service.tmp"
-mv "$unitdir/kiosk-carousel.service.tmp" "$unitdir/kiosk-carousel.service"
-echo "installed $unitdir/kiosk-carousel.service"
-# The USB import unit (started by the udev rule, which docs/usb.md says how to install).
-sed -e "s|/usr/local/bin/kiosk-carousel|$PREFIX/bin/kiosk-carousel|g" \
-    -e "s|/etc/kiosk-carousel/|$SYSCONFDIR/kiosk-carousel/|g" \
-    -e "s|/usr/local/share/doc/kiosk-carousel/|$PREFIX/share/doc/kiosk-carousel/|g" \
-    "$top/systemd/kiosk-carousel-usb@.service" > "$unitdir/kiosk-carousel-usb@.service.tmp"
-chmod 0644 "$unitdir/kiosk-carousel-usb@.service.tmp"
-mv "$unitdir/kiosk-carousel-usb@.service.tmp" "$unitdir/kiosk-carousel-usb@.service"
-echo "installed $unitdir/kiosk-carousel-usb@.service"
+# The units as they are in systemd/; a drop-in for another prefix on each one that runs the program.
+for unit in "$top"/systemd/*.service "$top"/systemd/*.timer "$top"/systemd/*.socket "$top"/systemd/*.path "$top"/systemd/*.target; do
+    [ -f "$unit" ] || continue
+    name=$(basename "$unit")
+    install -m 0644 "$unit" "$unitdir/$name"
+    echo "installed $unitdir/$name"
+    [ "$PREFIX" != /usr ] || continue
+    exec_args=$(sed -n 's|^ExecStart=/usr/bin/kiosk-carousel ||p' "$unit")
+    [ -n "$exec_args" ] || continue
+    docs=""
+    for d in $(sed -n 's|^Documentation=||p' "$unit"); do
+        case $d in
+            file:///usr/share/doc/kiosk-carousel/*) d=file://$PREFIX/share/doc/kiosk-carousel/${d#file:///usr/share/doc/kiosk-carousel/} ;;
+        esac
+        docs="$docs $d"
+    done
+    install -d -m 0755 "$unitdir/$name.d"
+    {
+        echo "# Written by scripts/install.sh: the program is in $PREFIX/bin (the unit names the package's /usr/bin)."
+        echo "[Unit]"
+        echo "Documentation="
+        [ -z "$docs" ] || echo "Documentation=${docs# }"
+        echo "[Service]"
+        echo "ExecStart="
+        echo "ExecStart=$PREFIX/bin/kiosk-carousel $exec_args"
+    } > "$unitdir/$name.d/install-prefix.conf"
+    chmod 0644 "$unitdir/$name.d/install-prefix.conf"
+    echo "installed $unitdir/$name.d/install-prefix.conf"
+done
 
 if [ -e "$confdir/config.toml" ]; then
     echo "kept the existing $confdir/config.toml"
@@ -64,9 +82,8 @@ else
     echo "installed $confdir/config.toml"
 fi
 
-for f in "$top"/docs/*.md "$top/README.md"; do
-    [ -f "$f" ] && install -m 0644 "$f" "$docdir/"
-done
+install -m 0644 "$top/README.md" "$docdir/"
+install -m 0644 "$top"/docs/*.md "$docdir/docs/"
 for f in "$top"/systemd/udev/*.rules; do
     [ -f "$f" ] && install -m 0644 "$f" "$docdir/udev/"
 done
@@ -77,7 +94,7 @@ echo "installed documentation and examples in $docdir"
 
 cat <<NEXT
 
-Next steps (as root; see $PREFIX/share/doc/kiosk-carousel/systemd.md):
+Next steps (as root; see $PREFIX/share/doc/kiosk-carousel/docs/systemd.md):
   useradd --system --home-dir /nonexistent --shell /usr/sbin/nologin --user-group kiosk
   systemctl daemon-reload
   systemctl enable --now kiosk-carousel.service

@@ -23,3 +23,6 @@ mkdir -p "$dir"
 date=$(date -u -d "@${SOURCE_DATE_EPOCH:-$(date +%s)}" +%Y-%m-%d)
 "$tool" "$bin" --date "$date" --section 1 --authors "The KioskCarousel developers" --output-directory "$dir"
 [ -s "$dir/kiosk-carousel.1" ] || { echo "make-manual: no $dir/kiosk-carousel.1" >&2; exit 1; }
+# generate-manual copies a discussion's blank lines as they are; in mdoc a blank line is not a
+# paragraph break (groff: "Empty input line", lintian's groff-message): .Pp is.
+sed -i 's/^$/.Pp/' "$dir/kiosk-carousel.1"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates config/media/ (the example carousel's pictures) from scripts/make-media.c.
-# Needs the -dev packages of scripts/deps.txt (cairo, libjpeg-turbo, libwebp) and a C compiler.
+# Needs the -dev packages of debian/control's Build-Depends (cairo, libjpeg-turbo, libwebp) and a C compiler.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/config/media}

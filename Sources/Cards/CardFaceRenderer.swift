@@ -107,8 +107,7 @@ public struct CardFaceRenderer: CardRenderer {
         case (let image?, .cover):
             // Edge to edge; the text sits on the picture's lower part, over the shadow if any.
             try image.draw(on: ctx, fit: .cover, x: 0, y: 0, width: W, height: H)
-            if style.shadow { paintShadow(ctx, fraction: style.shadowHeight, width: W, height: H) }
-            text.draw(on: ctx, x: pad, y: max(pad, H - pad - text.height), shadow: true)
+            drawOverCoverPicture(item, text: text, on: ctx, width: W, height: H)
         case (let image?, .contain):
             // The whole picture inside the padding, above the text (logos and icons).
             let textSpace = text.isEmpty ? 0 : text.height + pad / 2
@@ -117,6 +116,14 @@ public struct CardFaceRenderer: CardRenderer {
             if style.shadow { paintShadow(ctx, fraction: style.shadowHeight, width: W, height: H) }
             text.draw(on: ctx, x: pad, y: max(pad, H - pad - text.height), shadow: style.shadow)
         }
+    }
+
+    /// What `drawContent` draws over a picture fitted `cover`: the shadow, if any, and the text.
+    func drawOverCoverPicture(_ item: ItemConfig, text: TextStack, on ctx: CairoContext, width W: Double, height H: Double) {
+        let style = item.style
+        let pad = CardFaceRenderer.padding(style, width: W, height: H)
+        if style.shadow { paintShadow(ctx, fraction: style.shadowHeight, width: W, height: H) }
+        text.draw(on: ctx, x: pad, y: max(pad, H - pad - text.height), shadow: true)
     }
 
     // MARK: Faces shown instead of the real one

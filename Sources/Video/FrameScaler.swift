@@ -8,24 +8,60 @@ import RasterCore
 ///
 /// The textures come from a `TexturePool`: once a clip plays, a frame is scaled into a texture
 /// whose last picture nobody holds any more, not into a new one.
+///
+/// When only the middle `shownWidth` columns are looked at (a card that crops the sides of a wide
+/// clip), only those are scaled, with `cropMargin` more either side, where that gives the same
+/// pixels as scaling the whole width (`scaledColumns`); the columns left out hold nothing defined.
 final class FrameScaler {
     let width: Int, height: Int
+    /// The output columns anyone looks at.
+    let shownColumns: Range<Int>
     /// Scaled frames alive at once at most: a player's queue (3), the frame shown, the frame
     /// read ahead in synchronous mode and the one being scaled.
     static let pooledFrames = 6
+    /// Output columns scaled beyond the shown ones on each side: libswscale's filters for the
+    /// first and last columns it writes see the cropped source's edge. 4 gives the same bytes as
+    /// the whole width for ratios from 1:1 to 6:1 (1:1 needs 4; 2 is enough when scaling down).
+    static let cropMargin = 4
     let pool: TexturePool
     /// libswscale's context (an untyped handle: its type differs between FFmpeg 5.1 and 7.1).
     private var context: UnsafeMutableRawPointer?
     private var source: (width: Int32, height: Int32, format: Int32, colorspace: UInt32, range: UInt32)?
+    /// What the context scales: output columns, from source columns starting at `sourceX`.
+    private var columns: (output: Range<Int>, sourceX: Int) = (0..<0, 0)
 
-    init(width: Int, height: Int) {
+    /// Frames of `width × height` of which only the middle `shownWidth` columns (all when nil,
+    /// or when `width - shownWidth` is odd: then the picture is not centred on whole pixels) are
+    /// looked at.
+    init(width: Int, height: Int, shownWidth: Int? = nil) {
         precondition(width > 0 && height > 0, "video output must have pixels")
         self.width = width
         self.height = height
+        if let shown = shownWidth, shown > 0, shown < width, (width - shown) % 2 == 0 {
+            shownColumns = (width - shown) / 2 ..< (width + shown) / 2
+        } else {
+            shownColumns = 0..<width
+        }
         pool = TexturePool(width: width, height: height, capacity: Self.pooledFrames)
     }
 
     deinit { kc_sws_free(context) }
+
+    /// The output columns libswscale writes for a source `sourceWidth` wide whose chroma is
+    /// subsampled horizontally by `1 << chromaShift` (-1: its planes cannot be cropped), and the
+    /// first source column they come from. The shown columns with `cropMargin` more either side
+    /// when they start and end on even output columns (pairs share chroma) and map to whole
+    /// source columns, the first on a chroma sample: then each output pixel sees the same source
+    /// pixels with the same weights as in the whole-width scale. Else all columns from 0.
+    func scaledColumns(sourceWidth: Int, chromaShift: Int) -> (output: Range<Int>, sourceX: Int) {
+        let all = (0..<width, 0)
+        guard shownColumns != 0..<width, chromaShift >= 0 else { return all }
+        let a = max(0, shownColumns.lowerBound - Self.cropMargin), b = min(width, shownColumns.upperBound + Self.cropMargin)
+        guard a % 2 == 0, b % 2 == 0 || b == width, (a * sourceWidth) % width == 0, (b * sourceWidth) % width == 0 else { return all }
+        let sourceX = a * sourceWidth / width
+        guard sourceX % (1 << chromaShift) == 0 else { return all }
+        return (a..<b, sourceX)
+    }
 
     /// The frame scaled into a texture of the pool (one nobody else holds); `path` names the
     /// file in errors.
@@ -33,7 +69,9 @@ final class FrameScaler {
         let f = frame.pointee
         let key = (f.width, f.height, f.format, f.colorspace.rawValue, f.color_range.rawValue)
         if context == nil || source! != key {
-            context = kc_sws_get_bgra(context, f.width, f.height, f.format, Int32(width), Int32(height))
+            columns = scaledColumns(sourceWidth: Int(f.width), chromaShift: Int(kc_pix_fmt_column_crop_shift(f.format)))
+            let sourceWidth = Int32(columns.output.count * Int(f.width) / width)
+            context = kc_sws_get_bgra(context, sourceWidth, f.height, f.format, Int32(columns.output.count), Int32(height))
             guard let context else {
                 let name = av_get_pix_fmt_name(AVPixelFormat(f.format)).map { String(cString: $0) } ?? "format \(f.format)"
                 throw VideoError(path: path, kind: .corrupt,
@@ -43,8 +81,8 @@ final class FrameScaler {
             source = key
         }
         let texture = pool.take().texture
-        let raw = UnsafeMutableRawPointer(texture.pixels).assumingMemoryBound(to: UInt8.self)
-        let rows = kc_sws_scale_into(context, frame, raw, Int32(width * 4))
+        let raw = UnsafeMutableRawPointer(texture.pixels + columns.output.lowerBound).assumingMemoryBound(to: UInt8.self)
+        let rows = kc_sws_scale_columns_into(context, frame, Int32(columns.sourceX), raw, Int32(width * 4))
         guard rows == Int32(height) else {
             throw VideoError(path: path, kind: .corrupt, failed: "libswscale failed on a frame", ffmpegCode: rows)
         }

@@ -47,20 +47,22 @@ public final class VideoDecoder {
 
     /// Opens `path`; frames come out at the size `outputSize` gives for the clip (known only once
     /// the file is open: a card decodes a clip at the size it draws it, which depends on the
-    /// clip's aspect ratio).
-    public convenience init(path: String, outputSize: (VideoInfo) -> (width: Int, height: Int),
+    /// clip's aspect ratio). With `shownWidth`, only the middle `shownWidth` columns of each frame
+    /// are looked at (a card that crops a wide clip's sides): the others may be left unscaled,
+    /// holding nothing defined (`FrameScaler`).
+    public convenience init(path: String, outputSize: (VideoInfo) -> (width: Int, height: Int), shownWidth: Int? = nil,
                             hardware: HardwareDecode = .auto, threads: Int = 1, limits: VideoLimits = VideoLimits()) throws {
-        try self.init(path: path, outputSize: outputSize, hardware: hardware, threads: threads, limits: limits,
-                      isCancelled: { false })
+        try self.init(path: path, outputSize: outputSize, shownWidth: shownWidth, hardware: hardware, threads: threads,
+                      limits: limits, isCancelled: { false })
     }
 
     /// As the public initialisers; `isCancelled` is polled before every read from the file.
-    init(path: String, outputSize: (VideoInfo) -> (width: Int, height: Int), hardware: HardwareDecode,
+    init(path: String, outputSize: (VideoInfo) -> (width: Int, height: Int), shownWidth: Int? = nil, hardware: HardwareDecode,
          threads: Int, limits: VideoLimits, isCancelled: @escaping () -> Bool) throws {
         input = try MediaInput(path: path, limits: limits, isCancelled: isCancelled)
         info = VideoInfo(input: input)
         let size = outputSize(info)
-        scaler = FrameScaler(width: max(1, size.width), height: max(1, size.height))
+        scaler = FrameScaler(width: max(1, size.width), height: max(1, size.height), shownWidth: shownWidth)
         let stream = input.stream.pointee
         timeBase = stream.time_base.den > 0 ? Double(stream.time_base.num) / Double(stream.time_base.den) : 1.0 / 90_000
         startPTS = stream.start_time == kc_nopts_value() ? 0 : stream.start_time

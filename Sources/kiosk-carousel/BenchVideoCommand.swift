@@ -70,19 +70,24 @@ struct BenchVideoCommand: ParsableCommand {
 
     /// What one frame costs, per clip: decoded only (a dropped frame: the floor), decoded and
     /// scaled to the card's picture size, and on a card — decoded, scaled and made the card's
-    /// face as a playing card's player does it — with the ratio of the last to the first.
+    /// face as a playing card's player does it — with the ratio of the last to the first. The
+    /// three run in lockstep, one decoder each, a frame of each in turn, so that a busy machine
+    /// slows all three alike and their ratio holds within a run.
     func decode(label: String, path: String) throws {
         let info = try VideoProbe.probe(path: path)
         let size = VideoStill.decodeSize(displayWidth: info.displayWidth, displayHeight: info.displayHeight, fit: .cover,
                                          boxWidth: card.width, boxHeight: card.height)
         var item = ItemConfig(id: "bench", title: "Harbour")
         item.video = path
-        var means: [Stage: Double] = [:]
-        for stage in Stage.allCases {
-            let d = try VideoDecoder(path: path, outputWidth: size.width, outputHeight: size.height, hardware: .off)
-            let faces = VideoFaceComposer(item: item, width: card.width, height: card.height, capacity: 5)
-            var wall: [Double] = [], cpu: [Double] = []
-            while true {
+        let faces = VideoFaceComposer(item: item, width: card.width, height: card.height, capacity: 5)
+        // On a card, as `CardVideo` opens it: only the card's width of a cropped clip is looked at.
+        let decoders = try Stage.allCases.map { stage in
+            try VideoDecoder(path: path, outputSize: { _ in size }, shownWidth: stage == .onACard ? card.width : nil, hardware: .off)
+        }
+        var wall = [[Double]](repeating: [], count: Stage.allCases.count), cpu = wall
+        frames: while true {
+            for (i, stage) in Stage.allCases.enumerated() {
+                let d = decoders[i]
                 let t0 = MonotonicClock.now(), c0 = Self.threadCPU()
                 let more: Bool
                 switch stage {
@@ -91,24 +96,28 @@ struct BenchVideoCommand: ParsableCommand {
                 case .onACard:
                     if let frame = try d.nextFrame() { _ = faces.face(showing: frame.texture); more = true } else { more = false }
                 }
-                guard more else { break }
-                wall.append(MonotonicClock.now() - t0)
-                cpu.append(Self.threadCPU() - c0)
+                guard more else { break frames }
+                wall[i].append(MonotonicClock.now() - t0)
+                cpu[i].append(Self.threadCPU() - c0)
             }
-            guard !wall.isEmpty else { throw CommandFailure("\(path): no frames decoded") }
-            let n = wall.count
-            means[stage] = cpu.reduce(0, +) / Double(n)
-            wall.sort()
-            cpu.sort()
+        }
+        guard !wall[0].isEmpty else { throw CommandFailure("\(path): no frames decoded") }
+        var means: [Stage: Double] = [:], medians: [Stage: Double] = [:]
+        for (i, stage) in Stage.allCases.enumerated() {
+            let n = min(wall[i].count, cpu[i].count)
+            means[stage] = cpu[i].prefix(n).reduce(0, +) / Double(n)
+            let w = wall[i].prefix(n).sorted(), c = cpu[i].prefix(n).sorted()
+            medians[stage] = c[n / 2]
             let what = stage == .decodeAndScale ? "decode+scale to \(size.width)×\(size.height)" : stage.rawValue
             print(String(format: "  %@ %@ wall %6.2f ms (p90 %6.2f)   cpu %6.2f ms (p90 %6.2f, mean %6.2f)   %d frames, %@",
                          label.padding(toLength: 34, withPad: " ", startingAt: 0) as NSString,
                          what.padding(toLength: 26, withPad: " ", startingAt: 0) as NSString,
-                         wall[n / 2] * 1000, wall[n * 9 / 10] * 1000, cpu[n / 2] * 1000, cpu[n * 9 / 10] * 1000,
-                         means[stage]! * 1000, n, d.decoderName as NSString))
+                         w[n / 2] * 1000, w[n * 9 / 10] * 1000, c[n / 2] * 1000, c[n * 9 / 10] * 1000,
+                         means[stage]! * 1000, n, decoders[i].decoderName as NSString))
         }
-        print(String(format: "  %@ on a card / decode only (mean CPU): %.2f×", label.padding(toLength: 34, withPad: " ", startingAt: 0) as NSString,
-                     means[.onACard]! / max(1e-9, means[.decode]!)))
+        print(String(format: "  %@ on a card / decode only (mean CPU): %.2f×   (median CPU: %.2f×)",
+                     label.padding(toLength: 34, withPad: " ", startingAt: 0) as NSString,
+                     means[.onACard]! / max(1e-9, means[.decode]!), medians[.onACard]! / max(1e-9, medians[.decode]!)))
     }
 
     /// The stages `decode` times a clip's frames at.

@@ -122,10 +122,10 @@ final class EmojiTests: XCTestCase {
             let layout = TextBlock(text: emoji, font: style.font, size: 40, color: 0xFFFF_FFFF, alignment: "center", lines: 1, bold: false)
                 .layout(on: ctx, width: 200)
             XCTAssertEqual(pango_layout_get_unknown_glyphs_count(layout.layout), 0,
-                           "\(emoji) is a hex box: install fonts-noto-color-emoji (scripts/deps.txt)")
+                           "\(emoji) is a hex box: install fonts-noto-color-emoji (debian/control's Build-Depends: make deps)")
             let face = CardFaceRenderer().render(ItemConfig(id: "e", title: "\(emoji) Castle", style: style), width: 240, height: 160)
             XCTAssertGreaterThan(colouredPixels(face), 30,
-                                 "\(emoji) is not drawn in colour: install fonts-noto-color-emoji (scripts/deps.txt)")
+                                 "\(emoji) is not drawn in colour: install fonts-noto-color-emoji (debian/control's Build-Depends: make deps)")
         }
     }
 }

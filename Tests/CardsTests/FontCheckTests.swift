@@ -4,7 +4,7 @@ import XCTest
 
 /// Issue 27: the font check the loader is given (`MediaFileCheck.kiosk.font`) refuses what the
 /// card workers refuse (`FontCatalog`), and says what fontconfig would draw instead and which
-/// installed families are near. Needs `fonts-dejavu-core` (scripts/deps.txt).
+/// installed families are near. Needs `fonts-dejavu-core` (debian/control's Build-Depends, `make deps`).
 final class FontCheckTests: XCTestCase {
     func testAFamilyThatIsNotInstalledIsRefusedWithWhatFontconfigWouldUse() throws {
         let why = try XCTUnwrap(FontCheck.problem(font: "No Such Font Family 12"))

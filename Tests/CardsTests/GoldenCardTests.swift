@@ -5,7 +5,7 @@ import XCTest
 @testable import Cards
 
 /// Cards rendered by the real renderer compared with PNGs looked at and committed under
-/// `Golden/`. Fonts come from scripts/deps.txt (DejaVu, Noto, WenQuanYi); tiny differences in
+/// `Golden/`. Fonts come from debian/control's Build-Depends (DejaVu, Noto, WenQuanYi); tiny differences in
 /// glyph rasterisation between library versions are tolerated, a changed layout is not.
 /// `CARDS_RECORD_GOLDEN=1 swift test --filter GoldenCardTests` rewrites the files.
 final class GoldenCardTests: XCTestCase {

@@ -64,4 +64,19 @@ final class VideoCardTests: XCTestCase {
         XCTAssertEqual(VideoStill.decodeSize(displayWidth: 320, displayHeight: 240, fit: .cover, boxWidth: 1280, boxHeight: 720).width, 320,
                        "a small clip is scaled up when drawn, not decoded large")
     }
+
+    /// libswscale's fast paths need an even output width; on an even card an even picture also
+    /// sits on whole pixels (issue 28 §6).
+    func testAScaledClipIsDecodedAnEvenNumberOfColumnsWideForAnEvenCard() {
+        let cover = VideoStill.decodeSize(displayWidth: 854, displayHeight: 480, fit: .cover, boxWidth: 480, boxHeight: 360)
+        XCTAssertEqual(cover.width, 640, "640.5 columns: the nearer even width")
+        XCTAssertEqual(cover.height, 360)
+        let contain = VideoStill.decodeSize(displayWidth: 640, displayHeight: 480, fit: .contain, boxWidth: 480, boxHeight: 200)
+        XCTAssertEqual(contain.width, 266, "266.7 columns: 267 would be odd")
+        XCTAssertEqual(contain.height, 200)
+        XCTAssertEqual(VideoStill.decodeSize(displayWidth: 854, displayHeight: 480, fit: .cover, boxWidth: 481, boxHeight: 360).width, 641,
+                       "an odd card keeps the nearest width")
+        XCTAssertEqual(VideoStill.decodeSize(displayWidth: 853, displayHeight: 480, fit: .cover, boxWidth: 1280, boxHeight: 720).width, 853,
+                       "a clip drawn unscaled keeps its own width")
+    }
 }

@@ -60,6 +60,35 @@ final class VideoFaceComposerTests: XCTestCase {
         }
     }
 
+    /// Frames drawn `cover` at 1:1 on whole pixels are copied into the face, cairo drawing only
+    /// the corners: the same bytes as the full redraw for every corner radius (none, small,
+    /// large, half the card), with a border, shadow and subtitle, cropped left and right or top
+    /// and bottom, and on a card whose background shows only in its corners.
+    func testFramesCopiedOnWholePixelsEqualTheFullRedraw() {
+        var cases: [(name: String, item: ItemConfig, card: (Int, Int), frame: (Int, Int))] = []
+        for radius in [0.0, 1.0, 12.0, 24.5, 90.0, 400.0] {
+            var item = ItemConfig(id: "r\(radius)", title: "Harbour at dawn")
+            item.subtitle = "A clip on its card"
+            item.style.cornerRadius = radius
+            item.style.shadow = radius > 10
+            item.style.borderWidth = radius == 24.5 ? 3 : 0
+            item.style.background = 0xFF20_3040
+            item.style.backgroundBottom = 0xFF60_5040
+            cases.append(("radius \(radius), wide", item, (480, 360), (640, 360)))
+            cases.append(("radius \(radius), tall", item, (320, 180), (320, 240)))
+        }
+        for c in cases {
+            let faces = VideoFaceComposer(item: c.item, width: c.card.0, height: c.card.1, capacity: 3)
+            for n in 0..<3 {
+                let f = frame(n, width: c.frame.0, height: c.frame.1)
+                let a = pixels(faces.face(showing: f))
+                let b = pixels(renderer.videoFace(c.item, frame: f, width: c.card.0, height: c.card.1))
+                let differing = zip(a, b).filter { $0 != $1 }.count
+                XCTAssertEqual(differing, 0, "\(c.name), frame \(n): \(differing) pixels differ from the full redraw")
+            }
+        }
+    }
+
     func testAFaceStillHeldIsNeverDrawnOver() {
         let c = cases()[1]
         let faces = VideoFaceComposer(item: c.item, width: c.card.0, height: c.card.1, capacity: 3)

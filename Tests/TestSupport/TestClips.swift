@@ -25,7 +25,7 @@ public enum TestClips {
             let candidate = "\(dir)/ffmpeg"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        throw Failure(description: "the ffmpeg command is missing: run scripts/install-deps.sh (it installs ffmpeg from scripts/deps.txt)")
+        throw Failure(description: "the ffmpeg command is missing: run scripts/install-deps.sh (it installs ffmpeg, one of debian/control's Build-Depends)")
     }
 
     /// Runs `ffmpeg ARGUMENTS FOLDER/NAME` once (the extension of `name` picks the container

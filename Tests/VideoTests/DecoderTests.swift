@@ -177,6 +177,35 @@ final class DecoderTests: XCTestCase {
         }
     }
 
+    /// A card that crops a wide clip's sides looks only at its middle columns: the scaler scales
+    /// those (and 4 more either side), the same bytes as scaling the whole width (issue 28 §6).
+    func testOnlyTheShownColumnsAreScaledAndEqualTheWholeWidthScale() throws {
+        let path = try Clips.fullHD()
+        let whole = try VideoDecoder(path: path, outputWidth: 640, outputHeight: 360, hardware: .off)
+        let cropped = try VideoDecoder(path: path, outputSize: { _ in (640, 360) }, shownWidth: 480, hardware: .off)
+        for n in 0..<3 {
+            let a = try XCTUnwrap(whole.nextFrame()).texture, b = try XCTUnwrap(cropped.nextFrame()).texture
+            XCTAssertEqual(b.width, 640, "the frame keeps its size; the sides hold nothing defined")
+            var differing = 0
+            for y in 0..<360 { for x in 80..<560 where a[x, y] != b[x, y] { differing += 1 } }
+            XCTAssertEqual(differing, 0, "frame \(n): \(differing) shown pixels differ from the whole-width scale")
+        }
+    }
+
+    /// Which columns are scaled: the shown ones with the margin when they map to whole source
+    /// columns on a chroma sample, else all.
+    func testScaledColumnsAreTheShownOnesOnlyWhenTheyMapToWholeSourceColumns() {
+        let card = FrameScaler(width: 640, height: 360, shownWidth: 480)
+        XCTAssertEqual(card.shownColumns, 80..<560)
+        XCTAssertTrue(card.scaledColumns(sourceWidth: 1920, chromaShift: 1) == (76..<564, 228), "3:1")
+        XCTAssertTrue(card.scaledColumns(sourceWidth: 1280, chromaShift: 1) == (76..<564, 152), "2:1")
+        XCTAssertTrue(card.scaledColumns(sourceWidth: 854, chromaShift: 1) == (0..<640, 0), "854 / 640: not whole columns")
+        XCTAssertTrue(card.scaledColumns(sourceWidth: 1920, chromaShift: -1) == (0..<640, 0), "a format that cannot be cropped")
+        XCTAssertTrue(card.scaledColumns(sourceWidth: 1920, chromaShift: 4) == (0..<640, 0), "not on a chroma sample")
+        XCTAssertEqual(FrameScaler(width: 641, height: 360, shownWidth: 480).shownColumns, 0..<641, "a half-pixel offset: all")
+        XCTAssertEqual(FrameScaler(width: 640, height: 360).shownColumns, 0..<640)
+    }
+
     func testHardwareAutoFallsBackToSoftwareWithAReason() throws {
         let decoder = try VideoDecoder(path: try Clips.redThenBlue(), outputWidth: 8, outputHeight: 8, hardware: .auto)
         if decoder.isHardware {

@@ -117,7 +117,7 @@ step "systemd with the shipped USB unit"
 # shipped unit where the package puts it (DefaultDependencies=no: only what the test starts) and
 # its output in a file; udevd's events reach it as on a kiosk.
 source "\$TOP/Tests/vm/lib/systemd-ns.bash"
-install -D -m 0755 "\$BIN" /usr/local/bin/kiosk-carousel
+install -D -m 0755 "\$BIN" /usr/bin/kiosk-carousel
 install -D -m 0644 "\$OUT/kiosk.toml" /etc/kiosk-carousel/config.toml
 mkdir -p /etc/systemd/system/kiosk-carousel-usb@.service.d
 sed -e 's|^\[Unit\]\$|[Unit]\nDefaultDependencies=no|' "\$TOP/systemd/kiosk-carousel-usb@.service" > /etc/systemd/system/kiosk-carousel-usb@.service

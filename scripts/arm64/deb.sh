@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # make arm64-deb: out/kiosk-carousel_<version>_arm64.deb from the arm64 release binary
-# (make arm64-release), by the project's own scripts/make-deb.sh, then installed with apt into a
+# (make arm64-release), by the same debian/ as the amd64 package, then installed with apt into a
 # clean Debian 13 arm64 root to prove it pulls in its libraries and nothing from the build
 # (docs/arm64.md). Steps, each announced with its time:
-#   1. host packages (dpkg-dev, lintian, an aarch64 strip), binfmt, the trixie roots (cached)
-#   2. scripts/make-deb.sh with ARCH=arm64, the hooks it has for a foreign architecture:
-#        HOST_BIN  the arm64 binary under qemu-user (for --version, check-config, the man page
-#                  and the completions: the shipped binary's own output)
-#        SHLIBDEPS dpkg-shlibdeps inside the installed trixie arm64 root (shlibdeps-in-root.sh)
-#        STRIP     aarch64-linux-gnu-strip
+#   1. host packages (debhelper, lintian, an aarch64 strip), binfmt, the trixie roots (cached)
+#   2. `dpkg-buildpackage -b --host-arch arm64 -d` (scripts/build-deb.sh with ARCH=arm64) with
+#      the prebuilt binary, through debian/rules' variables and dh's own cross support:
+#        KIOSK_BIN       the cross-built binary (no swift build in debian/rules)
+#        KIOSK_HOST_BIN  the arm64 binary under qemu-user (for --version, check-config, the man
+#                        page and the completions: the shipped binary's own output)
+#        dpkg-shlibdeps  dh_shlibdeps runs the one first on PATH: here a wrapper that runs it
+#                        inside the installed trixie arm64 root (shlibdeps-in-root.sh), where
+#                        arm64's libraries and their shlibs/symbols files are
+#        strip           dh_strip takes aarch64-linux-gnu-strip itself (DEB_HOST_GNU_TYPE)
 #   3. apt-get install ./the.deb in a fresh copy of a clean trixie arm64 root (apt's downloads
 #      cached in $ARM64_CACHE/apt-archives), then what it pulled in, and --version there
 set -euo pipefail
@@ -22,11 +26,11 @@ CLEAN=$ARM64_CACHE/trixie-arm64-clean
 
 step "host packages, binfmt, roots"
 [ -x "$BIN" ] || die "$BIN missing: make arm64-release first"
-host_packages dpkg-dev lintian binutils-aarch64-linux-gnu qemu-user-static
+host_packages dpkg-dev debhelper lintian binutils-aarch64-linux-gnu qemu-user-static
 binfmt_ready
 "$HERE/roots.sh" trixie-arm64 trixie-arm64-clean
 
-step "make-deb.sh (ARCH=arm64)"
+step "dpkg-buildpackage --host-arch arm64 (debian/, the prebuilt binary)"
 # A program that runs here and answers as the arm64 binary does: the binary itself, under
 # qemu-user, with the trixie root's loader and libraries.
 wrapper=$SRC/.build-arm64-release/kiosk-carousel-qemu
@@ -34,12 +38,17 @@ printf '#!/bin/sh\n# The arm64 kiosk-carousel under qemu-user (scripts/arm64/deb
     "$TRIXIE" "$BIN" > "$wrapper"
 chmod +x "$wrapper"
 "$wrapper" --version >/dev/null || die "the arm64 binary does not run under qemu-user"
-deb_log=$SRC/.build-arm64-release/make-deb.log
-(cd "$SRC" && BIN=$BIN ARCH=arm64 HOST_BIN=$wrapper SHLIBDEPS=$HERE/shlibdeps-in-root.sh \
-    STRIP=aarch64-linux-gnu-strip SCRATCH=$SRC/.build-arm64-release scripts/make-deb.sh) 2>&1 | tee "$deb_log"
-[ "${PIPESTATUS[0]}" -eq 0 ] || die "make-deb.sh failed"
-deb=$(sed -n 's/^make-deb: \(\/.*\.deb\) (.*/\1/p' "$deb_log" | tail -1)
-[ -f "$deb" ] || die "no .deb named in make-deb.sh's output"
+# dh_shlibdeps calls `dpkg-shlibdeps`: the first on PATH is the one that runs in the trixie root.
+shlibdeps_bin=$SRC/.build-arm64-release/shlibdeps-bin
+mkdir -p "$shlibdeps_bin"
+printf '#!/bin/sh\nexec %q "$@"\n' "$HERE/shlibdeps-in-root.sh" > "$shlibdeps_bin/dpkg-shlibdeps"
+chmod +x "$shlibdeps_bin/dpkg-shlibdeps"
+deb_log=$SRC/.build-arm64-release/build-deb.log
+(cd "$SRC" && ARCH=arm64 KIOSK_BIN=$BIN KIOSK_HOST_BIN=$wrapper KIOSK_SCRATCH=$SRC/.build-arm64-release \
+    PATH="$shlibdeps_bin:$PATH" scripts/build-deb.sh "$SRC/out") 2>&1 | tee "$deb_log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || die "dpkg-buildpackage failed (log: $deb_log)"
+deb=$(sed -n 's/^build-deb: \(\/.*\.deb\) (.*/\1/p' "$deb_log" | tail -1)
+[ -f "$deb" ] || die "no .deb named in build-deb.sh's output"
 
 step "apt-get install ./$(basename "$deb") in a clean trixie arm64 root (qemu-user)"
 test_root=$(mktemp -d "$ARM64_CACHE/deb-test.XXXXXX")

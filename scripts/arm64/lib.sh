@@ -11,12 +11,19 @@ ARM64_CACHE=${ARM64_CACHE:-/var/cache/kiosk-carousel/arm64}
 source "$(dirname "${BASH_SOURCE[0]}")/../apt-mirrors.sh"
 MIRROR=${MIRROR:-$(debian_mirror)}
 
-# The C libraries the program links and the fonts its cards and tests use (scripts/deps.txt,
-# without the VM-test packages).
-ARM64_DEV_PACKAGES=pkgconf,zlib1g-dev,libdrm-dev,libudev-dev,libinput-dev,libevdev-dev,libcairo2-dev,libpango1.0-dev,librsvg2-dev,libturbojpeg0-dev,libpng-dev,libwebp-dev,libfontconfig-dev,libavformat-dev,libavcodec-dev,libswscale-dev,libavutil-dev
-ARM64_FONT_PACKAGES=fonts-dejavu-core,fonts-noto-core,fonts-wqy-microhei,fonts-noto-color-emoji
-# What only the root the tests run in needs: the ffmpeg command makes the VideoTests' clips.
-ARM64_TEST_PACKAGES=ffmpeg
+# The packages come from debian/control's Build-Depends (scripts/build-deps.sh), the one list:
+#   ARM64_DEV_PACKAGES   what the build links (profile nocheck), without git (roots.sh names it
+#                        with the toolchain)
+#   ARM64_FONT_PACKAGES  the fonts the cards and tests use (the tests' packages named fonts-*)
+#   ARM64_TEST_PACKAGES  the tests' other packages: the ffmpeg command makes the VideoTests' clips
+# (the tests' packages: profile pkg.kiosk-carousel.novm, less the build's; the VM and package
+# checks run on this machine, not in the roots). A root's stamp is its list: keep the order.
+_arm64_build_deps=$(dirname "${BASH_SOURCE[0]}")/../build-deps.sh
+_arm64_build=$("$_arm64_build_deps" nocheck) || { echo "arm64: scripts/build-deps.sh failed" >&2; exit 1; }
+_arm64_tests=$("$_arm64_build_deps" pkg.kiosk-carousel.novm | grep -vxF "$_arm64_build")
+ARM64_DEV_PACKAGES=$(grep -vx git <<< "$_arm64_build" | paste -sd,)
+ARM64_FONT_PACKAGES=$(grep '^fonts-' <<< "$_arm64_tests" | paste -sd,)
+ARM64_TEST_PACKAGES=$(grep -v '^fonts-' <<< "$_arm64_tests" | paste -sd,)
 
 # The clock starts in the first script; scripts it runs count from the same start.
 export _arm64_t0=${_arm64_t0:-$(date +%s)}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # dpkg-shlibdeps for an arm64 binary, run where arm64's libraries and dpkg database are: inside
-# the installed trixie arm64 root, under qemu-user (docs/arm64.md). scripts/make-deb.sh calls it
-# as SHLIBDEPS, exactly like dpkg-shlibdeps (same arguments, same working directory).
+# the installed trixie arm64 root, under qemu-user (docs/arm64.md). dh_shlibdeps calls it
+# as dpkg-shlibdeps (scripts/arm64/deb.sh puts a `dpkg-shlibdeps` that runs it first on PATH):
+# same arguments, same working directory.
 #
 # On the host, dpkg-shlibdeps finds neither the arm64 libraries nor the packages that ship them
 # (it has no sysroot option, and --admindir alone does not help when the library paths carry the

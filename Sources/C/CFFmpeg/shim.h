@@ -122,11 +122,30 @@ static inline void kc_sws_set_colorspace(void *sws, const AVFrame *frame) {
     sws_setColorspaceDetails((struct SwsContext *)sws, sws_getCoefficients(cs), full, sws_getCoefficients(SWS_CS_DEFAULT), 1,
                              0, 1 << 16, 1 << 16);
 }
-/// sws_scale of the whole `frame` into one packed plane (BGRA: `stride` bytes a row).
-static inline int kc_sws_scale_into(void *sws, const AVFrame *frame, uint8_t *dst, int stride) {
-    uint8_t *planes[4] = { dst, NULL, NULL, NULL };
+/// log2 of the format's horizontal chroma subsampling (0 for 4:4:4 and RGB, 1 for 4:2:0 and NV12),
+/// or -1 when its planes cannot be cropped by moving their pointers by whole pixels (bitstream,
+/// palette and hardware formats).
+static inline int kc_pix_fmt_column_crop_shift(int format) {
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get((enum AVPixelFormat)format);
+    if (!d || (d->flags & (AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_HWACCEL))) return -1;
+    return d->log2_chroma_w;
+}
+/// sws_scale of `frame`'s columns from `x` on (as many as `sws` was made for; x a multiple of
+/// 1 << kc_pix_fmt_column_crop_shift, 0 for the whole frame) into one packed plane (BGRA: `stride`
+/// bytes a row). Each plane's pointer is moved right by x pixels (x >> the chroma shift in
+/// chroma planes, times the component's step).
+static inline int kc_sws_scale_columns_into(void *sws, const AVFrame *frame, int x, uint8_t *dst, int stride) {
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get((enum AVPixelFormat)frame->format);
+    const uint8_t *planes[4] = { frame->data[0], frame->data[1], frame->data[2], frame->data[3] };
+    if (x > 0 && d) {
+        for (int c = 0; c < d->nb_components; c++) {
+            int shift = (c == 1 || c == 2) ? d->log2_chroma_w : 0;
+            planes[d->comp[c].plane] = frame->data[d->comp[c].plane] + (x >> shift) * d->comp[c].step;
+        }
+    }
+    uint8_t *out[4] = { dst, NULL, NULL, NULL };
     int strides[4] = { stride, 0, 0, 0 };
-    return sws_scale((struct SwsContext *)sws, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes, strides);
+    return sws_scale((struct SwsContext *)sws, planes, frame->linesize, 0, frame->height, out, strides);
 }
 static inline unsigned kc_v4l2_cap_m2m_mplane(void) { return V4L2_CAP_VIDEO_M2M_MPLANE; }
 #endif

@@ -203,10 +203,12 @@ final class CardVideo {
         let faces = VideoFaceComposer(item: item, width: cardWidth, height: cardHeight, capacity: depth + 2,
                                       renderer: renderer)
         let fit = ImageFit(styleName: item.style.imageFit)
+        // A clip fitted `cover` shows only the card's width of its frames: the scaler may leave
+        // the cropped sides out (the composer never looks at them).
         let player = VideoPlayer(path: path, outputSize: { info in
             VideoStill.decodeSize(displayWidth: info.displayWidth, displayHeight: info.displayHeight, fit: fit,
                                   boxWidth: cardWidth, boxHeight: cardHeight)
-        }, options: budget.options(loop: item.loop, queueDepth: depth, synchronous: synchronous),
+        }, shownWidth: fit == .cover ? cardWidth : nil, options: budget.options(loop: item.loop, queueDepth: depth, synchronous: synchronous),
            compose: faces.face(showing:), logger: logger)
         if let h = held, h.index != index { held = nil }
         playing = Playing(index: index, item: item, player: player, faces: faces, start: now)

@@ -55,7 +55,7 @@ install_kiosk_unit() {
     cp "$config" /etc/kiosk-carousel/config.toml || return 1
     # The binary goes where the shipped unit expects it (the guest's root is a writable overlay):
     # a build folder under /tmp would be hidden from the sandboxed service by PrivateTmp.
-    install -D -m 0755 "$bin" /usr/local/bin/kiosk-carousel || return 1
+    install -D -m 0755 "$bin" /usr/bin/kiosk-carousel || return 1
     sed -e 's|^\[Unit\]$|[Unit]\nDefaultDependencies=no|' "$unit" > /etc/systemd/system/kiosk-carousel.service
 }
 
