@@ -15,13 +15,13 @@ final class USBStatusComponent: KioskComponent {
 
     init(config: KioskConfiguration, context: KioskContext) {
         self.context = context
-        prepareContentFolder(config.usb)
+        prepareContentFolder(config)
     }
 
-    /// The status file watched; nil when `[usb] import` is off.
+    /// The status file watched; nil when neither `[usb] import` nor `[content] url` is set.
     var statusPath: String? {
-        let usb = context.behavior.loadedConfig.usb
-        return usb.importEnabled ? ImportStatus.path(in: (usb.content as NSString).standardizingPath) : nil
+        let config = context.behavior.loadedConfig
+        return config.takesImportedContent ? ImportStatus.path(in: (config.usb.content as NSString).standardizingPath) : nil
     }
 
     var watchedFiles: [String] { statusPath.map { [$0] } ?? [] }
@@ -30,12 +30,13 @@ final class USBStatusComponent: KioskComponent {
         if let path = statusPath, paths.contains(path) { statusChanged() }
     }
 
-    func configAdopted(_ config: KioskConfiguration) { prepareContentFolder(config.usb) }
+    func configAdopted(_ config: KioskConfiguration) { prepareContentFolder(config) }
 
     /// `[usb] import`: makes the content folder when missing. Failure is only logged: the kiosk
     /// runs on without.
-    private func prepareContentFolder(_ usb: USBSettings) {
-        guard usb.importEnabled, !FileManager.default.fileExists(atPath: usb.content) else { return }
+    private func prepareContentFolder(_ config: KioskConfiguration) {
+        let usb = config.usb
+        guard config.takesImportedContent, !FileManager.default.fileExists(atPath: usb.content) else { return }
         do {
             try FileManager.default.createDirectory(atPath: usb.content, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o755])
