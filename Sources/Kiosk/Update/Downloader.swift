@@ -72,7 +72,7 @@ public struct Downloader: Sendable {
             }
         }
         if let size = remote.size, size > limits.maxBytes {
-            throw Failure(description: "the file is \(size) bytes, more than the \(limits.maxBytes) an update may be", resumable: false)
+            throw Failure(description: "the file is \(size) bytes, larger than an update may be (\(limits.maxBytes))", resumable: false)
         }
         return remote
     }
