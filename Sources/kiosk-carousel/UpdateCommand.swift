@@ -22,6 +22,8 @@ struct UpdateOptions: ParsableArguments {
     var rauc = "rauc"
     @Option(help: ArgumentHelp("The curl program.", valueName: "path"))
     var curl = "curl"
+    @Option(help: ArgumentHelp("The certificates a content bundle's signer must chain to.", valueName: "file"))
+    var keyring = "/etc/rauc/keyring.pem"
     @Option(help: ArgumentHelp("Give up a download that moves less than 1 KiB a second for this many seconds.", valueName: "seconds"))
     var lowSpeedSeconds = 60
 
@@ -103,7 +105,9 @@ struct UpdateCheckCommand: ParsableCommand {
             var limits = Downloader.Limits()
             limits.lowSpeedSeconds = options.lowSpeedSeconds
             limits.maxBytes = Int64(machine.usb.maxMB) << 20
-            let status = ContentBundle().fetchAndImport(url, machine: machine, paths: options.paths,
+            var bundle = ContentBundle()
+            bundle.keyring = options.keyring
+            let status = bundle.fetchAndImport(url, machine: machine, paths: options.paths,
                                                         downloader: Downloader(curl: options.curl, limits: limits), logger: logger)
             if status?.state == .failed { failed = true }
         }
@@ -142,19 +146,18 @@ struct UpdateRebootCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "reboot-when-quiet",
         abstract: "Reboot into an installed update when nobody is using the kiosk.",
         usage: "kiosk-carousel update reboot-when-quiet [options]",
-        discussion: "Run by kiosk-carousel-update.service after each check. Does nothing unless status.json says an update is installed and this boot does not run it yet. Quiet: the kiosk is not running, is blanked, is outside its schedule, or nobody touched it for --idle seconds (asked through [control] socket); never while a program it started has the screen.")
+        discussion: "Run by kiosk-carousel-update.service after each check. Does nothing unless an update was installed (pending.json) that this boot does not run yet. Quiet: the kiosk is not running, is blanked, is outside its schedule, or nobody touched it for --idle seconds (asked through [control] socket); never while a program it started has the screen.")
     @OptionGroup var config: ConfigOption
     @OptionGroup var options: UpdateOptions
     @Option(help: ArgumentHelp("Seconds without a touch that make the kiosk idle.", valueName: "seconds"))
     var idle = 300.0
-    @Option(help: ArgumentHelp("The command that reboots.", valueName: "program"))
-    var rebootCommand = "/usr/bin/systemctl"
+    @Option(help: ArgumentHelp("The command that reboots (words split at spaces).", valueName: "command"))
+    var rebootCommand = "/usr/bin/systemctl reboot"
 
     func run() throws {
         KioskLogging.bootstrap(level: .info)
         let logger = Logger(label: "kiosk-carousel.update")
-        guard let status = try UpdateStatus.read(from: options.paths.status), status.state == .installed,
-              let version = status.version, version != SystemIdentity().version else { return }
+        guard let version = try PendingReboot.read(from: options.paths.pending)?.version, version != SystemIdentity().version else { return }
         let machine = ImportedContent.machineConfiguration(path: config.path).config
         let verdict = QuietMoment(idleSeconds: idle).ask(socket: machine.control.socket, now: Date().timeIntervalSince1970)
         guard verdict.quiet else {
@@ -162,9 +165,10 @@ struct UpdateRebootCommand: ParsableCommand {
             return
         }
         logger.notice("rebooting into version \(version): \(verdict.reason)")
+        let words = rebootCommand.split(separator: " ").map(String.init)
         let reboot = Process()
-        reboot.executableURL = URL(fileURLWithPath: rebootCommand)
-        reboot.arguments = rebootCommand.hasSuffix("systemctl") ? ["reboot"] : []
+        reboot.executableURL = URL(fileURLWithPath: words.first ?? "/usr/bin/systemctl")
+        reboot.arguments = Array(words.dropFirst())
         try reboot.run()
         reboot.waitUntilExit()
         if reboot.terminationStatus != 0 { throw ExitCode(reboot.terminationStatus) }

@@ -12,7 +12,7 @@ final class MisbehavingServer {
     private(set) var port = 0
     private(set) var tlsPort = 0
     var log: String { folder + "/requests.log" }
-    /// The good paths' body: 1 MiB.
+    /// The good paths' body unless another is given: 1 MiB.
     static let body: [UInt8] = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
 
     static let script = #"""
@@ -92,10 +92,11 @@ final class MisbehavingServer {
         plain.serve_forever()
         """#
 
-    init() throws {
+    /// `body`: what the good paths serve.
+    init(body: [UInt8] = MisbehavingServer.body) throws {
         folder = NSTemporaryDirectory() + "misbehaving-server-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Data(Self.body).write(to: URL(fileURLWithPath: folder + "/body"))
+        try Data(body).write(to: URL(fileURLWithPath: folder + "/body"))
         try Self.script.write(toFile: folder + "/server.py", atomically: true, encoding: .utf8)
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")

@@ -45,13 +45,15 @@ public final class BundleInstaller {
         var file = fileOrURL
         var remote: Downloader.Remote?
         if DownloadURL.problem(fileOrURL) == nil {
+            let before = (try? UpdateStatus.read(from: paths.status)) ?? nil
             report(.checking, shown, "Looking for an update…", running: running)
             do {
                 let r = try downloader.remote(fileOrURL)
                 remote = r
                 if skipUnchanged, let seen = SeenDownloads.load(paths.seen)[fileOrURL], seen.remote == r, !r.isAnonymous {
                     logger.info("\(fileOrURL): unchanged since it was \(seen.outcome) (\(r.etag ?? r.lastModified ?? "\(r.size ?? 0) bytes")); not fetched again")
-                    report(.checking, shown, "No new update.", running: running)
+                    // What the status said before stays (an install waiting for its reboot).
+                    if let before { try? before.write(to: paths.status) }
                     return .unchanged
                 }
                 file = try downloader.fetch(fileOrURL, remote: r, into: paths.downloads, name: DownloadURL.fileName(fileOrURL)) { bytes in
@@ -98,6 +100,9 @@ public final class BundleInstaller {
         }
         report(.installed, shown, "Version \(info.version) is installed; the kiosk restarts into it when nobody is using it.",
                version: info.version, running: running)
+        do { try StatusFile.write(PendingReboot(version: info.version), to: paths.pending) } catch {
+            logger.warning("cannot write \(paths.pending): \(error)")
+        }
         logger.notice("\(shown): version \(info.version) installed into the other slot")
         return .installed(version: info.version)
     }
@@ -118,6 +123,14 @@ public final class BundleInstaller {
             logger.warning("cannot write the update status: \(error)")
         }
     }
+}
+
+/// `pending.json`: the version written into the other slot, which the next boot runs.
+public struct PendingReboot: Codable, Equatable, Sendable {
+    public var version: String
+
+    /// The pending version; nil when none (or the file is broken: said in the log by the caller).
+    public static func read(from path: String) throws -> PendingReboot? { try StatusFile.read(PendingReboot.self, from: path) }
 }
 
 /// `seen.json`: for each URL, what the server said of the file last fetched and how it ended, so

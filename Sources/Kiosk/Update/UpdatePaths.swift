@@ -15,6 +15,9 @@ public struct UpdatePaths: Sendable {
     public var incoming: String { folder + "/incoming" }
     /// `check.json`: when the server was last asked.
     public var checks: String { folder + "/check.json" }
+    /// `pending.json`: the version installed into the other slot, until the kiosk runs it
+    /// (what `update reboot-when-quiet` reboots for, whatever later checks write to the status).
+    public var pending: String { folder + "/pending.json" }
     /// `seen.json`: what each URL gave last time (its ETag, Last-Modified and size) and how that ended.
     public var seen: String { folder + "/seen.json" }
 }
