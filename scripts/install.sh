@@ -42,14 +42,17 @@ sed -e "s|/usr/local/bin/kiosk-carousel|$PREFIX/bin/kiosk-carousel|g" \
 chmod 0644 "$unitdir/kiosk-carousel.service.tmp"
 mv "$unitdir/kiosk-carousel.service.tmp" "$unitdir/kiosk-carousel.service"
 echo "installed $unitdir/kiosk-carousel.service"
-# The USB import unit (started by the udev rule, which docs/usb.md says how to install).
-sed -e "s|/usr/local/bin/kiosk-carousel|$PREFIX/bin/kiosk-carousel|g" \
-    -e "s|/etc/kiosk-carousel/|$SYSCONFDIR/kiosk-carousel/|g" \
-    -e "s|/usr/local/share/doc/kiosk-carousel/|$PREFIX/share/doc/kiosk-carousel/|g" \
-    "$top/systemd/kiosk-carousel-usb@.service" > "$unitdir/kiosk-carousel-usb@.service.tmp"
-chmod 0644 "$unitdir/kiosk-carousel-usb@.service.tmp"
-mv "$unitdir/kiosk-carousel-usb@.service.tmp" "$unitdir/kiosk-carousel-usb@.service"
-echo "installed $unitdir/kiosk-carousel-usb@.service"
+# The USB import unit (started by the udev rule, which docs/usb.md says how to install), and the
+# update check's unit and timer (docs/updates.md; `systemctl enable --now kiosk-carousel-update.timer`).
+for unit in kiosk-carousel-usb@.service kiosk-carousel-update.service kiosk-carousel-update.timer; do
+    sed -e "s|/usr/local/bin/kiosk-carousel|$PREFIX/bin/kiosk-carousel|g" \
+        -e "s|/etc/kiosk-carousel/|$SYSCONFDIR/kiosk-carousel/|g" \
+        -e "s|/usr/local/share/doc/kiosk-carousel/|$PREFIX/share/doc/kiosk-carousel/|g" \
+        "$top/systemd/$unit" > "$unitdir/$unit.tmp"
+    chmod 0644 "$unitdir/$unit.tmp"
+    mv "$unitdir/$unit.tmp" "$unitdir/$unit"
+    echo "installed $unitdir/$unit"
+done
 
 if [ -e "$confdir/config.toml" ]; then
     echo "kept the existing $confdir/config.toml"

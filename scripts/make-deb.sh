@@ -74,6 +74,14 @@ sed -e 's|/usr/local/bin/kiosk-carousel|/usr/bin/kiosk-carousel|g' \
 grep -q '^ExecStart=/usr/bin/kiosk-carousel ' "$root/lib/systemd/system/kiosk-carousel-usb@.service" \
     || die "the USB unit's ExecStart was not rewritten to /usr/bin"
 install -m 0644 "$top/systemd/udev/72-kiosk-carousel-usb.rules" "$root/lib/udev/rules.d/"
+# Updates and content from servers (docs/updates.md): the check's unit and its timer.
+sed -e 's|/usr/local/bin/kiosk-carousel|/usr/bin/kiosk-carousel|g' \
+    -e 's|file:///usr/local/share/doc/kiosk-carousel/updates.md|file:///usr/share/doc/kiosk-carousel/docs/updates.md|' \
+    "$top/systemd/kiosk-carousel-update.service" > "$root/lib/systemd/system/kiosk-carousel-update.service"
+grep -q '^ExecStart=-/usr/bin/kiosk-carousel ' "$root/lib/systemd/system/kiosk-carousel-update.service" \
+    || die "the update unit's ExecStart was not rewritten to /usr/bin"
+sed -e 's|file:///usr/local/share/doc/kiosk-carousel/updates.md|file:///usr/share/doc/kiosk-carousel/docs/updates.md|' \
+    "$top/systemd/kiosk-carousel-update.timer" > "$root/lib/systemd/system/kiosk-carousel-update.timer"
 install -m 0644 "$top/systemd/kiosk-carousel.tmpfiles" "$root/usr/lib/tmpfiles.d/kiosk-carousel.conf"
 # The rotary-encoder rule matches the kernel driver's own device names (rotary@*): active.
 install -m 0644 "$top/systemd/udev/70-kiosk-rotary.rules" "$root/lib/udev/rules.d/"
