@@ -91,6 +91,7 @@ final class KioskAppUpdateTests: XCTestCase {
         var h = KioskHealth()
         app.updates.report(into: &h)
         XCTAssertEqual(h.rollbacks, 1, "the same report is one rollback")
+        XCTAssertEqual(h.slot, "A", "the slot the boot report names")
         XCTAssertTrue(PrometheusText.render(h).contains("kiosk_carousel_rollbacks_total 1\n"))
     }
 }

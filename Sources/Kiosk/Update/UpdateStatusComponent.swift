@@ -112,7 +112,9 @@ final class UpdateStatusComponent: KioskComponent {
 
     func report(into health: inout KioskHealth) {
         health.version = version
-        health.slot = slot
+        // The kiosk's unit has ProcSubset=pid (no /proc/cmdline): the image's boot report names
+        // the slot that booted; the command line is the fallback (a kiosk run by hand).
+        health.slot = lastBoot?.slot ?? slot
         health.updateState = lastStatus?.state.rawValue
         health.updateMessage = lastStatus?.message
         health.rollbacks = rollbacks
