@@ -42,11 +42,7 @@ final class KioskAppUpdateTests: XCTestCase {
         app.updates.statusChanged()
         XCTAssertEqual(app.behavior.sceneCards.shownMessage?.title, "Updating…")
         try write(.installed, "Version 0.1.2 is installed; the kiosk restarts into it when nobody is using it.")
-        app.updates.statusChanged()
-        let installed = try XCTUnwrap(app.behavior.sceneCards.shownMessage)
-        XCTAssertEqual(installed.title, "Update installed")
-        XCTAssertEqual(installed.lines, ["The kiosk restarts when nobody is using it."])
-        XCTAssertEqual(installed.tone, .notice)
+        try expectCard(app, "Update installed", ["The kiosk restarts when nobody is using it."], .notice)
         var h = KioskHealth()
         app.updates.report(into: &h)
         XCTAssertEqual(h.updateState, "installed")
@@ -54,11 +50,17 @@ final class KioskAppUpdateTests: XCTestCase {
         XCTAssertEqual(h.slot, SystemIdentity().slot)
 
         try write(.failed, "The update was refused: older than the running 0.1.1 (0.1.0).")
+        try expectCard(app, "Update not installed", ["Refused: older than the running 0.1.1 (0.1.0)."], .problem)
+    }
+
+    /// The status file changed: the card it shows.
+    func expectCard(_ app: KioskApp, _ title: String, _ lines: [String], _ tone: MessageCard.Tone,
+                    file: StaticString = #filePath, line: UInt = #line) throws {
         app.updates.statusChanged()
-        let refused = try XCTUnwrap(app.behavior.sceneCards.shownMessage)
-        XCTAssertEqual(refused.title, "Update not installed")
-        XCTAssertEqual(refused.lines, ["Refused: older than the running 0.1.1 (0.1.0)."])
-        XCTAssertEqual(refused.tone, .problem)
+        let card = try XCTUnwrap(app.behavior.sceneCards.shownMessage, file: file, line: line)
+        XCTAssertEqual(card.title, title, file: file, line: line)
+        XCTAssertEqual(card.lines, lines, file: file, line: line)
+        XCTAssertEqual(card.tone, tone, file: file, line: line)
     }
 
     func testAnOldStatusIsNotNewsAndABrokenOneIsIgnored() throws {
@@ -66,6 +68,10 @@ final class KioskAppUpdateTests: XCTestCase {
         try write(.failed, "old", time: Date().timeIntervalSince1970 - 3600)
         app.updates.statusChanged()
         XCTAssertNil(app.behavior.sceneCards.shownMessage)
+        var h = KioskHealth()
+        app.updates.report(into: &h)
+        XCTAssertEqual(h.updateState, "failed", "no card, but still the last update's result")
+        XCTAssertEqual(h.updateMessage, "old")
         try "{\"state\":\"exploded\"".write(toFile: paths.status, atomically: true, encoding: .utf8)
         app.updates.statusChanged()
         XCTAssertNil(app.behavior.sceneCards.shownMessage)

@@ -8,7 +8,8 @@ import LinuxSystem
 /// progress and result to `update/status.json`, and the image writes `update/boot.json` after
 /// each boot; this component watches both, shows a card for what is news ("Updating…", "Update
 /// installed…", "Update refused: …", "Rolled back…"), and puts the running version, the slot,
-/// the last update's result and the rollbacks into `state` and the metrics. A broken file is
+/// the last update's result (also one written before this start) and the rollbacks into `state`
+/// and the metrics. A broken file is
 /// logged with its name and what is wrong, once, and otherwise ignored.
 final class UpdateStatusComponent: KioskComponent {
     private unowned let context: KioskContext
@@ -18,6 +19,9 @@ final class UpdateStatusComponent: KioskComponent {
     let slot: String
     /// The last status and boot report acted on: the same file seen again is not news.
     private var lastStatus: UpdateStatus?
+    /// The last status read, news or not (an update done before this start is still the last
+    /// update's result for `state` and the metrics).
+    private var knownStatus: UpdateStatus?
     private var lastBoot: BootReport?
     /// The last message about a broken file, so that it is logged once.
     private var lastProblem: String?
@@ -37,7 +41,10 @@ final class UpdateStatusComponent: KioskComponent {
         if paths.contains(self.paths.boot) { bootChanged() }
     }
 
-    func attach(to reactor: Reactor) throws { bootChanged() }
+    func attach(to reactor: Reactor) throws {
+        knownStatus = load({ try UpdateStatus.read(from: paths.status) })
+        bootChanged()
+    }
 
     /// Reads `file` with `read`; a broken one is logged (once per message).
     private func load<T>(_ read: () throws -> T?) -> T? {
@@ -74,6 +81,7 @@ final class UpdateStatusComponent: KioskComponent {
     /// The updater's status changed: show what it says.
     func statusChanged() {
         guard let status = load({ try UpdateStatus.read(from: paths.status) }) else { return }
+        knownStatus = status
         // A status older than this kiosk (an update long done) is not news, nor the same again.
         guard status.time >= context.startWallTime - 1, status != lastStatus else { return }
         let previous = lastStatus
@@ -115,8 +123,8 @@ final class UpdateStatusComponent: KioskComponent {
         // The kiosk's unit has ProcSubset=pid (no /proc/cmdline): the image's boot report names
         // the slot that booted; the command line is the fallback (a kiosk run by hand).
         health.slot = lastBoot?.slot ?? slot
-        health.updateState = lastStatus?.state.rawValue
-        health.updateMessage = lastStatus?.message
+        health.updateState = knownStatus?.state.rawValue
+        health.updateMessage = knownStatus?.message
         health.rollbacks = rollbacks
     }
 }
