@@ -46,7 +46,7 @@ for u in kiosk-carousel-update.service kiosk-carousel-update.timer; do
     sed -e 's|^\[Unit\]$|[Unit]\nDefaultDependencies=no|' -e '/^Wants=network-online.target$/d' "$dir/$u" > /etc/systemd/system/$u
 done
 mkdir -p /etc/systemd/system/kiosk-carousel-update.service.d /etc/systemd/system/kiosk-carousel-update.timer.d
-printf '[Service]\nStandardOutput=file:/run/update-test.log\nStandardError=file:/run/update-test.log\nBindReadOnlyPaths=/usr/local/lib/fake-systemctl:/usr/bin/systemctl\n' \
+printf '[Service]\nStandardOutput=append:/run/update-test.log\nStandardError=append:/run/update-test.log\nBindReadOnlyPaths=/usr/local/lib/fake-systemctl:/usr/bin/systemctl\n' \
     > /etc/systemd/system/kiosk-carousel-update.service.d/test.conf
 printf '[Timer]\nOnActiveSec=3s\n' > /etc/systemd/system/kiosk-carousel-update.timer.d/test.conf
 cp "$dir/kiosk-carousel.tmpfiles" /etc/tmpfiles.d/kiosk-carousel.conf
