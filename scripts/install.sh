@@ -46,8 +46,9 @@ for unit in "$top"/systemd/*.service "$top"/systemd/*.timer "$top"/systemd/*.soc
     install -m 0644 "$unit" "$unitdir/$name"
     echo "installed $unitdir/$name"
     [ "$PREFIX" != /usr ] || continue
-    exec_args=$(sed -n 's|^ExecStart=/usr/bin/kiosk-carousel ||p' "$unit")
-    [ -n "$exec_args" ] || continue
+    # Every ExecStart= that runs the program, with its prefix characters (-, @, +, !, :) kept.
+    execs=$(sed -n "s|^ExecStart=\([-@+!:]*\)/usr/bin/kiosk-carousel |ExecStart=\1$PREFIX/bin/kiosk-carousel |p" "$unit")
+    [ -n "$execs" ] || continue
     docs=""
     for d in $(sed -n 's|^Documentation=||p' "$unit"); do
         case $d in
@@ -63,7 +64,7 @@ for unit in "$top"/systemd/*.service "$top"/systemd/*.timer "$top"/systemd/*.soc
         [ -z "$docs" ] || echo "Documentation=${docs# }"
         echo "[Service]"
         echo "ExecStart="
-        echo "ExecStart=$PREFIX/bin/kiosk-carousel $exec_args"
+        printf '%s\n' "$execs"
     } > "$unitdir/$name.d/install-prefix.conf"
     chmod 0644 "$unitdir/$name.d/install-prefix.conf"
     echo "installed $unitdir/$name.d/install-prefix.conf"

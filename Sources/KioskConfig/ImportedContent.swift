@@ -158,11 +158,11 @@ public enum ImportedContent {
     }
 
     /// `machine` with the current imported content over it when `[usb] import` is on and a copy
-    /// exists. Content that does not load (a file removed by hand, a newer program's rules) is
+    /// exists (or `[content] url` is set). Content that does not load (a file removed by hand, a newer program's rules) is
     /// left out: the machine's own tables are used and the problems kept in
     /// `importedContentProblems`, for the kiosk to log.
     public static func applyCurrent(to machine: KioskConfiguration, media: MediaChecks = .none) -> KioskConfiguration {
-        guard machine.usb.importEnabled, let file = currentFile(in: machine.usb.content) else { return machine }
+        guard machine.takesImportedContent, let file = currentFile(in: machine.usb.content) else { return machine }
         do {
             let content = try load(path: file, allowExec: machine.usb.allowExec, media: media)
             return try overlay(content.config, tables: content.tables, on: machine, contentFile: file)

@@ -18,6 +18,10 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var actions = ActionSettings()
     /// `[usb]`: content from a USB stick (docs/usb.md).
     public var usb = USBSettings()
+    /// `[update]`: system updates from a server (docs/updates.md).
+    public var update = UpdateSettings()
+    /// `[content]`: a content bundle from a server (docs/updates.md).
+    public var contentSource = ContentSourceSettings()
     /// The imported content file whose tables replaced this file's (`[usb] content`); nil: none.
     public var importedContent: String?
     /// Why the imported content could not be used (the machine's own tables are then shown).
@@ -34,6 +38,10 @@ public struct KioskConfiguration: Equatable, Sendable {
     /// Every item: the `[[item]]` tables in file order, then the `[items] directory` files.
     public var items: [ItemConfig] = []
     public init() {}
+
+    /// Imported content (`[usb] content`) is used: from USB sticks (`[usb] import`) or from a
+    /// server (`[content] url`), which share the folder and its generations.
+    public var takesImportedContent: Bool { usb.importEnabled || contentSource.url != nil }
 }
 
 /// `[items]`: a folder whose images become items, sorted by name.

@@ -145,6 +145,14 @@ enum ValueType {
     /// Environment variables, `{ NAME = "value" }`: names as `EnvironmentName` allows, string
     /// values (empty: the variable is removed).
     case environment
+    /// An `https://` or `http://` URL with a host (`DownloadURL`).
+    case url
+    /// A length of time `"90s"`, `"15m"`, `"6h"`, `"1d"` (or a combination, `"1h30m"`), at least
+    /// `minimum` seconds; applied as `.number(seconds)`.
+    case duration(minimum: Double)
+    /// Times of day `"HH:MM-HH:MM"` (local time; crossing midnight when the second is earlier);
+    /// applied as `.numbers([from, to])` in minutes after midnight.
+    case timeRange
 
     /// The type column of the reference.
     var typeName: String {
@@ -173,6 +181,9 @@ enum ValueType {
         case .weekdays: return "array of day names"
         case .timeOfDay: return "string `\"HH:MM\"` (local time)"
         case .environment: return "table of strings `{ NAME = \"value\" }`"
+        case .url: return "string (URL)"
+        case .duration: return "string (duration)"
+        case .timeRange: return "string `\"HH:MM-HH:MM\"` (local time)"
         }
     }
 
@@ -202,6 +213,9 @@ enum ValueType {
         case .weekdays: return Weekday.names.map { "`\"\($0)\"`" }.joined(separator: ", ")
         case .timeOfDay(let endOfDay): return endOfDay ? "`\"00:00\"` to `\"24:00\"`" : "`\"00:00\"` to `\"23:59\"`"
         case .environment: return EnvironmentName.rule + "; any string value, `\"\"` removes the variable"
+        case .url: return "`https://…` or `http://…` with a host"
+        case .duration(let minimum): return "a number and a unit (`s`, `m`, `h`, `d`), e.g. `\"6h\"`; at least \(DurationText.describe(seconds: minimum))"
+        case .timeRange: return "`\"00:00\"` to `\"24:00\"` each; the second earlier than the first crosses midnight"
         }
     }
 
@@ -360,6 +374,28 @@ enum ValueType {
             return checkWeekdays(node)
         case .timeOfDay(let endOfDay):
             return checkTime(node, endOfDay: endOfDay)
+        case .url:
+            guard let s = node.string else { return wrongType("a string such as \"https://updates.example.com/kiosk.raucb\"") }
+            if let problem = DownloadURL.problem(s) { return .failure(ValueProblem(problem)) }
+            return .success(.string(s))
+        case .duration(let minimum):
+            guard let s = node.string else { return wrongType("a duration string such as \"6h\" or \"30m\"") }
+            guard let seconds = DurationText.seconds(s) else {
+                return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a duration; write a number and a unit: \"90s\", \"15m\", \"6h\", \"1d\" (or \"1h30m\")"))
+            }
+            guard seconds >= minimum else {
+                return .failure(ValueProblem("\(ValueFormat.quoted(s)) is shorter than \(DurationText.describe(seconds: minimum)), the least allowed"))
+            }
+            return .success(.number(seconds))
+        case .timeRange:
+            guard let s = node.string else { return wrongType("a string such as \"22:00-06:00\"") }
+            let parts = s.split(separator: "-", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, let from = Self.minutes(ofTime: parts[0]), let to = Self.minutes(ofTime: parts[1]) else {
+                return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a time range; write \"HH:MM-HH:MM\" in 24-hour form, e.g. \"22:00-06:00\""))
+            }
+            if from == 1440 { return .failure(ValueProblem("\"24:00\" is the end of a day; a range starts at \"00:00\"")) }
+            guard from != to else { return .failure(ValueProblem("\(ValueFormat.quoted(s)) is empty: it starts and ends at the same time (a whole day is \"00:00-24:00\")")) }
+            return .success(.numbers([Double(from), Double(to)]))
         }
     }
 

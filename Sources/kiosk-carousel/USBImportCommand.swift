@@ -7,7 +7,8 @@ import Logging
 
 /// `usb-import DEVICE`: what udev's `kiosk-carousel-usb@.service` runs (as root) when a USB
 /// drive appears: mounts it read-only, checks and copies its `kiosk-carousel/` folder into
-/// `[usb] content`, unmounts it (docs/usb.md). The running kiosk sees the status and reloads.
+/// `[usb] content`, unmounts it (docs/usb.md); a system update bundle on it is installed
+/// (`StickBundle`, docs/updates.md). The running kiosk sees the statuses and reloads.
 struct USBImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "usb-import",
         abstract: "Take the content of a USB stick's kiosk-carousel/ folder: check it, copy it, make it current.",
@@ -23,6 +24,10 @@ struct USBImportCommand: ParsableCommand {
     var device: String?
     @Option(help: "Read a folder that holds kiosk-carousel/ (a stick already mounted) instead of a device.")
     var folder: String?
+    @Option(help: ArgumentHelp("The updater's folder, for an update bundle on the stick (docs/updates.md).", valueName: "dir"))
+    var stateDir = UpdatePaths.defaultFolder
+    @Option(help: ArgumentHelp("The rauc program, for an update bundle on the stick.", valueName: "path"))
+    var rauc = "rauc"
 
     func validate() throws {
         if (device == nil) == (folder == nil) { throw ValidationError("give a DEVICE or --folder DIR (one of them)") }
@@ -41,9 +46,17 @@ struct USBImportCommand: ParsableCommand {
             return
         }
         let importer = ContentImporter(machine: machine, logger: logger)
-        let status: ImportStatus?
+        let installer = BundleInstaller(paths: UpdatePaths(folder: stateDir), rauc: RaucClient(program: rauc), logger: logger)
+        /// A system update bundle first (docs/updates.md), then the content; a stick with only a
+        /// bundle has no content to take.
+        func take(root: String, device: String) -> (ImportStatus?, BundleInstaller.Outcome?) {
+            let update = StickBundle.take(root: root, device: device, installer: installer, logger: logger)
+            let hasContent = FileManager.default.fileExists(atPath: root + "/" + ImportedContent.stickFolder + "/" + ImportedContent.configName)
+            return (update == nil || hasContent ? importer.importStick(root: root, device: device) : nil, update)
+        }
+        let status: ImportStatus?, update: BundleInstaller.Outcome?
         if let folder {
-            status = importer.importStick(root: folder, device: folder)
+            (status, update) = take(root: folder, device: folder)
         } else if let device {
             let mount: StickMount
             do {
@@ -53,10 +66,14 @@ struct USBImportCommand: ParsableCommand {
                 throw ExitCode(1)
             }
             logger.info("\(device) mounted read-only at \(mount.point) (\(mount.type))")
-            status = importer.importStick(root: mount.point, device: device)
+            (status, update) = take(root: mount.point, device: device)
             mount.unmount()
         } else {
-            status = nil
+            (status, update) = (nil, nil)
+        }
+        switch update {
+        case .refused?, .notFetched?: throw ExitCode(1)
+        default: break
         }
         if status?.state == .failed { throw ExitCode(1) }
     }

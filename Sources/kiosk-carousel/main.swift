@@ -14,7 +14,7 @@ struct KioskCarouselCommand: ParsableCommand {
         version: KioskVersion.string,
         subcommands: [RunCommand.self, CheckConfigCommand.self, SimulateCommand.self, LayoutCommand.self, DisplayTestCommand.self,
                       RecordCommand.self, BenchCommand.self, ConfigReferenceCommand.self, USBImportCommand.self,
-                      CommandListCommand.self])
+                      UpdateCommand.self,                       CommandListCommand.self])
 }
 
 // `--version` also says which compositor loops this CPU gets and what this machine can decode

@@ -42,6 +42,7 @@ extension KioskApp {
     func serviceWatchdog(now: Double) -> Int32? { component(WatchdogComponent.self).serviceWatchdog(now: now) }
     var usbStatusPath: String? { component(USBStatusComponent.self).statusPath }
     func usbStatusChanged() { component(USBStatusComponent.self).statusChanged() }
+    var updates: UpdateStatusComponent { component(UpdateStatusComponent.self) }
     var files: MediaWatcher { component(WatchedFiles.self).files }
     func filesChanged() { component(WatchedFiles.self).changed() }
     var nextNoticeEnd: Double? { component(NoticeTimeout.self).nextDeadline }

@@ -42,6 +42,12 @@ final class MetricsTests: XCTestCase {
         h.cardCacheBytes = 12_582_912
         h.residentBytes = 48_234_496
         h.startTime = 1_764_129_000
+        h.scheduleOpen = false
+        h.version = "0.1.1"
+        h.slot = "B"
+        h.updateState = "installed"
+        h.updateMessage = "Version 0.1.2 is installed"
+        h.rollbacks = 1
         return h
     }
 
@@ -102,6 +108,15 @@ final class MetricsTests: XCTestCase {
         # HELP kiosk_carousel_process_start_time_seconds Unix time the process started.
         # TYPE kiosk_carousel_process_start_time_seconds gauge
         kiosk_carousel_process_start_time_seconds 1764129000.000
+        # HELP kiosk_carousel_version_info The running version and root slot (none off the image).
+        # TYPE kiosk_carousel_version_info gauge
+        kiosk_carousel_version_info{slot="B",version="0.1.1"} 1
+        # HELP kiosk_carousel_update_state_info The last update's state: checking, downloading, installing, installed, failed.
+        # TYPE kiosk_carousel_update_state_info gauge
+        kiosk_carousel_update_state_info{state="installed"} 1
+        # HELP kiosk_carousel_rollbacks_total Boots that went back to the old slot because the new one did not start.
+        # TYPE kiosk_carousel_rollbacks_total counter
+        kiosk_carousel_rollbacks_total 1
 
         """#
         XCTAssertEqual(PrometheusText.render(Self.knownState()), expected)
@@ -114,7 +129,7 @@ final class MetricsTests: XCTestCase {
             let parts = line.split(separator: " ")
             typed[String(parts[2])] = String(parts[3])
         }
-        XCTAssertEqual(typed.count, 16)
+        XCTAssertEqual(typed.count, 19)
         for (name, type) in typed {
             XCTAssertNotNil(name.range(of: "^kiosk_carousel_[a-z_]+$", options: .regularExpression), name)
             XCTAssertEqual(type == "counter", name.hasSuffix("_total"), "\(name): counters and only counters end in _total")
@@ -244,7 +259,7 @@ final class MetricsTests: XCTestCase {
         let reader = Thread {
             while !done.value {
                 guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
-                if !text.hasSuffix("kiosk_carousel_process_start_time_seconds 1764129000.000\n") { done.fail(text) }
+                if !text.hasSuffix("kiosk_carousel_rollbacks_total 1\n") { done.fail(text) }
             }
         }
         reader.start()
@@ -401,7 +416,7 @@ final class MetricsTests: XCTestCase {
                               now: 0, performAction: KioskBehavior.simulatedAction)
         let reply = ControlCommandHandler.handle(.state, behavior: b, now: 0, effects: Effects())
         let line = reply.line(command: "state", requestID: .string("q1"))
-        XCTAssertEqual(line, #"{"reply":"state","id":"q1","ok":true,"index":0,"offset":0,"item_count":1,"width":1920,"height":1080,"fps":60,"frames":1834,"foreground":false,"blanked":false,"card":null,"item_id":"map \"north\"","last_frame_time":1764130000.250,"last_input_time":null,"selections":{"film":3,"gone":1,"map \"north\"":0,"welcome":0},"errors":{"action":0,"card":2,"config_reload":0,"display":0,"video":0},"config_generation":4,"config_load_errors":1,"display_connected":true,"display_mode":"1920x1080@60","input_devices":2,"card_cache_bytes":12582912,"rss_bytes":48234496,"start_time":1764129000.000}"#)
+        XCTAssertEqual(line, #"{"reply":"state","id":"q1","ok":true,"index":0,"offset":0,"item_count":1,"width":1920,"height":1080,"fps":60,"frames":1834,"foreground":false,"blanked":false,"card":null,"item_id":"map \"north\"","last_frame_time":1764130000.250,"last_input_time":null,"selections":{"film":3,"gone":1,"map \"north\"":0,"welcome":0},"errors":{"action":0,"card":2,"config_reload":0,"display":0,"video":0},"config_generation":4,"config_load_errors":1,"display_connected":true,"display_mode":"1920x1080@60","input_devices":2,"card_cache_bytes":12582912,"rss_bytes":48234496,"start_time":1764129000.000,"schedule_open":false,"version":"0.1.1","slot":"B","update_state":"installed","update_message":"Version 0.1.2 is installed","rollbacks":1}"#)
         XCTAssertNotNil(JSONValue.parse(line), "valid JSON")
     }
 

@@ -86,6 +86,10 @@ public enum ControlReply: Equatable, Sendable {
             ("display_connected", String(h.displayConnected)), ("display_mode", h.displayMode.map(JSONString.quoted) ?? "null"),
             ("input_devices", String(h.inputDevices)), ("card_cache_bytes", String(h.cardCacheBytes)),
             ("rss_bytes", h.residentBytes.map(String.init) ?? "null"), ("start_time", time(h.startTime)),
+            ("schedule_open", h.scheduleOpen.map { String($0) } ?? "null"),
+            ("version", JSONString.quoted(h.version)), ("slot", JSONString.quoted(h.slot)),
+            ("update_state", h.updateState.map(JSONString.quoted) ?? "null"),
+            ("update_message", h.updateMessage.map(JSONString.quoted) ?? "null"), ("rollbacks", String(h.rollbacks)),
         ]
     }
 

@@ -72,6 +72,7 @@ public final class KioskApp {
         c.register(PixelShiftTimer(context: c))
         c.register(NoticeTimeout(cards: behavior.sceneCards))
         c.register(USBStatusComponent(config: config, context: c))
+        c.register(UpdateStatusComponent(context: c))
         c.register(try ConfigReload(context: c, signals: signals))
         c.register(RenderScaleComponent(setting: config.display.renderScale, context: c))
         c.register(InputDevicesComponent(inputs: inputs, context: c))

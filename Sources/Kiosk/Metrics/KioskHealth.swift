@@ -43,6 +43,17 @@ public struct KioskHealth: Equatable, Sendable {
     public var residentBytes: Int?
     /// When the process started.
     public var startTime = 0.0
+    /// True inside a `[[schedule]]` window, false outside; nil: no schedule.
+    public var scheduleOpen: Bool?
+    /// The running version (os-release `IMAGE_VERSION`, else the program's) and root slot
+    /// (`rauc.slot=`, `none` off the image).
+    public var version = ""
+    public var slot = "none"
+    /// The last update's state (`UpdateStatus.State`) and message seen by this process; nil: none.
+    public var updateState: String?
+    public var updateMessage: String?
+    /// Boots that went back to the old slot, seen by this process (the image's boot report).
+    public var rollbacks = 0
 
     public init() {}
 

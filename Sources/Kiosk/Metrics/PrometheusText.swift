@@ -49,6 +49,11 @@ public enum PrometheusText {
             plain([("process_resident_memory_bytes", "gauge", "Resident memory of the process (/proc/self/statm).", String(rss))])
         }
         plain([("process_start_time_seconds", "gauge", "Unix time the process started.", time(h.startTime))])
+        metric("version_info", "gauge", "The running version and root slot (none off the image).",
+               [("{slot=\"\(escape(h.slot))\",version=\"\(escape(h.version))\"}", "1")])
+        info("update_state_info", "The last update's state: checking, downloading, installing, installed, failed.", "state", h.updateState)
+        plain([("rollbacks_total", "counter", "Boots that went back to the old slot because the new one did not start.",
+                String(h.rollbacks))])
         return out
     }
 

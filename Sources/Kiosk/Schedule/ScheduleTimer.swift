@@ -30,5 +30,10 @@ final class ScheduleTimer: KioskComponent {
     }
 
     var nextDeadline: Double? { context.behavior.schedule.nextDeadline }
+
+    func report(into health: inout KioskHealth) {
+        let schedule = context.behavior.schedule
+        health.scheduleOpen = schedule.isActive && schedule.isStarted ? schedule.openWindow != nil : nil
+    }
     func deadlineReached(now: Double) { context.behavior.updateSchedule(now: now) }
 }

@@ -266,8 +266,9 @@ public final class ContentImporter {
 }
 
 /// The folders and files of a stick's folder, parents before children, in name order: only
-/// regular files and folders (links and devices are skipped and listed), and no hidden names
-/// (`.Trashes`, `._photo.jpg` and the like, which other systems leave on sticks).
+/// regular files and folders (links and devices are skipped and listed), no hidden names
+/// (`.Trashes`, `._photo.jpg` and the like, which other systems leave on sticks), and not the
+/// `update/` folder of system update bundles (`StickBundle`).
 struct StickListing {
     var folders: [String] = []
     var files: [String] = []
@@ -281,7 +282,8 @@ struct StickListing {
     private mutating func walk(_ dir: String, depth: Int) throws {
         guard depth < 16 else { skipped.append(dir); return }
         let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
-        for name in names where !name.hasPrefix(".") {
+        // The update bundles' folder is not content (`StickBundle`).
+        for name in names where !name.hasPrefix(".") && !(depth == 0 && name == StickBundle.folder) {
             let path = (dir as NSString).appendingPathComponent(name)
             var st = stat()
             guard lstat(path, &st) == 0 else { throw SystemCallError(call: "lstat", subject: path) }

@@ -15,13 +15,13 @@ final class USBStatusComponent: KioskComponent {
 
     init(config: KioskConfiguration, context: KioskContext) {
         self.context = context
-        prepareContentFolder(config.usb)
+        prepareContentFolder(config)
     }
 
-    /// The status file watched; nil when `[usb] import` is off.
+    /// The status file watched; nil when neither `[usb] import` nor `[content] url` is set.
     var statusPath: String? {
-        let usb = context.behavior.loadedConfig.usb
-        return usb.importEnabled ? ImportStatus.path(in: (usb.content as NSString).standardizingPath) : nil
+        let config = context.behavior.loadedConfig
+        return config.takesImportedContent ? ImportStatus.path(in: (config.usb.content as NSString).standardizingPath) : nil
     }
 
     var watchedFiles: [String] { statusPath.map { [$0] } ?? [] }
@@ -30,12 +30,13 @@ final class USBStatusComponent: KioskComponent {
         if let path = statusPath, paths.contains(path) { statusChanged() }
     }
 
-    func configAdopted(_ config: KioskConfiguration) { prepareContentFolder(config.usb) }
+    func configAdopted(_ config: KioskConfiguration) { prepareContentFolder(config) }
 
     /// `[usb] import`: makes the content folder when missing. Failure is only logged: the kiosk
     /// runs on without.
-    private func prepareContentFolder(_ usb: USBSettings) {
-        guard usb.importEnabled, !FileManager.default.fileExists(atPath: usb.content) else { return }
+    private func prepareContentFolder(_ config: KioskConfiguration) {
+        let usb = config.usb
+        guard config.takesImportedContent, !FileManager.default.fileExists(atPath: usb.content) else { return }
         do {
             try FileManager.default.createDirectory(atPath: usb.content, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o755])
@@ -52,23 +53,28 @@ final class USBStatusComponent: KioskComponent {
         lastStatus = status
         let session = context.session, behavior = context.behavior, now = context.now
         let seconds = behavior.loadedConfig.usb.noticeSeconds
+        // A content bundle from a server (`[content] url`) names its URL as the device.
+        let fromServer = status.device.hasPrefix("https://") || status.device.hasPrefix("http://")
         var fields: [(String, String)] = [("state", JSONString.quoted(status.state.rawValue)), ("device", JSONString.quoted(status.device))]
         switch status.state {
         case .checking, .copying:
             if status.state == .checking || behavior.sceneCards.notice == nil {
-                behavior.sceneCards.showNotice(MessageCard(tone: .notice, title: "Reading the USB stick…",
-                                               lines: ["Please leave it in until the screen says it is done."]),
+                behavior.sceneCards.showNotice(fromServer ? MessageCard(tone: .notice, title: "New content is being checked…", lines: [])
+                                               : MessageCard(tone: .notice, title: "Reading the USB stick…",
+                                                             lines: ["Please leave it in until the screen says it is done."]),
                                    until: now + 600)
             }
         case .done:
             fields.append(("items", "\(status.items ?? 0)"))
             // Read off the loop: the card says the outcome once it is known.
-            context.requestReload(reason: "new content from a USB stick") { [unowned self] loaded in
+            context.requestReload(reason: fromServer ? "new content from the server" : "new content from a USB stick") { [unowned self] loaded in
                 let now = self.context.now
                 if loaded {
                     let n = session.config.items.count
-                    behavior.sceneCards.showNotice(MessageCard(tone: .notice, title: "New content from the USB stick",
-                                                   lines: ["\(n) item\(n == 1 ? "" : "s") to show. You can take the stick out."]),
+                    behavior.sceneCards.showNotice(fromServer
+                                                   ? MessageCard(tone: .notice, title: "New content", lines: ["\(n) item\(n == 1 ? "" : "s") to show."])
+                                                   : MessageCard(tone: .notice, title: "New content from the USB stick",
+                                                                 lines: ["\(n) item\(n == 1 ? "" : "s") to show. You can take the stick out."]),
                                        until: now + seconds)
                 } else {
                     let problems = behavior.lastReloadProblems.map(\.description)
@@ -79,7 +85,7 @@ final class USBStatusComponent: KioskComponent {
             }
         case .failed:
             fields.append(("problems", "\(status.problems.count)"))
-            behavior.sceneCards.showNotice(MessageCard(tone: .problem, title: "This USB stick was not used",
+            behavior.sceneCards.showNotice(MessageCard(tone: .problem, title: fromServer ? "The new content was not used" : "This USB stick was not used",
                                            lines: status.problems.isEmpty ? [status.message] : status.problems,
                                            footer: status.message), until: now + 2 * seconds)
         }

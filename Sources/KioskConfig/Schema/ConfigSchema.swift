@@ -21,6 +21,8 @@ enum ConfigSchema {
             .section(RuntimeSchema.control),
             .section(MetricsSchema.section),
             .section(USBSchema.section),
+            .section(UpdateSchema.update),
+            .section(UpdateSchema.content),
             .arrayOfTables(ScheduleSchema.window, make: { _, _ in ScheduleSchema.draft() }, store: ScheduleSchema.store),
             .section(ScheduleSchema.defaults),
         ],

@@ -1,0 +1,176 @@
+import ArgumentParser
+import Foundation
+import Kiosk
+import KioskConfig
+import Logging
+
+/// `update`: system updates and content bundles (docs/updates.md). Root's: it writes the other
+/// root slot through RAUC and the updater's folder.
+struct UpdateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "update",
+        abstract: "Install system updates and content bundles (run as root).",
+        discussion: "Run as root. docs/updates.md says how bundles are made, signed and checked.",
+        subcommands: [UpdateInstallCommand.self, UpdateCheckCommand.self, UpdateStatusCommand.self, UpdateRebootCommand.self])
+}
+
+/// Options every `update` subcommand shares: where the updater keeps its files, and the programs
+/// it runs (tests replace them).
+struct UpdateOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The updater's folder (status.json, downloads).", valueName: "dir"))
+    var stateDir = UpdatePaths.defaultFolder
+    @Option(help: ArgumentHelp("The rauc program.", valueName: "path"))
+    var rauc = "rauc"
+    @Option(help: ArgumentHelp("The curl program.", valueName: "path"))
+    var curl = "curl"
+    @Option(help: ArgumentHelp("The certificates a content bundle's signer must chain to.", valueName: "file"))
+    var keyring = "/etc/rauc/keyring.pem"
+    @Option(help: ArgumentHelp("Give up a download that moves less than 1 KiB a second for this many seconds.", valueName: "seconds"))
+    var lowSpeedSeconds = 60
+
+    var paths: UpdatePaths { UpdatePaths(folder: stateDir) }
+
+    func installer(logger: Logger) -> BundleInstaller {
+        var limits = Downloader.Limits()
+        limits.lowSpeedSeconds = lowSpeedSeconds
+        return BundleInstaller(paths: paths, rauc: RaucClient(program: rauc), downloader: Downloader(curl: curl, limits: limits), logger: logger)
+    }
+}
+
+struct UpdateInstallCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "install",
+        abstract: "Install a RAUC bundle (a file or a URL) into the other slot.",
+        usage: "kiosk-carousel update install BUNDLE [options]",
+        discussion: "Exits 0 when it was installed (the kiosk restarts into it at a quiet moment), 1 when it was refused or not fetched: the reason is printed in words.")
+    @Argument(help: "A .raucb file, or an https:// or http:// URL.")
+    var bundle: String
+    @OptionGroup var options: UpdateOptions
+
+    func run() throws {
+        KioskLogging.bootstrap(level: .info)
+        let outcome = options.installer(logger: Logger(label: "kiosk-carousel.update")).install(bundle)
+        switch outcome {
+        case .installed(let version): print("installed \(version); the kiosk restarts into it when nobody is using it")
+        case .refused(let why):
+            FileHandle.standardError.write(Data("\(bundle): refused: \(why)\n".utf8))
+            throw ExitCode(1)
+        case .notFetched(let why):
+            FileHandle.standardError.write(Data("\(bundle): not downloaded: \(why)\n".utf8))
+            throw ExitCode(1)
+        case .unchanged: print("unchanged")
+        }
+    }
+}
+
+struct UpdateCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "check",
+        abstract: "Fetch and install [update] url and [content] url when due.",
+        usage: "kiosk-carousel update check [options]",
+        discussion: "Run by kiosk-carousel-update.timer every few minutes; does nothing when not due, outside the window, or when the server's files are those already installed or refused.")
+    @OptionGroup var config: ConfigOption
+    @OptionGroup var options: UpdateOptions
+    @Flag(help: "Check now, whatever check_every and window say.")
+    var now = false
+
+    func run() throws {
+        KioskLogging.bootstrap(level: .info)
+        let logger = Logger(label: "kiosk-carousel.update")
+        // The machine's own tables, also when the file has a problem elsewhere.
+        let (machine, problems) = ImportedContent.machineConfiguration(path: config.path)
+        if !problems.isEmpty { logger.warning("\(config.path) has \(problems.count) problem(s); using what can be read of it") }
+        let check = UpdateCheck(paths: options.paths)
+        let time = Date().timeIntervalSince1970
+        let decision = now ? .checked : check.decide(machine, now: time, minuteOfDay: UpdateCheck.minuteOfDay(time))
+        switch decision {
+        case .notConfigured:
+            logger.info("no [update] url and no [content] url in \(config.path): nothing to check")
+            return
+        case .outsideWindow(let w):
+            logger.info("outside [update] window \(w.description): not checking now")
+            return
+        case .notDue(let until):
+            logger.info("the next check is due in \(Int(until - time)) s ([update] check_every)")
+            return
+        case .checked:
+            break
+        }
+        try check.recordCheck(now: time)
+        var failed = false
+        if let url = machine.update.url {
+            switch options.installer(logger: logger).install(url, skipUnchanged: true) {
+            case .refused, .notFetched: failed = true
+            case .installed, .unchanged: break
+            }
+        }
+        if let url = machine.contentSource.url {
+            var limits = Downloader.Limits()
+            limits.lowSpeedSeconds = options.lowSpeedSeconds
+            limits.maxBytes = Int64(machine.usb.maxMB) << 20
+            var bundle = ContentBundle()
+            bundle.keyring = options.keyring
+            let status = bundle.fetchAndImport(url, machine: machine, paths: options.paths,
+                                                        downloader: Downloader(curl: options.curl, limits: limits), logger: logger)
+            if status?.state == .failed { failed = true }
+        }
+        if failed { throw ExitCode(1) }
+    }
+}
+
+struct UpdateStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status",
+        abstract: "Print the running version and slot, the last update and boot.",
+        usage: "kiosk-carousel update status [options]")
+    @OptionGroup var options: UpdateOptions
+
+    func run() throws {
+        let identity = SystemIdentity()
+        print("running: \(identity.version) (slot \(identity.slot), \(identity.compatible))")
+        do {
+            if let s = try UpdateStatus.read(from: options.paths.status) {
+                let when = Date(timeIntervalSince1970: s.time)
+                print("last update: \(s.state.rawValue) at \(when) from \(s.source): \(s.message)")
+            } else {
+                print("last update: none")
+            }
+            if let b = try BootReport.read(from: options.paths.boot) {
+                print("last boot: slot \(b.slot), version \(b.version)"
+                      + (b.rolledBack ? ", rolled back from slot \(b.rolledBackFrom ?? "?") (\(b.failedVersion ?? "?") did not start)" : ""))
+            }
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+struct UpdateRebootCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "reboot-when-quiet",
+        abstract: "Reboot into an installed update when nobody is using the kiosk.",
+        usage: "kiosk-carousel update reboot-when-quiet [options]",
+        discussion: "Run by kiosk-carousel-update.service after each check. Does nothing unless an update was installed (pending.json) that this boot does not run yet. Quiet: the kiosk is not running, is blanked, is outside its schedule, or nobody touched it for --idle seconds (asked through [control] socket); never while a program it started has the screen.")
+    @OptionGroup var config: ConfigOption
+    @OptionGroup var options: UpdateOptions
+    @Option(help: ArgumentHelp("Seconds without a touch that make the kiosk idle.", valueName: "seconds"))
+    var idle = 300.0
+    @Option(help: ArgumentHelp("The command that reboots (words split at spaces).", valueName: "command"))
+    var rebootCommand = "/usr/bin/systemctl reboot"
+
+    func run() throws {
+        KioskLogging.bootstrap(level: .info)
+        let logger = Logger(label: "kiosk-carousel.update")
+        guard let version = try PendingReboot.read(from: options.paths.pending)?.version, version != SystemIdentity().version else { return }
+        let machine = ImportedContent.machineConfiguration(path: config.path).config
+        let verdict = QuietMoment(idleSeconds: idle).ask(socket: machine.control.socket, now: Date().timeIntervalSince1970)
+        guard verdict.quiet else {
+            logger.info("version \(version) waits for a quiet moment: \(verdict.reason)")
+            return
+        }
+        logger.notice("rebooting into version \(version): \(verdict.reason)")
+        let words = rebootCommand.split(separator: " ").map(String.init)
+        let reboot = Process()
+        reboot.executableURL = URL(fileURLWithPath: words.first ?? "/usr/bin/systemctl")
+        reboot.arguments = Array(words.dropFirst())
+        try reboot.run()
+        reboot.waitUntilExit()
+        if reboot.terminationStatus != 0 { throw ExitCode(reboot.terminationStatus) }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Logging
+import XCTest
+@testable import Kiosk
+
+/// `update install FILE` (issue 29 §2) against a fake RAUC 1.8: a good bundle is installed and
+/// the status says so at each step; an unsigned, untrusted, tampered, wrong-architecture or older
+/// one is refused in words, the last three before `rauc install` is asked to write anything.
+final class BundleInstallerTests: XCTestCase {
+    var folder: String!
+    var rauc: FakeRauc!
+    var installer: BundleInstaller!
+
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "bundle-installer-\(UUID().uuidString)"
+        rauc = try FakeRauc(folder: folder + "/rauc")
+        installer = BundleInstaller(paths: UpdatePaths(folder: folder + "/update"), rauc: RaucClient(program: rauc.program),
+                                    identity: try fakeIdentity(in: folder + "/system"), logger: Logger(label: "test"))
+        setenv("FAKE_RAUC_STATUS", folder + "/update/status.json", 1)
+    }
+
+    override func tearDown() {
+        unsetenv("FAKE_RAUC_STATUS")
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    var status: UpdateStatus? { try? UpdateStatus.read(from: installer.paths.status) }
+
+    func testANewerBundleIsInstalledAndTheStatusSaysSoAtEachStep() throws {
+        let bundle = try rauc.bundle("kiosk-carousel-0.1.2-amd64.raucb", version: "0.1.2")
+        XCTAssertEqual(installer.install(bundle), .installed(version: "0.1.2"))
+        XCTAssertEqual(rauc.recorded, ["info --output-format=json \(bundle)", "install \(bundle)"])
+        let during = try XCTUnwrap(try UpdateStatus.read(from: rauc.folder + "/status-during-install"), "rauc install ran with a status")
+        XCTAssertEqual(during.state, .installing)
+        XCTAssertEqual(during.message, "Installing version 0.1.2…")
+        let after = try XCTUnwrap(status)
+        XCTAssertEqual(after.state, .installed)
+        XCTAssertEqual(after.version, "0.1.2")
+        XCTAssertEqual(after.running, "0.1.1")
+        XCTAssertEqual(after.source, bundle)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: bundle), "a file given is not removed")
+    }
+
+    func testRefusalsAreSaidInWordsAndTheSlotIsNotWritten() throws {
+        let cases: [(String, String, String, String, BundleRefusal, String)] = [
+            ("unsigned", "KioskCarousel-amd64", "0.1.2", "none", .unsigned, "unsigned"),
+            ("untrusted", "KioskCarousel-amd64", "0.1.2", "untrusted", .untrusted, "signed by a key this kiosk does not trust"),
+            ("tampered", "KioskCarousel-amd64", "0.1.2", "tampered", .tampered, "changed after it was signed (damaged or tampered with)"),
+            ("arm64", "KioskCarousel-arm64", "0.1.2", "ok", .wrongArchitecture(bundle: "arm64", kiosk: "amd64"),
+             "for another architecture (arm64, this kiosk is amd64)"),
+            ("older", "KioskCarousel-amd64", "0.1.0", "ok", .older(bundle: "0.1.0", running: "0.1.1"), "older than the running 0.1.1 (0.1.0)"),
+            ("same", "KioskCarousel-amd64", "0.1.1", "ok", .older(bundle: "0.1.1", running: "0.1.1"), "the version already running (0.1.1)"),
+        ]
+        for (name, compatible, version, signature, refusal, words) in cases {
+            unlink(rauc.calls)
+            let bundle = try rauc.bundle(name + ".raucb", compatible: compatible, version: version, signature: signature)
+            XCTAssertEqual(installer.install(bundle), .refused(refusal), name)
+            XCTAssertEqual(refusal.description, words, name)
+            XCTAssertFalse(rauc.recorded.contains { $0.hasPrefix("install") }, "\(name): rauc install was not asked")
+            XCTAssertEqual(status?.state, .failed, name)
+            XCTAssertEqual(status?.message, "The update was refused: \(words).", name)
+        }
+    }
+
+    /// What RAUC itself refuses at install (a system whose compatible or version the kiosk's
+    /// own checks did not see) is said in the same words.
+    func testRaucsOwnInstallRefusalsAreReadAsWords() throws {
+        let other = try FakeRauc(folder: folder + "/rauc-arm64", compatible: "KioskCarousel-arm64", running: "0.2.0")
+        let client = RaucClient(program: other.program)
+        let bundle = try other.bundle("b.raucb", version: "0.1.2")
+        let info = try client.info(bundle)
+        XCTAssertEqual(info, BundleInfo(compatible: "KioskCarousel-amd64", version: "0.1.2"))
+        XCTAssertThrowsError(try client.install(bundle, info: info, running: "0.2.0")) { e in
+            XCTAssertEqual(e as? BundleRefusal, .wrongArchitecture(bundle: "amd64", kiosk: "arm64"))
+        }
+        let older = try FakeRauc(folder: folder + "/rauc-newer", running: "0.2.0")
+        let b2 = try older.bundle("c.raucb", version: "0.1.2")
+        XCTAssertThrowsError(try RaucClient(program: older.program).install(b2, info: info, running: "0.2.0")) { e in
+            XCTAssertEqual((e as? BundleRefusal)?.description, "older than the running 0.2.0 (0.1.2)")
+        }
+        XCTAssertEqual(RaucClient.refusal("LastError: Failed mounting bundle: No space left on device\nInstalling `x' failed",
+                                          bundleVersion: "1", running: "0"),
+                       .other("Failed mounting bundle: No space left on device"))
+    }
+
+    func testAMissingRaucIsSaid() throws {
+        let bundle = try rauc.bundle("b.raucb", version: "0.1.2")
+        let missing = BundleInstaller(paths: installer.paths, rauc: RaucClient(program: folder + "/no-rauc"),
+                                      identity: installer.identity, logger: Logger(label: "test"))
+        guard case .refused(.other(let said)) = missing.install(bundle) else { return XCTFail("installed") }
+        XCTAssertTrue(said.contains("no-rauc cannot be run"), said)
+    }
+
+    func testVersionOrder() {
+        XCTAssertEqual(VersionOrder.compare("0.1.10", "0.1.9"), 1)
+        XCTAssertEqual(VersionOrder.compare("0.1.1", "0.1.1"), 0)
+        XCTAssertEqual(VersionOrder.compare("0.1.0", "0.1.1"), -1)
+        XCTAssertEqual(VersionOrder.compare("1.0~rc1", "1.0"), -1)
+        XCTAssertEqual(VersionOrder.compare("1.0", "1.0a"), -1)
+        XCTAssertEqual(VersionOrder.compare("1.0.1", "1.0"), 1)
+    }
+
+    func testIdentity() throws {
+        let identity = try fakeIdentity(in: folder + "/id", version: "0.3.0", slot: "B", compatible: "KioskCarousel-arm64")
+        XCTAssertEqual(identity.version, "0.3.0")
+        XCTAssertEqual(identity.slot, "B")
+        XCTAssertEqual(identity.compatible, "KioskCarousel-arm64")
+        var off = SystemIdentity()
+        off.osRelease = folder + "/none"; off.cmdline = folder + "/none"; off.raucSystemConf = folder + "/none"
+        XCTAssertEqual(off.version, KioskVersion.string)
+        XCTAssertEqual(off.slot, "none")
+        XCTAssertEqual(off.compatible, "KioskCarousel-" + SystemIdentity.architecture)
+    }
+}
