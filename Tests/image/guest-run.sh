@@ -42,11 +42,13 @@ debugfs -R "stat /test/run.sh" "$work/data.ext4" 2>/dev/null | grep -q "Size: $(
 dd if="$work/data.ext4" of="$disk" bs=512 seek="$data_start" conv=notrunc status=none
 
 # Every loader entry: systemd.run= (the kernel command line is one line of the entry's options).
-run='systemd.run="/bin/sh -c '"'"'for i in $(seq 60); do test -f /data/test/run.sh \&\& break; sleep 1; done; test -f /data/test/run.sh || exit 0; mv /data/test/run.sh /data/test/run.sh.started; exec /bin/sh /data/test/run.sh.started'"'"'" systemd.run_success_action=none systemd.run_failure_action=none'
+run='systemd.run="/bin/sh -c '"'"'for i in $(seq 60); do test -f /data/test/run.sh && break; sleep 1; done; test -f /data/test/run.sh || exit 0; mv /data/test/run.sh /data/test/run.sh.started; exec /bin/sh /data/test/run.sh.started'"'"'" systemd.run_success_action=none systemd.run_failure_action=none'
 n=0
 for entry in $(mdir -b -i "$esp" ::/loader/entries 2>/dev/null | sed 's|.*/||' | grep '\.conf$'); do
     mcopy -n -i "$esp" "::/loader/entries/$entry" "$work/$entry"
-    grep -q 'systemd.run=' "$work/$entry" || sed -i "s|^options .*|& $run|" "$work/$entry"
+    grep -q 'systemd.run=' "$work/$entry" \
+        || RUN=$run awk '/^options / { $0 = $0 " " ENVIRON["RUN"] } { print }' "$work/$entry" >"$work/$entry.new"
+    [ ! -f "$work/$entry.new" ] || mv "$work/$entry.new" "$work/$entry"
     mcopy -o -i "$esp" "$work/$entry" "::/loader/entries/$entry"
     n=$((n + 1))
 done

@@ -75,7 +75,7 @@ def read_png_rgb(path):
 
 
 def qemu_command(arch, code, vars_fd, disk, serial, qmp_path, xres, yres, mem='1024', smp='2',
-                 xhci=False, reboot=False):
+                 xhci=False, reboot=False, extra_disk=None):
     """The QEMU command line of the image's machine (also Tests/image/qemu_run.py's)."""
     if arch == 'amd64':
         qemu = ['qemu-system-x86_64', '-machine', 'q35']
@@ -88,6 +88,8 @@ def qemu_command(arch, code, vars_fd, disk, serial, qmp_path, xres, yres, mem='1
              '-device', f'virtio-gpu-pci,xres={xres},yres={yres}',
              '-serial', f'file:{serial}',
              '-qmp', f'unix:{qmp_path},server=on,wait=off']
+    if extra_disk:
+        qemu += ['-drive', f'file={extra_disk},format=raw,if=virtio,readonly=on']
     if not reboot:
         qemu += ['-no-reboot']
     if arch == 'arm64' or xhci:

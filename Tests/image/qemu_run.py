@@ -6,7 +6,10 @@ pattern in order, then cuts the power (SIGKILL). For tests of the updater (docs/
 and so do the image's boot report and health gate.
 
     qemu_run.py --disk DISK --out DIR --name NAME --until REGEX [--until REGEX ...]
-                [--timeout SECONDS] [--arch amd64|arm64] [--slowdown F]
+                [--timeout SECONDS] [--arch amd64|arm64] [--slowdown F] [--extra-disk FILE]
+
+--extra-disk: a second virtio disk, read-only (/dev/vdb in the guest): files too large for the
+data partition, an update bundle say.
 
 Prints "MATCH <n> <seconds since QEMU start> <line>" for each pattern found and a final
 "RESULT seconds=<s>" and "PNG <path>" (a screenshot taken just before the power cut). Exit status
@@ -34,6 +37,7 @@ def main():
     ap.add_argument('--until', action='append', required=True)
     ap.add_argument('--timeout', type=float, default=900)
     ap.add_argument('--arch', default='amd64', choices=('amd64', 'arm64'))
+    ap.add_argument('--extra-disk')
     ap.add_argument('--slowdown', type=float, default=float(os.environ.get('KIOSK_VM_SLOWDOWN', '1')))
     a = ap.parse_args()
     code, vars_src = (OVMF_CODE, OVMF_VARS) if a.arch == 'amd64' else (AAVMF_CODE, AAVMF_VARS)
@@ -44,7 +48,8 @@ def main():
         if os.path.exists(p):
             os.unlink(p)
     shutil.copyfile(vars_src, vars_fd)
-    qemu = qemu_command(a.arch, code, vars_fd, a.disk, serial, qmp_path, '1280', '720', reboot=True)
+    qemu = qemu_command(a.arch, code, vars_fd, a.disk, serial, qmp_path, '1280', '720', reboot=True,
+                        extra_disk=a.extra_disk)
     log = open(run + '-qemu.log', 'w')
     t0 = time.monotonic()
     proc = subprocess.Popen(qemu, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
