@@ -7,9 +7,11 @@
 # SCRIPT and the FILEs go to the data partition's test/ folder (/data/test/ in the guest;
 # debugfs, no mount), and every loader entry on the ESP gets systemd's `systemd.run=` (mtools):
 # systemd-run-generator starts it as kernel-command-line.service on the next boot, whichever slot
-# boots. The wrapper renames /data/test/run.sh before running it, so it runs once (a later boot
-# of the same entry waits 60 s for a run.sh that is not there and ends). Entries that RAUC writes
-# later do not have it. SCRIPT's output should go to the serial port (exec >/dev/ttyS0 2>&1);
+# boots. systemd.run= makes kernel-command-line.target the default target (systemd-run-generator),
+# so the wrapper first starts multi-user.target (the kiosk, D-Bus, the boot report: the boot goes
+# on as a normal one). It renames /data/test/run.sh before running it, so it runs once (a later
+# boot of the same entry waits 60 s for a run.sh that is not there and ends). Entries that RAUC
+# writes later do not have it. SCRIPT's output should go to the serial port (exec >/dev/ttyS0 2>&1);
 # then Tests/image/qemu_run.py boots the disk and waits for what it prints.
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 DISK SCRIPT [FILE ...]" >&2; exit 2; }
@@ -42,7 +44,7 @@ debugfs -R "stat /test/run.sh" "$work/data.ext4" 2>/dev/null | grep -q "Size: $(
 dd if="$work/data.ext4" of="$disk" bs=512 seek="$data_start" conv=notrunc status=none
 
 # Every loader entry: systemd.run= (the kernel command line is one line of the entry's options).
-run='systemd.run="/bin/sh -c '"'"'for i in $(seq 60); do test -f /data/test/run.sh && break; sleep 1; done; test -f /data/test/run.sh || exit 0; mv /data/test/run.sh /data/test/run.sh.started; exec /bin/sh /data/test/run.sh.started'"'"'" systemd.run_success_action=none systemd.run_failure_action=none'
+run='systemd.run="/bin/sh -c '"'"'systemctl start --no-block multi-user.target; for i in $(seq 60); do test -f /data/test/run.sh && break; sleep 1; done; test -f /data/test/run.sh || exit 0; mv /data/test/run.sh /data/test/run.sh.started; exec /bin/sh /data/test/run.sh.started'"'"'" systemd.run_success_action=none systemd.run_failure_action=none'
 n=0
 for entry in $(mdir -b -i "$esp" ::/loader/entries 2>/dev/null | sed 's|.*/||' | grep '\.conf$'); do
     mcopy -n -i "$esp" "::/loader/entries/$entry" "$work/$entry"

@@ -80,16 +80,19 @@ entries() { mdir -b -i "$W/disk.img@@$esp_off" ::/loader/entries 2>/dev/null | s
 cat >"$W/run1.sh" <<GUEST
 exec >/dev/ttyS0 2>&1
 echo "GUEST start"
+for i in \$(seq 120); do test -S /run/dbus/system_bus_socket && break; sleep 1; done
 mount -o ro /dev/vdb /mnt || echo "GUEST cannot mount /dev/vdb"
 slotb=\$(readlink -f /dev/disk/by-partuuid/$root_b_partuuid)
 state() { head -c 64M "\$slotb" | sha256sum | cut -c1-16; /usr/lib/kiosk-image/rauc-bootloader list | tr '\n' ' '; }
 before=\$(state)
 for kind in wrong-arch untrusted unsigned tampered same older; do
+    rm -f /run/kiosk-image/rauc-pre-install.result
     rauc install /mnt/\$kind.raucb >/tmp/out 2>&1
     rc=\$?
     [ "\$(state)" = "\$before" ] && same=yes || same=no
     echo "GUEST refused \$kind rc=\$rc unchanged=\$same"
-    grep -v '^ *[0-9]*%\\|^installing\$' /tmp/out | tail -4 | sed 's/^/GUEST-OUT \$kind: /'
+    grep -v '^ *[0-9]*%\\|^installing\$\\|^idle\$' /tmp/out | sed "s/^/GUEST-OUT \$kind: /"
+    echo "GUEST-OUT \$kind: pre-install handler: \$(cat /run/kiosk-image/rauc-pre-install.result 2>&1)"
 done
 t0=\$(date +%s)
 rauc install /mnt/next.raucb >/tmp/out 2>&1
@@ -99,7 +102,7 @@ tail -4 /tmp/out | sed 's/^/GUEST-OUT next: /'
 /usr/lib/kiosk-image/rauc-bootloader list | sed 's/^/GUEST-ENTRY /'
 ls -l /efi/b | sed 's/^/GUEST-ESP-B /'
 echo "GUEST rebooting"
-systemctl reboot
+systemctl --no-block start reboot.target
 GUEST
 "$here/guest-run.sh" "$W/disk.img" "$W/run1.sh" || { fail "guest-run.sh"; finish; }
 say "== run 1: refusals, then N+1 into slot B and the reboot into it (load $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -114,12 +117,14 @@ for kind in wrong-arch untrusted unsigned tampered same older; do
         bash -c '[[ $1 == *" unchanged=yes" ]] && [[ $1 != *" rc=0 "* ]]' _ "$line"
 done
 words() { printf '%s\n' "$serial1" | grep "^GUEST-OUT $1:" | grep -qi -- "$2"; }
-check "run 1: wrong-arch says Compatible mismatch" words wrong-arch 'compatible'
+check "run 1: wrong-arch says Compatible mismatch" words wrong-arch 'Compatible mismatch'
 check "run 1: untrusted says the signature did not verify" words untrusted 'signature'
 check "run 1: unsigned says so" words unsigned 'signature\|sign'
-check "run 1: tampered says the payload is corrupted" words tampered 'corrupt\|hash\|verity'
-check "run 1: same version says 'same version'" words same 'same version'
-check "run 1: older says 'older'" words older 'older'
+check "run 1: tampered is found by dm-verity" words tampered 'corrupt\|verity'
+check "run 1: same version: the pre-install handler's exit 10" words same 'exited with code 10'
+check "run 1: same version: its reason says 'same version'" words same 'refused same-version: the bundle is the same version'
+check "run 1: older: the pre-install handler's exit 11" words older 'exited with code 11'
+check "run 1: older: its reason says 'older'" words older 'refused older: .* is older than'
 check "run 1: N+1 installed (rauc install exit 0)" bash -c 'printf "%s\n" "$1" | grep -q "^GUEST installed next rc=0 "' _ "$serial1"
 check "run 1: then slot B booted, the health gate passed and the boot report came ($(tail -1 "$W/run1.out"))" test "$rc" -eq 0
 check "run 1: slot B's boot report: rauc.slot=B, IMAGE_VERSION=$next_version" \
@@ -132,6 +137,7 @@ check "run 1: slot B's entry blessed (kiosk-2-b.conf, no counter), slot A's kept
 cat >"$W/run2.sh" <<GUEST
 exec >/dev/ttyS0 2>&1
 echo "GUEST start (slot \$(sed -n 's/.*rauc.slot=\\([AB]\\).*/\\1/p' /proc/cmdline))"
+for i in \$(seq 120); do test -S /run/dbus/system_bus_socket && break; sleep 1; done
 mount -o ro /dev/vdb /mnt || echo "GUEST cannot mount /dev/vdb"
 t0=\$(date +%s)
 rauc install /mnt/broken.raucb >/tmp/out 2>&1
@@ -139,7 +145,7 @@ rc=\$?
 echo "GUEST installed broken rc=\$rc seconds=\$((\$(date +%s) - t0))"
 /usr/lib/kiosk-image/rauc-bootloader list | sed 's/^/GUEST-ENTRY /'
 echo "GUEST rebooting"
-systemctl reboot
+systemctl --no-block start reboot.target
 GUEST
 "$here/guest-run.sh" "$W/disk.img" "$W/run2.sh" || { fail "guest-run.sh"; finish; }
 say "== run 2: the broken N+2 into slot A, its trial boots, the way back (load $(cut -d' ' -f1-3 /proc/loadavg))"
