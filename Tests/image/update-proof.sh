@@ -35,8 +35,7 @@ W=$(mktemp -d /var/tmp/kiosk-update-proof.XXXXXX)
 export MTOOLS_SKIP_CHECK=1
 version=$(sed -n 's/^version=//p' "$IMG.layout")
 next_version=$(rauc info --no-verify "$NEXT" 2>/dev/null | sed -n "s/^Version:[[:space:]]*'\(.*\)'/\1/p")
-broken_version=$(rauc info --no-verify "$BROKEN" 2>/dev/null | sed -n "s/^Version:[[:space:]]*'\(.*\)'/\1/p")
-say "== image $IMG (version $version); next $NEXT ($next_version); broken $BROKEN ($broken_version)"
+say "== image $IMG (version $version); next $NEXT ($next_version); broken $BROKEN"
 root_b_partuuid=$(sed -n 's/^root_b_partuuid=//p' "$IMG.layout")
 keys=$top/out/update-keys
 
@@ -67,10 +66,11 @@ truncate -s $(( $(stat -c %s "$B/unsigned.raucb") - sigsize - 8 )) "$B/unsigned.
 tiny "$version" "$B/same.raucb" || fail "could not make the same-version bundle"
 tiny 0.0.1 "$B/older.raucb" || fail "could not make the older bundle"
 cp "$NEXT" "$B/next.raucb"
-cp "$BROKEN" "$B/broken.raucb"
-mb=$(( $(du -sm "$B" | cut -f1) + 64 ))
-mkfs.ext4 -q -d "$B" "$W/bundles.ext4" "${mb}M"
-ls -l "$B" | sed 's/^/  /'
+bundle_disk() {   # bundle_disk FOLDER DISK: an ext4 image holding FOLDER's files (/dev/vdb in the guest)
+    mkfs.ext4 -q -d "$1" "$2" "$(( $(du -sm "$1" | cut -f1) + 64 ))M"
+    ls -l "$1" | sed 's/^/  /'
+}
+bundle_disk "$B" "$W/bundles.ext4"
 
 cp --sparse=always "$IMG" "$W/disk.img"
 esp_off=$(( $(sfdisk -J "$W/disk.img" | python3 -c "import json,sys; print(json.load(sys.stdin)['partitiontable']['partitions'][0]['start'])") * 512 ))
@@ -147,9 +147,14 @@ echo "GUEST installed broken rc=\$rc seconds=\$((\$(date +%s) - t0))"
 echo "GUEST rebooting"
 systemctl --no-block start reboot.target
 GUEST
+# (BROKEN may still be in the making while run 1 goes: it is read only now)
+broken_version=$(rauc info --no-verify "$BROKEN" 2>/dev/null | sed -n "s/^Version:[[:space:]]*'\(.*\)'/\1/p")
+mkdir -p "$W/bundles2"
+cp "$BROKEN" "$W/bundles2/broken.raucb"
+bundle_disk "$W/bundles2" "$W/bundles2.ext4"
 "$here/guest-run.sh" "$W/disk.img" "$W/run2.sh" || { fail "guest-run.sh"; finish; }
 say "== run 2: the broken N+2 into slot A, its trial boots, the way back (load $(cut -d' ' -f1-3 /proc/loadavg))"
-"$here/qemu_run.py" --disk "$W/disk.img" --out "$W" --name run2 --extra-disk "$W/bundles.ext4" --timeout 3600 \
+"$here/qemu_run.py" --disk "$W/disk.img" --out "$W" --name run2 --extra-disk "$W/bundles2.ext4" --timeout 3600 \
     --until 'GUEST rebooting' --until 'KIOSK-HEALTH bad' --until 'KIOSK-HEALTH bad' --until 'KIOSK-HEALTH bad' \
     --until 'KIOSK-BOOT-REPORT END' | tee "$W/run2.out"
 rc=${PIPESTATUS[0]}
