@@ -56,10 +56,11 @@ DATA_MB=${DATA_MB:-256}
 ARCH=${ARCH:-amd64}
 # Per architecture: the Debian release the .deb was built for, the kernel package, the name UEFI
 # gives the architecture (systemd-boot<efi>.efi -> \EFI\BOOT\BOOT<EFI>.EFI), how long systemd
-# waits for the KIOSK partition (arm64 under QEMU TCG: udev's coldplug alone takes ~25 s, the
-# disk's partitions appear ~40 s after systemd starts; an SD card on a board is slow too).
+# waits for the KIOSK and data partitions (arm64 under QEMU TCG: udev's coldplug alone takes
+# ~25 s, the disk's partitions appear ~40 s after systemd starts; an SD card on a board is slow
+# too; amd64 under TCG with two VMs on a busy 2-core host: 20 s ran out, docs/image.md).
 case $ARCH in
-    amd64) SUITE=${SUITE:-bookworm}; efi=x64;  kernel_pkg=linux-image-amd64; kiosk_wait=20s ;;
+    amd64) SUITE=${SUITE:-bookworm}; efi=x64;  kernel_pkg=linux-image-amd64; kiosk_wait=90s ;;
     arm64) SUITE=${SUITE:-trixie};   efi=aa64; kernel_pkg=linux-image-arm64; kiosk_wait=90s ;;
     *) echo "make-image: ARCH=$ARCH: amd64 or arm64" >&2; exit 1 ;;
 esac
