@@ -102,7 +102,7 @@ tail -4 /tmp/out | sed 's/^/GUEST-OUT next: /'
 /usr/lib/kiosk-image/rauc-bootloader list | sed 's/^/GUEST-ENTRY /'
 ls -l /efi/b | sed 's/^/GUEST-ESP-B /'
 echo "GUEST rebooting"
-systemctl --no-block start reboot.target
+systemctl --no-block --job-mode=replace-irreversibly start reboot.target
 GUEST
 "$here/guest-run.sh" "$W/disk.img" "$W/run1.sh" || { fail "guest-run.sh"; finish; }
 say "== run 1: refusals, then N+1 into slot B and the reboot into it (load $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -145,7 +145,7 @@ rc=\$?
 echo "GUEST installed broken rc=\$rc seconds=\$((\$(date +%s) - t0))"
 /usr/lib/kiosk-image/rauc-bootloader list | sed 's/^/GUEST-ENTRY /'
 echo "GUEST rebooting"
-systemctl --no-block start reboot.target
+systemctl --no-block --job-mode=replace-irreversibly start reboot.target
 GUEST
 # (BROKEN may still be in the making while run 1 goes: it is read only now)
 broken_version=$(rauc info --no-verify "$BROKEN" 2>/dev/null | sed -n "s/^Version:[[:space:]]*'\(.*\)'/\1/p")
