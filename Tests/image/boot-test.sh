@@ -17,7 +17,7 @@
 #      back and equals `simulate` of the changed config
 #   6. USB content import on the image: a FAT32 stick with a kiosk-carousel/ folder (mtools, no
 #      root) plugged in at run time (QMP device_add usb-storage on QEMU's xHCI): the screen changes
-#      to a card, then to the stick's content; power cut; the data partition e2fsck-clean with the
+#      to a card, then to the result card; power cut; the data partition e2fsck-clean with the
 #      import's `current` and status `done` on it; boot 3: the screen equals `simulate` of the
 #      config with the stick's content (it survived the power cut); after the last power cut the
 #      KIOSK files are the edited ones, the data partition is clean, the ESP's entries unchanged,
@@ -276,12 +276,12 @@ say "== boot 2 after the power cut, config.toml edited on the KIOSK partition, t
 "$PY" "$here/qemu_boot.py" --arch "$ARCH" --disk "$W/disk.img" --out "$W" --name boot2 --size "$SIZE" \
     --ref-start "$W/ref-start2.png" --usb-stick "$W/stick.img" | tee "$W/boot2.out"
 rc=${PIPESTATUS[0]}
-check "boot 2 (after SIGKILL of QEMU): the carousel came up again, the stick's card and content showed" test "$rc" -eq 0
+check "boot 2 (after SIGKILL of QEMU): the carousel came up again, then the stick's cards showed" test "$rc" -eq 0
 if [ -f "$W/boot2-start.png" ]; then
     check "boot 2: the screen equals simulate's frame of the edited config (the kiosk reads the KIOSK partition)" \
         "$PY" Tests/vm/display/compare.py "$W/ref-start2.png" "$W/boot2-start.png" "${CMP[@]}"
 fi
-say "== boot 2 breakdown (load at first frame: $(result boot2 load_at_first_frame); the first frame came between the screendumps at $(result boot2 first_frame_after_s) s and $(result boot2 first_frame_s) s; stick plugged -> card $(result boot2 usb_plug_to_card_s) s, -> content $(result boot2 usb_plug_to_content_s) s)"
+say "== boot 2 breakdown (load at first frame: $(result boot2 load_at_first_frame); the first frame came between the screendumps at $(result boot2 first_frame_after_s) s and $(result boot2 first_frame_s) s; stick plugged -> a card $(result boot2 usb_plug_to_card_s) s, -> the result card $(result boot2 usb_plug_to_result_s) s)"
 breakdown boot2
 
 # --- the data partition after the power cut: clean, with the import on it --------------------
@@ -324,7 +324,7 @@ dd if="$W/disk.img" of="$W/kiosk.fat" bs=512 skip="$kiosk_start" count="$kiosk_s
 check "KIOSK partition: fsck.vfat -n finds nothing to repair" fsck.vfat -n "$W/kiosk.fat"
 rm -f "$W/kiosk.fat"
 if [ "$(root_sum "$W/disk.img")" = "$root_before" ]; then
-    ok "root partition: not one byte changed by two boots and two power cuts"
+    ok "root partition: not one byte changed by three boots and three power cuts"
 else
     say "root partition changed; checking it"
     dd if="$W/disk.img" of="$W/root.ext4" bs=512 skip="$root_start" count="$root_size" status=none

@@ -19,8 +19,9 @@ Standard library only. Steps, each with its own deadline (base seconds x --slowd
                  mass-storage device on QEMU's xHCI controller (QMP blockdev-add + device_add):
                  the screen changes away from the settled frame (the "Reading the USB stick…"
                  card, or the result card) and is saved as NAME-usb-card.png
-  usb-content    the card has gone again and the screen stopped changing, differs from the start
-                 frame (the stick's content shows) and is saved as NAME-usb-content.png
+  usb-result     the screen changes again and settles, unlike that card and the start frame: the
+                 result card ("New content from the USB stick — N items…", or the problem card),
+                 saved as NAME-usb-result.png (the content itself: boot-test.sh's next boot)
 then SIGKILL of QEMU while the kiosk runs (the power cut). Screenshots (PNG) land in --out as
 NAME-start.png and NAME-after.png; the serial log as NAME-serial.log. Prints one
 "RESULT key=value" line per figure and "STEP name seconds" per step; exit status 0 when every
@@ -44,7 +45,7 @@ AAVMF_VARS = '/usr/share/AAVMF/AAVMF_VARS.fd'
 # Base deadlines in seconds (TCG on this 2-core machine, quiet: the whole boot to the first
 # frame took ~45 s; x3 for a busy machine), multiplied by --slowdown.
 DEADLINE = {'first-frame': 240, 'settled': 90, 'turned': 60, 'report': 180,
-            'usb-card': 120, 'usb-content': 120}
+            'usb-card': 120, 'usb-result': 120}
 
 
 def read_ppm(path):
@@ -340,7 +341,7 @@ def main():
             print(f'RESULT usb_plug_to_card_s={t_req - t_plug:.2f}', flush=True)
             print(f'SHOT usb-card {png("usb-card")}', flush=True)
             card = fr
-            step_start, deadline = elapsed(), DEADLINE['usb-content'] * a.slowdown
+            step_start, deadline = elapsed(), DEADLINE['usb-result'] * a.slowdown
             prev = None
             while True:
                 t_req, fr = grab()
@@ -348,15 +349,15 @@ def main():
                 if d_card > 3.0 and d_start > 3.0 and prev is not None and fr.rgb == prev.rgb:
                     break
                 if elapsed() - step_start > deadline:
-                    png('usb-content-timeout')
-                    return timeout('usb-content', 'the card never gave way to a steady screen unlike the '
+                    png('usb-result-timeout')
+                    return timeout('usb-result', 'the card never gave way to a steady screen unlike the '
                                                   f'start frame (difference to the card {d_card:.2f}, '
                                                   f'to the start frame {d_start:.2f})')
                 prev = fr
                 time.sleep(1.0)
-            step_done('usb-content')
-            print(f'RESULT usb_plug_to_content_s={t_req - t_plug:.2f}', flush=True)
-            print(f'SHOT usb-content {png("usb-content")}', flush=True)
+            step_done('usb-result')
+            print(f'RESULT usb_plug_to_result_s={t_req - t_plug:.2f}', flush=True)
+            print(f'SHOT usb-result {png("usb-result")}', flush=True)
 
         # 6. the power cut, while the kiosk runs.
         print(f'SHOT before-kill {png("before-kill")}', flush=True)
