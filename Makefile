@@ -71,6 +71,12 @@ IMAGE_ARCH = $(if $(filter arm64,$(ARCH)),arm64,amd64)
 image: $(if $(filter arm64,$(IMAGE_ARCH)),,deb)
 	ARCH=$(IMAGE_ARCH) scripts/make-image.sh
 
+## make update-bundle: out/kiosk-carousel-<version>-<arch>.raucb, a signed RAUC bundle of the image's root
+## filesystem (from make image; UPDATE_KEY= UPDATE_CERT=, else a development key in out/update-keys/). docs/updates.md.
+.PHONY: update-bundle
+update-bundle:
+	ARCH=$(IMAGE_ARCH) scripts/make-update-bundle.sh
+
 ## make image-test: boots the image in QEMU, turns the carousel, pulls the power, boots again (docs/image.md).
 ## ARCH=arm64: the arm64 image in qemu-system-aarch64 -M virt; simulate from the x86-64 .deb (make deb).
 image-test: image $(if $(filter arm64,$(IMAGE_ARCH)),deb,)

@@ -5,10 +5,11 @@ set -eu
 root=$1
 here=$(cd "$(dirname "$0")" && pwd)
 
-# Our files: the unit drop-in (config on the KIOSK partition), journald/logind settings,
-# the boot report unit (serial port, diagnostics only).
+# Our files: the unit drop-ins (config on the KIOSK partition), journald/logind settings,
+# the boot report unit (serial port, diagnostics only), the updater's pieces (RAUC's bootloader
+# backend and pre-install handler, the health gate of a trial boot, boot.json: docs/updates.md).
 cp -a "$here/rootfs/." "$root/"
-chmod 0755 "$root/usr/lib/kiosk-image/boot-report"
+chmod 0755 "$root"/usr/lib/kiosk-image/*
 
 # The package enabled the kiosk unit in its postinst; check, do not assume.
 [ -L "$root/etc/systemd/system/multi-user.target.wants/kiosk-carousel.service" ] || {
@@ -16,7 +17,10 @@ chmod 0755 "$root/usr/lib/kiosk-image/boot-report"
 getent() { grep -q "^$2:" "$root/etc/$1"; }
 getent passwd kiosk || { echo "customize: the package did not create the user kiosk" >&2; exit 1; }
 
-systemctl --root="$root" enable kiosk-boot-report.service
+systemctl --root="$root" enable kiosk-boot-report.service kiosk-boot-state.service kiosk-carousel-healthy.service
+# Boot counting needs systemd-bless-boot and its generator (Debian's systemd-boot package).
+[ -x "$root/lib/systemd/system-generators/systemd-bless-boot-generator" ] || [ -x "$root/usr/lib/systemd/system-generators/systemd-bless-boot-generator" ] || {
+    echo "customize: no systemd-bless-boot-generator in the image (package systemd-boot)" >&2; exit 1; }
 # No login anywhere: not on the kiosk's screen (tty1), not on other VTs, not on the serial port.
 # Nothing that writes to the (read-only) root on a timer or expects a network.
 systemctl --root="$root" mask \

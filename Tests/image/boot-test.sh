@@ -7,11 +7,21 @@
 #      equal to `simulate` of the same config (the one on the image's KIOSK partition)
 #   2. QMP key Right: the screen equals `simulate` of the same config fed the same key
 #   3. the boot's breakdown from the guest's report on the serial port
-#   4. the power cut: SIGKILL of QEMU while the kiosk runs: config and media on the KIOSK
+#   4. the image's identity and slots from the report: IMAGE_VERSION, rauc.slot=A, boot.json
+#      (slot A, not rolled back), slot A's loader entry shipped good (kiosk-1-a.conf, no counter,
+#      so no trial and no blessing on a first boot), the data partition read-write at /data and
+#      /var/lib/kiosk-carousel bound to it
+#   5. the power cut: SIGKILL of QEMU while the kiosk runs: config and media on the KIOSK
 #      partition unchanged; then, as a laptop would, a changed config.toml written to the KIOSK
-#      partition (other background colours); boot again: the carousel is back and equals
-#      `simulate` of the changed config; after the second power cut the KIOSK files are the
-#      edited ones and the root partition is unchanged (or e2fsck-clean)
+#      partition (other background colours, and [usb] import = true); boot again: the carousel is
+#      back and equals `simulate` of the changed config
+#   6. USB content import on the image: a FAT32 stick with a kiosk-carousel/ folder (mtools, no
+#      root) plugged in at run time (QMP device_add usb-storage on QEMU's xHCI): the screen changes
+#      to a card, then to the result card; power cut; the data partition e2fsck-clean with the
+#      import's `current` and status `done` on it; boot 3: the screen equals `simulate` of the
+#      config with the stick's content (it survived the power cut); after the last power cut the
+#      KIOSK files are the edited ones, the data partition is clean, the ESP's entries unchanged,
+#      and the root partition is unchanged (or e2fsck-clean)
 #
 # ARCH=arm64: the arm64 image (make image ARCH=arm64) in qemu-system-aarch64 -M virt (AAVMF, a USB
 # keyboard); the references come from the x86-64 host binary (SIM_BIN=, default: the newest
@@ -78,9 +88,14 @@ W=$(mktemp -d /var/tmp/kiosk-image-test.XXXXXX)
 # --- the partitions, from the table itself ----------------------------------------------------
 # part N -> "start_sector size_sectors"
 part() { sfdisk -J "$1" | "$PY" -c "import json,sys; p=json.load(sys.stdin)['partitiontable']['partitions'][$2-1]; print(p['start'], p['size'])"; }
-read -r kiosk_start kiosk_size < <(part "$IMG" 3)
+# 1 ESP, 2 root-a, 3 root-b, 4 KIOSK, 5 data (scripts/make-image.sh)
+read -r esp_start esp_size < <(part "$IMG" 1)
 read -r root_start root_size < <(part "$IMG" 2)
+read -r kiosk_start kiosk_size < <(part "$IMG" 4)
+read -r data_start data_size < <(part "$IMG" 5)
 kiosk_off=$((kiosk_start * 512))
+esp_off=$((esp_start * 512))
+image_version=$(sed -n 's/^version=//p' "$IMG.layout" 2>/dev/null)
 export MTOOLS_SKIP_CHECK=1
 
 # What the KIOSK partition holds before any boot: every file with its checksum.
@@ -144,6 +159,10 @@ if [ -f "$W/boot1-after.png" ]; then
 fi
 
 # --- the breakdown from the guest -----------------------------------------------------------
+has() {   # has TEXT STRING...: every STRING is in TEXT
+    local text=$1; shift
+    for want; do printf '%s\n' "$text" | grep -qF -- "$want" || { say "  (not in the report: $want)"; return 1; }; done
+}
 report() {   # report BOOT: the report's key=value lines
     sed -n '/KIOSK-BOOT-REPORT BEGIN/,/KIOSK-BOOT-REPORT END/p' "$W/$1-serial.log" | tr -d '\r'
 }
@@ -179,6 +198,14 @@ EOF
     check "$b: the kiosk started once (no restart)" test "$(v KioskNRestarts)" = 0
     check "$b: root mounted read-only, KIOSK read-only at /srv/kiosk" \
         bash -c "printf '%s\n' \"\$1\" | grep -q ' / ext4 ro,' && printf '%s\n' \"\$1\" | grep -q ' /srv/kiosk vfat ro,'" _ "$r"
+    check "$b: the data partition read-write at /data (ext4), /var/lib/kiosk-carousel on it" \
+        has "$r" ' /data ext4 rw,' ' /var/lib/kiosk-carousel ext4 rw,'
+    check "$b: slot A booted (rauc.slot=A), IMAGE_VERSION=$image_version" \
+        has "$r" ' rauc.slot=A ' "IMAGE_VERSION=$image_version"
+    check "$b: boot.json says slot A, version $image_version, not rolled back" \
+        has "$r" "boot.json: {\"slot\":\"A\",\"version\":\"$image_version\",\"rolled_back\":false}"
+    check "$b: one loader entry, slot A's, good (no boot counter: kiosk-1-a.conf)" \
+        test "$(printf '%s\n' "$r" | sed -n '/^loader entries/,/^health gate/p' | grep '^  ')" = "  0 1 a - /efi/loader/entries/kiosk-1-a.conf"
 }
 say "== boot 1 breakdown (load at first frame: $(result boot1 load_at_first_frame); the first frame came between the screendumps at $(result boot1 first_frame_after_s) s and $(result boot1 first_frame_s) s)"
 breakdown boot1
@@ -187,12 +214,17 @@ breakdown boot1
 kiosk_sums "$W/disk.img" "$W/kiosk-after1" >"$W/kiosk-after1.sums"
 check "KIOSK partition: config.toml and every media file unchanged after the power cut" \
     cmp -s "$W/kiosk-before.sums" "$W/kiosk-after1.sums"
-# The theme's two background colours changed, the way someone edits config.toml on a laptop.
-sed -e 's/^background = "#0B1626"/background = "#3B1010"/' \
-    -e 's/^background_bottom = "#1D3350"/background_bottom = "#5A2A10"/' \
-    "$W/kiosk-before/config.toml" >"$W/config-edited.toml"
-if cmp -s "$W/kiosk-before/config.toml" "$W/config-edited.toml"; then
-    fail "could not edit the example's [theme] background colours (did the example change?)"
+# The theme's two background colours changed, the way someone edits config.toml on a laptop, and
+# USB content import switched on ([usb] is not in the example: appended).
+{
+    sed -e 's/^background = "#0B1626"/background = "#3B1010"/' \
+        -e 's/^background_bottom = "#1D3350"/background_bottom = "#5A2A10"/' \
+        "$W/kiosk-before/config.toml"
+    printf '\n[usb]\nimport = true\n'
+} >"$W/config-edited.toml"
+if cmp -s <(printf '%s\n[usb]\nimport = true\n' "$(cat "$W/kiosk-before/config.toml")") "$W/config-edited.toml" \
+   || grep -c '^\[usb\]' "$W/config-edited.toml" | grep -qv '^1$'; then
+    fail "could not edit the example's [theme] background colours, or it has a [usb] table already (did the example change?)"
 fi
 mcopy -o -i "$W/disk.img@@$kiosk_off" "$W/config-edited.toml" ::/config.toml
 kiosk_sums "$W/disk.img" "$W/kiosk-edited" >"$W/kiosk-edited.sums"
@@ -201,28 +233,98 @@ kiosk_sums "$W/disk.img" "$W/kiosk-edited" >"$W/kiosk-edited.sums"
 check "the edited config's simulate frame differs from the original's" \
     "$PY" Tests/vm/display/compare.py "$W/ref-start.png" "$W/ref-start2.png" --expect-different
 
-# --- boot 2, after the power cut, with the edited config ---------------------------------------
-say "== boot 2 after the power cut, config.toml edited on the KIOSK partition (load $(cut -d' ' -f1-3 /proc/loadavg))"
+# The USB stick (docs/usb.md): a FAT32 file system with a kiosk-carousel/ folder, two of the
+# example's pictures, made with mtools (as Tests/vm/usb-stick.sh does).
+mkdir -p "$W/stick/kiosk-carousel/pictures"
+pics=($(ls "$W/kiosk-before/media" | head -2))
+cp "$W/kiosk-before/media/${pics[0]}" "$W/kiosk-before/media/${pics[1]}" "$W/stick/kiosk-carousel/pictures/"
+cat >"$W/stick/kiosk-carousel/config.toml" <<TOML
+[carousel]
+type = "linear"
+item_size = [240, 180]
+
+[[item]]
+id = "first"
+title = "First from the stick"
+image = "pictures/${pics[0]}"
+
+[[item]]
+id = "second"
+title = "Second from the stick"
+image = "pictures/${pics[1]}"
+
+[[item]]
+id = "plain"
+title = "A card without a picture"
+TOML
+"$BIN" check-config "$W/stick/kiosk-carousel/config.toml" >/dev/null || fail "the stick's config.toml does not pass check-config"
+mkfs.vfat -C -F 32 -n STICK "$W/stick.img" $((40 * 1024)) >/dev/null && mcopy -s -i "$W/stick.img" "$W/stick/kiosk-carousel" ::/ \
+    || fail "could not make the stick's FAT image"
+# What the kiosk shows after the import: the edited config with the stick's copy current
+# (simulate reads [usb] content/current as run does).
+mkdir -p "$W/content/gen-1"
+cp -r "$W/stick/kiosk-carousel/." "$W/content/gen-1/"
+ln -s gen-1 "$W/content/current"
+{ cat "$W/kiosk-edited/config.toml"; printf 'content = "%s"\n' "$W/content"; } >"$W/kiosk-edited/config-with-stick.toml"
+"$BIN" simulate --config "$W/kiosk-edited/config-with-stick.toml" --size "$SIZE" --until 1 \
+    --shot "0.9=$W/ref-start3.png" >/dev/null || fail "simulate of the config with the stick's content failed"
+check "the stick's content looks different from the edited config's start frame" \
+    "$PY" Tests/vm/display/compare.py "$W/ref-start2.png" "$W/ref-start3.png" --expect-different
+
+# --- boot 2, after the power cut, with the edited config; the USB stick plugged in -------------
+say "== boot 2 after the power cut, config.toml edited on the KIOSK partition, then the USB stick (load $(cut -d' ' -f1-3 /proc/loadavg))"
 "$PY" "$here/qemu_boot.py" --arch "$ARCH" --disk "$W/disk.img" --out "$W" --name boot2 --size "$SIZE" \
-    --ref-start "$W/ref-start2.png" | tee "$W/boot2.out"
+    --ref-start "$W/ref-start2.png" --usb-stick "$W/stick.img" | tee "$W/boot2.out"
 rc=${PIPESTATUS[0]}
-check "boot 2 (after SIGKILL of QEMU): the carousel came up again" test "$rc" -eq 0
+check "boot 2 (after SIGKILL of QEMU): the carousel came up again, then the stick's cards showed" test "$rc" -eq 0
 if [ -f "$W/boot2-start.png" ]; then
     check "boot 2: the screen equals simulate's frame of the edited config (the kiosk reads the KIOSK partition)" \
         "$PY" Tests/vm/display/compare.py "$W/ref-start2.png" "$W/boot2-start.png" "${CMP[@]}"
 fi
-say "== boot 2 breakdown (load at first frame: $(result boot2 load_at_first_frame); the first frame came between the screendumps at $(result boot2 first_frame_after_s) s and $(result boot2 first_frame_s) s)"
+say "== boot 2 breakdown (load at first frame: $(result boot2 load_at_first_frame); the first frame came between the screendumps at $(result boot2 first_frame_after_s) s and $(result boot2 first_frame_s) s; stick plugged -> a card $(result boot2 usb_plug_to_card_s) s, -> the result card $(result boot2 usb_plug_to_result_s) s)"
 breakdown boot2
 
-# --- after the second power cut: the disk -----------------------------------------------------
+# --- the data partition after the power cut: clean, with the import on it --------------------
+data_check() {   # data_check WHEN: e2fsck after replaying the journal (what the next mount does)
+    dd if="$W/disk.img" of="$W/data.ext4" bs=512 skip="$data_start" count="$data_size" status=none
+    e2fsck -E journal_only -y "$W/data.ext4" >/dev/null 2>&1
+    check "data partition $1: e2fsck -fn clean after the journal's replay" e2fsck -fn "$W/data.ext4"
+}
+data_check "after the power cut during boot 2"
+# status.json is renamed into place after an fsync of the file, not of its folder: a power cut a
+# few seconds after the import can leave the one before it (AtomicFile; docs/updates.md). It must
+# be whole JSON either way; its state is shown.
+debugfs -R "cat /kiosk-carousel/usb/status.json" "$W/data.ext4" 2>/dev/null >"$W/usb-status.json"
+check "data partition: the import's status.json is whole JSON (state: $("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("state"))' "$W/usb-status.json" 2>&1 | tail -1))" \
+    "$PY" -c 'import json,sys; json.load(open(sys.argv[1]))' "$W/usb-status.json"
+check "data partition: the import's current generation holds the stick's config.toml" \
+    bash -c 'debugfs -R "cat /kiosk-carousel/usb/current/config.toml" "$1" 2>/dev/null | grep -q "Second from the stick"' _ "$W/data.ext4"
+rm -f "$W/data.ext4"
+
+# --- boot 3: the stick's content is still there ---------------------------------------------
+say "== boot 3 after the power cut: the stick's content (load $(cut -d' ' -f1-3 /proc/loadavg))"
+"$PY" "$here/qemu_boot.py" --arch "$ARCH" --disk "$W/disk.img" --out "$W" --name boot3 --size "$SIZE" \
+    --ref-start "$W/ref-start3.png" | tee "$W/boot3.out"
+rc=${PIPESTATUS[0]}
+check "boot 3: the carousel came up with the stick's content" test "$rc" -eq 0
+if [ -f "$W/boot3-start.png" ]; then
+    check "boot 3: the screen equals simulate's frame of the edited config with the stick's content" \
+        "$PY" Tests/vm/display/compare.py "$W/ref-start3.png" "$W/boot3-start.png" "${CMP[@]}"
+fi
+data_check "after the power cut during boot 3"
+rm -f "$W/data.ext4"
+mdir -b -i "$W/disk.img@@$esp_off" ::/loader/entries 2>/dev/null | sed 's|.*/||' >"$W/entries.txt"
+check "ESP: the loader entries are slot A's shipped one alone (kiosk-1-a.conf)" test "$(cat "$W/entries.txt")" = "kiosk-1-a.conf"
+
+# --- after the last power cut: the disk -------------------------------------------------------
 kiosk_sums "$W/disk.img" "$W/kiosk-after" >"$W/kiosk-after.sums"
-check "KIOSK partition: the edited config.toml and every media file unchanged after the second power cut" \
+check "KIOSK partition: the edited config.toml and every media file unchanged after the power cuts" \
     cmp -s "$W/kiosk-edited.sums" "$W/kiosk-after.sums"
 dd if="$W/disk.img" of="$W/kiosk.fat" bs=512 skip="$kiosk_start" count="$kiosk_size" status=none
 check "KIOSK partition: fsck.vfat -n finds nothing to repair" fsck.vfat -n "$W/kiosk.fat"
 rm -f "$W/kiosk.fat"
 if [ "$(root_sum "$W/disk.img")" = "$root_before" ]; then
-    ok "root partition: not one byte changed by two boots and two power cuts"
+    ok "root partition: not one byte changed by three boots and three power cuts"
 else
     say "root partition changed; checking it"
     dd if="$W/disk.img" of="$W/root.ext4" bs=512 skip="$root_start" count="$root_size" status=none

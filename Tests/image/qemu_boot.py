@@ -15,6 +15,13 @@ Standard library only. Steps, each with its own deadline (base seconds x --slowd
   turned         (with --ref-after) QMP input-send-event: key "right" down and up; the screen
                  matches --ref-after and stops changing
   report         the guest's kiosk-boot-report on the serial port (KIOSK-BOOT-REPORT END)
+  usb-card       (with --usb-stick) after the report: the FAT image plugged in as a USB
+                 mass-storage device on QEMU's xHCI controller (QMP blockdev-add + device_add):
+                 the screen changes away from the settled frame (the "Reading the USB stick…"
+                 card, or the result card) and is saved as NAME-usb-card.png
+  usb-result     the screen changes again and settles, unlike that card and the start frame: the
+                 result card ("New content from the USB stick — N items…", or the problem card),
+                 saved as NAME-usb-result.png (the content itself: boot-test.sh's next boot)
 then SIGKILL of QEMU while the kiosk runs (the power cut). Screenshots (PNG) land in --out as
 NAME-start.png and NAME-after.png; the serial log as NAME-serial.log. Prints one
 "RESULT key=value" line per figure and "STEP name seconds" per step; exit status 0 when every
@@ -37,7 +44,8 @@ AAVMF_VARS = '/usr/share/AAVMF/AAVMF_VARS.fd'
 
 # Base deadlines in seconds (TCG on this 2-core machine, quiet: the whole boot to the first
 # frame took ~45 s; x3 for a busy machine), multiplied by --slowdown.
-DEADLINE = {'first-frame': 240, 'settled': 90, 'turned': 60, 'report': 180}
+DEADLINE = {'first-frame': 240, 'settled': 90, 'turned': 60, 'report': 180,
+            'usb-card': 120, 'usb-result': 120}
 
 
 def read_ppm(path):
@@ -65,6 +73,31 @@ def read_png_rgb(path):
     import compare  # the display tests' reader (Tests/vm/display/compare.py)
     w, h, px = compare.read_png(path)
     return w, h, bytes(c for row in px for p in row for c in p)
+
+
+def qemu_command(arch, code, vars_fd, disk, serial, qmp_path, xres, yres, mem='1024', smp='2',
+                 xhci=False, reboot=False, extra_disk=None):
+    """The QEMU command line of the image's machine (also Tests/image/qemu_run.py's)."""
+    if arch == 'amd64':
+        qemu = ['qemu-system-x86_64', '-machine', 'q35']
+    else:
+        qemu = ['qemu-system-aarch64', '-machine', 'virt', '-cpu', 'cortex-a72']
+    qemu += ['-accel', 'tcg', '-m', mem, '-smp', smp, '-nodefaults', '-display', 'none',
+             '-drive', f'if=pflash,format=raw,readonly=on,file={code}',
+             '-drive', f'if=pflash,format=raw,file={vars_fd}',
+             '-drive', f'file={disk},format=raw,if=virtio',
+             '-device', f'virtio-gpu-pci,xres={xres},yres={yres}',
+             '-serial', f'file:{serial}',
+             '-qmp', f'unix:{qmp_path},server=on,wait=off']
+    if extra_disk:
+        qemu += ['-drive', f'file={extra_disk},format=raw,if=virtio,readonly=on']
+    if not reboot:
+        qemu += ['-no-reboot']
+    if arch == 'arm64' or xhci:
+        qemu += ['-device', 'qemu-xhci,id=xhci']
+    if arch == 'arm64':
+        qemu += ['-device', 'usb-kbd']
+    return qemu
 
 
 class Frame:
@@ -143,6 +176,7 @@ def main():
     ap.add_argument('--mem', default='1024')
     ap.add_argument('--smp', default='2')
     ap.add_argument('--arch', default='amd64', choices=('amd64', 'arm64'))
+    ap.add_argument('--usb-stick', help='a FAT image plugged in as a USB stick after the report')
     a = ap.parse_args()
     code, vars_src = (OVMF_CODE, OVMF_VARS) if a.arch == 'amd64' else (AAVMF_CODE, AAVMF_VARS)
     if a.arch == 'arm64':
@@ -166,20 +200,8 @@ def main():
         return 2
     want_corners = ref_start.corners()
 
-    if a.arch == 'amd64':
-        qemu = ['qemu-system-x86_64', '-machine', 'q35']
-    else:
-        qemu = ['qemu-system-aarch64', '-machine', 'virt', '-cpu', 'cortex-a72']
-    qemu += ['-accel', 'tcg', '-m', a.mem, '-smp', a.smp,
-            '-nodefaults', '-display', 'none', '-no-reboot',
-            '-drive', f'if=pflash,format=raw,readonly=on,file={code}',
-            '-drive', f'if=pflash,format=raw,file={vars_fd}',
-            '-drive', f'file={a.disk},format=raw,if=virtio',
-            '-device', f'virtio-gpu-pci,xres={xres},yres={yres}',
-            '-serial', f'file:{serial}',
-            '-qmp', f'unix:{qmp_path},server=on,wait=off']
-    if a.arch == 'arm64':
-        qemu += ['-device', 'qemu-xhci', '-device', 'usb-kbd']
+    qemu = qemu_command(a.arch, code, vars_fd, a.disk, serial, qmp_path, xres, yres, a.mem, a.smp,
+                        xhci=bool(a.usb_stick))
     log = open(run + '-qemu.log', 'w')
     t0 = time.monotonic()
     proc = subprocess.Popen(qemu, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -295,7 +317,49 @@ def main():
             time.sleep(0.5)
         step_done('report')
 
-        # 5. the power cut, while the kiosk runs.
+        # 5. a USB stick plugged in at run time: the card, then the stick's content.
+        if a.usb_stick:
+            _, settled = grab()
+            step_start, deadline = elapsed(), DEADLINE['usb-card'] * a.slowdown
+            qmp.cmd('blockdev-add', **{'driver': 'raw', 'node-name': 'stick', 'read-only': True,
+                                       'file': {'driver': 'file', 'filename': os.path.abspath(a.usb_stick),
+                                                'read-only': True}})
+            qmp.cmd('device_add', driver='usb-storage', id='stick', drive='stick', bus='xhci.0',
+                    removable=True)
+            t_plug = elapsed()
+            while True:
+                t_req, fr = grab()
+                diff = fr.sampled_mean_diff(settled)
+                if diff > 3.0:
+                    break
+                if elapsed() - step_start > deadline:
+                    png('usb-timeout')
+                    return timeout('usb-card', 'after the stick was plugged in the screen never changed '
+                                               f'(sampled mean difference to the settled frame {diff:.2f})')
+                time.sleep(0.5)
+            step_done('usb-card')
+            print(f'RESULT usb_plug_to_card_s={t_req - t_plug:.2f}', flush=True)
+            print(f'SHOT usb-card {png("usb-card")}', flush=True)
+            card = fr
+            step_start, deadline = elapsed(), DEADLINE['usb-result'] * a.slowdown
+            prev = None
+            while True:
+                t_req, fr = grab()
+                d_card, d_start = fr.sampled_mean_diff(card), fr.sampled_mean_diff(ref_start)
+                if d_card > 3.0 and d_start > 3.0 and prev is not None and fr.rgb == prev.rgb:
+                    break
+                if elapsed() - step_start > deadline:
+                    png('usb-result-timeout')
+                    return timeout('usb-result', 'the card never gave way to a steady screen unlike the '
+                                                  f'start frame (difference to the card {d_card:.2f}, '
+                                                  f'to the start frame {d_start:.2f})')
+                prev = fr
+                time.sleep(1.0)
+            step_done('usb-result')
+            print(f'RESULT usb_plug_to_result_s={t_req - t_plug:.2f}', flush=True)
+            print(f'SHOT usb-result {png("usb-result")}', flush=True)
+
+        # 6. the power cut, while the kiosk runs.
         print(f'SHOT before-kill {png("before-kill")}', flush=True)
         kill()
         step_done('power-cut')
