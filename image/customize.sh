@@ -18,6 +18,9 @@ getent() { grep -q "^$2:" "$root/etc/$1"; }
 getent passwd kiosk || { echo "customize: the package did not create the user kiosk" >&2; exit 1; }
 
 systemctl --root="$root" enable kiosk-boot-report.service kiosk-boot-state.service kiosk-carousel-healthy.service
+# The wired network for [update] url and [content] url (etc/systemd/network/80-kiosk-wired.network);
+# nothing waits for it at boot.
+systemctl --root="$root" enable systemd-networkd.service
 # Boot counting needs systemd-bless-boot and its generator (Debian's systemd-boot package).
 [ -x "$root/lib/systemd/system-generators/systemd-bless-boot-generator" ] || [ -x "$root/usr/lib/systemd/system-generators/systemd-bless-boot-generator" ] || {
     echo "customize: no systemd-bless-boot-generator in the image (package systemd-boot)" >&2; exit 1; }

@@ -141,8 +141,14 @@ ROOT=$WORK/root
 # card titles are drawn in colour from it, not as hex boxes (docs/cards.md).
 # rauc, rauc-service: the updater (its command line talks to its D-Bus service); systemd-boot:
 # systemd-bless-boot and its generator (boot counting; its hooks do nothing without a mounted ESP).
+# curl, ca-certificates, openssl: the package's Recommends for [update] url and [content] url
+# (downloads, TLS against the system's CAs, content bundles' signatures); systemd-resolved and
+# systemd-timesyncd: names and the clock for them (a board without a battery-backed clock starts
+# in the past, and TLS checks certificates' dates). The wired network: image/rootfs's .network
+# file, systemd-networkd enabled below (image/customize.sh).
 packages=($kernel_pkg initramfs-tools zstd systemd systemd-sysv udev dosfstools fontconfig fonts-noto-color-emoji
-          e2fsprogs rauc rauc-service systemd-boot)
+          e2fsprogs rauc rauc-service systemd-boot
+          curl ca-certificates openssl systemd-resolved systemd-timesyncd)
 [ "$ARCH" = "$native" ] || packages+=(systemd-boot-efi)    # only its $EFI_LOADER is used, on the ESP
 # shellcheck disable=SC2206
 packages+=(${EXTRA_PACKAGES:-})
