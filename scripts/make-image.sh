@@ -30,7 +30,7 @@
 # COMPONENTS), COMPONENTS (default "main"), WORK (scratch folder, default out/image-work),
 # IMAGE_VERSION (os-release's IMAGE_VERSION and the file names; default the package's version),
 # ROOT_SLOT_MB (each root slot, default 1280: an update's root filesystem must fit it),
-# DATA_MB (the data partition, default 256), UPDATE_KEYRING (the CA certificate the image trusts
+# DATA_MB (the data partition, default 1024: it takes a downloaded or copied update bundle, ~0.3 GiB, beside the content), UPDATE_KEYRING (the CA certificate the image trusts
 # for update bundles; default the development CA of out/update-keys/, made when missing:
 # scripts/update-keys.sh).
 # Needs root (mmdebstrap in root mode, files owned by root in the ext4 image). No loop devices.
@@ -52,7 +52,7 @@ COMPONENTS=${COMPONENTS:-main}
 KIOSK_MB=${KIOSK_MB:-256}
 ESP_MB=256
 ROOT_SLOT_MB=${ROOT_SLOT_MB:-1280}
-DATA_MB=${DATA_MB:-256}
+DATA_MB=${DATA_MB:-1024}
 ARCH=${ARCH:-amd64}
 # Per architecture: the Debian release the .deb was built for, the kernel package, the name UEFI
 # gives the architecture (systemd-boot<efi>.efi -> \EFI\BOOT\BOOT<EFI>.EFI), how long systemd

@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 import time
 
-from qemu_boot import OVMF_CODE, OVMF_VARS, Frame, QMP, loadavg, read_ppm
+from qemu_boot import OVMF_CODE, OVMF_VARS, Frame, QMP, loadavg, qemu_command, read_ppm
 
 
 class StepTimeout(Exception):
@@ -43,15 +43,8 @@ class Guest:
                 os.unlink(p)
         shutil.copyfile(OVMF_VARS, self.vars)
         xres, yres = size.split('x')
-        cmd = ['qemu-system-x86_64', '-machine', 'q35', '-accel', 'tcg', '-m', mem, '-smp', '2',
-               '-nodefaults', '-display', 'none', '-no-reboot',
-               '-drive', f'if=pflash,format=raw,readonly=on,file={OVMF_CODE}',
-               '-drive', f'if=pflash,format=raw,file={self.vars}',
-               '-drive', f'file={disk},format=raw,if=virtio',
-               '-device', f'virtio-gpu-pci,xres={xres},yres={yres}',
-               '-device', 'qemu-xhci,id=xhci',
-               '-serial', f'file:{self.serial}',
-               '-qmp', f'unix:{self.qmp_path},server=on,wait=off']
+        cmd = qemu_command('amd64', OVMF_CODE, self.vars, disk, self.serial, self.qmp_path, xres, yres,
+                           mem=mem, xhci=True)
         if net_to:
             cmd += ['-netdev', f'user,id=n0,restrict=on,guestfwd=tcp:10.0.2.100:80-tcp:127.0.0.1:{net_to}',
                     '-device', 'virtio-net-pci,netdev=n0']
@@ -204,6 +197,20 @@ class Disk:
         """PATH from the ext4 partition PART, or None when it is not there."""
         fs = self.extract(part, os.path.join(scratch, part + '.ext4'))
         try:
+            r = subprocess.run(['debugfs', '-R', f'cat {path}', fs], capture_output=True)
+            if r.returncode != 0 or b'File not found' in r.stderr:
+                return None
+            return r.stdout
+        finally:
+            os.unlink(fs)
+
+    def ext4_read_live(self, part, path, scratch):
+        """PATH from PART while a guest may be writing it: a copy of the partition as it is on
+        the disk this moment (what a power cut now would leave), its journal replayed by e2fsck,
+        then read. None when it is not there (yet)."""
+        fs = self.extract(part, os.path.join(scratch, part + '-live.ext4'))
+        try:
+            subprocess.run(['e2fsck', '-fy', fs], capture_output=True)
             r = subprocess.run(['debugfs', '-R', f'cat {path}', fs], capture_output=True)
             if r.returncode != 0 or b'File not found' in r.stderr:
                 return None

@@ -350,18 +350,29 @@ class Run:
                  ('older.raucb', r'older|downgrade')]
         esp_before = Disk(disk).part_sha256('ESP')
         root_b = Disk(disk).part_sha256('root-b')
+        # One boot; the sticks one after the other, each pulled once its refusal is on record.
+        g = self.boot_to_report(disk, 'refusals')
         for bundle, reason in cases:
             name = 'refusal-' + bundle.replace('.raucb', '')
-            g = self.boot_to_report(disk, name)
-            g.plug_stick(self.stick(bundle))
-            g.wait(f'{name}: the refusal', INSTALL, 'the updater to refuse the bundle (status.json)',
-                   lambda: 'update refused' in g.serial_text().lower() or not g.running(), every=2.0)
-            g.powerdown()
-            g.wait_exit(f'{name}: clean power-off', BOOT, 'the guest to power off')
-            s = self.status_json(disk)
+            plugged = time.time() - 5       # the guest's clock is the host's (QEMU's RTC)
+
+            def refused():
+                raw = Disk(disk).ext4_read_live('data', '/kiosk-carousel/update/status.json', self.scratch)
+                try:
+                    st = json.loads(raw) if raw else {}
+                except ValueError:
+                    return None
+                return st if st.get('state') == 'failed' and st.get('time', 0) > plugged else None
+            sid = g.plug_stick(self.stick(bundle))
+            s = g.wait(f'{name}: the refusal', INSTALL, f'the updater\'s status.json to refuse {bundle}',
+                       refused, every=5.0)
             text = json.dumps(s)
             check(f'{name}: refused, and the reason says why ({reason})',
-                  s.get('state') == 'failed' and re.search(reason, text, re.I) is not None, text)
+                  re.search(reason, s.get('message', ''), re.I) is not None, text)
+            g.pull_stick(sid)
+            time.sleep(3 * self.a.slowdown)
+        g.powerdown()
+        g.wait_exit('refusals: clean power-off', BOOT, 'the guest to power off')
         check('refusals: slot B not written by any refused bundle', Disk(disk).part_sha256('root-b') == root_b)
         entries = self.entries(disk)
         check('refusals: no boot entry for slot B', self.slot_entry(disk, 'B')[0] is None, f'{entries}')
