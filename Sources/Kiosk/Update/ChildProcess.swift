@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A program the updater runs (`curl`, `rauc`, `openssl`, `tar`, `systemctl`) and waits for:
 /// no shell, its output read whole (both pipes drained at once, so a chatty child cannot block).
@@ -17,7 +18,8 @@ struct ChildProcess {
     }
 
     /// Runs `argv` (its first element a path, or a name looked up in PATH) and waits. `stopWhen`
-    /// is asked five times a second while it runs: a reason ends the child (SIGTERM).
+    /// is asked five times a second while it runs: a reason ends the child (SIGKILL: a child
+    /// started by a process that blocks SIGTERM for a signalfd inherits the block).
     static func run(_ argv: [String], environment: [String: String]? = nil, stopWhen: (() -> String?)? = nil) throws -> Result {
         let process = Process()
         let program = argv[0].contains("/") ? argv[0] : try ProcessSpawner.resolve(argv[0], path: ProcessInfo.processInfo.environment["PATH"])
@@ -36,7 +38,7 @@ struct ChildProcess {
         while process.isRunning {
             if stopped == nil, let reason = stopWhen?() {
                 stopped = reason
-                process.terminate()
+                kill(process.processIdentifier, SIGKILL)
             }
             usleep(stopWhen == nil ? 10_000 : 200_000)
         }
