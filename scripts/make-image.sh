@@ -380,7 +380,20 @@ mcopy -i "$ESP" "$WORK/kiosk-1-a.conf" ::/loader/entries/kiosk-1-a.conf
 
 step "KIOSK: $(basename "$example")/config.toml + media/ ($(du -sh "$example/media" | cut -f1))"
 mkfs_fat32 KIOSK "$KIOSK_START" "$KIOSK_MB"
-mcopy -i "$KFAT" "$example/config.toml" ::/config.toml
+# The example config, plus the control socket when it names none: an installed update waits for a
+# quiet moment before it reboots, and the updater asks the kiosk over this socket whether anybody
+# is using it (docs/updates.md); without one it cannot ask and never reboots.
+cp "$example/config.toml" "$WORK/config.toml"
+if ! grep -q '^\[control\]' "$WORK/config.toml"; then
+    cat >>"$WORK/config.toml" <<'EOF'
+
+# The image: the updater asks the kiosk over this socket whether anybody is using it before it
+# reboots into an installed update (docs/updates.md). Keep it when you replace this file.
+[control]
+socket = "/run/kiosk-carousel/control.sock"
+EOF
+fi
+mcopy -i "$KFAT" "$WORK/config.toml" ::/config.toml
 mcopy -s -i "$KFAT" "$example/media" ::/media
 cat >"$WORK/README.txt" <<'EOF'
 KioskCarousel: this partition is the kiosk's content.
