@@ -159,6 +159,21 @@ class Run:
         m = re.search(r'KIOSK-BOOT-REPORT BEGIN(.*?)KIOSK-BOOT-REPORT END', text, re.S)
         return m.group(1).replace('\r', '') if m else ''
 
+    def came_up(self, g):
+        """True once this boot's report is on the serial port and says the kiosk runs and the
+        health gate (on a counted boot) did not fail; None while neither that nor QEMU's end
+        has come (a failed trial boot prints its report and then reboots by itself)."""
+        if not g.running():
+            return True
+        r = self.report(g)
+        if not r:
+            return None
+        return ('KioskActiveState=active' in r and 'health gate: failed' not in r) or None
+
+    def booted_slot(self, g):
+        m = re.search(r'rauc\.slot=([AB])', self.report(g))
+        return m.group(1) if m else None
+
     def boot_to_report(self, disk, name, net_to=None):
         g = self.power_on(disk, name, net_to)
         g.wait_serial(f'{name}: boot', BOOT, 'KIOSK-BOOT-REPORT END')
@@ -239,11 +254,10 @@ class Run:
             g = self.power_on(disk, f'rollback-try{boots}')
             # Either the guest gives up on this boot and reboots, or the report of a boot that
             # came up (slot A again) appears.
-            seen = g.wait(f'rollback: boot {boots} after the broken install', COUNTED_BOOT,
-                          'the guest to reboot by itself or to finish booting',
-                          lambda: (not g.running()) or 'KIOSK-BOOT-REPORT END' in g.serial_text(),
-                          every=1.0) if g.running() else True
+            g.wait(f'rollback: boot {boots} after the broken install', COUNTED_BOOT,
+                   'the guest to reboot by itself or to come up with the kiosk running', lambda: self.came_up(g))
             if g.running():
+                print(f'rollback: boot {boots} came up on slot {self.booted_slot(g)}', flush=True)
                 break
             g.close()
             if boots > tries + 1:
@@ -314,8 +328,8 @@ class Run:
                     try:
                         g = self.power_on(disk, f'{name}-after{attempt}', net_to=server.port)
                         g.wait(f'{name}: boot {attempt} after the cut', COUNTED_BOOT,
-                               'the guest to finish booting or to reboot by itself',
-                               lambda: (not g.running()) or 'KIOSK-BOOT-REPORT END' in g.serial_text())
+                               'the guest to come up with the kiosk running or to reboot by itself',
+                               lambda: self.came_up(g))
                     except StepTimeout as e:
                         fail(str(e))
                         break
