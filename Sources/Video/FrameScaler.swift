@@ -28,9 +28,9 @@ final class FrameScaler {
     /// the whole width for ratios from 1:1 to 6:1 (1:1 needs 4; 2 is enough when scaling down).
     static let cropMargin = 4
     let pool: TexturePool
-    /// Whether frames the fused converter covers go through it (false: libswscale for all, to
-    /// compare with in tests).
-    let usesFusedConverter: Bool
+    /// The instruction set the fused converter uses at most (the CPU's best by default), or nil:
+    /// libswscale for all frames, to compare with in tests.
+    let fused: FusedConverterLevel?
     /// The fused converter's plan for the current source, when it covers it.
     private var plan: OpaquePointer?
     /// Whether the last frame scaled went through the fused converter.
@@ -45,12 +45,12 @@ final class FrameScaler {
 
     /// Frames of `width × height` of which only the middle `shownWidth` columns (all when nil,
     /// or when `width - shownWidth` is odd: then the picture is not centred on whole pixels) are
-    /// looked at. `fused: false` uses libswscale for every frame.
-    init(width: Int, height: Int, shownWidth: Int? = nil, fused: Bool = true) {
+    /// looked at. `fused: nil` uses libswscale for every frame.
+    init(width: Int, height: Int, shownWidth: Int? = nil, fused: FusedConverterLevel? = .avx2) {
         precondition(width > 0 && height > 0, "video output must have pixels")
         self.width = width
         self.height = height
-        usesFusedConverter = fused
+        self.fused = fused
         if let shown = shownWidth, shown > 0, shown < width, (width - shown) % 2 == 0 {
             shownColumns = (width - shown) / 2 ..< (width + shown) / 2
         } else {
@@ -71,11 +71,11 @@ final class FrameScaler {
     private func fusedPlan(for frame: UnsafeMutablePointer<AVFrame>) -> OpaquePointer? {
         let f = frame.pointee
         let bt709 = kc_matrix_is_bt709(kc_frame_matrix(frame))
-        guard usesFusedConverter, kc_pix_fmt_yuv420_layout(f.format) != 0, bt709 >= 0,
+        guard let fused, kc_pix_fmt_yuv420_layout(f.format) != 0, bt709 >= 0,
               width < Int(f.width), height <= Int(f.height) else { return nil }
         let x0 = shownColumns.lowerBound & ~1, x1 = min(width, (shownColumns.upperBound + 1) & ~1)
         return kc_yuv_plan_create(f.width, f.height, Int32(width), Int32(height), Int32(x0), Int32(x1), bt709,
-                                  kc_frame_full_range(frame))
+                                  kc_frame_full_range(frame), fused.rawValue)
     }
 
     /// The output columns libswscale writes for a source `sourceWidth` wide whose chroma is
@@ -135,4 +135,10 @@ final class FrameScaler {
         }
         return texture
     }
+}
+
+/// The instruction sets the fused converter has loops for (`CVideoConvert`); each gives the same
+/// bytes, and a plan uses at most what the CPU has (AVX2 is checked at run time).
+enum FusedConverterLevel: Int32 {
+    case plainC = 0, sse2 = 1, avx2 = 2
 }

@@ -57,9 +57,10 @@ public final class VideoDecoder {
     }
 
     /// As the public initialisers; `isCancelled` is polled before every read from the file.
-    /// `fused: false` converts every frame with libswscale (`FrameScaler`), for tests to compare.
+    /// `fused`: the fused converter's instruction set at most, nil for libswscale on every frame
+    /// (`FrameScaler`), for tests to compare.
     init(path: String, outputSize: (VideoInfo) -> (width: Int, height: Int), shownWidth: Int? = nil, hardware: HardwareDecode,
-         threads: Int, limits: VideoLimits, fused: Bool = true, isCancelled: @escaping () -> Bool) throws {
+         threads: Int, limits: VideoLimits, fused: FusedConverterLevel? = .avx2, isCancelled: @escaping () -> Bool) throws {
         input = try MediaInput(path: path, limits: limits, isCancelled: isCancelled)
         info = VideoInfo(input: input)
         let size = outputSize(info)

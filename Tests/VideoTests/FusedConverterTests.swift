@@ -34,7 +34,7 @@ final class FusedConverterTests: XCTestCase {
         let fused = try VideoDecoder(path: path, outputSize: size, shownWidth: shownWidth, hardware: .off, threads: 1,
                                      limits: VideoLimits(), isCancelled: { false })
         let swscale = try VideoDecoder(path: path, outputSize: size, hardware: .off, threads: 1, limits: VideoLimits(),
-                                       fused: false, isCancelled: { false })
+                                       fused: nil, isCancelled: { false })
         let shown = shownWidth.map { (width - $0) / 2 ..< (width + $0) / 2 } ?? 0..<width
         for n in 0..<frames {
             let a = try XCTUnwrap(fused.nextFrame(), file: file, line: line).texture
@@ -77,6 +77,27 @@ final class FusedConverterTests: XCTestCase {
                         "a photograph, MJPEG yuvj420p (full range)")
         try assertClose(Clips.make("photo-720p-nv12.mkv", still + ["-c:v", "rawvideo", "-pix_fmt", "nv12"]), 640, 360,
                         "a photograph, raw NV12")
+    }
+
+    /// Its plain C, SSE2 and AVX2 loops give the same bytes (the CPU's best is what runs; the
+    /// others would otherwise go untested on this machine).
+    func testEveryInstructionSetGivesTheSameBytes() throws {
+        let sd = try Clips.make("testsrc2-854x480.mp4", ["-f", "lavfi", "-i", "testsrc2=s=854x480:r=10:d=1"] + Clips.x264)
+        for (path, width, height, shown) in [(try Clips.fullHD(), 640, 360, 480), (sd, 640, 360, 470), (sd, 426, 240, 426)] {
+            let decoders = try [FusedConverterLevel.plainC, .sse2, .avx2].map { level in
+                try VideoDecoder(path: path, outputSize: { _ in (width, height) }, shownWidth: shown, hardware: .off, threads: 1,
+                                 limits: VideoLimits(), fused: level, isCancelled: { false })
+            }
+            for n in 0..<2 {
+                let frames = try decoders.map { try XCTUnwrap($0.nextFrame()).texture }
+                let columns = (width - shown) / 2 ..< (width + shown) / 2
+                for (level, frame) in frames.enumerated().dropFirst() {
+                    var differing = 0
+                    for y in 0..<height { for x in columns where frame[x, y] != frames[0][x, y] { differing += 1 } }
+                    XCTAssertEqual(differing, 0, "\(path) at \(width)×\(height), frame \(n): level \(level) differs from plain C")
+                }
+            }
+        }
     }
 
     /// What the fused converter does not cover goes through libswscale as before.

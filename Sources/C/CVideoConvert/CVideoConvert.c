@@ -3,8 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
 #endif
 
 /* Weights are 14-bit fixed point (they sum to 1 << 14); the vertical pass keeps 6 bits below the
@@ -20,12 +20,23 @@ typedef struct {
 
 struct kc_yuv_plan {
     int sw, sh, dw, dh;
+    int level;                                   /* KC_YUV_PLAIN, KC_YUV_SSE2 or KC_YUV_AVX2 */
     int x0, x1;                                  /* the output columns made */
     filter luma_h, luma_v, chroma_h, chroma_v;
     int32_t y_offset, cy, crv, cgu, cgv, cbu; /* y_offset in the kept 6 bits */
     int16_t *row, *row_u, *row_v;                /* vertically filtered: sw, sw/2, sw/2 */
     int16_t *out_y, *out_u, *out_v;              /* horizontally filtered: dw, dw/2, dw/2 */
 };
+
+int kc_yuv_best_level(void)
+{
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") ? KC_YUV_AVX2 : KC_YUV_SSE2;
+#else
+    return KC_YUV_PLAIN;
+#endif
+}
 
 static void filter_free(filter *f) { free(f->start); free(f->weights); }
 
@@ -72,13 +83,14 @@ static int filter_make(filter *f, int src, int dst, double a, double b, double r
     return 1;
 }
 
-kc_yuv_plan *kc_yuv_plan_create(int sw, int sh, int dw, int dh, int x0, int x1, int bt709, int full_range)
+kc_yuv_plan *kc_yuv_plan_create(int sw, int sh, int dw, int dh, int x0, int x1, int bt709, int full_range, int level)
 {
     if (sw < 8 || sh < 8 || dw < 2 || dh < 2 || (sw | sh | dw | x0 | x1) & 1 || dw > sw || dh > sh || x0 < 0 || x1 > dw || x0 >= x1)
         return NULL;
     kc_yuv_plan *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->sw = sw; p->sh = sh; p->dw = dw; p->dh = dh; p->x0 = x0; p->x1 = x1;
+    p->level = level < kc_yuv_best_level() ? level : kc_yuv_best_level();
     double rx = (double)sw / dw, ry = (double)sh / dh;
     /* Luma: output pixel i's centre is at (i + ½) × ratio − ½ in source samples. Chroma: two
      * output pixels share one sample horizontally, centred between them; vertically every
@@ -118,13 +130,43 @@ void kc_yuv_plan_free(kc_yuv_plan *p)
 /* out[x] = Σ weights[t] × rows(first + t)[x] for lo ≤ x < n, keeping KEPT_BITS below the sample.
  * SSE2: 8 columns at a time, two taps per pmaddwd (their rows' bytes interleaved), the sums kept
  * in registers over all taps (`taps` is even: the filter's last weight may be 0). */
-static void filter_rows(const filter *f, int i, const uint8_t *plane, int stride, int lo, int n, int16_t *restrict out)
+#if defined(__x86_64__)
+/* AVX2: 16 columns at a time (bytes widened by vpmovzxbw; the sums of each 128-bit lane pack
+ * back in order). */
+__attribute__((target("avx2"))) static int filter_rows_avx2(const int16_t *w, int taps, const uint8_t *r, int stride,
+                                                            int x, int n, int16_t *restrict out)
+{
+    const int shift = WEIGHT_BITS - KEPT_BITS;
+    __m256i pair_weights[MAX_VTAPS / 2];
+    const int pairs = taps / 2;
+    for (int t = 0; t < pairs; t++)
+        pair_weights[t] = _mm256_set1_epi32((int32_t)(uint16_t)w[2 * t] | (int32_t)((uint32_t)(uint16_t)w[2 * t + 1] << 16));
+    const __m256i round = _mm256_set1_epi32(1 << (shift - 1));
+    for (; x + 16 <= n; x += 16) {
+        __m256i lo = round, hi = round;
+        for (int t = 0; t < pairs; t++) {
+            const uint8_t *r0 = r + (size_t)(2 * t) * (size_t)stride + x;
+            __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)r0));
+            __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(r0 + stride)));
+            lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), pair_weights[t]));
+            hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), pair_weights[t]));
+        }
+        _mm256_storeu_si256((__m256i *)(out + x), _mm256_packs_epi32(_mm256_srai_epi32(lo, shift), _mm256_srai_epi32(hi, shift)));
+    }
+    return x;
+}
+#endif
+
+static void filter_rows(const filter *f, int level, int i, const uint8_t *plane, int stride, int lo, int n,
+                        int16_t *restrict out)
 {
     const int16_t *w = f->weights + (size_t)i * (size_t)f->taps;
     const uint8_t *r = plane + (size_t)f->start[i] * (size_t)stride;
     const int shift = WEIGHT_BITS - KEPT_BITS;
     int x = lo;
-#if defined(__SSE2__)
+#if defined(__x86_64__)
+    if (level >= KC_YUV_AVX2) x = filter_rows_avx2(w, f->taps, r, stride, x, n, out);
+    if (level >= KC_YUV_SSE2) {
     __m128i pair_weights[MAX_VTAPS / 2];
     const int pairs = f->taps / 2;
     for (int t = 0; t < pairs; t++)
@@ -155,6 +197,7 @@ static void filter_rows(const filter *f, int i, const uint8_t *plane, int stride
         }
         _mm_storeu_si128((__m128i *)(out + x), _mm_packs_epi32(_mm_srai_epi32(lo, shift), _mm_srai_epi32(hi, shift)));
     }
+    }
 #endif
     for (; x < n; x++) {
         int32_t sum = 1 << (shift - 1);
@@ -164,13 +207,13 @@ static void filter_rows(const filter *f, int i, const uint8_t *plane, int stride
 }
 
 /* out[i] = Σ weights[t] × in[start[i] + t] for lo ≤ i < n (the kept bits stay). */
-static void filter_columns(const filter *f, const int16_t *restrict in, int lo, int n, int16_t *restrict out)
+static void filter_columns(const filter *f, int level, const int16_t *restrict in, int lo, int n, int16_t *restrict out)
 {
     const int taps = f->taps;
     int i = lo;
-#if defined(__SSE2__)
+#if defined(__x86_64__)
     const __m128i round = _mm_set1_epi32(1 << (WEIGHT_BITS - 1));
-    if (taps == 8) {
+    if (level >= KC_YUV_SSE2 && taps == 8) {
         for (; i + 4 <= n; i += 4) {
             const int16_t *w = f->weights + (size_t)i * 8;
             __m128i m0 = _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(in + f->start[i])), _mm_loadu_si128((const __m128i *)w));
@@ -183,7 +226,7 @@ static void filter_columns(const filter *f, const int16_t *restrict in, int lo, 
             s = _mm_srai_epi32(_mm_add_epi32(s, round), WEIGHT_BITS);
             _mm_storel_epi64((__m128i *)(out + i), _mm_packs_epi32(s, s));
         }
-    } else if (taps == 4) {
+    } else if (level >= KC_YUV_SSE2 && taps == 4) {
         for (; i + 4 <= n; i += 4) {
             const int16_t *w = f->weights + (size_t)i * 4;
             __m128i a = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(in + f->start[i])),
@@ -214,6 +257,43 @@ static inline uint32_t clamp_channel(int32_t v)
     return (uint32_t)(v < 0 ? 0 : (v > 255 ? 255 : v));
 }
 
+/* The colour matrix's constants as pmaddwd operands (each lane a pair of int16, or one int32). */
+#define KC_MATRIX_CONSTANTS(set1_32, set1_16, set1_8)                                                                  \
+    const __typeof__(set1_32(0)) luma = set1_32(cy), red = set1_32(crv << 16), blue = set1_32(cbu),                 \
+        green = set1_32((int32_t)(uint16_t)(int16_t)-cgu | (int32_t)((uint32_t)(uint16_t)(int16_t)-cgv << 16)),      \
+        luma_zero = set1_16((int16_t)y0), chroma_zero = set1_16((int16_t)(128 << KEPT_BITS)),                       \
+        round = set1_32(1 << (MATRIX_BITS + KEPT_BITS - 1)), alpha = set1_8((char)0xFF)
+
+#if defined(__x86_64__)
+/* AVX2: 16 pixels (8 chroma pairs) at a time, as the SSE2 loop below; the 128-bit lanes hold
+ * pixels 0–3 and 8–11, 4–7 and 12–15 until the last permute puts them in order. */
+__attribute__((target("avx2"))) static int convert_row_avx2(const kc_yuv_plan *p, int k, uint32_t *restrict dst)
+{
+    const int16_t *restrict y = p->out_y, *restrict u = p->out_u, *restrict v = p->out_v;
+    const int32_t cy = p->cy, crv = p->crv, cgu = p->cgu, cgv = p->cgv, cbu = p->cbu, y0 = p->y_offset;
+    KC_MATRIX_CONSTANTS(_mm256_set1_epi32, _mm256_set1_epi16, _mm256_set1_epi8);
+    const __m256i zero = _mm256_setzero_si256();
+    for (; 2 * k + 16 <= p->x1; k += 8) {
+        __m256i yy = _mm256_sub_epi16(_mm256_loadu_si256((const __m256i *)(y + 2 * k)), luma_zero);
+        __m128i u8 = _mm_loadu_si128((const __m128i *)(u + k)), v8 = _mm_loadu_si128((const __m128i *)(v + k));
+        __m256i uv = _mm256_sub_epi16(_mm256_set_m128i(_mm_unpackhi_epi16(u8, v8), _mm_unpacklo_epi16(u8, v8)), chroma_zero);
+        __m256i cr = _mm256_madd_epi16(uv, red), cg = _mm256_madd_epi16(uv, green), cb = _mm256_madd_epi16(uv, blue);
+        __m256i l0 = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(yy, zero), luma), round);
+        __m256i l1 = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpackhi_epi16(yy, zero), luma), round);
+#define KC_CHANNEL(c) _mm256_packs_epi32(_mm256_srai_epi32(_mm256_add_epi32(l0, _mm256_unpacklo_epi32(c, c)), MATRIX_BITS + KEPT_BITS), \
+                                         _mm256_srai_epi32(_mm256_add_epi32(l1, _mm256_unpackhi_epi32(c, c)), MATRIX_BITS + KEPT_BITS))
+        __m256i r8 = _mm256_packus_epi16(KC_CHANNEL(cr), zero), g8 = _mm256_packus_epi16(KC_CHANNEL(cg), zero);
+        __m256i b8 = _mm256_packus_epi16(KC_CHANNEL(cb), zero);
+#undef KC_CHANNEL
+        __m256i bg = _mm256_unpacklo_epi8(b8, g8), ra = _mm256_unpacklo_epi8(r8, alpha);
+        __m256i first = _mm256_unpacklo_epi16(bg, ra), second = _mm256_unpackhi_epi16(bg, ra);
+        _mm256_storeu_si256((__m256i *)(dst + 2 * k), _mm256_permute2x128_si256(first, second, 0x20));
+        _mm256_storeu_si256((__m256i *)(dst + 2 * k + 8), _mm256_permute2x128_si256(first, second, 0x31));
+    }
+    return k;
+}
+#endif
+
 /* Two pixels a chroma pair, opaque. */
 static void convert_row(const kc_yuv_plan *p, uint32_t *restrict dst)
 {
@@ -221,15 +301,13 @@ static void convert_row(const kc_yuv_plan *p, uint32_t *restrict dst)
     const int32_t cy = p->cy, crv = p->crv, cgu = p->cgu, cgv = p->cgv, cbu = p->cbu, y0 = p->y_offset;
     const int32_t c0 = 128 << KEPT_BITS;
     int k = p->x0 / 2;
-#if defined(__SSE2__)
+#if defined(__x86_64__)
+    if (p->level >= KC_YUV_AVX2) k = convert_row_avx2(p, k, dst);
     /* 8 pixels (4 chroma pairs) at a time: each product a pmaddwd into 32 bits, the sums packed
      * down with saturation (the clamp) and interleaved into B, G, R, A bytes. */
-    const __m128i zero = _mm_setzero_si128(), round = _mm_set1_epi32(1 << (MATRIX_BITS + KEPT_BITS - 1));
-    const __m128i luma = _mm_set1_epi32(cy), red = _mm_set1_epi32(crv << 16), blue = _mm_set1_epi32(cbu);
-    const __m128i green = _mm_set1_epi32((int32_t)(uint16_t)(int16_t)-cgu | (int32_t)((uint32_t)(uint16_t)(int16_t)-cgv << 16));
-    const __m128i luma_zero = _mm_set1_epi16((int16_t)y0), chroma_zero = _mm_set1_epi16((int16_t)c0);
-    const __m128i alpha = _mm_set1_epi8((char)0xFF);
-    for (; 2 * k + 8 <= p->x1; k += 4) {
+    KC_MATRIX_CONSTANTS(_mm_set1_epi32, _mm_set1_epi16, _mm_set1_epi8);
+    const __m128i zero = _mm_setzero_si128();
+    for (; p->level >= KC_YUV_SSE2 && 2 * k + 8 <= p->x1; k += 4) {
         __m128i yy = _mm_sub_epi16(_mm_loadu_si128((const __m128i *)(y + 2 * k)), luma_zero);
         __m128i uv = _mm_unpacklo_epi16(_mm_sub_epi16(_mm_loadl_epi64((const __m128i *)(u + k)), chroma_zero),
                                         _mm_sub_epi16(_mm_loadl_epi64((const __m128i *)(v + k)), chroma_zero));
@@ -264,18 +342,18 @@ void kc_yuv_plan_run(const kc_yuv_plan *cp, const uint8_t *y, int y_stride, cons
     const int lo = p->luma_h.start[p->x0], hi = p->luma_h.start[p->x1 - 1] + p->luma_h.taps;
     const int clo = p->chroma_h.start[c0], chi = p->chroma_h.start[c1 - 1] + p->chroma_h.taps;
     for (int j = 0; j < p->dh; j++) {
-        filter_rows(&p->luma_v, j, y, y_stride, lo, hi, p->row);
-        filter_columns(&p->luma_h, p->row, p->x0, p->x1, p->out_y);
+        filter_rows(&p->luma_v, p->level, j, y, y_stride, lo, hi, p->row);
+        filter_columns(&p->luma_h, p->level, p->row, p->x0, p->x1, p->out_y);
         if (v) {
-            filter_rows(&p->chroma_v, j, u, u_stride, clo, chi, p->row_u);
-            filter_rows(&p->chroma_v, j, v, v_stride, clo, chi, p->row_v);
+            filter_rows(&p->chroma_v, p->level, j, u, u_stride, clo, chi, p->row_u);
+            filter_rows(&p->chroma_v, p->level, j, v, v_stride, clo, chi, p->row_v);
         } else {
             /* NV12: filter the interleaved row, then part it. */
-            filter_rows(&p->chroma_v, j, u, u_stride, 2 * clo, 2 * chi, p->row);
+            filter_rows(&p->chroma_v, p->level, j, u, u_stride, 2 * clo, 2 * chi, p->row);
             for (int x = clo; x < chi; x++) { p->row_u[x] = p->row[2 * x]; p->row_v[x] = p->row[2 * x + 1]; }
         }
-        filter_columns(&p->chroma_h, p->row_u, c0, c1, p->out_u);
-        filter_columns(&p->chroma_h, p->row_v, c0, c1, p->out_v);
+        filter_columns(&p->chroma_h, p->level, p->row_u, c0, c1, p->out_u);
+        filter_columns(&p->chroma_h, p->level, p->row_v, c0, c1, p->out_v);
         convert_row(p, (uint32_t *)(dst + (size_t)j * (size_t)dst_stride));
     }
 }

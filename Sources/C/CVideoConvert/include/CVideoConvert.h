@@ -19,11 +19,17 @@
 
 typedef struct kc_yuv_plan kc_yuv_plan;
 
+/* The instruction sets a plan can use: plain C, SSE2 (every x86-64), AVX2 (x86-64-v3, checked at
+ * run time). Every level gives the same bytes. */
+enum { KC_YUV_PLAIN = 0, KC_YUV_SSE2 = 1, KC_YUV_AVX2 = 2 };
+/* The best level this CPU runs. */
+int kc_yuv_best_level(void);
+
 /* A plan for `sw × sh` 4:2:0 frames to `dw × dh` BGRA of which only output columns `x0 ..< x1`
  * (both even) are made — each exactly as in the whole-width picture, reading only the source
  * columns they need; `bt709` chooses the matrix (else BT.601), `full_range` the input range (else
- * 16–235/240). NULL when the geometry is not covered (see above) or memory runs out. */
-kc_yuv_plan *kc_yuv_plan_create(int sw, int sh, int dw, int dh, int x0, int x1, int bt709, int full_range);
+ * 16–235/240); `level` the instruction set at most (lowered to what the CPU has). NULL when the geometry is not covered (see above) or memory runs out. */
+kc_yuv_plan *kc_yuv_plan_create(int sw, int sh, int dw, int dh, int x0, int x1, int bt709, int full_range, int level);
 void kc_yuv_plan_free(kc_yuv_plan *plan);
 
 /* Scales and converts one frame: luma `y` (`y_stride` bytes a row), chroma `u` and `v` (yuv420p:
