@@ -264,6 +264,21 @@ static inline uint32_t clamp_channel(int32_t v)
         luma_zero = set1_16((int16_t)y0), chroma_zero = set1_16((int16_t)(128 << KEPT_BITS)),                       \
         round = set1_32(1 << (MATRIX_BITS + KEPT_BITS - 1)), alpha = set1_8((char)0xFF)
 
+/* From luma `yy` (int16, less its zero) and chroma pairs `uv` (U, V interleaved, less 128) to
+ * `bg` (B, G bytes) and `ra` (R, A bytes) of each pixel, with the intrinsics of prefix P (_mm or
+ * _mm256) on vectors of type T: each product a pmaddwd into 32 bits, each chroma sum added to
+ * its two pixels, the sums packed down with saturation (the clamp to 0–255). */
+#define KC_BGRA_PAIRS(T, P, yy, uv, bg, ra)                                                                              \
+    T cr = P##_madd_epi16(uv, red), cg = P##_madd_epi16(uv, green), cb = P##_madd_epi16(uv, blue);                     \
+    T l0 = P##_add_epi32(P##_madd_epi16(P##_unpacklo_epi16(yy, zero), luma), round);                                   \
+    T l1 = P##_add_epi32(P##_madd_epi16(P##_unpackhi_epi16(yy, zero), luma), round);                                   \
+    T r8 = P##_packus_epi16(KC_CHANNEL(P, cr), zero), g8 = P##_packus_epi16(KC_CHANNEL(P, cg), zero);                  \
+    T b8 = P##_packus_epi16(KC_CHANNEL(P, cb), zero);                                                                 \
+    T bg = P##_unpacklo_epi8(b8, g8), ra = P##_unpacklo_epi8(r8, alpha)
+#define KC_CHANNEL(P, c)                                                                                              \
+    P##_packs_epi32(P##_srai_epi32(P##_add_epi32(l0, P##_unpacklo_epi32(c, c)), MATRIX_BITS + KEPT_BITS),             \
+                    P##_srai_epi32(P##_add_epi32(l1, P##_unpackhi_epi32(c, c)), MATRIX_BITS + KEPT_BITS))
+
 #if defined(__x86_64__)
 /* AVX2: 16 pixels (8 chroma pairs) at a time, as the SSE2 loop below; the 128-bit lanes hold
  * pixels 0–3 and 8–11, 4–7 and 12–15 until the last permute puts them in order. */
@@ -277,15 +292,7 @@ __attribute__((target("avx2"))) static int convert_row_avx2(const kc_yuv_plan *p
         __m256i yy = _mm256_sub_epi16(_mm256_loadu_si256((const __m256i *)(y + 2 * k)), luma_zero);
         __m128i u8 = _mm_loadu_si128((const __m128i *)(u + k)), v8 = _mm_loadu_si128((const __m128i *)(v + k));
         __m256i uv = _mm256_sub_epi16(_mm256_set_m128i(_mm_unpackhi_epi16(u8, v8), _mm_unpacklo_epi16(u8, v8)), chroma_zero);
-        __m256i cr = _mm256_madd_epi16(uv, red), cg = _mm256_madd_epi16(uv, green), cb = _mm256_madd_epi16(uv, blue);
-        __m256i l0 = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(yy, zero), luma), round);
-        __m256i l1 = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpackhi_epi16(yy, zero), luma), round);
-#define KC_CHANNEL(c) _mm256_packs_epi32(_mm256_srai_epi32(_mm256_add_epi32(l0, _mm256_unpacklo_epi32(c, c)), MATRIX_BITS + KEPT_BITS), \
-                                         _mm256_srai_epi32(_mm256_add_epi32(l1, _mm256_unpackhi_epi32(c, c)), MATRIX_BITS + KEPT_BITS))
-        __m256i r8 = _mm256_packus_epi16(KC_CHANNEL(cr), zero), g8 = _mm256_packus_epi16(KC_CHANNEL(cg), zero);
-        __m256i b8 = _mm256_packus_epi16(KC_CHANNEL(cb), zero);
-#undef KC_CHANNEL
-        __m256i bg = _mm256_unpacklo_epi8(b8, g8), ra = _mm256_unpacklo_epi8(r8, alpha);
+        KC_BGRA_PAIRS(__m256i, _mm256, yy, uv, bg, ra);
         __m256i first = _mm256_unpacklo_epi16(bg, ra), second = _mm256_unpackhi_epi16(bg, ra);
         _mm256_storeu_si256((__m256i *)(dst + 2 * k), _mm256_permute2x128_si256(first, second, 0x20));
         _mm256_storeu_si256((__m256i *)(dst + 2 * k + 8), _mm256_permute2x128_si256(first, second, 0x31));
@@ -303,23 +310,14 @@ static void convert_row(const kc_yuv_plan *p, uint32_t *restrict dst)
     int k = p->x0 / 2;
 #if defined(__x86_64__)
     if (p->level >= KC_YUV_AVX2) k = convert_row_avx2(p, k, dst);
-    /* 8 pixels (4 chroma pairs) at a time: each product a pmaddwd into 32 bits, the sums packed
-     * down with saturation (the clamp) and interleaved into B, G, R, A bytes. */
+    /* 8 pixels (4 chroma pairs) at a time, interleaved into B, G, R, A bytes. */
     KC_MATRIX_CONSTANTS(_mm_set1_epi32, _mm_set1_epi16, _mm_set1_epi8);
     const __m128i zero = _mm_setzero_si128();
     for (; p->level >= KC_YUV_SSE2 && 2 * k + 8 <= p->x1; k += 4) {
         __m128i yy = _mm_sub_epi16(_mm_loadu_si128((const __m128i *)(y + 2 * k)), luma_zero);
         __m128i uv = _mm_unpacklo_epi16(_mm_sub_epi16(_mm_loadl_epi64((const __m128i *)(u + k)), chroma_zero),
                                         _mm_sub_epi16(_mm_loadl_epi64((const __m128i *)(v + k)), chroma_zero));
-        __m128i cr = _mm_madd_epi16(uv, red), cg = _mm_madd_epi16(uv, green), cb = _mm_madd_epi16(uv, blue);
-        __m128i l0 = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi16(yy, zero), luma), round);
-        __m128i l1 = _mm_add_epi32(_mm_madd_epi16(_mm_unpackhi_epi16(yy, zero), luma), round);
-#define KC_CHANNEL(c) _mm_packs_epi32(_mm_srai_epi32(_mm_add_epi32(l0, _mm_unpacklo_epi32(c, c)), MATRIX_BITS + KEPT_BITS), \
-                                      _mm_srai_epi32(_mm_add_epi32(l1, _mm_unpackhi_epi32(c, c)), MATRIX_BITS + KEPT_BITS))
-        __m128i r8 = _mm_packus_epi16(KC_CHANNEL(cr), zero), g8 = _mm_packus_epi16(KC_CHANNEL(cg), zero);
-        __m128i b8 = _mm_packus_epi16(KC_CHANNEL(cb), zero);
-#undef KC_CHANNEL
-        __m128i bg = _mm_unpacklo_epi8(b8, g8), ra = _mm_unpacklo_epi8(r8, alpha);
+        KC_BGRA_PAIRS(__m128i, _mm, yy, uv, bg, ra);
         _mm_storeu_si128((__m128i *)(dst + 2 * k), _mm_unpacklo_epi16(bg, ra));
         _mm_storeu_si128((__m128i *)(dst + 2 * k + 4), _mm_unpackhi_epi16(bg, ra));
     }
