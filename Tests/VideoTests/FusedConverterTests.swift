@@ -1,5 +1,6 @@
 import Foundation
 import RasterCore
+import TestSupport
 @testable import Video
 import XCTest
 
@@ -54,10 +55,10 @@ final class FusedConverterTests: XCTestCase {
         try assertClose(Clips.fullHD(), 640, 360, "1920×1080 → 640×360 (3:1, BT.709)")
         try assertClose(Clips.fullHD(), 480, 270, "1920×1080 → 480×270 (4:1)")
         try assertClose(Clips.fullHD(), 640, 360, shownWidth: 480, "1920×1080 → 640×360, the middle 480 columns")
-        let hd = try Clips.make("testsrc2-1280x720.mp4", ["-f", "lavfi", "-i", "testsrc2=s=1280x720:r=10:d=1"] + Clips.x264)
+        let hd = try TestClips.moving(size: "1280x720", seconds: 1)
         try assertClose(hd, 640, 360, "1280×720 → 640×360 (2:1)")
         try assertClose(hd, 1000, 562, "1280×720 → 1000×562 (1.28:1)")
-        let sd = try Clips.make("testsrc2-854x480.mp4", ["-f", "lavfi", "-i", "testsrc2=s=854x480:r=10:d=1"] + Clips.x264)
+        let sd = try TestClips.moving(size: "854x480", seconds: 1)
         try assertClose(sd, 640, 360, shownWidth: 480, "854×480 → 640×360 (1.33:1, BT.601), the middle 480 columns")
         // Not 852×480: at the same height libswscale blends the two nearest chroma rows half and
         // half (its one-tap vertical path) where the fused converter weighs them ¼ and ¾, so
@@ -82,8 +83,11 @@ final class FusedConverterTests: XCTestCase {
     /// Its plain C, SSE2 and AVX2 loops give the same bytes (the CPU's best is what runs; the
     /// others would otherwise go untested on this machine).
     func testEveryInstructionSetGivesTheSameBytes() throws {
-        let sd = try Clips.make("testsrc2-854x480.mp4", ["-f", "lavfi", "-i", "testsrc2=s=854x480:r=10:d=1"] + Clips.x264)
-        for (path, width, height, shown) in [(try Clips.fullHD(), 640, 360, 480), (sd, 640, 360, 470), (sd, 426, 240, 426)] {
+        let sd = try TestClips.moving(size: "854x480", seconds: 1)
+        let hd = try TestClips.moving(size: "1280x720", seconds: 1)
+        // 3:1, 4:3 with an odd crop, nearly 2:1, and 2:1 (AVX2's pair loop in the middle).
+        let cases = [(try Clips.fullHD(), 640, 360, 480), (sd, 640, 360, 470), (sd, 426, 240, 426), (hd, 640, 360, 480), (hd, 640, 360, 640)]
+        for (path, width, height, shown) in cases {
             let decoders = try [FusedConverterLevel.plainC, .sse2, .avx2].map { level in
                 try VideoDecoder(path: path, outputSize: { _ in (width, height) }, shownWidth: shown, hardware: .off, threads: 1,
                                  limits: VideoLimits(), fused: level, isCancelled: { false })

@@ -16,6 +16,9 @@ typedef struct {
     int taps;
     int32_t *start;
     int16_t *weights; /* taps per output, in order */
+    /* Outputs halved_from ..< halved_to (none when equal) start 2 samples apart with the same
+     * 4 weights: a 2:1 filter away from the edges, which AVX2 runs as two pmaddwd of neighbours. */
+    int halved_from, halved_to;
 } filter;
 
 struct kc_yuv_plan {
@@ -79,6 +82,15 @@ static int filter_make(filter *f, int src, int dst, double a, double b, double r
         }
         q[largest] = (int16_t)(q[largest] + (1 << WEIGHT_BITS) - total);
         f->start[i] = start;
+    }
+    f->halved_from = f->halved_to = dst / 2;
+    if (taps == 4 && dst >= 2 && f->start[dst / 2] - f->start[dst / 2 - 1] == 2) {
+        const int16_t *w = f->weights + (size_t)(dst / 2) * 4;
+        int a = dst / 2, b = dst / 2;
+        while (a > 0 && f->start[a - 1] == f->start[a] - 2 && !memcmp(f->weights + (size_t)(a - 1) * 4, w, 8)) a--;
+        while (b < dst && f->start[b] == f->start[a] + 2 * (b - a) && !memcmp(f->weights + (size_t)b * 4, w, 8)) b++;
+        f->halved_from = a;
+        f->halved_to = b;
     }
     return 1;
 }
@@ -207,7 +219,50 @@ static void filter_rows(const filter *f, int level, int i, const uint8_t *plane,
 }
 
 /* out[i] = Σ weights[t] × in[start[i] + t] for lo ≤ i < n (the kept bits stay). */
+#if defined(__x86_64__)
+/* AVX2, outputs lo ..< n of a 2:1 filter's uniform middle (filter.halved_from/to), 8 at a time:
+ * output i is w0·in[s] + w1·in[s+1] + w2·in[s+2] + w3·in[s+3] with s = start[i], so one pmaddwd
+ * of the pairs from s on and one of the pairs from s + 2 on give 8 outputs in order. Returns
+ * where it stopped. */
+__attribute__((target("avx2"))) static int filter_columns_halved_avx2(const filter *f, const int16_t *restrict in, int lo,
+                                                                     int n, int16_t *restrict out)
+{
+    const int16_t *w = f->weights + (size_t)f->halved_from * 4;
+    const __m256i w01 = _mm256_set1_epi32((int32_t)(uint16_t)w[0] | (int32_t)((uint32_t)(uint16_t)w[1] << 16));
+    const __m256i w23 = _mm256_set1_epi32((int32_t)(uint16_t)w[2] | (int32_t)((uint32_t)(uint16_t)w[3] << 16));
+    const __m256i round = _mm256_set1_epi32(1 << (WEIGHT_BITS - 1));
+    int i = lo;
+    for (; i + 8 <= n; i += 8) {
+        const int16_t *s = in + f->start[i];
+        __m256i sum = _mm256_add_epi32(_mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)s), w01),
+                                       _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(s + 2)), w23));
+        sum = _mm256_srai_epi32(_mm256_add_epi32(sum, round), WEIGHT_BITS);
+        __m256i packed = _mm256_permute4x64_epi64(_mm256_packs_epi32(sum, sum), 0x08);
+        _mm_storeu_si128((__m128i *)(out + i), _mm256_castsi256_si128(packed));
+    }
+    return i;
+}
+#endif
+
+static void filter_columns_any(const filter *f, int level, const int16_t *restrict in, int lo, int n, int16_t *restrict out);
+
+/* out[i] for lo ≤ i < n: the uniform 2:1 middle by AVX2's pair loop when the CPU has it, the
+ * rest by the general loop. */
 static void filter_columns(const filter *f, int level, const int16_t *restrict in, int lo, int n, int16_t *restrict out)
+{
+#if defined(__x86_64__)
+    int a = f->halved_from > lo ? f->halved_from : lo, b = f->halved_to < n ? f->halved_to : n;
+    if (level >= KC_YUV_AVX2 && b - a >= 8) {
+        filter_columns_any(f, level, in, lo, a, out);
+        a = filter_columns_halved_avx2(f, in, a, b, out);
+        filter_columns_any(f, level, in, a, n, out);
+        return;
+    }
+#endif
+    filter_columns_any(f, level, in, lo, n, out);
+}
+
+static void filter_columns_any(const filter *f, int level, const int16_t *restrict in, int lo, int n, int16_t *restrict out)
 {
     const int taps = f->taps;
     int i = lo;
