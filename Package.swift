@@ -105,8 +105,10 @@ let package = Package(
         // Canvas, Texture, Quad, Backdrop: what the compositor and its kernel modules share.
         .target(name: "RasterCore", dependencies: ["CarouselCore", "CRasterSupport"]),
         .target(name: "Raster", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"] + rasterKernelModules),
+        // YUV 4:2:0 to BGRA, scaled down, in one pass (a video frame into a card's picture; docs/video.md).
+        .target(name: "CVideoConvert", path: "Sources/C/CVideoConvert"),
         // Video files through FFmpeg: probe, poster frame, a decoder scaled to a card, a player thread.
-        .target(name: "Video", dependencies: ["CFFmpeg", "RasterCore", "LinuxSystem",
+        .target(name: "Video", dependencies: ["CFFmpeg", "CVideoConvert", "RasterCore", "LinuxSystem",
                                               .product(name: "Logging", package: "swift-log")]),
         .target(name: "Cards", dependencies: ["CarouselCore", "Raster", "KioskConfig", "CCardLibs", "LinuxSystem", "Video",
                                               .product(name: "Logging", package: "swift-log")]),

@@ -57,12 +57,14 @@ public final class VideoDecoder {
     }
 
     /// As the public initialisers; `isCancelled` is polled before every read from the file.
+    /// `fused`: the fused converter's instruction set at most, nil for libswscale on every frame
+    /// (`FrameScaler`), for tests to compare.
     init(path: String, outputSize: (VideoInfo) -> (width: Int, height: Int), shownWidth: Int? = nil, hardware: HardwareDecode,
-         threads: Int, limits: VideoLimits, isCancelled: @escaping () -> Bool) throws {
+         threads: Int, limits: VideoLimits, fused: FusedConverterLevel? = .avx2, isCancelled: @escaping () -> Bool) throws {
         input = try MediaInput(path: path, limits: limits, isCancelled: isCancelled)
         info = VideoInfo(input: input)
         let size = outputSize(info)
-        scaler = FrameScaler(width: max(1, size.width), height: max(1, size.height), shownWidth: shownWidth)
+        scaler = FrameScaler(width: max(1, size.width), height: max(1, size.height), shownWidth: shownWidth, fused: fused)
         let stream = input.stream.pointee
         timeBase = stream.time_base.den > 0 ? Double(stream.time_base.num) / Double(stream.time_base.den) : 1.0 / 90_000
         startPTS = stream.start_time == kc_nopts_value() ? 0 : stream.start_time
@@ -90,6 +92,8 @@ public final class VideoDecoder {
     var readStatistics: ReadStatistics { input.statistics }
     /// Textures the scaler has made so far (its pool's): for tests.
     var scaledTextureAllocations: Int { scaler.pool.allocations }
+    /// Whether the last frame went through the fused converter rather than libswscale: for tests.
+    var lastFrameWasFused: Bool { scaler.lastFrameWasFused }
 
     /// The next frame, scaled to the output size with opaque alpha; nil at the end of the stream.
     public func nextFrame() throws -> VideoFrame? {

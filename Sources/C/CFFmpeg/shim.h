@@ -109,18 +109,35 @@ static inline void *kc_sws_get_bgra(void *sws, int sw, int sh, int sformat, int 
                                 AV_PIX_FMT_BGRA, SWS_BILINEAR, NULL, NULL, NULL);
 }
 static inline void kc_sws_free(void *sws) { sws_freeContext((struct SwsContext *)sws); }
-/// Tells `sws` what the frame's YUV means: its matrix (BT.709 when the stream does not say and the
-/// picture is 720 lines or more, else BT.601) and its range (full for JPEG-range frames). The
-/// output is full-range RGB. Ignored for RGB sources.
-static inline void kc_sws_set_colorspace(void *sws, const AVFrame *frame) {
+/// The frame's YUV matrix as an AVCOL_SPC_* value (libswscale's SWS_CS_* index): its own, or
+/// BT.709 when the stream does not say and the picture is 720 lines or more, else BT.601.
+static inline int kc_frame_matrix(const AVFrame *frame) {
     int cs = frame->colorspace;
     if (cs == AVCOL_SPC_UNSPECIFIED || cs == AVCOL_SPC_RGB || cs == AVCOL_SPC_RESERVED)
         cs = frame->height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_BT470BG;
+    return cs;
+}
+/// 1 when the matrix is BT.709, 0 when BT.601 (BT.470BG, SMPTE 170M), -1 for any other.
+static inline int kc_matrix_is_bt709(int matrix) {
+    return matrix == AVCOL_SPC_BT709 ? 1 : (matrix == AVCOL_SPC_BT470BG || matrix == AVCOL_SPC_SMPTE170M ? 0 : -1);
+}
+/// 1 when the frame's YUV is full range (JPEG range, or a yuvj format), else 0 (limited).
+static inline int kc_frame_full_range(const AVFrame *frame) {
     int fmt = frame->format;
-    int full = frame->color_range == AVCOL_RANGE_JPEG || fmt == AV_PIX_FMT_YUVJ420P || fmt == AV_PIX_FMT_YUVJ422P
+    return frame->color_range == AVCOL_RANGE_JPEG || fmt == AV_PIX_FMT_YUVJ420P || fmt == AV_PIX_FMT_YUVJ422P
         || fmt == AV_PIX_FMT_YUVJ444P || fmt == AV_PIX_FMT_YUVJ440P;
-    sws_setColorspaceDetails((struct SwsContext *)sws, sws_getCoefficients(cs), full, sws_getCoefficients(SWS_CS_DEFAULT), 1,
-                             0, 1 << 16, 1 << 16);
+}
+/// 1 for planar YUV 4:2:0 at 8 bits (yuv420p, yuvj420p), 2 for NV12, 0 for any other format:
+/// what the fused converter (CVideoConvert) reads.
+static inline int kc_pix_fmt_yuv420_layout(int format) {
+    if (format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P) return 1;
+    return format == AV_PIX_FMT_NV12 ? 2 : 0;
+}
+/// Tells `sws` what the frame's YUV means: its matrix (`kc_frame_matrix`) and its range
+/// (`kc_frame_full_range`). The output is full-range RGB. Ignored for RGB sources.
+static inline void kc_sws_set_colorspace(void *sws, const AVFrame *frame) {
+    sws_setColorspaceDetails((struct SwsContext *)sws, sws_getCoefficients(kc_frame_matrix(frame)), kc_frame_full_range(frame),
+                             sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
 }
 /// log2 of the format's horizontal chroma subsampling (0 for 4:4:4 and RGB, 1 for 4:2:0 and NV12),
 /// or -1 when its planes cannot be cropped by moving their pointers by whole pixels (bitstream,
