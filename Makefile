@@ -77,6 +77,14 @@ image: $(if $(filter arm64,$(IMAGE_ARCH)),,deb)
 update-bundle:
 	ARCH=$(IMAGE_ARCH) scripts/make-update-bundle.sh
 
+## make update-test: N from the image's own disk updated to N+1 from a USB stick and N+2 from a URL,
+## a broken N+1 rolled back by itself, bad bundles refused, power cuts during an update
+## (Tests/image/update-test.sh, docs/updates.md; QUICK=1: 3 power cuts instead of 20). Builds the
+## image first when out/ has none.
+.PHONY: update-test
+update-test: $(if $(wildcard out/kiosk-carousel-*-amd64.img),,image)
+	QUICK=$(QUICK) Tests/image/update-test.sh
+
 ## make image-test: boots the image in QEMU, turns the carousel, pulls the power, boots again (docs/image.md).
 ## ARCH=arm64: the arm64 image in qemu-system-aarch64 -M virt; simulate from the x86-64 .deb (make deb).
 image-test: image $(if $(filter arm64,$(IMAGE_ARCH)),deb,)

@@ -40,24 +40,20 @@ root_b_partuuid=$(sed -n 's/^root_b_partuuid=//p' "$IMG.layout")
 keys=$top/out/update-keys
 
 # --- the bundles that must be refused: a tiny root filesystem each (they never reach a slot) ---
-tiny() {   # tiny VERSION OUT [env...]: a bundle of an 8 MiB ext4 with that IMAGE_VERSION
-    local v=$1 out=$2; shift 2
-    rm -rf "$W/tiny"; mkdir -p "$W/tiny/usr/lib"
-    printf 'ID=debian\nIMAGE_ID=kiosk-carousel\nIMAGE_VERSION=%s\n' "$v" >"$W/tiny/usr/lib/os-release"
-    head -c 65536 /dev/urandom >"$W/tiny/filler"     # RAUC wants a squashfs larger than 4 KiB
-    rm -f "$W/tiny.ext4"; mkfs.ext4 -q -d "$W/tiny" "$W/tiny.ext4" 8M
-    env ROOTFS="$W/tiny.ext4" BUNDLE="$out" UPDATE_KEY="$keys/signing.key.pem" UPDATE_CERT="$keys/signing.cert.pem" \
-        UPDATE_KEYRING="$keys/ca.cert.pem" "$@" "$top/scripts/make-update-bundle.sh" >/dev/null
+source "$here/lib/bundles.bash"
+tiny() {   # tiny VERSION OUT [VAR=VALUE ...]: lib/bundles.bash's tiny_bundle, signed with the image's keys
+    tiny_bundle "$W" "$1" "$2" UPDATE_KEY="$keys/signing.key.pem" UPDATE_CERT="$keys/signing.cert.pem" \
+        UPDATE_KEYRING="$keys/ca.cert.pem" "${@:3}"
 }
 B=$W/bundles
 mkdir -p "$B"
 tiny 9.0 "$B/wrong-arch.raucb" COMPATIBLE=KioskCarousel-arm64 || fail "could not make the wrong-arch bundle"
-( unset UPDATE_KEY UPDATE_CERT UPDATE_KEYRING; source "$top/scripts/update-keys.sh"; update_keys "$W/other-keys" 2>/dev/null )
+other_keys "$W/other-keys"
 tiny 9.0 "$B/untrusted.raucb" UPDATE_KEY="$W/other-keys/signing.key.pem" UPDATE_CERT="$W/other-keys/signing.cert.pem" \
     UPDATE_KEYRING="$W/other-keys/ca.cert.pem" || fail "could not make the untrusted bundle"
 tiny 9.0 "$B/tampered.raucb" || fail "could not make the bundle to tamper with"
 # One byte of the payload changed (the squashfs at the start; the signature at the end is intact).
-printf '\xff' | dd of="$B/tampered.raucb" bs=1 seek=5000 conv=notrunc status=none
+tamper "$B/tampered.raucb"
 # The signature removed: a verity bundle ends with the CMS signature and its size (8 bytes,
 # big-endian); cut both off.
 tiny 9.0 "$B/unsigned.raucb" || fail "could not make the bundle to strip"

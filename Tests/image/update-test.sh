@@ -81,25 +81,16 @@ Tests/image/derive-rootfs.sh "$ROOTFS" "$W/broken.ext4" "$N1" \
     || die "could not derive the broken root filesystem"
 bundle "$W/broken.ext4" "$B/broken.raucb" || die "could not make broken.raucb"
 rm -f "$W/broken.ext4"
-# The refused ones: a tiny root filesystem each.
-tiny() {   # tiny VERSION OUT [VAR=VALUE ...]
-    local v=$1 out=$2; shift 2
-    rm -rf "$W/tiny"; mkdir -p "$W/tiny/usr/lib"
-    printf 'ID=debian\nIMAGE_ID=kiosk-carousel\nIMAGE_VERSION=%s\n' "$v" >"$W/tiny/usr/lib/os-release"
-    head -c 65536 /dev/urandom >"$W/tiny/filler"     # RAUC wants a squashfs larger than 4 KiB
-    rm -f "$W/tiny.ext4"; mkfs.ext4 -q -d "$W/tiny" "$W/tiny.ext4" 8M
-    bundle "$W/tiny.ext4" "$out" "$@"
-}
-tiny "$N1" "$B/wrong-arch.raucb" COMPATIBLE=KioskCarousel-arm64 || die "could not make wrong-arch.raucb"
-( unset UPDATE_KEY UPDATE_CERT UPDATE_KEYRING; source scripts/update-keys.sh; update_keys "$W/other-keys" >/dev/null 2>&1 ) \
-    || die "could not make a second (foreign) key"
-tiny "$N1" "$B/foreign-key.raucb" UPDATE_KEY="$W/other-keys/signing.key.pem" \
+# The refused ones: a tiny root filesystem each (Tests/image/lib/bundles.bash).
+source "$here/lib/bundles.bash"
+tiny_bundle "$W" "$N1" "$B/wrong-arch.raucb" COMPATIBLE=KioskCarousel-arm64 || die "could not make wrong-arch.raucb"
+other_keys "$W/other-keys" || die "could not make a second (foreign) key"
+tiny_bundle "$W" "$N1" "$B/foreign-key.raucb" UPDATE_KEY="$W/other-keys/signing.key.pem" \
     UPDATE_CERT="$W/other-keys/signing.cert.pem" UPDATE_KEYRING="$W/other-keys/ca.cert.pem" \
     || die "could not make foreign-key.raucb"
-tiny "$N1" "$B/tampered.raucb" || die "could not make the bundle to tamper with"
-# One byte of the payload changed (the squashfs at the start; the signature at the end is intact).
-printf '\xff' | dd of="$B/tampered.raucb" bs=1 seek=5000 conv=notrunc status=none
-tiny "$OLDER" "$B/older.raucb" || die "could not make older.raucb"
+tiny_bundle "$W" "$N1" "$B/tampered.raucb" || die "could not make the bundle to tamper with"
+tamper "$B/tampered.raucb"
+tiny_bundle "$W" "$OLDER" "$B/older.raucb" || die "could not make older.raucb"
 say "bundles made in $(( $(date +%s) - t0 )) s:"
 ls -l "$B" | sed 's/^/  /'
 
