@@ -69,6 +69,14 @@ printf '%s\n' '[Unit]' 'DefaultDependencies=no' '[Service]' \
     'StandardOutput=append:/run/kiosk-test.log' 'StandardError=append:/run/kiosk-test.log' \
     "ExecStartPre=+/bin/sh -c 'echo start >> /run/kiosk-starts'" \
     > /etc/systemd/system/kiosk-carousel.service.d/test.conf
+# The package starts its update timer at install (and the timer its service later): their
+# default dependencies would pull in sysinit.target, whose systemd-tmpfiles-setup.service empties
+# /tmp (Debian's tmp.conf: D /tmp) — this test's own folder with upgrade.deb in it. On a real
+# system that ran once at boot; here systemd starts with nothing, as for the kiosk's unit above.
+for u in kiosk-carousel-update.timer kiosk-carousel-update.service; do
+    mkdir -p "/etc/systemd/system/$u.d"
+    printf '%s\n' '[Unit]' 'DefaultDependencies=no' > "/etc/systemd/system/$u.d/test.conf"
+done
 start_systemd kiosk-test.target || fail "systemd did not start"
 wait_for 30 "systemd answering" sc is-system-running
 
