@@ -193,24 +193,14 @@ class Disk:
                         f'count={size}', 'status=none', 'conv=sparse'], check=True)
         return dest
 
-    def ext4_read(self, part, path, scratch):
-        """PATH from the ext4 partition PART, or None when it is not there."""
-        fs = self.extract(part, os.path.join(scratch, part + '.ext4'))
+    def ext4_read(self, part, path, scratch, live=False):
+        """PATH from the ext4 partition PART, or None when it is not there (yet). live: a guest may
+        be writing it — read a copy of the partition as it is on the disk this moment (what a
+        power cut now would leave) after e2fsck has replayed its journal."""
+        fs = self.extract(part, os.path.join(scratch, part + ('-live' if live else '') + '.ext4'))
         try:
-            r = subprocess.run(['debugfs', '-R', f'cat {path}', fs], capture_output=True)
-            if r.returncode != 0 or b'File not found' in r.stderr:
-                return None
-            return r.stdout
-        finally:
-            os.unlink(fs)
-
-    def ext4_read_live(self, part, path, scratch):
-        """PATH from PART while a guest may be writing it: a copy of the partition as it is on
-        the disk this moment (what a power cut now would leave), its journal replayed by e2fsck,
-        then read. None when it is not there (yet)."""
-        fs = self.extract(part, os.path.join(scratch, part + '-live.ext4'))
-        try:
-            subprocess.run(['e2fsck', '-fy', fs], capture_output=True)
+            if live:
+                subprocess.run(['e2fsck', '-fy', fs], capture_output=True)
             r = subprocess.run(['debugfs', '-R', f'cat {path}', fs], capture_output=True)
             if r.returncode != 0 or b'File not found' in r.stderr:
                 return None

@@ -110,6 +110,14 @@ class Run:
     def set_kiosk_config(self, disk, text):
         Disk(disk).fat_write('KIOSK', '/config.toml', text.encode())
 
+    def take_sticks(self, disk):
+        """`[usb] import = true` in the KIOSK config, as a kiosk builder sets it: without it the
+        kiosk reads no stick, content or bundle (docs/usb.md)."""
+        cfg = self.kiosk_config(disk)
+        if '[usb]' not in cfg:
+            self.set_kiosk_config(disk, cfg + '\n[usb]\nimport = true\n')
+        return self.kiosk_config(disk)
+
     def plant_marker(self, disk):
         """A file on the data partition, written offline, that every later check expects intact."""
         d = Disk(disk)
@@ -198,7 +206,7 @@ class Run:
         disk = self.fresh_disk('updates')
         self.plant_marker(disk)
         # A laptop edit of the KIOSK partition before the first boot: it must survive the updates.
-        cfg = self.kiosk_config(disk)
+        cfg = self.take_sticks(disk)
         edited = cfg.replace('background = "#0B1626"', 'background = "#3B1010"')
         check('updates: the example config\'s background could be edited', edited != cfg)
         self.set_kiosk_config(disk, edited)
@@ -243,6 +251,7 @@ class Run:
         n = versions['N']
         disk = self.fresh_disk('rollback')
         self.plant_marker(disk)
+        self.take_sticks(disk)
         g = self.boot_to_report(disk, 'rollback-boot1')
         g.plug_stick(self.stick('broken.raucb'))
         g.wait_exit('rollback: the broken N+1 installed, then the reboot', INSTALL,
@@ -358,6 +367,7 @@ class Run:
     # --- 4 ------------------------------------------------------------------------------------
     def refusals(self):
         disk = self.fresh_disk('refusals')
+        self.take_sticks(disk)
         cases = [('wrong-arch.raucb', r'architecture|compatible'),
                  ('foreign-key.raucb', r'key|sign|trust'),
                  ('tampered.raucb', r'tamper|signature|corrupt|damaged'),
@@ -371,7 +381,7 @@ class Run:
             plugged = time.time() - 5       # the guest's clock is the host's (QEMU's RTC)
 
             def refused():
-                raw = Disk(disk).ext4_read_live('data', '/kiosk-carousel/update/status.json', self.scratch)
+                raw = Disk(disk).ext4_read('data', '/kiosk-carousel/update/status.json', self.scratch, live=True)
                 try:
                     st = json.loads(raw) if raw else {}
                 except ValueError:

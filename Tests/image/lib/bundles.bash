@@ -16,7 +16,7 @@ tiny_bundle() {
     rm -rf "$scratch/tiny"; mkdir -p "$scratch/tiny/usr/lib"
     printf 'ID=debian\nIMAGE_ID=kiosk-carousel\nIMAGE_VERSION=%s\n' "$v" >"$scratch/tiny/usr/lib/os-release"
     head -c 65536 /dev/urandom >"$scratch/tiny/filler"     # RAUC wants a squashfs larger than 4 KiB
-    rm -f "$scratch/tiny.ext4"; mkfs.ext4 -q -d "$scratch/tiny" "$scratch/tiny.ext4" 8M
+    rm -f "$scratch/tiny.ext4"; mkfs.ext4 -q -d "$scratch/tiny" "$scratch/tiny.ext4" 8M >/dev/null
     env ROOTFS="$scratch/tiny.ext4" BUNDLE="$out" "$@" "$top/scripts/make-update-bundle.sh" >/dev/null
 }
 other_keys() {
