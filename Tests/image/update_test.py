@@ -114,7 +114,7 @@ class Run:
         """`[usb] import = true` in the KIOSK config, as a kiosk builder sets it: without it the
         kiosk reads no stick, content or bundle (docs/usb.md)."""
         cfg = self.kiosk_config(disk)
-        if '[usb]' not in cfg:
+        if not re.search(r'^\[usb\]', cfg, re.M):
             self.set_kiosk_config(disk, cfg + '\n[usb]\nimport = true\n')
         return self.kiosk_config(disk)
 
