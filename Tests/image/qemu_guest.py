@@ -46,7 +46,10 @@ class Guest:
         cmd = qemu_command('amd64', OVMF_CODE, self.vars, disk, self.serial, self.qmp_path, xres, yres,
                            mem=mem, xhci=True)
         if net_to:
-            cmd += ['-netdev', f'user,id=n0,restrict=on,guestfwd=tcp:10.0.2.100:80-tcp:127.0.0.1:{net_to}',
+            # cmd: one socat per connection (a tcp: chardev would connect once, and a second
+            # HTTP connection from the guest would stall on it).
+            cmd += ['-netdev', f'user,id=n0,restrict=on,'
+                    f'guestfwd=tcp:10.0.2.100:80-cmd:socat - TCP:127.0.0.1:{net_to}',
                     '-device', 'virtio-net-pci,netdev=n0']
         self.log = open(self.base + '-qemu.log', 'w')
         self.t0 = time.monotonic()

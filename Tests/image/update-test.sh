@@ -31,7 +31,7 @@ die() { say "FAIL: $*"; say "0 passed, 1 failed"; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "needs root (apt for the prerequisites; RAUC's bundle tools)"
 need=()
 for pair in qemu-system-x86_64:qemu-system-x86 mcopy:mtools mkfs.vfat:dosfstools debugfs:e2fsprogs \
-            sfdisk:fdisk rauc:rauc mksquashfs:squashfs-tools openssl:openssl; do
+            sfdisk:fdisk rauc:rauc mksquashfs:squashfs-tools openssl:openssl socat:socat; do
     command -v "${pair%%:*}" >/dev/null 2>&1 || need+=("${pair#*:}")
 done
 [ -f /usr/share/OVMF/OVMF_CODE_4M.fd ] || need+=(ovmf)
