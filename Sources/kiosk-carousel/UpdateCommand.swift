@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kiosk
 import KioskConfig
+import LinuxSystem
 import Logging
 
 /// `update`: system updates and content bundles (docs/updates.md). Root's: it writes the other
@@ -78,7 +79,7 @@ struct UpdateCheckCommand: ParsableCommand {
         let (machine, problems) = ImportedContent.machineConfiguration(path: config.path)
         if !problems.isEmpty { logger.warning("\(config.path) has \(problems.count) problem(s); using what can be read of it") }
         let check = UpdateCheck(paths: options.paths)
-        let time = Date().timeIntervalSince1970
+        let time = WallClockTime.now()
         let decision = now ? .checked : check.decide(machine, now: time, minuteOfDay: UpdateCheck.minuteOfDay(time))
         switch decision {
         case .notConfigured:
@@ -159,7 +160,7 @@ struct UpdateRebootCommand: ParsableCommand {
         let logger = Logger(label: "kiosk-carousel.update")
         guard let version = try PendingReboot.read(from: options.paths.pending)?.version, version != SystemIdentity().version else { return }
         let machine = ImportedContent.machineConfiguration(path: config.path).config
-        let verdict = QuietMoment(idleSeconds: idle).ask(socket: machine.control.socket, now: Date().timeIntervalSince1970)
+        let verdict = QuietMoment(idleSeconds: idle).ask(socket: machine.control.socket, now: WallClockTime.now())
         guard verdict.quiet else {
             logger.info("version \(version) waits for a quiet moment: \(verdict.reason)")
             return

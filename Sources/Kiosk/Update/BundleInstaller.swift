@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import KioskConfig
+import LinuxSystem
 import Logging
 
 /// Installs a system update bundle (docs/updates.md): fetches it when it is a URL, asks RAUC
@@ -16,7 +17,7 @@ public final class BundleInstaller {
     let wallClock: () -> Double
 
     public init(paths: UpdatePaths = UpdatePaths(), rauc: RaucClient = RaucClient(), downloader: Downloader = Downloader(),
-                identity: SystemIdentity = SystemIdentity(), logger: Logger, wallClock: @escaping () -> Double = { Date().timeIntervalSince1970 }) {
+                identity: SystemIdentity = SystemIdentity(), logger: Logger, wallClock: @escaping () -> Double = WallClockTime.now) {
         self.paths = paths; self.rauc = rauc; self.downloader = downloader; self.identity = identity
         self.logger = logger; self.wallClock = wallClock
     }

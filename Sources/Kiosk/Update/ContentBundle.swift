@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import KioskConfig
+import LinuxSystem
 import Logging
 
 /// A content bundle from a server (`[content] url`, docs/updates.md): a USB stick's
@@ -67,7 +68,7 @@ public struct ContentBundle {
     /// or nil when nothing was done (unchanged).
     @discardableResult
     public func fetchAndImport(_ url: String, machine: KioskConfiguration, paths: UpdatePaths, downloader: Downloader,
-                               logger: Logger, wallClock: @escaping () -> Double = { Date().timeIntervalSince1970 }) -> ImportStatus? {
+                               logger: Logger, wallClock: @escaping () -> Double = WallClockTime.now) -> ImportStatus? {
         let statusPath = ImportStatus.path(in: machine.usb.content)
         func failed(_ message: String) -> ImportStatus {
             let s = ImportStatus(state: .failed, time: wallClock(), device: url, message: "The content from the server was not used.",
