@@ -6,7 +6,7 @@ import Glibc
 /// screenshots, the metrics file, a USB import's status).
 ///
 /// The bytes go to a temporary file in the same folder (`O_EXCL`, mode 0644 whatever the umask),
-/// are flushed with `fsync`, and only then renamed over the target, so a failure (disk full,
+/// are flushed with `fsync`, and only then renamed over the target (the folder flushed after), so a failure (disk full,
 /// read-only folder, missing folder) leaves no debris and no truncated target. Every failure is
 /// a `FileWriteError` naming the target, never the temporary file. A file too large to hold in
 /// memory is copied with `FileCopy`, which writes with the same loop (`writeWhole`).
@@ -35,5 +35,10 @@ public enum AtomicFile {
         guard file.close() == 0 else { throw FileWriteError(path: path, step: .flush) }
         guard rename(temporary, path) == 0 else { throw FileWriteError(path: path, step: .replace) }
         ok = true
+        // The rename itself on disk too: without this a power cut soon after can bring back the
+        // old content (an import's status.json said "copying" after one, its copy done).
+        do { try FileCopy.syncFolder(folder.isEmpty ? "." : folder) } catch {
+            throw FileWriteError(path: path, step: .flush, errno: error.errno)
+        }
     }
 }
