@@ -16,5 +16,5 @@ class CommandTestCase: XCTestCase {
         config = try scratch.write("config.toml", configText)
     }
 
-    override func tearDown() { scratch.remove() }
+    override func tearDown() { scratch?.remove() }
 }

@@ -25,7 +25,7 @@ final class ContentBundleTests: XCTestCase {
         try sh("/bin/tar", "--create", "--file", folder + "/content.tar", "--directory", folder + "/src", "kiosk-carousel")
     }
 
-    override func tearDown() { scratch.remove() }
+    override func tearDown() { scratch?.remove() }
 
     @discardableResult
     func sh(_ argv: String...) throws -> Int32 {

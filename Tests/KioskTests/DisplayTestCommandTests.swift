@@ -25,7 +25,7 @@ final class DisplayTestCommandTests: XCTestCase {
             """)
     }
 
-    override func tearDown() { scratch.remove() }
+    override func tearDown() { scratch?.remove() }
 
     private func displayTest(_ arguments: [String]) throws -> ProductBinary.Result {
         try ProductBinary.run(["display-test", "--config", config] + arguments, environment: headless)

@@ -22,7 +22,7 @@ final class DownloaderTests: XCTestCase {
     }
 
     override func tearDown() {
-        server.stop()
+        server?.stop()
         try? FileManager.default.removeItem(atPath: folder)
     }
 

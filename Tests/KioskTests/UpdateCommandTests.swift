@@ -21,8 +21,8 @@ final class UpdateCommandTests: XCTestCase {
     }
 
     override func tearDown() {
-        server.stop()
-        scratch.remove()
+        server?.stop()
+        scratch?.remove()
     }
 
     func run(_ arguments: [String]) throws -> ProductBinary.Result {

@@ -15,7 +15,8 @@ MIRROR=${MIRROR:-$(debian_mirror)}
 #   ARM64_DEV_PACKAGES   what the build links (profile nocheck), without git (roots.sh names it
 #                        with the toolchain)
 #   ARM64_FONT_PACKAGES  the fonts the cards and tests use (the tests' packages named fonts-*)
-#   ARM64_TEST_PACKAGES  the tests' other packages: the ffmpeg command makes the VideoTests' clips
+#   ARM64_TEST_PACKAGES  the tests' other packages: ffmpeg makes the VideoTests' clips, openssl,
+#                        curl and python3 serve and sign the updater tests' bundles
 # (the tests' packages: profile pkg.kiosk-carousel.novm, less the build's; the VM and package
 # checks run on this machine, not in the roots). A root's stamp is its list: keep the order.
 _arm64_build_deps=$(dirname "${BASH_SOURCE[0]}")/../build-deps.sh
