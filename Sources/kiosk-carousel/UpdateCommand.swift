@@ -147,25 +147,56 @@ struct UpdateRebootCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "reboot-when-quiet",
         abstract: "Reboot into an installed update when nobody is using the kiosk.",
         usage: "kiosk-carousel update reboot-when-quiet [options]",
-        discussion: "Run by kiosk-carousel-update.service after each check. Does nothing unless an update was installed (pending.json) that this boot does not run yet. Quiet: the kiosk is not running, is blanked, is outside its schedule, or nobody touched it for --idle seconds (asked through [control] socket); never while a program it started has the screen.")
+        discussion: "Run by kiosk-carousel-update.service after each check, and with --wait by kiosk-carousel-update-reboot.service as soon as an update is installed. Does nothing unless an update was installed in this boot (pending.json) for a version this boot does not run; a pending.json from an earlier boot is removed (that boot already started the new slot, or rolled back from it). Quiet: the kiosk is not running, is blanked, is outside its schedule, or nobody touched it for --idle seconds (asked through [control] socket); never while a program it started has the screen.")
     @OptionGroup var config: ConfigOption
     @OptionGroup var options: UpdateOptions
     @Option(help: ArgumentHelp("Seconds without a touch that make the kiosk idle.", valueName: "seconds"))
     var idle = 300.0
+    @Option(help: ArgumentHelp("Ask again every this many seconds until the kiosk is quiet (then reboot) or nothing is pending; 0 asks once.", valueName: "seconds"))
+    var wait = 0.0
     @Option(help: ArgumentHelp("The command that reboots (words split at spaces).", valueName: "command"))
     var rebootCommand = "/usr/bin/systemctl reboot"
+
+    /// While it waits, the reason is logged at most this often.
+    static let logEvery = 600.0
+
+    func validate() throws {
+        guard wait >= 0, wait.isFinite else { throw ValidationError("--wait must be 0 or more seconds") }
+    }
 
     func run() throws {
         KioskLogging.bootstrap(level: .info)
         let logger = Logger(label: "kiosk-carousel.update")
-        guard let version = try PendingReboot.read(from: options.paths.pending)?.version, version != SystemIdentity().version else { return }
-        let machine = ImportedContent.machineConfiguration(path: config.path).config
-        let verdict = QuietMoment(idleSeconds: idle).ask(socket: machine.control.socket, now: WallClockTime.now())
-        guard verdict.quiet else {
-            logger.info("version \(version) waits for a quiet moment: \(verdict.reason)")
-            return
+        let identity = SystemIdentity()
+        let quiet = QuietMoment(idleSeconds: idle)
+        var lastLogged = -Double.infinity
+        while true {
+            guard let pending = try PendingReboot.read(from: options.paths.pending) else { return }
+            guard pending.isDue(in: identity) else {
+                if pending.version != identity.version {
+                    logger.notice("version \(pending.version) was installed before this boot, which runs \(identity.version): nothing to reboot for (the boot loader tried it, or it is to be tried)")
+                }
+                try? FileManager.default.removeItem(atPath: options.paths.pending)
+                return
+            }
+            let machine = ImportedContent.machineConfiguration(path: config.path).config
+            let verdict = quiet.ask(socket: machine.control.socket, now: WallClockTime.now())
+            if verdict.quiet {
+                logger.notice("rebooting into version \(pending.version): \(verdict.reason)")
+                try reboot()
+                return
+            }
+            let now = MonotonicClock.now()
+            if now - lastLogged >= Self.logEvery {
+                logger.info("version \(pending.version) waits for a quiet moment: \(verdict.reason)")
+                lastLogged = now
+            }
+            guard wait > 0 else { return }
+            Thread.sleep(forTimeInterval: wait)
         }
-        logger.notice("rebooting into version \(version): \(verdict.reason)")
+    }
+
+    private func reboot() throws {
         let words = rebootCommand.split(separator: " ").map(String.init)
         let reboot = Process()
         reboot.executableURL = URL(fileURLWithPath: words.first ?? "/usr/bin/systemctl")

@@ -47,24 +47,75 @@ final class QuietMomentTests: XCTestCase {
         XCTAssertEqual(quiet.ask(socket: path, now: 10_000), .init(quiet: false, reason: "it was used 10 s ago"))
     }
 
-    /// `update reboot-when-quiet`: nothing pending, nothing done; pending and the kiosk not
-    /// running: the reboot command runs.
-    func testTheCommandRebootsOnlyForAPendingUpdateAtAQuietMoment() throws {
+    /// `update reboot-when-quiet`: nothing pending, nothing done; pending from this boot and the
+    /// kiosk not running: the reboot command runs; pending from an earlier boot (its slot was
+    /// tried, or rolled back from): no reboot, and the file is removed.
+    func testTheCommandRebootsOnlyForAnUpdateInstalledInThisBootAtAQuietMoment() throws {
         let scratch = try ScratchFolder("QuietMomentCommand")
         defer { scratch.remove() }
         let rebooted = scratch.path + "/rebooted"
         let fake = try scratch.write("reboot", "#!/bin/sh\necho \"$@\" > '\(rebooted)'\n")
         chmod(fake, 0o755)
         let config = try scratch.write("config.toml", "[control]\nsocket = \"\(scratch.path)/control.sock\"\n")
+        let pending = scratch.path + "/update/pending.json"
         let arguments = ["update", "reboot-when-quiet", "--config", config, "--state-dir", scratch.path + "/update",
                          "--reboot-command", fake + " now please"]
         XCTAssertEqual(try ProductBinary.run(arguments).status, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: rebooted), "nothing pending")
         try FileManager.default.createDirectory(atPath: scratch.path + "/update", withIntermediateDirectories: true)
-        try StatusFile.write(PendingReboot(version: "9.9.9"), to: scratch.path + "/update/pending.json")
+
+        let thisBoot = try XCTUnwrap(SystemIdentity().bootID, "the kernel's boot_id")
+        for earlier in [PendingReboot(version: "9.9.9", boot: "00000000-0000-0000-0000-000000000000"), PendingReboot(version: "9.9.9", boot: nil)] {
+            try StatusFile.write(earlier, to: pending)
+            let result = try ProductBinary.run(arguments)
+            XCTAssertEqual(result.status, 0, result.errors)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: rebooted), "installed before this boot: \(earlier)")
+            XCTAssertTrue(result.errors.contains("version 9.9.9 was installed before this boot"), result.errors)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: pending), "a pending.json of an earlier boot is removed")
+        }
+
+        try StatusFile.write(PendingReboot(version: "9.9.9", boot: thisBoot), to: pending)
         let result = try ProductBinary.run(arguments)
         XCTAssertEqual(result.status, 0, result.errors)
         XCTAssertTrue(result.errors.contains("rebooting into version 9.9.9: the kiosk is not running"), result.errors)
         XCTAssertEqual(try String(contentsOfFile: rebooted, encoding: .utf8), "now please\n")
+    }
+
+    /// `--wait`: a kiosk in use is asked again until it is quiet (here: a program it started
+    /// has the screen at the first ask; then the kiosk is gone), and then the reboot runs.
+    func testWaitAsksAgainUntilTheKioskIsQuiet() throws {
+        let scratch = try ScratchFolder("QuietMomentWait")
+        defer { scratch.remove() }
+        let rebooted = scratch.path + "/rebooted"
+        let fake = try scratch.write("reboot", "#!/bin/sh\necho \"$@\" > '\(rebooted)'\n")
+        chmod(fake, 0o755)
+        let path = scratch.path + "/control.sock"
+        let config = try scratch.write("config.toml", "[control]\nsocket = \"\(path)\"\n")
+        try FileManager.default.createDirectory(atPath: scratch.path + "/update", withIntermediateDirectories: true)
+        try StatusFile.write(PendingReboot(version: "9.9.9", boot: SystemIdentity().bootID), to: scratch.path + "/update/pending.json")
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        XCTAssertEqual(UnixSocketAddress.with(path) { bind(listener, $0, $1) }, 0)
+        XCTAssertEqual(listen(listener, 1), 0)
+        let asked = expectation(description: "the kiosk asked once")
+        let served = Thread {
+            let c = accept(listener, nil, nil)
+            var buffer = [UInt8](repeating: 0, count: 256)
+            _ = read(c, &buffer, buffer.count)
+            let reply = Array("{\"reply\":\"state\",\"ok\":true,\"foreground\":true,\"blanked\":false}\n".utf8)
+            _ = write(c, reply, reply.count)
+            close(c)
+            // The kiosk goes away: the next ask finds nobody.
+            close(listener)
+            unlink(path)
+            asked.fulfill()
+        }
+        served.start()
+        let result = try ProductBinary.run(["update", "reboot-when-quiet", "--config", config, "--state-dir", scratch.path + "/update",
+                                            "--wait", "0.2", "--reboot-command", fake])
+        wait(for: [asked], timeout: 1)
+        XCTAssertEqual(result.status, 0, result.errors)
+        XCTAssertTrue(result.errors.contains("version 9.9.9 waits for a quiet moment: a program the kiosk started has the screen"), result.errors)
+        XCTAssertTrue(result.errors.contains("rebooting into version 9.9.9: the kiosk is not running"), result.errors)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: rebooted))
     }
 }

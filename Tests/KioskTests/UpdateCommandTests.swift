@@ -51,7 +51,7 @@ final class UpdateCommandTests: XCTestCase {
 
         let status = try run(["update", "status"])
         XCTAssertTrue(status.output.contains("last update: installed"), "an unchanged check leaves the status as it was: \(status.output)")
-        XCTAssertEqual(try PendingReboot.read(from: state + "/pending.json"), PendingReboot(version: "0.9.0"))
+        XCTAssertEqual(try PendingReboot.read(from: state + "/pending.json"), PendingReboot(version: "0.9.0", boot: SystemIdentity().bootID))
     }
 
     func testInstallSaysARefusalInWordsAndExits1() throws {

@@ -73,7 +73,8 @@ printf '%s\n' '[Unit]' 'DefaultDependencies=no' '[Service]' \
 # default dependencies would pull in sysinit.target, whose systemd-tmpfiles-setup.service empties
 # /tmp (Debian's tmp.conf: D /tmp) — this test's own folder with upgrade.deb in it. On a real
 # system that ran once at boot; here systemd starts with nothing, as for the kiosk's unit above.
-for u in kiosk-carousel-update.timer kiosk-carousel-update.service; do
+for u in kiosk-carousel-update.timer kiosk-carousel-update.service kiosk-carousel-update-reboot.path \
+         kiosk-carousel-update-reboot.service; do
     mkdir -p "/etc/systemd/system/$u.d"
     printf '%s\n' '[Unit]' 'DefaultDependencies=no' > "/etc/systemd/system/$u.d/test.conf"
 done

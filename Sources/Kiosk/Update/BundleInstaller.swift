@@ -101,7 +101,7 @@ public final class BundleInstaller {
         }
         report(.installed, shown, "Version \(info.version) is installed; the kiosk restarts into it when nobody is using it.",
                version: info.version, running: running)
-        do { try StatusFile.write(PendingReboot(version: info.version), to: paths.pending) } catch {
+        do { try StatusFile.write(PendingReboot(version: info.version, boot: identity.bootID), to: paths.pending) } catch {
             logger.warning("cannot write \(paths.pending): \(error)")
         }
         logger.notice("\(shown): version \(info.version) installed into the other slot")
@@ -127,8 +127,24 @@ public final class BundleInstaller {
 }
 
 /// `pending.json`: the version written into the other slot, which the next boot runs.
+///
+/// Any boot after the install takes it: the boot loader starts the new slot's trial whether the
+/// reboot was ours or a power cut, and a slot that fails its trial is rolled back from. So the
+/// file asks for a reboot only in the boot that wrote it (`boot`, the kernel's boot ID): a kiosk
+/// back on its old slot after a rollback is never rebooted again for the version that failed.
 public struct PendingReboot: Codable, Equatable, Sendable {
     public var version: String
+    /// The boot ID of the boot that installed it (nil from an updater before this field: such a
+    /// file asks for nothing).
+    public var boot: String?
+
+    public init(version: String, boot: String?) { self.version = version; self.boot = boot }
+
+    /// Whether this boot should reboot for it: written in this very boot, for a version this
+    /// boot does not run.
+    public func isDue(in identity: SystemIdentity) -> Bool {
+        boot != nil && boot == identity.bootID && version != identity.version
+    }
 
     /// The pending version; nil when none (or the file is broken: said in the log by the caller).
     public static func read(from path: String) throws -> PendingReboot? { try StatusFile.read(PendingReboot.self, from: path) }

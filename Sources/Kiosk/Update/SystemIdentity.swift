@@ -8,7 +8,15 @@ public struct SystemIdentity: Sendable {
     public var cmdline = "/proc/cmdline"
     /// RAUC's system configuration, for its `compatible=`.
     public var raucSystemConf = "/etc/rauc/system.conf"
+    /// The kernel's random ID of this boot (a new one at every boot).
+    public var bootIDFile = "/proc/sys/kernel/random/boot_id"
     public init() {}
+
+    /// This boot's ID (`boot_id`), nil when it cannot be read.
+    public var bootID: String? {
+        let text = ((try? String(contentsOfFile: bootIDFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
 
     /// `IMAGE_VERSION=` of os-release (the image's), else the program's own version.
     public var version: String {
