@@ -77,6 +77,14 @@ image: $(if $(filter arm64,$(IMAGE_ARCH)),,deb)
 update-bundle:
 	ARCH=$(IMAGE_ARCH) scripts/make-update-bundle.sh
 
+## make content-bundle CONTENT=folder: out/kiosk-carousel-content-<name>-<version>.kcb, a signed content bundle
+## of a folder (what a stick's kiosk-carousel/ holds) for [content] url, refused when the program's own check
+## (usb-import) refuses the folder; signed like update-bundle (NAME= VERSION= UPDATE_KEY= UPDATE_CERT=
+## UPDATE_KEYRING= MAX_MB= ALLOW_EXEC=1; scripts/make-content-bundle.sh). docs/updates.md.
+.PHONY: content-bundle
+content-bundle: build
+	CONTENT=$(CONTENT) KIOSK_BIN=$(BIN_DEBUG) scripts/make-content-bundle.sh
+
 ## make update-test: N from the image's own disk updated to N+1 from a USB stick and N+2 from a URL,
 ## a broken N+1 rolled back by itself, bad bundles refused, power cuts during an update
 ## (Tests/image/update-test.sh, docs/updates.md; QUICK=1: 3 power cuts instead of 20). Builds the

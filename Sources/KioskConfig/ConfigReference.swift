@@ -111,6 +111,13 @@ public enum ConfigReference {
         itself checks the same way on start and on reload; on a reload that fails it keeps the
         configuration it runs.
 
+        **Warnings.** A file that validates can still ask for something that will not happen:
+        `check-config` then prints `OK`, then each such setting as `FILE:LINE:COLUMN: warning:
+        message` at its key, and exits 0. Today there is one: `[update] url` without `[control]
+        socket`. The reboot into an installed update asks the kiosk through that socket whether
+        anybody is using it; without one an installed update never takes effect by itself
+        (docs/updates.md). `[content] url` needs no socket.
+
         **Pictures and clips.** Every clip is opened (its container read, a decoder for its codec
         found): a clip this machine cannot play — a PNG renamed `clip.mp4`, a codec FFmpeg lacks —
         is a problem at the `video` value (a folder's clip at `[items] directory`), the same in

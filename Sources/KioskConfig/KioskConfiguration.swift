@@ -29,6 +29,9 @@ public struct KioskConfiguration: Equatable, Sendable {
     /// The machine's own file's problems while the carousel runs on USB content anyway
     /// (`ImportedContent.rescue`); empty when the file is valid.
     public var machineProblems: [ConfigDiagnostic] = []
+    /// Settings of the file that validate but will not do what they ask (`ConfigWarnings`):
+    /// `check-config` prints them after `OK`.
+    public var warnings: [ConfigDiagnostic] = []
     /// `[[schedule]]`: opening hours; empty: no schedule (always open).
     public var schedule: [ScheduleWindow] = []
     /// `[schedule_defaults]`: what happens outside every window.

@@ -191,7 +191,8 @@ struct UpdateRebootCommand: ParsableCommand {
                 logger.info("version \(pending.version) waits for a quiet moment: \(verdict.reason)")
                 lastLogged = now
             }
-            guard wait > 0 else { return }
+            // Without a socket there is nobody to ask: waiting would never end.
+            guard wait > 0, machine.control.socket != nil else { return }
             Thread.sleep(forTimeInterval: wait)
         }
     }

@@ -33,6 +33,18 @@ final class CheckConfigCommandTests: XCTestCase {
         XCTAssertEqual(missing.output, fixture.folder + "/absent.toml:0:0: no such file\n")
     }
 
+    /// A file that validates but will not do what it asks is OK, exit 0, with the warning after
+    /// OK at the key's FILE:LINE:COLUMN.
+    func testWarningFollowsOKAtTheKeyAndExitsZero() throws {
+        let fixture = ConfigFixture()
+        let path = fixture.write("update.toml", "[update]\ncheck_every = \"6h\"\nurl = \"https://updates.example.com/k.raucb\"\n")
+        let r = try run(["check-config", path])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.output, "OK\n\(path):3:1: warning: \(ConfigWarnings.updateWithoutControlSocket)\n")
+        let fixed = fixture.write("fixed.toml", "[update]\nurl = \"https://updates.example.com/k.raucb\"\n[control]\nsocket = \"/run/k.sock\"\n")
+        XCTAssertEqual(try run(["check-config", fixed]).output, "OK\n")
+    }
+
     /// The reference's "Checking a file" block is what check-config prints for a file with
     /// those three problems on those lines (run in /etc/kiosk-carousel: the fixture's folder
     /// stands for it).

@@ -42,6 +42,34 @@ final class UpdateConfigTests: XCTestCase {
         XCTAssertTrue(found[3].hasPrefix("6:7: 'url' \"https://user:secret@example.com/c.kcb\" has a user name or password"), found[3])
     }
 
+    /// `[update] url` without `[control] socket`: the reboot into an installed update cannot ask
+    /// whether anybody uses the kiosk, so it never happens. A warning at the `url` key, and only
+    /// then: with the socket, or for `[content] url` (the kiosk watches the import's status file,
+    /// no socket needed) there is none.
+    func testUpdateURLWithoutControlSocketIsWarnedAtTheURL() throws {
+        let fixture = ConfigFixture()
+        let bare = try fixture.load("""
+            [carousel]
+            wrap = true
+
+            [update]
+            check_every = "1h"
+              url = "https://updates.example.com/kiosk.raucb"
+            """)
+        XCTAssertEqual(bare.warnings, [ConfigDiagnostic(file: fixture.folder + "/config.toml", line: 6, column: 3,
+                                                        message: ConfigWarnings.updateWithoutControlSocket)])
+        XCTAssertTrue(bare.warnings[0].message.contains("[control] socket"))
+        let withSocket = try fixture.load("""
+            [update]
+            url = "https://updates.example.com/kiosk.raucb"
+            [control]
+            socket = "/run/kiosk-carousel/control.sock"
+            """)
+        XCTAssertEqual(withSocket.warnings, [])
+        XCTAssertEqual(try fixture.load("[content]\nurl = \"https://content.example.com/lobby.kcb\"\n").warnings, [])
+        XCTAssertEqual(try fixture.load("[control]\n").warnings, [], "no [update] url: nothing to warn about")
+    }
+
     func testDurationsAndRanges() {
         XCTAssertEqual(ConfigFixture().report("[update]\ncheck_every = \"30s\"\n").first.map { String($0.prefix(60)) },
                        "2:15: 'check_every' \"30s\" is shorter than 1m, the least allo")

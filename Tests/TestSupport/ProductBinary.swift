@@ -14,19 +14,24 @@ public enum ProductBinary {
         public var errors: String
     }
 
+    /// The product's path (for a script a test runs, `KIOSK_BIN=`); throws `Missing` when it is not built.
+    public static func path() throws -> String {
+        // The test bundle runs as an executable in the build folder, next to the product.
+        let folder = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).deletingLastPathComponent()
+        let binary = folder.appendingPathComponent("kiosk-carousel").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw Missing(description: "\(binary) is not built; run `swift build --build-tests` first")
+        }
+        return binary
+    }
+
     /// Runs the product with `arguments`; its standard output and error are collected (the
     /// error stream on a thread of its own, so neither pipe can fill up and stall the program).
     /// `standardInput`: bytes the program reads from a pipe on its standard input (then its end).
     /// `environment`: variables set (or replaced) in the environment the program inherits.
     public static func run(_ arguments: [String], standardInput: Data? = nil, environment: [String: String] = [:]) throws -> Result {
-        // The test bundle runs as an executable in the build folder, next to the product.
-        let folder = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).deletingLastPathComponent()
-        let binary = folder.appendingPathComponent("kiosk-carousel")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw Missing(description: "\(binary.path) is not built; run `swift build --build-tests` first")
-        }
         let p = Process()
-        p.executableURL = binary
+        p.executableURL = URL(fileURLWithPath: try path())
         p.arguments = arguments
         if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()

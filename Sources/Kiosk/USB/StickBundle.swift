@@ -29,9 +29,30 @@ public enum StickBundle {
         return nil
     }
 
-    /// Why a bundle could not be taken off the stick.
-    public struct CopyFailure: Error, CustomStringConvertible {
-        public var description: String
+    /// Why a bundle could not be taken off the stick. A failed system call stays a
+    /// `SystemCallError` (its errno) until the failure is printed.
+    public enum CopyFailure: Error, CustomStringConvertible {
+        /// `update/incoming/` (the path) could not be made; Foundation's error.
+        case folderNotMade(String, any Error)
+        /// The bundle on the stick could not be `stat`-ed.
+        case unreadable(SystemCallError)
+        /// `update/incoming/`'s file system has `free` bytes, too few for a bundle of `size` (and 8 MiB to spare).
+        case noSpace(free: Int64, size: Int64)
+        /// The copy ended after `copied` of the bundle's `size` bytes.
+        case shortRead(bundle: String, copied: Int64, size: Int64)
+        /// Reading the bundle, or writing, flushing or renaming its copy, failed.
+        case copyFailed(SystemCallError)
+
+        public var description: String {
+            switch self {
+            case .folderNotMade(let folder, let error): return "\(folder) cannot be made: \(error)"
+            case .unreadable(let error): return "\(error)"
+            case .noSpace(let free, let size):
+                return "not enough free space for it: \(ContentImporter.mebibytes(free)) MiB free, the bundle is \(ContentImporter.mebibytes(size)) MiB"
+            case .shortRead(let bundle, let copied, let size): return "\(bundle): \(copied) of \(size) bytes read (was the stick pulled out?)"
+            case .copyFailed(let error): return "the stick could not be read to the end (was it pulled out?): \(error)"
+            }
+        }
     }
 
     /// Copies `bundle` into `paths.incoming` (whole, fsync-ed, through a `.part` name); returns the copy.
@@ -40,36 +61,42 @@ public enum StickBundle {
             try FileManager.default.createDirectory(atPath: paths.incoming, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o755])
         } catch {
-            throw CopyFailure(description: "\(paths.incoming) cannot be made: \(error)")
+            throw .folderNotMade(paths.incoming, error)
         }
         // What an earlier import left (a power cut): not kept.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: paths.incoming)) ?? [] {
             unlink(paths.incoming + "/" + name)
         }
         var st = stat(), fs = statvfs()
-        guard stat(bundle, &st) == 0 else { throw CopyFailure(description: "\(SystemCallError(call: "stat", subject: bundle))") }
+        guard stat(bundle, &st) == 0 else { throw .unreadable(SystemCallError(call: "stat", subject: bundle)) }
+        let size = Int64(st.st_size)
         if statvfs(paths.incoming, &fs) == 0 {
             let free = Int64(fs.f_bavail) * Int64(fs.f_frsize)
-            if Int64(st.st_size) + (8 << 20) > free {
-                throw CopyFailure(description: "not enough free space for it: \(ContentImporter.mebibytes(free)) MiB free, the bundle is \(ContentImporter.mebibytes(Int64(st.st_size))) MiB")
-            }
+            if size + (8 << 20) > free { throw .noSpace(free: free, size: size) }
         }
         let name = (bundle as NSString).lastPathComponent
         let target = paths.incoming + "/" + name, part = target + ".part"
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        let copied: Int64
         do {
-            let copied = try FileCopy.copy(bundle, to: part, buffer: &buffer)
-            guard copied == Int64(st.st_size) else {
-                unlink(part)
-                throw CopyFailure(description: "\(bundle): \(copied) of \(st.st_size) bytes read (was the stick pulled out?)")
-            }
-            guard rename(part, target) == 0 else { throw SystemCallError(call: "rename", subject: target) }
-            try FileCopy.syncFolder(paths.incoming)
-        } catch let e as CopyFailure {
-            throw e
+            copied = try FileCopy.copy(bundle, to: part, buffer: &buffer)
         } catch {
             unlink(part)
-            throw CopyFailure(description: "the stick could not be read to the end (was it pulled out?): \(error)")
+            throw .copyFailed(error)
+        }
+        guard copied == size else {
+            unlink(part)
+            throw .shortRead(bundle: bundle, copied: copied, size: size)
+        }
+        guard rename(part, target) == 0 else {
+            let failed = SystemCallError(call: "rename", subject: target)
+            unlink(part)
+            throw .copyFailed(failed)
+        }
+        do {
+            try FileCopy.syncFolder(paths.incoming)
+        } catch {
+            throw .copyFailed(error)
         }
         return target
     }

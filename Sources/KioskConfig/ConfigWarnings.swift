@@ -1,0 +1,29 @@
+/// Settings that validate but will not do what the file asks: `check-config` prints them after
+/// `OK` as `FILE:LINE:COLUMN: warning: message` and still exits 0 (docs/configuration.md,
+/// "Checking a file"). Each is said at the key that asks for what will not happen.
+enum ConfigWarnings {
+    /// The warnings of a validated `config` read from `file` (positions from `index`).
+    static func of(_ config: KioskConfiguration, file: String, index: TOMLPositionIndex) -> [ConfigDiagnostic] {
+        var found: [ConfigDiagnostic] = []
+        func warn(at path: ConfigPath, _ message: String) {
+            let p = index.keyPosition(path)
+            found.append(ConfigDiagnostic(file: file, line: p.line, column: p.column, message: message))
+        }
+        // `update reboot-when-quiet` asks the kiosk's control socket whether anybody is using it
+        // (QuietMoment); without one it never reboots into an installed update. Content from
+        // `[content] url` needs no socket: the kiosk watches the import's status file.
+        if config.update.url != nil && config.control.socket == nil {
+            warn(at: [.key("update"), .key("url")], updateWithoutControlSocket)
+        }
+        return found
+    }
+
+    /// The warning for `[update] url` without `[control] socket`.
+    static let updateWithoutControlSocket = """
+        [update] url is set but there is no [control] socket: an update it installs never takes \
+        effect by itself, because the reboot into it waits for a quiet moment and asks the kiosk \
+        through that socket whether anybody is using it (docs/updates.md); add [control] \
+        socket = "/run/kiosk-carousel/control.sock" (the image adds it to the config.toml it \
+        ships: keep it when you replace that file), or reboot the kiosk yourself after each update
+        """
+}
