@@ -201,7 +201,7 @@ public final class KioskBehavior {
         store.lastReloadProblems = []
         do {
             let new = try loaded.get()
-            Self.logImportedContent(new, logger: logger)
+            Self.logLoaded(new, logger: logger)
             if new.items.isEmpty && !session.config.items.isEmpty {
                 // An empty file (caught half-written) or an emptied items folder: keep showing
                 // what is shown rather than a carousel of nothing.
@@ -287,8 +287,11 @@ public final class KioskBehavior {
         }
     }
 
-    /// Says which USB content is shown, or why it is not (its problems), once per load.
-    public static func logImportedContent(_ config: KioskConfiguration, logger: Logger) {
+    /// Says, once per load, the config's warnings (as check-config prints them) and which USB
+    /// content is shown or why it is not (its problems).
+    public static func logLoaded(_ config: KioskConfiguration, logger: Logger) {
+        // check-config's warnings (the config is used; something in it will not work as meant).
+        for w in config.warnings { logger.warning("\(w.description)") }
         if let file = config.importedContent { logger.info("content from a USB stick: \(file)") }
         for d in config.importedContentProblems { logger.error("USB content not used: \(d.description)") }
         if !config.machineProblems.isEmpty {
