@@ -72,7 +72,7 @@ struct USBImportCommand: ParsableCommand {
             (status, update) = (nil, nil)
         }
         switch update {
-        case .refused?, .notFetched?: throw ExitCode(1)
+        case .refused?, .notFetched?, .deferred?: throw ExitCode(1)
         default: break
         }
         if status?.state == .failed { throw ExitCode(1) }

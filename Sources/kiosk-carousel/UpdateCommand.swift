@@ -58,6 +58,9 @@ struct UpdateInstallCommand: ParsableCommand {
             FileHandle.standardError.write(Data("\(bundle): not downloaded: \(why)\n".utf8))
             throw ExitCode(1)
         case .unchanged: print("unchanged")
+        case .deferred(let running):
+            FileHandle.standardError.write(Data("\(bundle): not installed now: version \(running) is still on trial (not yet marked good); try again once it is\n".utf8))
+            throw ExitCode(75)   // EX_TEMPFAIL
         }
     }
 }
@@ -94,14 +97,18 @@ struct UpdateCheckCommand: ParsableCommand {
         case .checked:
             break
         }
-        try check.recordCheck(now: time)
         var failed = false
+        // A system update deferred because this boot is still on trial is looked for again at
+        // the timer's next run, not after check_every.
+        var deferred = false
         if let url = machine.update.url {
             switch options.installer(logger: logger).install(url, skipUnchanged: true) {
             case .refused, .notFetched: failed = true
+            case .deferred: deferred = true
             case .installed, .unchanged: break
             }
         }
+        if !deferred { try check.recordCheck(now: time) }
         if let url = machine.contentSource.url {
             var limits = Downloader.Limits()
             limits.lowSpeedSeconds = options.lowSpeedSeconds

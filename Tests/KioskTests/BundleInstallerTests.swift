@@ -111,4 +111,30 @@ final class BundleInstallerTests: XCTestCase {
         XCTAssertEqual(off.slot, "none")
         XCTAssertEqual(off.compatible, "KioskCarousel-" + SystemIdentity.architecture)
     }
+
+    /// A new slot's trial boot, not yet marked good (`systemd-bless-boot status`: indeterminate):
+    /// nothing is installed (the other slot is the one a failed trial rolls back to); a stick's
+    /// person is told on the screen, a URL is simply tried again later. After the bless (`good`)
+    /// or without boot counting (`clean`) the same bundle installs.
+    func testNothingIsInstalledWhileThisBootIsOnTrial() throws {
+        let bundle = try rauc.bundle("kiosk-carousel-0.1.2-amd64.raucb", version: "0.1.2")
+        func installerAt(blessStatus bless: String) throws -> BundleInstaller {
+            BundleInstaller(paths: UpdatePaths(folder: folder + "/update"), rauc: RaucClient(program: rauc.program),
+                            identity: try fakeIdentity(in: folder + "/system-\(bless)", blessStatus: bless), logger: Logger(label: "test"))
+        }
+        let onTrial = try installerAt(blessStatus: "indeterminate")
+        XCTAssertEqual(onTrial.install(bundle, source: "/dev/sda1 (kiosk-carousel-0.1.2-amd64.raucb)"), .deferred(running: "0.1.1"))
+        XCTAssertEqual(rauc.recorded, [], "RAUC not even asked")
+        let said = try XCTUnwrap(status)
+        XCTAssertEqual(said.state, .failed)
+        XCTAssertTrue(said.message.contains("still on trial") && said.message.contains("Plug the stick in again"), said.message)
+        try FileManager.default.removeItem(atPath: self.installer.paths.status)
+        XCTAssertEqual(onTrial.install(bundle), .deferred(running: "0.1.1"))
+        XCTAssertNil(status, "not a stick: no status for the screen, the next check tries again")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: self.installer.paths.pending))
+
+        XCTAssertEqual(try installerAt(blessStatus: "good").install(bundle), .installed(version: "0.1.2"))
+        XCTAssertEqual(try installerAt(blessStatus: "clean").install(try rauc.bundle("kiosk-carousel-0.1.3-amd64.raucb", version: "0.1.3")),
+                       .installed(version: "0.1.3"))
+    }
 }

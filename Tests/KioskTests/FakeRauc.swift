@@ -85,12 +85,19 @@ struct FakeRauc {
 
 /// A system identity in a scratch folder: os-release with `IMAGE_VERSION`, a kernel command line
 /// with `rauc.slot=`, RAUC's system.conf with `compatible=`.
-func fakeIdentity(in folder: String, version: String = "0.1.1", slot: String = "A", compatible: String = "KioskCarousel-amd64") throws -> SystemIdentity {
+func fakeIdentity(in folder: String, version: String = "0.1.1", slot: String = "A", compatible: String = "KioskCarousel-amd64",
+                  blessStatus: String? = nil) throws -> SystemIdentity {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     var identity = SystemIdentity()
     identity.osRelease = folder + "/os-release"
     identity.cmdline = folder + "/cmdline"
     identity.raucSystemConf = folder + "/system.conf"
+    // `systemd-bless-boot status`: none (no boot counting) unless a status is given.
+    identity.blessBoot = folder + "/systemd-bless-boot"
+    if let blessStatus {
+        try "#!/bin/sh\n[ \"$1\" = status ] && echo \(blessStatus)\n".write(toFile: identity.blessBoot, atomically: true, encoding: .utf8)
+        chmod(identity.blessBoot, 0o755)
+    }
     try "ID=debian\nIMAGE_ID=kiosk-carousel\nIMAGE_VERSION=\"\(version)\"\n".write(toFile: identity.osRelease, atomically: true, encoding: .utf8)
     try "BOOT_IMAGE=/a/vmlinuz root=PARTUUID=x ro rauc.slot=\(slot) panic=10\n".write(toFile: identity.cmdline, atomically: true, encoding: .utf8)
     try "[system]\ncompatible=\(compatible)\nbootloader=custom\n".write(toFile: identity.raucSystemConf, atomically: true, encoding: .utf8)

@@ -32,6 +32,10 @@ public final class BundleInstaller {
         case notFetched(Downloader.Failure)
         /// The server's file is the one already installed or refused (`seen.json`).
         case unchanged
+        /// Not now: this boot is a new slot's trial, not yet marked good. Installing would
+        /// overwrite the only slot known to work (the one a failed trial rolls back to); a later
+        /// check (or the stick plugged in again) installs it.
+        case deferred(running: String)
     }
 
     /// `update install FILE|URL`, and a USB stick's bundle (`source` names the stick).
@@ -43,6 +47,15 @@ public final class BundleInstaller {
         if lock >= 0 { _ = flock(lock, LOCK_EX) }
         defer { if lock >= 0 { close(lock) } }
         let running = identity.version
+        if identity.isOnTrial {
+            // A stick's person sees why on the screen; a check by URL just tries again later.
+            if source != nil {
+                report(.failed, shown, "Not installed yet: version \(running) is still on trial (it has not been marked good). "
+                       + "Plug the stick in again in a few minutes.", running: running)
+            }
+            logger.notice("\(shown): not installed now: this boot (version \(running)) is on trial, not yet marked good")
+            return .deferred(running: running)
+        }
         var file = fileOrURL
         var remote: Downloader.Remote?
         if DownloadURL.problem(fileOrURL) == nil {

@@ -10,7 +10,17 @@ public struct SystemIdentity: Sendable {
     public var raucSystemConf = "/etc/rauc/system.conf"
     /// The kernel's random ID of this boot (a new one at every boot).
     public var bootIDFile = "/proc/sys/kernel/random/boot_id"
+    /// systemd's boot counting tool: `status` says whether this boot is still on trial.
+    public var blessBoot = "/lib/systemd/systemd-bless-boot"
     public init() {}
+
+    /// Whether this boot is a counted one not yet marked good (`systemd-bless-boot status` says
+    /// `indeterminate`): a new slot's trial, which the health gate has not passed yet. False
+    /// where there is no boot counting (no systemd-bless-boot, or it says `clean`).
+    public var isOnTrial: Bool {
+        guard access(blessBoot, X_OK) == 0, let result = try? ChildProcess.run([blessBoot, "status"]) else { return false }
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "indeterminate"
+    }
 
     /// This boot's ID (`boot_id`), nil when it cannot be read.
     public var bootID: String? {
