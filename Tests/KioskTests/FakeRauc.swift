@@ -92,11 +92,18 @@ func fakeIdentity(in folder: String, version: String = "0.1.1", slot: String = "
     identity.osRelease = folder + "/os-release"
     identity.cmdline = folder + "/cmdline"
     identity.raucSystemConf = folder + "/system.conf"
-    // `systemd-bless-boot status`: none (no boot counting) unless a status is given.
-    identity.blessBoot = folder + "/systemd-bless-boot"
+    // Boot counting: none unless a status is given. "indeterminate": the boot loader started
+    // the counted entry kiosk-2-b+2-1.conf and it is still there; "good": it was renamed.
+    identity.bootCountVariable = folder + "/LoaderBootCountPath"
+    identity.espFolders = [folder + "/esp"]
     if let blessStatus {
-        try "#!/bin/sh\n[ \"$1\" = status ] && echo \(blessStatus)\n".write(toFile: identity.blessBoot, atomically: true, encoding: .utf8)
-        chmod(identity.blessBoot, 0o755)
+        try FileManager.default.createDirectory(atPath: folder + "/esp/loader/entries", withIntermediateDirectories: true)
+        let counted = "\\loader\\entries\\kiosk-2-b+2-1.conf"
+        var variable = Data([0x06, 0, 0, 0])
+        for unit in counted.utf16 + [0] { variable.append(UInt8(unit & 0xff)); variable.append(UInt8(unit >> 8)) }
+        FileManager.default.createFile(atPath: identity.bootCountVariable, contents: variable)
+        let entry = folder + "/esp/loader/entries/" + (blessStatus == "indeterminate" ? "kiosk-2-b+2-1.conf" : "kiosk-2-b.conf")
+        FileManager.default.createFile(atPath: entry, contents: Data("title kiosk\n".utf8))
     }
     try "ID=debian\nIMAGE_ID=kiosk-carousel\nIMAGE_VERSION=\"\(version)\"\n".write(toFile: identity.osRelease, atomically: true, encoding: .utf8)
     try "BOOT_IMAGE=/a/vmlinuz root=PARTUUID=x ro rauc.slot=\(slot) panic=10\n".write(toFile: identity.cmdline, atomically: true, encoding: .utf8)

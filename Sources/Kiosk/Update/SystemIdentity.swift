@@ -10,16 +10,31 @@ public struct SystemIdentity: Sendable {
     public var raucSystemConf = "/etc/rauc/system.conf"
     /// The kernel's random ID of this boot (a new one at every boot).
     public var bootIDFile = "/proc/sys/kernel/random/boot_id"
-    /// systemd's boot counting tool: `status` says whether this boot is still on trial.
-    public var blessBoot = "/lib/systemd/systemd-bless-boot"
+    /// systemd-boot's `LoaderBootCountPath` EFI variable: set when the boot loader started a
+    /// counted entry (`…+LEFT-DONE.conf`), the entry's path on the ESP (UTF-16, after 4 bytes of
+    /// attributes).
+    public var bootCountVariable = "/sys/firmware/efi/efivars/LoaderBootCountPath-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
+    /// Where the ESP may be mounted (the image: `/efi`, an automount).
+    public var espFolders = ["/efi", "/boot/efi", "/boot"]
     public init() {}
 
-    /// Whether this boot is a counted one not yet marked good (`systemd-bless-boot status` says
-    /// `indeterminate`): a new slot's trial, which the health gate has not passed yet. False
-    /// where there is no boot counting (no systemd-bless-boot, or it says `clean`).
+    /// Whether this boot is a counted one not yet marked good: a new slot's trial, which the
+    /// health gate has not passed yet. systemd-bless-boot marks it good by renaming the entry the
+    /// boot loader started (`LoaderBootCountPath`) to its name without the counter; while that
+    /// file is still there, the trial goes on (`systemd-bless-boot status`: indeterminate).
+    /// False without boot counting (no variable) or when the ESP cannot be found.
     public var isOnTrial: Bool {
-        guard access(blessBoot, X_OK) == 0, let result = try? ChildProcess.run([blessBoot, "status"]) else { return false }
-        return result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "indeterminate"
+        guard let data = FileManager.default.contents(atPath: bootCountVariable), data.count > 4 else { return false }
+        var units = [UInt16]()
+        let bytes = [UInt8](data.dropFirst(4))
+        for i in stride(from: 0, to: bytes.count - 1, by: 2) { units.append(UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8) }
+        while units.last == 0 { units.removeLast() }
+        let entry = String(decoding: units, as: UTF16.self).replacingOccurrences(of: "\\", with: "/")
+        guard entry.hasPrefix("/"), !entry.contains("/../") else { return false }
+        for esp in espFolders where FileManager.default.fileExists(atPath: esp + "/loader/entries") {
+            return FileManager.default.fileExists(atPath: esp + entry)
+        }
+        return false
     }
 
     /// This boot's ID (`boot_id`), nil when it cannot be read.
