@@ -115,6 +115,7 @@ public enum ConfigLoader {
         let diagnostics = decoder.diagnostics
         guard diagnostics.isEmpty else { throw ConfigErrors(diagnostics) }
         config.file = file
+        config.warnings = decoder.warnings
         return (config, Set((document.tableEntries ?? []).map(\.key)))
     }
 

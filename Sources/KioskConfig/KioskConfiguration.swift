@@ -37,6 +37,10 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var itemsDirectory = ItemsDirectorySettings()
     /// Every item: the `[[item]]` tables in file order, then the `[items] directory` files.
     public var items: [ItemConfig] = []
+    /// `[languages]`: the languages item texts are written in (docs/accessibility.md).
+    public var languages = LanguagesSettings()
+    /// What `check-config` warns about but the kiosk runs with (a text without a translation).
+    public var warnings: [ConfigDiagnostic] = []
     public init() {}
 
     /// Imported content (`[usb] content`) is used: from USB sticks (`[usb] import`) or from a
@@ -399,6 +403,9 @@ public struct ItemConfig: Equatable, Sendable {
     public var style: CardStyle
     /// Made from a file of `[items] directory` rather than an `[[item]]` table.
     public var fromDirectory = false
+    /// Texts written per language: item key (`ItemConfig.translatableKeys`) → language code →
+    /// text. `title` and `subtitle` hold the default language's; `localized(to:)` picks another.
+    public var translations: [String: [String: String]] = [:]
     public init(id: String, title: String, subtitle: String? = nil, image: String? = nil, style: CardStyle = CardStyle()) {
         self.id = id; self.title = title; self.subtitle = subtitle; self.image = image; self.style = style
     }

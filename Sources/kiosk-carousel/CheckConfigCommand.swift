@@ -8,7 +8,7 @@ struct CheckConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "check-config",
         abstract: "Parse and validate a config file: prints OK, or every problem as FILE:LINE:COLUMN: message.",
         usage: "kiosk-carousel check-config FILE",
-        discussion: "Exits 0 when the file is valid, 1 when it has problems. Every clip is opened and every font looked up: a container or codec this machine cannot decode, or a font none of whose families is installed, is a problem, as it is for `simulate` and for `run` at start and on every reload. docs/configuration.md lists every key.")
+        discussion: "Exits 0 when the file is valid (warnings, such as an item text without a translation into one of `[languages] available`, are printed after OK as FILE:LINE:COLUMN: warning: message), 1 when it has problems. Every clip is opened and every font looked up: a container or codec this machine cannot decode, or a font none of whose families is installed, is a problem, as it is for `simulate` and for `run` at start and on every reload. docs/configuration.md lists every key.")
     @Argument(help: "The config file.") var file: String
 
     func run() throws {
@@ -17,6 +17,8 @@ struct CheckConfigCommand: ParsableCommand {
             // `simulate` and `run` do.
             let config = try ConfigLoader.load(path: file, media: MediaFileCheck.kiosk)
             print("OK")
+            // What the kiosk runs with but someone should look at (a text without a translation).
+            for w in config.warnings { print(w.description) }
             // With [usb] import on, the content a stick brought is checked with the file.
             if let content = config.importedContent { print("with the content from a USB stick: \(content)") }
             for d in config.importedContentProblems { print("the content from a USB stick is not used: \(d)") }
