@@ -1,3 +1,4 @@
+import Cards
 import CarouselCore
 import Foundation
 import JSON
@@ -165,5 +166,24 @@ final class LanguageTests: XCTestCase {
         try simulator.run()
         XCTAssertEqual(languageEvents(log.lines.compactMap { JSONValue.parse($0)?.objectValue }), ["1.00 de", "2.00 en"])
         XCTAssertEqual(simulator.session.config.items[0].title, "The Harbour")
+    }
+}
+
+/// The kiosk's own cards follow the language shown: the empty carousel, and a notice shown in
+/// one language changes with the `language` key while it stays on screen.
+final class KioskStringsLanguageTests: XCTestCase {
+    func testTheEmptyCarouselAndANoticeFollowTheLanguage() throws {
+        let config = try ConfigLoader.parse("[languages]\navailable = [\"en\", \"de\"]\n", file: "/tmp/kiosk-lang-test.toml")
+        let session = CarouselSession(config: config, width: 640, height: 360)
+        let behavior = KioskBehavior(session: session, log: try EventLog(path: nil), now: 0, performAction: KioskBehavior.simulatedAction)
+        XCTAssertEqual(behavior.sceneCards.shownMessage?.title, "No items yet")
+        behavior.input(.keyDown(.language), now: 1)
+        XCTAssertEqual(behavior.sceneCards.shownMessage?.title, "Noch keine Inhalte")
+        behavior.sceneCards.showNotice(until: nil) { l in MessageCard(title: KioskStrings.text(.updateInstalled, l)) }
+        XCTAssertEqual(behavior.sceneCards.shownMessage?.title, "Aktualisierung installiert")
+        behavior.input(.keyUp(.language), now: 1.05)
+        behavior.input(.keyDown(.language), now: 2)
+        XCTAssertEqual(behavior.language.current, "en")
+        XCTAssertEqual(behavior.sceneCards.shownMessage?.title, "Update installed", "the notice is shown in English now, and the key did not end it")
     }
 }
