@@ -110,6 +110,7 @@ public enum ImportedContent {
         }
         if tables.contains("schedule") { out.schedule = content.schedule }
         if tables.contains("schedule_defaults") { out.scheduleDefaults = content.scheduleDefaults }
+        if tables.contains("languages") { out.languages = content.languages }
         out.importedContent = contentFile
         var problems: [String] = []
         let ids = Set(out.items.map(\.id))

@@ -97,6 +97,17 @@ final class LanguagesConfigTests: XCTestCase {
                        ["5:9: 'title' must be a string or a table of languages such as { en = \"…\", de = \"…\" }, not an integer"])
     }
 
+    /// [languages] is a content table: a USB stick's content with its own replaces the kiosk's.
+    func testImportedContentBringsItsLanguages() throws {
+        let fixture = ConfigFixture()
+        let machine = try fixture.load("[languages]\navailable = [\"en\"]\n[[item]]\ntitle = \"A\"\n")
+        let content = try fixture.load(twoLanguages + "[[item]]\ntitle = { en = \"Harbour\", de = \"Hafen\" }\n", name: "content.toml")
+        let shown = try ImportedContent.overlay(content, tables: ["languages", "item"], on: machine, contentFile: "content.toml")
+        XCTAssertEqual(shown.languages.available, ["en", "de"])
+        XCTAssertEqual(shown.localized(to: "de").items.map(\.title), ["Hafen"])
+        XCTAssertTrue(ImportedContent.contentTables.contains("languages"))
+    }
+
     func testLanguageCodes() {
         for good in ["en", "de", "pt-BR", "zh-Hant", "gsw"] { XCTAssertTrue(LanguageCode.isValid(good), good) }
         for bad in ["", "e", "english", "en_GB", "en-", "-en", "e1", "en-x"] { XCTAssertFalse(LanguageCode.isValid(bad), bad) }
