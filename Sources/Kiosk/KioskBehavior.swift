@@ -214,6 +214,7 @@ public final class KioskBehavior {
         do {
             let new = try loaded.get()
             Self.logImportedContent(new, logger: logger)
+            Self.logWarnings(new, logger: logger)
             if new.items.isEmpty && !session.config.items.isEmpty {
                 // An empty file (caught half-written) or an emptied items folder: keep showing
                 // what is shown rather than a carousel of nothing.
@@ -309,6 +310,12 @@ public final class KioskBehavior {
             for d in config.machineProblems { logger.error("\(d.description)") }
             logger.error("\(config.file) has \(config.machineProblems.count) problem(s): showing the USB stick's content with what can be read of it")
         }
+    }
+
+    /// What `check-config` warns about (a text without a translation), in the journal too: the
+    /// kiosk runs with it, but whoever keeps it should hear.
+    public static func logWarnings(_ config: KioskConfiguration, logger: Logger) {
+        for w in config.warnings { logger.warning("\(w.description)") }
     }
 
     /// Writes one event line and hands it to `onEventLine`.

@@ -54,6 +54,7 @@ struct RunCommand: ParsableCommand {
             // Every clip opened, as check-config and every reload do (before the loop starts).
             cfg = try ConfigLoader.loadForRun(path: path, media: MediaFileCheck.kiosk, missingFileHint: config.missingFileHint)
             KioskBehavior.logImportedContent(cfg, logger: logger)
+            KioskBehavior.logWarnings(cfg, logger: logger)
         } catch let e as ConfigErrors {
             problems = e.diagnostics
             for d in e.diagnostics { logger.error("\(d.description)") }

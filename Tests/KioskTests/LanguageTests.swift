@@ -3,6 +3,7 @@ import CarouselCore
 import Foundation
 import JSON
 import KioskConfig
+import TestSupport
 import XCTest
 @testable import Kiosk
 
@@ -148,6 +149,23 @@ final class LanguageTests: XCTestCase {
         behavior.input(.keyDown(.language), now: 1)
         XCTAssertEqual(stateLanguage(), "de")
         XCTAssertEqual(behavior.log.lines.last, #"{"t":1.0000,"event":"language","language":"de"}"#)
+    }
+
+    /// A reload adopts a file with a text lacking a translation, and logs the warning
+    /// check-config prints (the kiosk runs with it; whoever keeps it hears it in the journal).
+    func testAReloadLogsTheWarnings() throws {
+        let file = path("config.toml")
+        try Self.translated.write(toFile: file, atomically: true, encoding: .utf8)
+        let session = CarouselSession(config: try ConfigLoader.load(path: file), width: 640, height: 360)
+        let behavior = KioskBehavior(session: session, log: try EventLog(path: nil), now: 0, performAction: KioskBehavior.simulatedAction)
+        try Self.translated.replacingOccurrences(of: "de = \"Der Hafen\"", with: "fr = \"Le Port\"")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let capture = LogCapture()
+        XCTAssertNotNil(behavior.reload(path: file, reason: "test", now: 1, logger: capture.logger))
+        XCTAssertEqual(capture.messages(.warning), [
+            "\(file):11:1: warning: 'title' of [[item]] #1 has no text for \"de\"; in \"de\" the \"en\" text (the default language's) is shown",
+            "\(file):11:31: warning: 'title' of [[item]] #1 has a text for \"fr\", but [languages] available does not list \"fr\"; it is never shown",
+        ])
     }
 
     /// A reload that no longer offers the shown language shows the new default.
