@@ -363,7 +363,7 @@ public final class KioskBehavior {
                     session.apply(.step(1), now: t)
                 }
             case .goHome(let index):
-                // The next person starts in the default language (so does a blanked screen's).
+                // The next person starts in the default language (after the blank below too).
                 if language.returnToDefault() { languageChanged(now: t) }
                 session.apply(.scrollTo(index: index, duration: nil), now: t)
             case .blank:
