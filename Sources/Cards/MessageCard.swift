@@ -46,15 +46,16 @@ public struct MessageCard: Equatable, Sendable {
                            footer: "The kiosk starts as soon as \(file) is fixed.")
     }
 
-    /// A carousel with no items: where to put them.
-    public static func emptyCarousel(folder: String?, configFile: String) -> MessageCard {
+    /// A carousel with no items: where to put them, in `language` (`KioskStrings`).
+    public static func emptyCarousel(folder: String?, configFile: String, language: String = "en") -> MessageCard {
+        let text = { (key: KioskText) in KioskStrings.text(key, language) }
         if let folder {
-            return MessageCard(title: "No items yet", lines: ["Add pictures to \(folder)"],
-                               footer: "They appear here as soon as they are copied.")
+            return MessageCard(title: text(.noItemsYet), lines: [KioskStrings.text(.addPictures, language, folder)],
+                               footer: text(.appearWhenCopied))
         }
-        let file = configFile.isEmpty ? "the config file" : configFile
-        return MessageCard(title: "No items yet", lines: ["Add [[item]] tables to \(file)"],
-                           footer: "They appear here as soon as the file is saved.")
+        let file = configFile.isEmpty ? text(.theConfigFile) : configFile
+        return MessageCard(title: text(.noItemsYet), lines: [KioskStrings.text(.addItemTables, language, file)],
+                           footer: text(.appearWhenSaved))
     }
 }
 

@@ -54,6 +54,7 @@ public final class OverlayRenderer {
     private var title: (text: String, overlay: Overlay?)?
     private var ring: (dial: DialOptions, overlay: Overlay?)?
     private var messageCache: (card: MessageCard, style: MessageCardRenderer.Style, overlay: Overlay)?
+    private var badge: (code: String, overlay: Overlay)?
 
     public init(style: OverlayStyle, screenWidth: Int, screenHeight: Int) {
         self.style = style
@@ -129,6 +130,14 @@ public final class OverlayRenderer {
         ctx.flush()
         let overlay = Overlay(texture: texture, x: Int((dial.center.x - c).rounded()), y: Int((dial.center.y - c).rounded()))
         ring = (dial, overlay)
+        return overlay
+    }
+
+    /// The shown language's badge (`LanguageBadge`): drawn again only when the language changes.
+    public func languageBadge(_ code: String) -> Overlay {
+        if let b = badge, b.code == code { return b.overlay }
+        let overlay = LanguageBadge.render(code: code, screenWidth: screenWidth, screenHeight: screenHeight, style: style.titleOverlay)
+        badge = (code, overlay)
         return overlay
     }
 

@@ -71,6 +71,8 @@ public final class GestureRecognizer {
             case .enter: return [.select]
             case .home: return [.home]
             case .escape: return [.cancel]
+            // The kiosk's own keys (the language, accessibility): not gestures.
+            default: return []
             }
         case .keyUp:
             return []

@@ -1,6 +1,7 @@
 /// The keys the kiosk understands; a key map in the config binds real key codes to them.
 public enum KeyName: String, CaseIterable, Sendable, Codable {
     case left, right, up, down, enter, escape, home
+    case language  // languages (issue 30): shows the next of `[languages] available`
 }
 
 /// One input event in screen pixels, after calibration and display rotation.

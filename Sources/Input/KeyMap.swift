@@ -20,13 +20,15 @@ public struct KeyMap: Equatable, Sendable {
     public init(bindings: [UInt16: KeyName]) { self.bindings = bindings }
 
     /// The defaults: arrows step, Enter/keypad Enter/Space/Select/OK select, Escape/Back cancel,
-    /// Home goes home; a remote control's keys and a keyboard's work out of the box.
+    /// Home goes home, Language (KEY_LANGUAGE) shows the next language; a remote control's keys
+    /// and a keyboard's work out of the box.
     public static let standard = KeyMap(bindings: [
         UInt16(KEY_LEFT): .left, UInt16(KEY_RIGHT): .right, UInt16(KEY_UP): .up, UInt16(KEY_DOWN): .down,
         UInt16(KEY_ENTER): .enter, UInt16(KEY_KPENTER): .enter, UInt16(KEY_SPACE): .enter,
         UInt16(KEY_SELECT): .enter, UInt16(KEY_OK): .enter,
         UInt16(KEY_ESC): .escape, UInt16(KEY_BACK): .escape,
         UInt16(KEY_HOME): .home,
+        UInt16(KEY_LANGUAGE): .language,
     ])
 
     /// The kiosk key of a code.

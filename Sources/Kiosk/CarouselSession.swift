@@ -214,6 +214,9 @@ public final class CarouselSession {
         if items.indices.contains(engine.currentIndex), let title = overlays.title(for: items[engine.currentIndex]) {
             quads.append(title.quad)
         }
+        // With two or more languages, the shown one's badge (the language control a finger taps).
+        let languages = config.languages
+        if languages.isMultilingual { quads.append(overlays.languageBadge(languages.shownLanguage).quad) }
         return quads
     }
 

@@ -16,6 +16,9 @@ public final class KioskBehavior {
     /// The clips: the centred card's and one on the whole screen.
     public let video: SceneVideo
     public let idle: IdleController
+    /// The language shown (`[languages]`): `language.current` is its code (`"en"`, `"de"`),
+    /// which speech reads for its voice.
+    public let language: LanguageController
     /// `[[schedule]]`: opening hours (replaced on reload, keeping its clock and start).
     public private(set) var schedule: ScheduleController
     /// The configuration, held once: as loaded (every item; the session shows it, or the open
@@ -67,6 +70,7 @@ public final class KioskBehavior {
         store = ConfigStore(path: configPath, loaded: session.config, problems: configProblems)
         scheduleLogger = logger
         idle = IdleController(policy: IdlePolicy(session.config.idle), now: now)
+        language = LanguageController(settings: session.config.languages)
         schedule = ScheduleController(windows: session.config.schedule, defaults: session.config.scheduleDefaults,
                                       clock: wallClock, now: now, logger: logger)
     }
@@ -100,7 +104,7 @@ public final class KioskBehavior {
         let wanted = schedule.shownItems
         if wanted != shownItems {
             shownItems = wanted
-            session.reload(Self.shownConfig(store.loaded, items: wanted), now: now)
+            showLoadedConfig(now: now)
         }
     }
 
@@ -122,7 +126,15 @@ public final class KioskBehavior {
     public func input(_ event: InputEvent, now: Double) {
         let verdict = idle.handle(event, now: now)
         applyIdle(verdict.actions, now: now)
-        if verdict.deliver { session.handle(event, now: now) }
+        if verdict.deliver {
+            var changed = false
+            let badgeShown = sceneCards.shownMessage == nil && !video.isPlayingFullscreen
+            if language.take(event, session: session, badgeShown: badgeShown, changed: &changed) {
+                if changed { languageChanged(now: now) }
+            } else {
+                session.handle(event, now: now)
+            }
+        }
         flushEvents()
     }
 
@@ -222,7 +234,9 @@ public final class KioskBehavior {
                 }
             }
             shownItems = schedule.shownItems
-            session.reload(Self.shownConfig(new, items: shownItems), now: now)
+            let languageChanged = language.reconfigure(new.languages)
+            showLoadedConfig(now: now)
+            if languageChanged { line(time: now, name: "language", fields: language.eventFields) }
             store.generation += 1
             applyIdle(idle.reconfigure(IdlePolicy(Self.shownConfig(new, items: shownItems).idle), now: now), now: now)
             applyIdle(idle.setScheduleOverride(schedule.idleOverride, now: now), now: now)
@@ -345,8 +359,11 @@ public final class KioskBehavior {
                     session.apply(.step(1), now: t)
                 }
             case .goHome(let index):
+                // The next person starts in the default language (after the blank below too).
+                if language.returnToDefault() { languageChanged(now: t) }
                 session.apply(.scrollTo(index: index, duration: nil), now: t)
             case .blank:
+                if language.returnToDefault() { languageChanged(now: t) }
                 blanked = true
                 video.setSuspended(true, now: t)
                 onBlank?()
@@ -358,6 +375,19 @@ public final class KioskBehavior {
             }
         }
         write(session.takeEvents())
+    }
+
+    /// The session shows the loaded configuration (the open window's items of it) in the
+    /// language shown now.
+    private func showLoadedConfig(now: Double) {
+        session.reload(Self.shownConfig(store.loaded, items: shownItems).localized(to: language.current), now: now)
+    }
+
+    /// The language shown changed: the cards, the overlays and the kiosk's own cards are drawn
+    /// in it, and the `language` event says so.
+    private func languageChanged(now: Double) {
+        showLoadedConfig(now: now)
+        line(time: now, name: "language", fields: language.eventFields)
     }
 
     /// The engine's autoscroll speed (attract mode's, or the configured one afterwards).

@@ -19,6 +19,9 @@ public final class SceneCards: SceneCovering {
     /// A card shown over the carousel for a while (the USB stick's result): `NoticeTimeout` ends
     /// it at its deadline, and a touch, key or click ends it at once (that press only ends it).
     public private(set) var notice: Notice?
+    /// The notice's card in a given language, when it was shown with one (`showNotice(until:_:)`):
+    /// the notice follows the language shown.
+    private var noticeCard: ((String) -> MessageCard)?
 
     /// Covers `session`'s scene (and becomes its `covering`).
     public init(session: CarouselSession) {
@@ -29,8 +32,19 @@ public final class SceneCards: SceneCovering {
     /// Shows `card` until `until` (nil: until `endNotice` or a press).
     public func showNotice(_ card: MessageCard, until: Double?) {
         notice = Notice(card: card, until: until)
+        noticeCard = nil
         session.needsFrame = true
     }
+
+    /// Shows `card` in the language shown (`KioskStrings`), and in the next one when it changes,
+    /// until `until` (nil: until `endNotice` or a press).
+    public func showNotice(until: Double?, _ card: @escaping (_ language: String) -> MessageCard) {
+        showNotice(card(language), until: until)
+        noticeCard = card
+    }
+
+    /// The language shown (the session's configuration is shown in it).
+    private var language: String { session.config.languages.shownLanguage }
 
     /// Ends the notice (its deadline passed, or what it said is over).
     public func endNotice() {
@@ -53,11 +67,12 @@ public final class SceneCards: SceneCovering {
     /// pictures to …").
     public var shownMessage: MessageCard? {
         if let message { return message }
-        if let notice, notice.isShown { return notice.card }
+        if let notice, notice.isShown { return noticeCard?(language) ?? notice.card }
         let config = session.config
         guard config.items.isEmpty else { return nil }
         let file = config.file.isEmpty || config.file.hasPrefix("/") ? config.file
             : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(config.file)
-        return MessageCard.emptyCarousel(folder: config.itemsDirectory.directory, configFile: (file as NSString).standardizingPath)
+        return MessageCard.emptyCarousel(folder: config.itemsDirectory.directory, configFile: (file as NSString).standardizingPath,
+                                         language: language)
     }
 }

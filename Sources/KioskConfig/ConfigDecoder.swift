@@ -8,6 +8,8 @@ final class ConfigDecoder {
     /// For "it belongs in [input]": every schema key name and the sections that have it.
     let keyHomes: [String: [String]]
     private var found: [(position: SourcePosition, order: Int, message: String)] = []
+    /// What is worth saying but does not refuse the file (a text without a translation).
+    private var warned: [(position: SourcePosition, order: Int, message: String)] = []
     /// Every picture and clip a key accepted names, for the load's media pass (`MediaPass`).
     private(set) var mediaReferences: [MediaReference] = []
     /// Every font string a `font` key accepted, with its place, for the load's font pass (`FontPass`).
@@ -21,6 +23,17 @@ final class ConfigDecoder {
     var diagnostics: [ConfigDiagnostic] {
         found.sorted { ($0.position, $0.order) < ($1.position, $1.order) }
             .map { ConfigDiagnostic(file: file, line: $0.position.line, column: $0.position.column, message: $0.message) }
+    }
+
+    /// Every warning, in file order (check-config prints them as `FILE:LINE:COLUMN: warning: message`).
+    var warnings: [ConfigDiagnostic] {
+        warned.sorted { ($0.position, $0.order) < ($1.position, $1.order) }
+            .map { ConfigDiagnostic(file: file, line: $0.position.line, column: $0.position.column, message: $0.message) }
+    }
+
+    /// A warning about the key (`key: true`) or the value at `path`: the file is still used.
+    func warn(at path: ConfigPath, key: Bool, _ message: String) {
+        warned.append((key ? index.keyPosition(path) : index.valuePosition(path), warned.count, message))
     }
 
     // MARK: Reporting

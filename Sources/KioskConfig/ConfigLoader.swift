@@ -115,7 +115,10 @@ public enum ConfigLoader {
         let diagnostics = decoder.diagnostics
         guard diagnostics.isEmpty else { throw ConfigErrors(diagnostics) }
         config.file = file
-        config.warnings = ConfigWarnings.of(config, file: file, index: index)
+        // The decoder's (a text without a translation) and the whole file's (ConfigWarnings), in
+        // file order.
+        config.warnings = (decoder.warnings + ConfigWarnings.of(config, file: file, index: index))
+            .sorted { ($0.line, $0.column) < ($1.line, $1.column) }
         return (config, Set((document.tableEntries ?? []).map(\.key)))
     }
 

@@ -19,7 +19,7 @@ public enum ImportedContent {
     /// screen's mode, the input devices and their knob or dial settings, who may use the control
     /// socket, or what programs inherit). Each is a section of the schema.
     public static let contentTables: Set<String> = [
-        "carousel", "idle", "theme", "cards", "video", "items", "item", "schedule", "schedule_defaults",
+        "carousel", "idle", "theme", "cards", "video", "items", "item", "schedule", "schedule_defaults", "languages",
     ]
 
     /// The tables that are the machine's own (every top-level table but `contentTables`).
@@ -110,6 +110,7 @@ public enum ImportedContent {
         }
         if tables.contains("schedule") { out.schedule = content.schedule }
         if tables.contains("schedule_defaults") { out.scheduleDefaults = content.scheduleDefaults }
+        if tables.contains("languages") { out.languages = content.languages }
         out.importedContent = contentFile
         var problems: [String] = []
         let ids = Set(out.items.map(\.id))

@@ -29,8 +29,9 @@ public struct KioskConfiguration: Equatable, Sendable {
     /// The machine's own file's problems while the carousel runs on USB content anyway
     /// (`ImportedContent.rescue`); empty when the file is valid.
     public var machineProblems: [ConfigDiagnostic] = []
-    /// Settings of the file that validate but will not do what they ask (`ConfigWarnings`):
-    /// `check-config` prints them after `OK`.
+    /// Settings of the file that validate but will not do what they ask (`ConfigWarnings`; a
+    /// text without a translation, from the decoder): `check-config` prints them after `OK`,
+    /// `run` logs them.
     public var warnings: [ConfigDiagnostic] = []
     /// `[[schedule]]`: opening hours; empty: no schedule (always open).
     public var schedule: [ScheduleWindow] = []
@@ -40,6 +41,8 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var itemsDirectory = ItemsDirectorySettings()
     /// Every item: the `[[item]]` tables in file order, then the `[items] directory` files.
     public var items: [ItemConfig] = []
+    /// `[languages]`: the languages item texts are written in (docs/accessibility.md).
+    public var languages = LanguagesSettings()
     public init() {}
 
     /// Imported content (`[usb] content`) is used: from USB sticks (`[usb] import`) or from a
@@ -402,6 +405,9 @@ public struct ItemConfig: Equatable, Sendable {
     public var style: CardStyle
     /// Made from a file of `[items] directory` rather than an `[[item]]` table.
     public var fromDirectory = false
+    /// Texts written per language: item key (`ItemConfig.translatableKeys`) → language code →
+    /// text. `title` and `subtitle` hold the default language's; `localized(to:)` picks another.
+    public var translations: [String: [String: String]] = [:]
     public init(id: String, title: String, subtitle: String? = nil, image: String? = nil, style: CardStyle = CardStyle()) {
         self.id = id; self.title = title; self.subtitle = subtitle; self.image = image; self.style = style
     }

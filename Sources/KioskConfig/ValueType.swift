@@ -81,6 +81,8 @@ enum ConfigValue {
     case strings([String])
     case color(ARGBColor)
     case environment([String: String])
+    /// Language code → text (`ValueType.text` written as a table).
+    case texts([String: String])
 
     var bool: Bool { if case .bool(let b) = self { return b }; return false }
     var int: Int { if case .int(let i) = self { return i }; if case .number(let d) = self { return Int(d) }; return 0 }
@@ -100,6 +102,9 @@ enum ValueType {
     /// An integer or a float.
     case number(NumberRange)
     case string(allowEmpty: Bool)
+    /// An item text: a string (applied as `.string`), or a table of language codes to strings,
+    /// `{ en = "The Harbour", de = "Der Hafen" }` (applied as `.texts`; `LanguagesSchema`).
+    case text(allowEmpty: Bool)
     /// A font string as pango reads it (`"DejaVu Sans"`, `"DejaVu Sans Bold"`, `"Brand Sans,
     /// DejaVu Sans"`): not empty; one of its families installed where the load's `MediaChecks`
     /// check fonts (`check-config`, `simulate`, `run`, `usb-import`).
@@ -161,6 +166,7 @@ enum ValueType {
         case .integer: return "integer"
         case .number: return "number"
         case .string: return "string"
+        case .text: return "string, or table of languages"
         case .font: return "string (font)"
         case .choice: return "string (choice)"
         case .integerChoice: return "integer (choice)"
@@ -193,6 +199,7 @@ enum ValueType {
         case .bool: return "`true`, `false`"
         case .integer(let r), .number(let r): return r.description
         case .string(let allowEmpty): return allowEmpty ? "any" : "not empty"
+        case .text(let allowEmpty): return (allowEmpty ? "any" : "not empty") + "; a table's keys are `[languages] available` codes"
         case .font: return "an installed family (`fc-list : family`) or a generic one (`\"sans-serif\"`, …; see Fonts above)"
         case .choice(let c): return c.map { "`\"\($0)\"`" }.joined(separator: ", ")
         case .integerChoice(let c): return c.map { "`\($0)`" }.joined(separator: ", ")
@@ -250,6 +257,8 @@ enum ValueType {
             guard let s = node.string else { return wrongType("a string") }
             if !allowEmpty && s.trimmingCharacters(in: .whitespaces).isEmpty { return .failure(ValueProblem("must not be empty")) }
             return .success(.string(s))
+        case .text(let allowEmpty):
+            return checkText(node, allowEmpty: allowEmpty, folder: folder)
         case .font:
             return ValueType.string(allowEmpty: false).check(node, folder: folder)
         case .choice(let choices):
@@ -397,6 +406,26 @@ enum ValueType {
             guard from != to else { return .failure(ValueProblem("\(ValueFormat.quoted(s)) is empty: it starts and ends at the same time (a whole day is \"00:00-24:00\")")) }
             return .success(.numbers([Double(from), Double(to)]))
         }
+    }
+
+    /// A string, or a table of language codes to strings (not empty, each as the string would be).
+    private func checkText(_ node: TOMLNode, allowEmpty: Bool, folder: String) -> Result<ConfigValue, ValueProblem> {
+        if node.string != nil { return ValueType.string(allowEmpty: allowEmpty).check(node, folder: folder) }
+        guard let entries = node.tableEntries else {
+            return .failure(ValueProblem("must be a string or a table of languages such as { en = \"…\", de = \"…\" }, not \(node.typeDescription)"))
+        }
+        guard !entries.isEmpty else { return .failure(ValueProblem("must give a text for at least one language, such as { en = \"…\" }")) }
+        var texts: [String: String] = [:]
+        for (code, value) in entries {
+            guard LanguageCode.isValid(code) else {
+                return .failure(ValueProblem("has \(ValueFormat.quoted(code)), which is not \(LanguageCode.rule)", entry: code, atKey: true))
+            }
+            switch ValueType.string(allowEmpty: allowEmpty).check(value, folder: folder) {
+            case .success(let v): texts[code] = v.string
+            case .failure(let p): return .failure(ValueProblem("\(code) \(p.message)", entry: code))
+            }
+        }
+        return .success(.texts(texts))
     }
 
     private func checkWeekdays(_ node: TOMLNode) -> Result<ConfigValue, ValueProblem> {

@@ -8,7 +8,7 @@ struct CheckConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "check-config",
         abstract: "Parse and validate a config file: prints OK, or every problem as FILE:LINE:COLUMN: message.",
         usage: "kiosk-carousel check-config FILE",
-        discussion: "Exits 0 when the file is valid, 1 when it has problems. A setting that validates but will not do what it asks (an [update] url without a [control] socket) is printed after OK as FILE:LINE:COLUMN: warning: message; the exit status stays 0. Every clip is opened and every font looked up: a container or codec this machine cannot decode, or a font none of whose families is installed, is a problem, as it is for `simulate` and for `run` at start and on every reload. docs/configuration.md lists every key.")
+        discussion: "Exits 0 when the file is valid, 1 when it has problems. A setting that validates but will not do what it asks (an [update] url without a [control] socket, an item text without a translation into one of [languages] available) is printed after OK as FILE:LINE:COLUMN: warning: message; the exit status stays 0. Every clip is opened and every font looked up: a container or codec this machine cannot decode, or a font none of whose families is installed, is a problem, as it is for `simulate` and for `run` at start and on every reload. docs/configuration.md lists every key.")
     @Argument(help: "The config file.") var file: String
 
     func run() throws {

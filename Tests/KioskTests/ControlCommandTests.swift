@@ -70,7 +70,7 @@ final class ControlCommandTests: XCTestCase {
                        #"{"reply":"screenshot","id":"k","ok":true,"path":"/tmp/s.png"}"#)
         let state = ControlReply.state(ControlState(index: 1, offset: .nan, itemCount: 2, width: 800, height: 480, fps: 0))
             .line(command: "state", requestID: nil)
-        XCTAssertEqual(state, #"{"reply":"state","ok":true,"index":1,"offset":null,"item_count":2,"width":800,"height":480,"fps":0,"frames":0,"foreground":false,"blanked":false,"card":null}"#)
+        XCTAssertEqual(state, #"{"reply":"state","ok":true,"index":1,"offset":null,"item_count":2,"width":800,"height":480,"fps":0,"frames":0,"foreground":false,"blanked":false,"card":null,"language":"en"}"#)
         XCTAssertNotNil(JSONValue.parse(state))
     }
 

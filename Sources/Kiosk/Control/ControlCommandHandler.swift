@@ -67,7 +67,8 @@ public enum ControlCommandHandler {
             return .state(ControlState(index: p.index, offset: p.offset,
                                        itemCount: p.itemCount, width: size.width, height: size.height,
                                        fps: effects.fps, foreground: effects.foregroundActive, blanked: effects.blanked,
-                                       frames: effects.framesPresented, card: behavior.sceneCards.shownMessage?.title, health: effects.health))
+                                       frames: effects.framesPresented, card: behavior.sceneCards.shownMessage?.title,
+                                       language: behavior.language.current, health: effects.health))
         case .screenshot(let path):
             do {
                 try effects.writeScreenshot(to: path)

@@ -20,14 +20,17 @@ public struct ControlState: Equatable, Sendable {
     /// The title of the message card shown instead of the carousel (the config's problems, the
     /// empty carousel, a USB stick's result); nil: the carousel is shown.
     public var card: String?
+    /// The language shown (`"en"`, `"de"`: `KioskBehavior.language`).
+    public var language: String
     /// What the metrics file says too (the fields after `blanked`); nil: not known.
     public var health: KioskHealth?
     public init(index: Int, offset: Double, itemCount: Int, width: Int, height: Int, fps: Double,
-                foreground: Bool = false, blanked: Bool = false, frames: Int = 0, card: String? = nil, health: KioskHealth? = nil) {
+                foreground: Bool = false, blanked: Bool = false, frames: Int = 0, card: String? = nil, language: String = "en", health: KioskHealth? = nil) {
         self.index = index; self.offset = offset; self.itemCount = itemCount
         self.width = width; self.height = height; self.fps = fps
         self.foreground = foreground; self.blanked = blanked; self.frames = frames
         self.card = card
+        self.language = language
         self.health = health
     }
 }
@@ -61,7 +64,7 @@ public enum ControlReply: Equatable, Sendable {
             fields += [("ok", "true"), ("index", String(s.index)), ("offset", Self.number(s.offset)),
                        ("item_count", String(s.itemCount)), ("width", String(s.width)), ("height", String(s.height)),
                        ("fps", Self.number(s.fps)), ("frames", String(s.frames)), ("foreground", String(s.foreground)), ("blanked", String(s.blanked)),
-                       ("card", s.card.map(JSONString.quoted) ?? "null")]
+                       ("card", s.card.map(JSONString.quoted) ?? "null"), ("language", JSONString.quoted(s.language))]
             if let h = s.health { fields += Self.healthFields(h) }
         }
         return "{" + fields.map { "\(JSONString.quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}"

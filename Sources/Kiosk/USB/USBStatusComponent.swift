@@ -59,10 +59,10 @@ final class USBStatusComponent: KioskComponent {
         switch status.state {
         case .checking, .copying:
             if status.state == .checking || behavior.sceneCards.notice == nil {
-                behavior.sceneCards.showNotice(fromServer ? MessageCard(tone: .notice, title: "New content is being checked…", lines: [])
-                                               : MessageCard(tone: .notice, title: "Reading the USB stick…",
-                                                             lines: ["Please leave it in until the screen says it is done."]),
-                                   until: now + 600)
+                behavior.sceneCards.showNotice(until: now + 600) { l in
+                    fromServer ? MessageCard(tone: .notice, title: KioskStrings.text(.checkingContent, l), lines: [])
+                        : MessageCard(tone: .notice, title: KioskStrings.text(.readingStick, l), lines: [KioskStrings.text(.leaveStickIn, l)])
+                }
             }
         case .done:
             fields.append(("items", "\(status.items ?? 0)"))
@@ -71,23 +71,27 @@ final class USBStatusComponent: KioskComponent {
                 let now = self.context.now
                 if loaded {
                     let n = session.config.items.count
-                    behavior.sceneCards.showNotice(fromServer
-                                                   ? MessageCard(tone: .notice, title: "New content", lines: ["\(n) item\(n == 1 ? "" : "s") to show."])
-                                                   : MessageCard(tone: .notice, title: "New content from the USB stick",
-                                                                 lines: ["\(n) item\(n == 1 ? "" : "s") to show. You can take the stick out."]),
-                                       until: now + seconds)
+                    behavior.sceneCards.showNotice(until: now + seconds) { l in
+                        fromServer ? MessageCard(tone: .notice, title: KioskStrings.text(.newContent, l), lines: [KioskStrings.itemsToShow(n, l)])
+                            : MessageCard(tone: .notice, title: KioskStrings.text(.newContentFromStick, l),
+                                          lines: [KioskStrings.itemsToShow(n, l) + " " + KioskStrings.text(.takeStickOut, l)])
+                    }
                 } else {
                     let problems = behavior.lastReloadProblems.map(\.description)
-                    behavior.sceneCards.showNotice(MessageCard(tone: .problem, title: "The new content could not be shown",
-                                                   lines: problems.isEmpty ? ["The journal says why."] : problems,
-                                                   footer: "The kiosk shows what it showed before."), until: now + 2 * seconds)
+                    behavior.sceneCards.showNotice(until: now + 2 * seconds) { l in
+                        MessageCard(tone: .problem, title: KioskStrings.text(.contentNotShown, l),
+                                    lines: problems.isEmpty ? [KioskStrings.text(.journalSaysWhy, l)] : problems,
+                                    footer: KioskStrings.text(.showsWhatItShowed, l))
+                    }
                 }
             }
         case .failed:
             fields.append(("problems", "\(status.problems.count)"))
-            behavior.sceneCards.showNotice(MessageCard(tone: .problem, title: fromServer ? "The new content was not used" : "This USB stick was not used",
-                                           lines: status.problems.isEmpty ? [status.message] : status.problems,
-                                           footer: status.message), until: now + 2 * seconds)
+            // The importer's own message and problems are technical: English, as the journal has them.
+            behavior.sceneCards.showNotice(until: now + 2 * seconds) { l in
+                MessageCard(tone: .problem, title: KioskStrings.text(fromServer ? .contentNotUsed : .stickNotUsed, l),
+                            lines: status.problems.isEmpty ? [status.message] : status.problems, footer: status.message)
+            }
         }
         behavior.line(time: now, name: "usb_import", fields: fields)
     }

@@ -69,10 +69,11 @@ final class UpdateStatusComponent: KioskComponent {
         let failed = report.failedVersion.map { "the new version \($0)" } ?? "the new version"
         context.logger.error("rolled back to \(report.version) (slot \(report.slot)): \(failed) did not start")
         let behavior = context.behavior
-        behavior.sceneCards.showNotice(MessageCard(tone: .problem, title: "Rolled back to \(report.version)",
-                                                   lines: ["\(failed.prefix(1).uppercased() + failed.dropFirst()) did not start."],
-                                                   footer: "The kiosk runs the version it had before."),
-                                       until: context.now + 2 * behavior.loadedConfig.usb.noticeSeconds)
+        behavior.sceneCards.showNotice(until: context.now + 2 * behavior.loadedConfig.usb.noticeSeconds) { l in
+            MessageCard(tone: .problem, title: KioskStrings.text(.rolledBack, l, report.version),
+                        lines: [report.failedVersion.map { KioskStrings.text(.newVersionDidNotStart, l, $0) } ?? KioskStrings.text(.aNewVersionDidNotStart, l)],
+                        footer: KioskStrings.text(.runsVersionBefore, l))
+        }
         behavior.line(time: context.now, name: "update_rolled_back",
                       fields: [("version", JSONString.quoted(report.version)), ("slot", JSONString.quoted(report.slot)),
                                ("failed_version", report.failedVersion.map(JSONString.quoted) ?? "null")])
@@ -94,18 +95,18 @@ final class UpdateStatusComponent: KioskComponent {
         case .downloading, .installing:
             // One card for the whole install; its progress is not news.
             if previous?.state == .downloading || previous?.state == .installing { break }
-            behavior.sceneCards.showNotice(MessageCard(tone: .notice, title: "Updating…",
-                                                       lines: ["The kiosk keeps running while the update is written."]),
-                                           until: now + seconds)
+            behavior.sceneCards.showNotice(until: now + seconds) { l in
+                MessageCard(tone: .notice, title: KioskStrings.text(.updating, l), lines: [KioskStrings.text(.keepsRunningDuringUpdate, l)])
+            }
         case .installed:
-            behavior.sceneCards.showNotice(MessageCard(tone: .notice, title: "Update installed",
-                                                       lines: ["The kiosk restarts when nobody is using it."]),
-                                           until: now + seconds)
+            behavior.sceneCards.showNotice(until: now + seconds) { l in
+                MessageCard(tone: .notice, title: KioskStrings.text(.updateInstalled, l), lines: [KioskStrings.text(.restartsWhenUnused, l)])
+            }
         case .failed:
-            behavior.sceneCards.showNotice(MessageCard(tone: .problem, title: "Update not installed",
-                                                       lines: [Self.reason(status.message)],
-                                                       footer: "The kiosk keeps the version it runs."),
-                                           until: now + 2 * seconds)
+            behavior.sceneCards.showNotice(until: now + 2 * seconds) { l in
+                MessageCard(tone: .problem, title: KioskStrings.text(.updateNotInstalled, l), lines: [Self.reason(status.message)],
+                            footer: KioskStrings.text(.keepsVersion, l))
+            }
         }
         behavior.line(time: now, name: "update", fields: [("state", JSONString.quoted(status.state.rawValue)),
                                                            ("version", status.version.map(JSONString.quoted) ?? "null"),

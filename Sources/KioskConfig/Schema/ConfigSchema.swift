@@ -14,6 +14,8 @@ enum ConfigSchema {
             .section(RuntimeSchema.cards),
             .section(VideoSchema.section),
             .section(ItemsSchema.folder),
+            // Before [[item]]: its texts per language are checked against these.
+            .section(LanguagesSchema.section),
             .arrayOfTables(ItemsSchema.item,
                            make: { config, n in ItemConfig(id: "item\(n + 1)", title: "", style: config.theme.card) },
                            store: ItemsSchema.storeItems),

@@ -25,8 +25,8 @@ enum ItemsSchema {
         var keys: [KeySpec<ItemConfig>] = [
             .string("id", \.id, "Names the item in events and for `[idle] home_item`; unique.", example: "\"dawn\"")
                 .withDefault("`item1`, `item2`… by position"),
-            .string("title", \.title, "The title on the card and in the title overlay.", example: "\"Mountain Dawn\"", allowEmpty: true),
-            .string("subtitle", \.subtitle, "A second line of text.", defaultText: "none", example: "\"First light on the ridge\""),
+            LanguagesSchema.text("title", \.title, "The title on the card and in the title overlay.", example: "\"Mountain Dawn\""),
+            LanguagesSchema.text("subtitle", \.subtitle, "A second line of text.", defaultText: "none", example: "\"First light on the ridge\""),
             .path("image", \.image, .picture, "PNG, JPEG, SVG or WebP picture, relative to the config file's folder.", defaultText: "none",
                   example: "media/01-mountain-dawn.jpg"),
             .path("video", \.video, .video, """
@@ -68,7 +68,11 @@ enum ItemsSchema {
         decoder.reportRepeats(items.map { ($0.0.id, $0.1) }, at: "id") { id, first in
             "item id \(ValueFormat.quoted(id)) is already used by [[item]] #\(first + 1); ids must be unique"
         }
-        config.items = items.map(\.0)
+        config.items = items.map { item, path in
+            var item = item
+            LanguagesSchema.resolveTexts(&item, at: path, languages: config.languages, decoder: decoder)
+            return item
+        }
     }
 
     /// What `action = { … }` says, before it becomes an `ItemAction`.

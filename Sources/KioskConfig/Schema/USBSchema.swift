@@ -9,7 +9,7 @@ enum USBSchema {
             changes nothing. The screen says what happened (a confirmation card, or a card naming the \
             file and line that is wrong). The stick's `config.toml` may hold the content tables \
             (`[carousel]`, with its touch gesture keys such as `pan_slop`, `[idle]`, `[theme]`, \
-            `[cards]`, `[video]`, `[items]`, `[[item]]`, `[[schedule]]`, `[schedule_defaults]`); each \
+            `[cards]`, `[video]`, `[items]`, `[[item]]`, `[[schedule]]`, `[schedule_defaults]`, `[languages]`); each \
             one it has replaces the same table of this file. Off unless `import = true`.
             """, prototype: KioskConfiguration(), keys: [
                 .bool("import", \.usb.importEnabled, "Look at USB sticks (without it, nothing of this runs).", example: "true"),
