@@ -125,11 +125,12 @@ let package = Package(
                                               "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Kiosk", dependencies: [
             "CarouselCore", "JSON", "KioskConfig", "Raster", "Cards", "Display", "Input", "LinuxSystem", "Video", "CLinux",
+            "Audio", "Speech",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "kiosk-carousel", dependencies: [
             "Kiosk", "Cards", "CarouselCore", "KioskConfig", "Raster", "Display", "Input", "LinuxSystem", "Video",
-            "CLinux", "CRasterSupport",
+            "CLinux", "CRasterSupport", "Speech",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -149,7 +150,7 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display", "CarouselCore", "Raster", "CDRM", "CKioskSys"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "CarouselCore", "LinuxSystem", "CEvdev"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Cards", "CarouselCore", "JSON", "KioskConfig", "Raster", "Display",
-                                                   "Input", "LinuxSystem", "TestSupport",
+                                                   "Input", "LinuxSystem", "TestSupport", "Audio", "Speech",
                                                    .product(name: "Logging", package: "swift-log")]),
         // Soak, fault and fuzz-regression tests across modules (docs/reliability.md).
         .testTarget(name: "ReliabilityTests", dependencies: ["Kiosk", "JSON", "KioskConfig", "Input", "CarouselCore",

@@ -71,8 +71,9 @@ public final class GestureRecognizer {
             case .enter: return [.select]
             case .home: return [.home]
             case .escape: return [.cancel]
+            case .speech, .repeat, .volumeUp, .volumeDown: return []
             }
-        case .keyUp:
+        case .keyUp, .headphones:
             return []
         case .rotary(let delta):
             let n = detents.add(Double(delta), perItem: max(1, options.detentsPerItem),
