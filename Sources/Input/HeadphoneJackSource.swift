@@ -27,7 +27,7 @@ public final class HeadphoneJackSource: InputSource {
     private var suspended = false
     private var closed = false
 
-    /// - Parameter inputDirectory: where the event nodes are (tests: a folder of their own).
+    /// - Parameter inputDirectory: where the event nodes are looked for.
     public init(inputDirectory: String = "/dev/input") throws {
         self.inputDirectory = inputDirectory
         queued = try QueuedInput()

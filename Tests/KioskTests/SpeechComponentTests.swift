@@ -195,6 +195,15 @@ final class SpeechComponentTests: XCTestCase {
         XCTAssertEqual(said(after: 1.0).map(\.text), ["New content. 12 items from the USB stick."])
     }
 
+    func testAnotherComponentsTextIsAnnouncedOnlyWhileSpeechIsOn() throws {
+        let sim = try simulator(config(mode: "key"), script: [(1.0, .keyDown(.speech))])
+        sim.advance(to: 0.5)
+        sim.speech.announce("Do you need more time?", now: 0.5)
+        sim.advance(to: 1.5)
+        sim.speech.announce("Do you need more time?", now: 1.5)
+        XCTAssertEqual(output.said.map(\.text), ["Speech on. The Harbour.", "Do you need more time?"])
+    }
+
     func testASelectionSaysWhatItDid() throws {
         let sim = try simulator(config(mode: "always"), script: [(1.0, .keyDown(.right)), (1.1, .keyDown(.right)), (2.0, .keyDown(.enter))])
         sim.advance(to: 3)

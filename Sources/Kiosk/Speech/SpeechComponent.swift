@@ -198,6 +198,14 @@ final class SpeechComponent: KioskComponent {
 
     // MARK: Saying
 
+    /// Says `text` now when speech is on: for what another component shows that is not a card
+    /// (`context.component(SpeechComponent.self)?.announce(…)`); a card shown through
+    /// `SceneCards` is said without it.
+    func announce(_ text: String, now: Double) {
+        guard isOn else { return }
+        say(text, now: now)
+    }
+
     /// The focused item: `prefix` and its title (its details follow when the carousel rests).
     private func sayFocus(now: Double, prefix: String?) {
         let items = behavior.session.config.items
