@@ -135,9 +135,14 @@ final class SpeechComponent: KioskComponent {
     }
 
     private func volumeChanged(now: Double) {
+        handOverVolume(now: now)
+        if isOn { say(SpokenText.volume(volume.level), now: now) }
+    }
+
+    /// The new level to the sound output, and its `volume` event.
+    private func handOverVolume(now: Double) {
         volumeControl?.volume = volume.level
         behavior.line(time: now, name: "volume", fields: [("level", String(format: "%.1f", volume.level))])
-        if isOn { say(SpokenText.volume(volume.level), now: now) }
     }
 
     // MARK: The scene
@@ -186,10 +191,7 @@ final class SpeechComponent: KioskComponent {
 
     /// At idle (attract, home, blank): the volume and the `speech` key's choice return to the defaults.
     private func returnToDefaults(now: Double) {
-        if volume.reset() {
-            volumeControl?.volume = volume.level
-            behavior.line(time: now, name: "volume", fields: [("level", String(format: "%.1f", volume.level))])
-        }
+        if volume.reset() { handOverVolume(now: now) }
         let wasOn = isOn
         speechSwitch.reset()
         // Nobody is there to hear it: turned on again, it speaks at the next change.
