@@ -81,6 +81,8 @@ let package = Package(
         systemLibrary("CCardLibs", pkgConfig: "pangocairo", apt: "libpango1.0-dev"),
         // FFmpeg's libavformat, libavcodec, libswscale, libavutil in one module (docs/video.md).
         systemLibrary("CFFmpeg", pkgConfig: "libavformat", apt: "libavformat-dev"),
+        // espeak-ng: text to speech, offline (issue 30; docs/accessibility.md).
+        systemLibrary("CESpeakNG", pkgConfig: "espeak-ng", apt: "libespeak-ng-dev"),
         // Non-variadic wrappers for ioctl (fbdev requests, drmHandleEvent) that Swift cannot call.
         .target(name: "CKioskSys", dependencies: ["CDRM"], path: "Sources/C/CKioskSys"),
 
@@ -110,6 +112,11 @@ let package = Package(
         // Video files through FFmpeg: probe, poster frame, a decoder scaled to a card, a player thread.
         .target(name: "Video", dependencies: ["CFFmpeg", "CVideoConvert", "RasterCore", "LinuxSystem",
                                               .product(name: "Logging", package: "swift-log")]),
+        // The kiosk's sound output; what speech hands it (`PCMClip`, `SpeechOutput`).
+        .target(name: "Audio", path: "Sources/Audio"),
+        // Text to speech: espeak-ng to PCM in memory, on a thread of its own (docs/accessibility.md).
+        .target(name: "Speech", dependencies: ["Audio", "CESpeakNG", "LinuxSystem",
+                                               .product(name: "Logging", package: "swift-log")]),
         .target(name: "Cards", dependencies: ["CarouselCore", "Raster", "KioskConfig", "CCardLibs", "LinuxSystem", "Video",
                                               .product(name: "Logging", package: "swift-log")]),
         .target(name: "Display", dependencies: ["CarouselCore", "Raster", "CDRM", "CUdev", "CZlib", "CKioskSys", "LinuxSystem",
@@ -118,11 +125,12 @@ let package = Package(
                                               "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Kiosk", dependencies: [
             "CarouselCore", "JSON", "KioskConfig", "Raster", "Cards", "Display", "Input", "LinuxSystem", "Video", "CLinux",
+            "Audio", "Speech",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "kiosk-carousel", dependencies: [
             "Kiosk", "Cards", "CarouselCore", "KioskConfig", "Raster", "Display", "Input", "LinuxSystem", "Video",
-            "CLinux", "CRasterSupport",
+            "CLinux", "CRasterSupport", "Speech",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -138,10 +146,11 @@ let package = Package(
                     resources: [.copy("Golden")]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "RasterCore", "LinuxSystem", "TestSupport",
                                                      .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "Audio", "LinuxSystem"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "CarouselCore", "Raster", "CDRM", "CKioskSys"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "CarouselCore", "LinuxSystem", "CEvdev"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Cards", "CarouselCore", "JSON", "KioskConfig", "Raster", "Display",
-                                                   "Input", "LinuxSystem", "TestSupport",
+                                                   "Input", "LinuxSystem", "TestSupport", "Audio", "Speech",
                                                    .product(name: "Logging", package: "swift-log")]),
         // Soak, fault and fuzz-regression tests across modules (docs/reliability.md).
         .testTarget(name: "ReliabilityTests", dependencies: ["Kiosk", "JSON", "KioskConfig", "Input", "CarouselCore",

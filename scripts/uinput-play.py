@@ -16,6 +16,8 @@ One command per line (# starts a comment). DEV is the name given when the device
   absknob DEV STEPS [KEY]       rotary encoder reporting ABS_X in 0..STEPS-1 (wraps)
   keyboard DEV KEY...           a keyboard with these keys
   mouse DEV                     a mouse: REL_X, REL_Y, REL_WHEEL, BTN_LEFT, BTN_RIGHT
+  jack DEV                      a headphone jack: EV_SW SW_HEADPHONE_INSERT (a sound card's)
+  switch DEV 1|0                the jack's switch: headphones plugged in (1) or pulled out (0)
   down DEV SLOT X Y             finger SLOT touches (new tracking id)
   move DEV SLOT X Y             finger SLOT moves
   up DEV SLOT                   finger SLOT lifts
@@ -141,6 +143,15 @@ def run(lines):
                              name=args[0], vendor=0x1234, product=0x7005, version=1, bustype=e.BUS_USB)
                 devices[args[0]] = dev
                 print('created %s %s' % (args[0], dev.device.path), flush=True)
+            elif op == 'jack':
+                dev = UInput({e.EV_SW: [e.SW_HEADPHONE_INSERT]}, name=args[0], vendor=0x1234,
+                             product=0x7006, version=1, bustype=e.BUS_HOST)
+                devices[args[0]] = dev
+                print('created %s %s' % (args[0], dev.device.path), flush=True)
+            elif op == 'switch':
+                dev = devices[args[0]]
+                dev.write(e.EV_SW, e.SW_HEADPHONE_INSERT, int(args[1]))
+                syn(dev)
             elif op == 'rel':
                 dev = devices[args[0]]
                 dev.write(e.EV_REL, e.REL_X, int(args[1]))

@@ -74,7 +74,7 @@ public final class GestureRecognizer {
             // The kiosk's own keys (the language, accessibility): not gestures.
             default: return []
             }
-        case .keyUp:
+        case .keyUp, .headphones:
             return []
         case .rotary(let delta):
             let n = detents.add(Double(delta), perItem: max(1, options.detentsPerItem),

@@ -2,6 +2,20 @@
 public enum KeyName: String, CaseIterable, Sendable, Codable {
     case left, right, up, down, enter, escape, home
     case language  // languages (issue 30): shows the next of `[languages] available`
+    // Speech (issue 30, docs/accessibility.md): turn speech on or off, say the last utterance
+    // again, the volume up or down a step (spoken).
+    case speech, `repeat`, volumeUp = "volume_up", volumeDown = "volume_down"
+}
+
+extension KeyName {
+    /// Speech's keys (`speech`, `repeat`, `volume_up`, `volume_down`): they change how the kiosk
+    /// speaks, not what it shows, so a notice or a full-screen clip stays when one is pressed.
+    public var isSpeechKey: Bool {
+        switch self {
+        case .speech, .repeat, .volumeUp, .volumeDown: return true
+        default: return false
+        }
+    }
 }
 
 /// One input event in screen pixels, after calibration and display rotation.
@@ -21,6 +35,8 @@ public enum InputEvent: Equatable, Sendable {
     case keyUp(KeyName)
     /// A rotary encoder turned by `delta` detents (positive: clockwise).
     case rotary(delta: Int)
+    /// The headphone jack's switch (`SW_HEADPHONE_INSERT`): plugged in or pulled out (speech, issue 30).
+    case headphones(plugged: Bool)
 }
 
 /// An input event at a moment of (virtual or monotonic) time, in seconds.

@@ -1,19 +1,24 @@
 import CarouselCore
 
 /// Every real input device of the kiosk behind one `InputSource`: libinput (touch, pointer,
-/// keys) and, when configured, the rotary encoder through libevdev. Its descriptors are its
+/// keys) and, when configured, the rotary encoder and the headphone jack's switch through
+/// libevdev. Its descriptors are its
 /// sources' (the knob's change as it comes and goes: `descriptorGeneration`).
 public final class InputDevices: InputSource {
     public let libinput: LibInputSource
     public let rotary: RotaryEncoderSource?
+    public let headphoneJack: HeadphoneJackSource?
 
-    /// Starts libinput and the knob watcher. Booting without any device is fine.
+    /// Starts libinput, the knob watcher and the jack watcher. Booting without any device is fine.
     public init(options: InputOptions) throws {
         libinput = try LibInputSource(options: options)
         rotary = try options.rotary.map { try RotaryEncoderSource(options: $0) }
+        headphoneJack = options.headphoneJack ? try HeadphoneJackSource() : nil
     }
 
-    private var sources: [InputSource] { [libinput] + (rotary.map { [$0] } ?? []) }
+    private var sources: [InputSource] {
+        [libinput] + (rotary.map { [$0] } ?? []) + (headphoneJack.map { [$0] } ?? [])
+    }
 
     public var pollDescriptors: [Int32] { sources.flatMap(\.pollDescriptors) }
     public var descriptorGeneration: Int { sources.reduce(0) { $0 + $1.descriptorGeneration } }

@@ -17,6 +17,8 @@ public struct InputOptions: Equatable, Sendable {
     public var keyMap = KeyMap.standard
     /// The rotary encoder read with libevdev, or nil for none.
     public var rotary: RotaryOptions?
+    /// Read the headphone jack's switch (`HeadphoneJackSource`: speech follows it).
+    public var headphoneJack = false
 
     public init() {}
 

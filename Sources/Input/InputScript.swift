@@ -125,6 +125,7 @@ public enum InputScript {
         case .keyDown(let k): return #"{"t":\#(t),"type":"key_down","key":\#(JSONString.quoted(k.rawValue))}"#
         case .keyUp(let k): return #"{"t":\#(t),"type":"key_up","key":\#(JSONString.quoted(k.rawValue))}"#
         case .rotary(let d): return #"{"t":\#(t),"type":"rotary","delta":\#(d)}"#
+        case .headphones(let p): return #"{"t":\#(t),"type":"headphones","plugged":\#(p)}"#
         }
     }
 
@@ -179,8 +180,11 @@ public enum InputScript {
             }
             event = type == "key_down" ? .keyDown(key) : .keyUp(key)
         case "rotary": event = .rotary(delta: try integer("delta"))
+        case "headphones":
+            guard let p = obj["plugged"]?.boolValue else { throw ScriptLineError(text: "\"plugged\" must be true or false") }
+            event = .headphones(plugged: p)
         default:
-            throw ScriptLineError(text: "unknown type \"\(type)\" (touch_down, touch_motion, touch_up, touch_cancel, pointer_motion, pointer_button, pointer_axis, key_down, key_up, rotary)")
+            throw ScriptLineError(text: "unknown type \"\(type)\" (touch_down, touch_motion, touch_up, touch_cancel, pointer_motion, pointer_button, pointer_axis, key_down, key_up, rotary, headphones)")
         }
         return TimedInputEvent(time: t, event: event)
     }

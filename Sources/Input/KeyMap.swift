@@ -29,6 +29,9 @@ public struct KeyMap: Equatable, Sendable {
         UInt16(KEY_ESC): .escape, UInt16(KEY_BACK): .escape,
         UInt16(KEY_HOME): .home,
         UInt16(KEY_LANGUAGE): .language,
+        // Speech (docs/accessibility.md): a help key turns it on and off, "again" repeats.
+        UInt16(KEY_HELP): .speech, UInt16(KEY_AGAIN): .repeat,
+        UInt16(KEY_VOLUMEUP): .volumeUp, UInt16(KEY_VOLUMEDOWN): .volumeDown,
     ])
 
     /// The kiosk key of a code.

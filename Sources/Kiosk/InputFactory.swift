@@ -47,6 +47,7 @@ public enum InputFactory {
             var options = try InputOptions(settings: config.input, rotation: config.display.rotation,
                                            panelWidth: 0, panelHeight: 0)
             options.setScreenSize(width: screenWidth, height: screenHeight)
+            options.headphoneJack = config.speech.mode == .headphones
             return [try InputDevices(options: options)]
         } catch {
             logger.error("input: \(config.file.isEmpty ? "" : config.file + ": ")\(error); running without input devices")

@@ -4,13 +4,14 @@
 extension ItemConfig {
     /// The item keys whose text may be written per language (the texts a card and the title
     /// overlay show).
-    public static let translatableKeys = ["title", "subtitle"]
+    public static let translatableKeys = ["title", "subtitle", "description"]
 
     /// Sets the text of a translatable key (`translatableKeys`).
     mutating func setText(_ key: String, _ text: String) {
         switch key {
         case "title": title = text
         case "subtitle": subtitle = text
+        case "description": description = text
         default: assertionFailure("'\(key)' is not a translatable item key")
         }
     }

@@ -22,6 +22,8 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var update = UpdateSettings()
     /// `[content]`: a content bundle from a server (docs/updates.md).
     public var contentSource = ContentSourceSettings()
+    /// `[accessibility] speech`: when the kiosk speaks (docs/accessibility.md).
+    public var speech = SpeechSettings()
     /// The imported content file whose tables replaced this file's (`[usb] content`); nil: none.
     public var importedContent: String?
     /// Why the imported content could not be used (the machine's own tables are then shown).
@@ -393,6 +395,9 @@ public struct ItemConfig: Equatable, Sendable {
     public var id: String
     public var title: String
     public var subtitle: String?
+    /// What the picture shows, in words (alt text): spoken after the title and subtitle while the
+    /// carousel rests on the item (docs/accessibility.md); nil: nothing more is said.
+    public var description: String?
     /// Absolute path of the image, if any.
     public var image: String?
     /// Absolute path of the video clip, if any (then `image` is nil).

@@ -59,7 +59,9 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         let cfg = try config.loadOrDefaults()
-        let options = try inputOptions(cfg)
+        var options = try inputOptions(cfg)
+        // A recording carries the jack too (`headphones` lines), whatever the config's speech mode.
+        options.headphoneJack = true
         let screen = options.screenSize
         let output = try RecordOutput(path: out)
         try output.write("# kiosk-carousel record: screen \(screen.width)x\(screen.height), rotation \(options.rotation.rawValue)")

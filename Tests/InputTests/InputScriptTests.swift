@@ -11,7 +11,7 @@ final class InputScriptTests: XCTestCase {
             .touchDown(slot: 2, x: 600, y: 240.5), .touchMotion(slot: 2, x: 550.125, y: 240),
             .touchUp(slot: 2), .touchCancel(slot: 0), .pointerMotion(x: 1, y: 799),
             .pointerButton(pressed: true), .pointerButton(pressed: false), .pointerAxis(delta: -2),
-            .rotary(delta: 3), .rotary(delta: -1),
+            .rotary(delta: 3), .rotary(delta: -1), .headphones(plugged: true), .headphones(plugged: false),
         ] + KeyName.allCases.flatMap { [InputEvent.keyDown($0), .keyUp($0)] }
         let timed = events.enumerated().map { TimedInputEvent(time: Double($0.offset) / 8, event: $0.element) }
         let text = "# recorded\n" + timed.map(InputScript.line(for:)).joined(separator: "\n") + "\n"

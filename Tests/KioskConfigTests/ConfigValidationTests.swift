@@ -60,7 +60,7 @@ final class ConfigValidationTests: XCTestCase {
         XCTAssertEqual(fixture.report("[input.rotary]\nname = \"knob\"\nselect_key = \"28\"\n[input.keymap]\nkey_a = \"left\"\n57 = \"enter\"\n"), [])
         XCTAssertEqual(fixture.report("[input.keymap]\nspace = \"enter\"\nKEY_A = \"jump\"\n"), [
             "2:1: 'space' is not a key code the kernel knows; write KEY_… or BTN_… as in linux/input-event-codes.h (e.g. KEY_SPACE) or a number up to 767",
-            "3:9: 'KEY_A' \"jump\" is not one of \"left\", \"right\", \"up\", \"down\", \"enter\", \"escape\", \"home\", \"language\"",
+            "3:9: 'KEY_A' \"jump\" is not one of \"left\", \"right\", \"up\", \"down\", \"enter\", \"escape\", \"home\", \"language\", \"speech\", \"repeat\", \"volume_up\", \"volume_down\"",
         ])
         // Well-formed names the kernel does not have are refused here, not first at run time.
         XCTAssertEqual(fixture.report("[input.keymap]\nKEY_PAGEDWN = \"right\"\nBTN_TOUCH = \"enter\"\n"), [

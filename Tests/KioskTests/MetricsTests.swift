@@ -48,6 +48,8 @@ final class MetricsTests: XCTestCase {
         h.updateState = "installed"
         h.updateMessage = "Version 0.1.2 is installed"
         h.rollbacks = 1
+        h.speechOn = true
+        h.volume = 0.6
         return h
     }
 
@@ -416,7 +418,7 @@ final class MetricsTests: XCTestCase {
                               now: 0, performAction: KioskBehavior.simulatedAction)
         let reply = ControlCommandHandler.handle(.state, behavior: b, now: 0, effects: Effects())
         let line = reply.line(command: "state", requestID: .string("q1"))
-        XCTAssertEqual(line, #"{"reply":"state","id":"q1","ok":true,"index":0,"offset":0,"item_count":1,"width":1920,"height":1080,"fps":60,"frames":1834,"foreground":false,"blanked":false,"card":null,"language":"en","item_id":"map \"north\"","last_frame_time":1764130000.250,"last_input_time":null,"selections":{"film":3,"gone":1,"map \"north\"":0,"welcome":0},"errors":{"action":0,"card":2,"config_reload":0,"display":0,"video":0},"config_generation":4,"config_load_errors":1,"display_connected":true,"display_mode":"1920x1080@60","input_devices":2,"card_cache_bytes":12582912,"rss_bytes":48234496,"start_time":1764129000.000,"schedule_open":false,"version":"0.1.1","slot":"B","update_state":"installed","update_message":"Version 0.1.2 is installed","rollbacks":1}"#)
+        XCTAssertEqual(line, #"{"reply":"state","id":"q1","ok":true,"index":0,"offset":0,"item_count":1,"width":1920,"height":1080,"fps":60,"frames":1834,"foreground":false,"blanked":false,"card":null,"language":"en","item_id":"map \"north\"","last_frame_time":1764130000.250,"last_input_time":null,"selections":{"film":3,"gone":1,"map \"north\"":0,"welcome":0},"errors":{"action":0,"card":2,"config_reload":0,"display":0,"video":0},"config_generation":4,"config_load_errors":1,"display_connected":true,"display_mode":"1920x1080@60","input_devices":2,"card_cache_bytes":12582912,"rss_bytes":48234496,"start_time":1764129000.000,"schedule_open":false,"version":"0.1.1","slot":"B","update_state":"installed","update_message":"Version 0.1.2 is installed","rollbacks":1,"speech":true,"volume":0.6}"#)
         XCTAssertNotNil(JSONValue.parse(line), "valid JSON")
     }
 

@@ -93,6 +93,8 @@ public enum ControlReply: Equatable, Sendable {
             ("version", JSONString.quoted(h.version)), ("slot", JSONString.quoted(h.slot)),
             ("update_state", h.updateState.map(JSONString.quoted) ?? "null"),
             ("update_message", h.updateMessage.map(JSONString.quoted) ?? "null"), ("rollbacks", String(h.rollbacks)),
+            ("speech", h.speechOn.map { String($0) } ?? "null"),
+            ("volume", h.volume.map { String(format: "%.1f", $0) } ?? "null"),
         ]
     }
 

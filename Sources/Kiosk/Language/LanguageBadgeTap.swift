@@ -50,7 +50,7 @@ struct LanguageBadgeTap {
             guard pressed == Self.pointerSlot else { return .notOnBadge }
             pressed = nil
             return .tapped
-        case .pointerAxis, .keyDown, .keyUp, .rotary:
+        case .pointerAxis, .keyDown, .keyUp, .rotary, .headphones:
             return .notOnBadge
         }
     }

@@ -43,7 +43,7 @@ final class InputDevicesComponent: KioskComponent {
             for e in source.readTimed(fd: fd) {
                 lastInputWallTime = context.wallClock()
                 latency?.inputDelivered(kernelTime: e.time)
-                context.behavior.input(e.event, now: inputClock.loopTime(ofKernelTime: e.time, now: t))
+                context.input(e.event, now: inputClock.loopTime(ofKernelTime: e.time, now: t))
             }
         }
         try? sync()

@@ -33,12 +33,15 @@ public final class KioskApp {
     ///     file is fixed (`ConfigReload`).
     ///   - scheduleClock: the local time `[[schedule]]` reads (the reload soak sets it by hand).
     ///   - media: what a reload checks of the clips (`MediaFileCheck.kiosk`; tests inject a slow prober).
+    ///   - speech: speech's synthesis, sound output and volume (`SpeechSetup.kiosk`); the
+    ///     default synthesizes nothing (no sound output yet: the audio part gives one).
     ///   - clock: the monotonic clock of the loop (seconds); `wallClock`: Unix time (the facts'
     ///     times, the pixel shift's phase).
     public init(configPath: String, config: KioskConfiguration, display: DisplayBackend, inputs: [InputSource],
                 log: EventLog, logger: Logger, exitAfter: Double? = nil,
                 notifier: SystemdNotifier? = SystemdNotifier(), configProblems: [ConfigDiagnostic] = [],
                 scheduleClock: WallClock = SystemWallClock(), media: MediaChecks = MediaFileCheck.kiosk,
+                speech: SpeechSetup = SpeechSetup(),
                 clock: @escaping @Sendable () -> Double = MonotonicClock.now,
                 wallClock: @escaping @Sendable () -> Double = WallClockTime.now) throws {
         self.configPath = configPath
@@ -75,6 +78,7 @@ public final class KioskApp {
         c.register(UpdateStatusComponent(context: c))
         c.register(try ConfigReload(context: c, signals: signals))
         c.register(RenderScaleComponent(setting: config.display.renderScale, context: c))
+        c.register(SpeechComponent(settings: config.speech, setup: speech, context: c))
         c.register(InputDevicesComponent(inputs: inputs, context: c))
         c.register(FramePump(context: c))
         c.register(MetricsComponent(config: config, context: c))

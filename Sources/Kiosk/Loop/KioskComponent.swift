@@ -1,3 +1,4 @@
+import CarouselCore
 import KioskConfig
 import LinuxSystem
 
@@ -16,6 +17,8 @@ protocol KioskComponent: ReactorSource {
     /// A configuration the kiosk adopted: a reload applied, or the fixed file that replaced the
     /// start-up problem card (what it started with is given to the component's `init`).
     func configAdopted(_ config: KioskConfiguration)
+    /// A person's input event, before the behaviour takes it (speech stops at once on a press).
+    func inputReceived(_ event: InputEvent, now: Double)
     /// A frame of the carousel reached the display.
     func framePresented(_ frame: PresentedFrame)
     /// The display refused a frame of the carousel (`DisplayBackend.present` threw).
@@ -39,6 +42,7 @@ protocol KioskComponent: ReactorSource {
 extension KioskComponent {
     func attach(to reactor: Reactor) throws {}
     func configAdopted(_ config: KioskConfiguration) {}
+    func inputReceived(_ event: InputEvent, now: Double) {}
     func framePresented(_ frame: PresentedFrame) {}
     func frameFailed(_ error: Error) {}
     func displayChanged(width: Int, height: Int) {}

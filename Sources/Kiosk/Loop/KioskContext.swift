@@ -1,3 +1,4 @@
+import CarouselCore
 import Display
 import Foundation
 import KioskConfig
@@ -88,6 +89,12 @@ final class KioskContext {
     /// Tells every component about a configuration adopted.
     func adopted(_ config: KioskConfiguration) {
         for c in components { c.configAdopted(config) }
+    }
+
+    /// A person's input event: every component hears it, then the behaviour takes it.
+    func input(_ event: InputEvent, now: Double) {
+        for c in components { c.inputReceived(event, now: now) }
+        behavior.input(event, now: now)
     }
 
     /// Tells every component about a frame presented.

@@ -54,6 +54,10 @@ public struct KioskHealth: Equatable, Sendable {
     public var updateMessage: String?
     /// Boots that went back to the old slot, seen by this process (the image's boot report).
     public var rollbacks = 0
+    /// Speech is on (`[accessibility] speech`, the jack, the key); nil: no speech component.
+    public var speechOn: Bool?
+    /// The volume keys' level, 0…1 (back to the default at idle); nil: no speech component.
+    public var volume: Double?
 
     public init() {}
 

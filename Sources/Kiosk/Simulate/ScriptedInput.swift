@@ -4,11 +4,11 @@ import CarouselCore
 /// loop delivers the kernel's, not rounded to the step: the engine steps up to it, then takes
 /// it), at the first step at or after it.
 final class ScriptedInput: KioskComponent {
-    private let behavior: KioskBehavior
+    private unowned let context: KioskContext
     private var pending: ArraySlice<TimedInputEvent>
 
-    init(_ script: [TimedInputEvent], behavior: KioskBehavior) {
-        self.behavior = behavior
+    init(_ script: [TimedInputEvent], context: KioskContext) {
+        self.context = context
         pending = script[...]
     }
 
@@ -20,7 +20,7 @@ final class ScriptedInput: KioskComponent {
     func deadlineReached(now: Double) {
         while let e = pending.first, e.time <= now + Simulator.tolerance {
             pending = pending.dropFirst()
-            behavior.input(e.event, now: max(0, e.time))
+            context.input(e.event, now: max(0, e.time))
         }
     }
 }

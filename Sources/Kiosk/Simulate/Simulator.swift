@@ -26,6 +26,9 @@ public struct SimulationPlan {
     /// synchronised. nil: the system's time at start, in the system's zone.
     public var wallClockStart: Double?
     public var timeZone: TimeZone?
+    /// Speech's synthesis and output (`simulate --audio-out`); the default synthesizes nothing
+    /// (the `spoken` events are still written when speech is on).
+    public var speech = SpeechSetup()
     public init(config: KioskConfiguration, width: Int, height: Int) {
         self.config = config; self.width = width; self.height = height
     }
@@ -60,6 +63,8 @@ public final class Simulator {
     private let clock = VirtualClock()
     private let input: ScriptedInput
     private let tick: StepTick
+    /// Speech on the virtual clock (`plan.speech`: nothing synthesized unless it has an engine and an output).
+    let speech: SpeechComponent
     private let dt: Double
     private var step = 0
     /// The wall clock `[[schedule]]` reads: `plan.wallClockStart` plus the virtual time.
@@ -89,7 +94,7 @@ public final class Simulator {
         let reactor = try Reactor(clock: { clock.now })
         context = KioskContext(behavior: behavior, display: display, reactor: reactor,
                                logger: logger, wallClock: { wallClock.unixTime })
-        input = ScriptedInput(plan.script, behavior: behavior)
+        input = ScriptedInput(plan.script, context: context)
         tick = StepTick(behavior: behavior)
         // The order of a step: reloads, input, the schedule, idle stages, the demo, the engine tick.
         context.register(ScriptedReloads(plan.reloads, behavior: behavior, logger: logger))
@@ -98,6 +103,10 @@ public final class Simulator {
         context.register(IdleTimer(behavior: behavior))
         if let interval = plan.demoInterval { context.register(DemoTurns(every: interval, behavior: behavior)) }
         context.register(tick)
+        // After the tick: it looks at the step's scene (`observe` in `runStep`) and says its
+        // follow-ups at their deadlines.
+        speech = SpeechComponent(settings: plan.config.speech, setup: plan.speech, context: context)
+        context.register(speech)
     }
 
     /// Virtual time of the next step.
@@ -143,6 +152,7 @@ public final class Simulator {
         wallClock.unixTime = wallClockOrigin + now
         tick.stepTime = now
         context.reactor.runDue(tolerance: Self.tolerance)
+        speech.observe(now: now)
         step += 1
     }
 

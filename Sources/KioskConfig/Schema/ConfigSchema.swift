@@ -13,6 +13,7 @@ enum ConfigSchema {
             .section(ThemeSchema.section),
             .section(RuntimeSchema.cards),
             .section(VideoSchema.section),
+            .section(AccessibilitySchema.section),
             .section(ItemsSchema.folder),
             // Before [[item]]: its texts per language are checked against these.
             .section(LanguagesSchema.section),

@@ -27,6 +27,10 @@ enum ItemsSchema {
                 .withDefault("`item1`, `item2`… by position"),
             LanguagesSchema.text("title", \.title, "The title on the card and in the title overlay.", example: "\"Mountain Dawn\""),
             LanguagesSchema.text("subtitle", \.subtitle, "A second line of text.", defaultText: "none", example: "\"First light on the ridge\""),
+            LanguagesSchema.text("description", \.description, """
+                What the picture or clip shows, in words (alt text): not drawn; spoken after the title \
+                and subtitle while the carousel rests on the item, when speech is on (`[accessibility] speech`).
+                """, defaultText: "none", example: "\"Snow on a ridge, lit orange by the rising sun\""),
             .path("image", \.image, .picture, "PNG, JPEG, SVG or WebP picture, relative to the config file's folder.", defaultText: "none",
                   example: "media/01-mountain-dawn.jpg"),
             .path("video", \.video, .video, """
