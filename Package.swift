@@ -63,7 +63,7 @@ let package = Package(
         .executable(name: "kiosk-carousel", targets: ["kiosk-carousel"]),
         // The modules as a library, for the separate fuzzing package in Fuzz/ (docs/reliability.md).
         .library(name: "KioskCarouselModules", targets: ["CarouselCore", "JSON", "KioskConfig", "Raster", "Video", "Cards",
-                                                        "Display", "Input", "Kiosk"]),
+                                                        "Display", "Input", "Kiosk", "Audio"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -81,6 +81,8 @@ let package = Package(
         systemLibrary("CCardLibs", pkgConfig: "pangocairo", apt: "libpango1.0-dev"),
         // FFmpeg's libavformat, libavcodec, libswscale, libavutil in one module (docs/video.md).
         systemLibrary("CFFmpeg", pkgConfig: "libavformat", apt: "libavformat-dev"),
+        // ALSA's PCM API: the kiosk's sound output (Sources/Audio).
+        systemLibrary("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
         // Non-variadic wrappers for ioctl (fbdev requests, drmHandleEvent) that Swift cannot call.
         .target(name: "CKioskSys", dependencies: ["CDRM"], path: "Sources/C/CKioskSys"),
 
@@ -110,6 +112,9 @@ let package = Package(
         // Video files through FFmpeg: probe, poster frame, a decoder scaled to a card, a player thread.
         .target(name: "Video", dependencies: ["CFFmpeg", "CVideoConvert", "RasterCore", "LinuxSystem",
                                               .product(name: "Logging", package: "swift-log")]),
+        // Sound: the mixer (soundtrack, speech, ducking), the ALSA output thread, the WAV file of
+        // `simulate --audio-out` (docs/accessibility.md "Sound").
+        .target(name: "Audio", dependencies: ["CALSA", "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Cards", dependencies: ["CarouselCore", "Raster", "KioskConfig", "CCardLibs", "LinuxSystem", "Video",
                                               .product(name: "Logging", package: "swift-log")]),
         .target(name: "Display", dependencies: ["CarouselCore", "Raster", "CDRM", "CUdev", "CZlib", "CKioskSys", "LinuxSystem",
@@ -117,12 +122,12 @@ let package = Package(
         .target(name: "Input", dependencies: ["CarouselCore", "JSON", "CLibInput", "CEvdev", "CUdev", "CLinux",
                                               "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Kiosk", dependencies: [
-            "CarouselCore", "JSON", "KioskConfig", "Raster", "Cards", "Display", "Input", "LinuxSystem", "Video", "CLinux",
+            "CarouselCore", "JSON", "KioskConfig", "Raster", "Cards", "Display", "Input", "LinuxSystem", "Video", "CLinux", "Audio",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "kiosk-carousel", dependencies: [
             "Kiosk", "Cards", "CarouselCore", "KioskConfig", "Raster", "Display", "Input", "LinuxSystem", "Video",
-            "CLinux", "CRasterSupport",
+            "CLinux", "CRasterSupport", "Audio",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -138,6 +143,7 @@ let package = Package(
                     resources: [.copy("Golden")]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "RasterCore", "LinuxSystem", "TestSupport",
                                                      .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "CarouselCore", "Raster", "CDRM", "CKioskSys"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "CarouselCore", "LinuxSystem", "CEvdev"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Cards", "CarouselCore", "JSON", "KioskConfig", "Raster", "Display",
