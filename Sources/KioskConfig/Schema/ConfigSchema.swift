@@ -13,6 +13,7 @@ enum ConfigSchema {
             .section(ThemeSchema.section),
             .section(RuntimeSchema.cards),
             .section(VideoSchema.section),
+            .section(AudioSchema.section),
             .section(ItemsSchema.folder),
             .arrayOfTables(ItemsSchema.item,
                            make: { config, n in ItemConfig(id: "item\(n + 1)", title: "", style: config.theme.card) },
