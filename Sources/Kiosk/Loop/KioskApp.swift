@@ -64,6 +64,7 @@ public final class KioskApp {
         c.register(try ControlComponent(config: config, context: c))
         c.register(try EngineTick(context: c))
         c.register(VideoFrames(context: c))
+        c.register(AudioComponent(settings: config.audio, context: c))
         c.register(DisplayEvents(context: c))
         c.register(ScreenBlanker(context: c))
         c.register(IdleTimer(behavior: behavior))
