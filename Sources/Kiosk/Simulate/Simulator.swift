@@ -1,3 +1,4 @@
+import Audio
 import CarouselCore
 import Display
 import Foundation
@@ -26,6 +27,9 @@ public struct SimulationPlan {
     /// synchronised. nil: the system's time at start, in the system's zone.
     public var wallClockStart: Double?
     public var timeZone: TimeZone?
+    /// `--audio-out`: the WAV file of what the kiosk would play (48 kHz stereo, 16-bit), from
+    /// virtual 0 to `until`; nil: no sound is mixed.
+    public var audioOut: String?
     public init(config: KioskConfiguration, width: Int, height: Int) {
         self.config = config; self.width = width; self.height = height
     }
@@ -66,11 +70,15 @@ public final class Simulator {
     public let wallClock: ManualWallClock
     /// The wall time at virtual 0.
     private let wallClockOrigin: Double
+    /// What the kiosk would play (`plan.audioOut`): clips' sound and speech (its `SpeechOutput`).
+    public let audio: AudioMixer?
+    private let recorder: WAVRecorder?
 
     /// Deadlines up to this much after a step are taken at it (rounding only).
     static let tolerance = 1e-9
 
-    /// Throws when the reactor's descriptors cannot be made (the process is out of them).
+    /// Throws when the reactor's descriptors cannot be made (the process is out of them), or
+    /// `plan.audioOut` cannot be created (`FileWriteError`).
     public init(plan: SimulationPlan, log: EventLog, logger: Logger = Logger(label: "kiosk.simulate")) throws {
         self.plan = plan
         // `render_scale` as the kiosk starts with it ("auto": 1; the virtual clock says nothing
@@ -98,6 +106,15 @@ public final class Simulator {
         context.register(IdleTimer(behavior: behavior))
         if let interval = plan.demoInterval { context.register(DemoTurns(every: interval, behavior: behavior)) }
         context.register(tick)
+        if let path = plan.audioOut {
+            let mixer = AudioMixer(volume: plan.config.audio.volume)
+            recorder = try WAVRecorder(path: path, mixer: mixer)
+            audio = mixer
+            behavior.video.sound = mixer
+        } else {
+            recorder = nil
+            audio = nil
+        }
     }
 
     /// Virtual time of the next step.
@@ -128,12 +145,15 @@ public final class Simulator {
         while nextStepTime <= plan.until + Self.tolerance {
             let now = nextStepTime
             runStep()
+            // The sound from this step to the next, as this step left the scene.
+            try recorder?.advance(to: min(nextStepTime, plan.until))
             while let s = shots.first, s.time <= now + Self.tolerance {
                 shots = shots.dropFirst()
                 try shoot(to: s.path, now: now)
                 written.append(s.path)
             }
         }
+        try recorder?.finish()
         return written
     }
 
