@@ -41,6 +41,7 @@ public final class ALSAOutput: @unchecked Sendable {
         self.mixer = mixer
         self.clock = clock
         self.logger = logger
+        kc_alsa_silence_errors()
         let thread = Thread { [self] in run() }
         thread.name = "audio"
         thread.start()
@@ -72,12 +73,13 @@ public final class ALSAOutput: @unchecked Sendable {
         var lastError: Int32?
         var failedAt: Double?
         while !mixer.isClosed {
-            guard mixer.waitUntilActive(timeout: 3600) else { continue }
+            guard mixer.waitUntilActive(timeout: 3600), !mixer.isClosed else { continue }
             if let failedAt {
                 let wait = failedAt + Self.retryInterval - MonotonicClock.now()
                 if wait > 0 { _ = waitForClose(timeout: wait); continue }
             }
             let pcm: PCM
+            let opening = MonotonicClock.now()
             do {
                 pcm = try PCM(device: device)
             } catch let error as SystemCallError {
@@ -90,6 +92,8 @@ public final class ALSAOutput: @unchecked Sendable {
                 continue
             } catch { continue }
             if lastError != nil { logger.notice("audio: ALSA device \"\(device)\" opened; sound plays again") }
+            let took = Int((MonotonicClock.now() - opening) * 1000)
+            logger.info("audio: playing on ALSA device \"\(device)\": \(pcm.periodFrames)-frame periods, \(pcm.bufferFrames)-frame buffer (opened in \(took) ms)")
             lastError = nil
             failedAt = nil
             bump { $0.opens += 1 }
@@ -104,7 +108,11 @@ public final class ALSAOutput: @unchecked Sendable {
 
     /// Writes the mix to `pcm` until a second of silence or a failure; closes it.
     private func play(_ pcm: PCM) -> SystemCallError? {
-        defer { pcm.close() }
+        var periods = 0, underruns = 0
+        defer {
+            pcm.close()
+            logger.info("audio: closed ALSA device \"\(device)\" after \(periods) periods, \(underruns) underruns")
+        }
         var buffer = [Int16](repeating: 0, count: pcm.periodFrames * AudioFormat.channels)
         var silentSince: Double?
         while !mixer.isClosed {
@@ -115,9 +123,12 @@ public final class ALSAOutput: @unchecked Sendable {
             }
             let heardAt = clock() + Double(pcm.queuedFrames) / Double(AudioFormat.sampleRate)
             buffer.withUnsafeMutableBufferPointer { mixer.mix(frames: pcm.periodFrames, at: heardAt, into: $0) }
+            periods += 1
             switch pcm.write(buffer) {
             case .written: break
-            case .recovered: bump { $0.underruns += 1 }
+            case .recovered:
+                underruns += 1
+                bump { $0.underruns += 1 }
             case .failed(let error): return error
             }
         }
@@ -138,6 +149,7 @@ final class PCM {
     private var handle: OpaquePointer?
     let device: String
     let periodFrames: Int
+    let bufferFrames: Int
 
     init(device: String) throws {
         self.device = device
@@ -156,6 +168,7 @@ final class PCM {
         var bufferSize: snd_pcm_uframes_t = 0, periodSize: snd_pcm_uframes_t = 0
         if snd_pcm_get_params(pcm, &bufferSize, &periodSize) < 0 || periodSize == 0 { periodSize = 1024 }
         periodFrames = Int(periodSize)
+        bufferFrames = Int(bufferSize)
     }
 
     deinit { close() }

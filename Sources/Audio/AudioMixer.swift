@@ -26,9 +26,14 @@ public final class AudioMixer: SpeechOutput, @unchecked Sendable {
     private var soundtrackBuffer: [Float] = []
     private var closed = false
 
+    /// The session clock the output hears the mix on (seconds; nil on a virtual clock, where
+    /// sources decode as they are asked): sources follow it while the output is not asking yet.
+    public let clock: (@Sendable () -> Double)?
+
     /// `volume` is the master level, 0…1.
-    public init(volume: Double = 0.8) {
+    public init(volume: Double = 0.8, clock: (@Sendable () -> Double)? = nil) {
         masterVolume = Float(min(1, max(0, volume)))
+        self.clock = clock
     }
 
     /// The master level, 0…1 (`[audio] volume`); applies from the next period.
@@ -106,7 +111,8 @@ public final class AudioMixer: SpeechOutput, @unchecked Sendable {
     public var isClosed: Bool { condition.lock(); defer { condition.unlock() }; return closed }
 
     /// Mixes `frames` frames heard from session time `time` on into `out` (interleaved,
-    /// `AudioFormat`). The soundtrack renders outside the lock.
+    /// `AudioFormat`). The soundtrack renders outside the lock. Called by one output at a time
+    /// (its thread, or the simulator's).
     public func mix(frames: Int, at time: Double, into out: UnsafeMutableBufferPointer<Int16>) {
         let count = frames * AudioFormat.channels
         precondition(out.count >= count, "mix buffer too small")
@@ -121,23 +127,30 @@ public final class AudioMixer: SpeechOutput, @unchecked Sendable {
         }
         condition.lock()
         defer { condition.unlock() }
-        let volume = masterVolume
         let speaking = speechPosition < speech.count
-        for frame in 0..<frames {
-            let target: Float = speechPosition < speech.count ? Self.duckedGain : 1
-            if duckGain < target { duckGain = min(target, duckGain + duckStep) } else if duckGain > target {
-                duckGain = max(target, duckGain - duckStep)
-            }
-            for channel in 0..<AudioFormat.channels {
-                let i = frame * AudioFormat.channels + channel
-                var sample = soundtrackBuffer[i] * duckGain
-                if speechPosition < speech.count {
-                    sample += speech[speechPosition]
-                    speechPosition += 1
+        // Pointers and locals: this runs once a period on the output thread, and a debug build's
+        // checked array and property accesses would cost more than the period allows on a slow CPU.
+        var duck = duckGain, position = speechPosition
+        let volume = masterVolume, step = duckStep, ducked = Self.duckedGain, channels = AudioFormat.channels
+        soundtrackBuffer.withUnsafeBufferPointer { track in
+            speech.withUnsafeBufferPointer { voice in
+                for frame in 0..<frames {
+                    let target: Float = position < voice.count ? ducked : 1
+                    if duck < target { duck = min(target, duck + step) } else if duck > target { duck = max(target, duck - step) }
+                    for channel in 0..<channels {
+                        let i = frame * channels + channel
+                        var sample = track[i] * duck
+                        if position < voice.count {
+                            sample += voice[position]
+                            position += 1
+                        }
+                        out[i] = Self.int16(sample * volume)
+                    }
                 }
-                out[i] = Self.int16(sample * volume)
             }
         }
+        duckGain = duck
+        speechPosition = position
         if speaking && speechPosition >= speech.count {
             speech = []
             speechPosition = 0

@@ -25,6 +25,7 @@ public final class Soundtrack: @unchecked Sendable {
     public let sampleRate: Int
     private let loop: Bool
     private let synchronous: Bool
+    private let clock: (@Sendable () -> Double)?
     private let logger: Logger
     private let condition = NSCondition()
     /// Decoded, unread frames (interleaved stereo) from `bufferTime` (clip time) on.
@@ -41,7 +42,14 @@ public final class Soundtrack: @unchecked Sendable {
     private var passChunks = 0
 
     /// Plays `path`'s sound as if from session time `start` on, converted to `sampleRate` stereo.
-    public init(path: String, start: Double, sampleRate: Int, loop: Bool, synchronous: Bool, logger: Logger) {
+    ///
+    /// `clock` (the session clock, threaded mode) keeps the decoding up with the clip's time even
+    /// while nothing asks for sound (an output still opening its device, or failing): what falls
+    /// behind the clock is dropped as it is decoded, so a late output finds the sound of the
+    /// moment ready, and memory stays bounded.
+    public init(path: String, start: Double, sampleRate: Int, loop: Bool, synchronous: Bool,
+                clock: (@Sendable () -> Double)? = nil, logger: Logger) {
+        self.clock = synchronous ? nil : clock
         self.path = path
         self.start = start
         self.sampleRate = sampleRate
@@ -100,11 +108,16 @@ public final class Soundtrack: @unchecked Sendable {
         let silence = min(frames, -offset)   // ahead of the clock: wait with silence
         let count = min(frames - silence, available)
         guard count > 0 else { return }
-        let scale: Float = 1 / 32768
-        for i in 0..<(count * 2) {
-            buffer[silence * 2 + i] += Float(samples[readIndex + i]) * scale
+        let scale: Float = 1 / 32768, from = readIndex, to = silence * 2
+        samples.withUnsafeBufferPointer { decoded in
+            for i in 0..<(count * 2) { buffer[to + i] += Float(decoded[from + i]) * scale }
         }
         consume(count)
+    }
+
+    /// For tests: the clip times the decoded, unread sound spans.
+    var decodedSpan: (from: Double, to: Double) {
+        condition.lock(); defer { condition.unlock() }; return (bufferTime, bufferEnd)
     }
 
     // MARK: Decoding
@@ -126,16 +139,31 @@ public final class Soundtrack: @unchecked Sendable {
         condition.lock(); finished = true; condition.broadcast(); condition.unlock()
     }
 
-    /// The thread: keeps `readAhead` seconds decoded past the time last asked for.
+    /// The thread: keeps `readAhead` seconds decoded past the time last asked for (or the clock's
+    /// time, when later), and drops what the clock has passed.
     private func decodeAhead() {
         while true {
             condition.lock()
-            while !stopped && !finished && bufferEnd >= requested + Self.readAhead { condition.wait() }
+            while !stopped && !finished && bufferEnd >= clipNow + Self.readAhead {
+                if clock == nil { condition.wait() } else { _ = condition.wait(until: Date(timeIntervalSinceNow: 0.1)) }
+            }
             let done = stopped || finished
+            dropPassed()
             condition.unlock()
             if done { decoder = nil; return }
             decodeOne()
         }
+    }
+
+    /// The clip time the sound is needed at (under the lock): the time last asked for, or the
+    /// clock's when later.
+    private var clipNow: Double { max(requested, clock.map { $0() - start } ?? requested) }
+
+    /// Drops decoded frames the clock has passed by more than `tolerance` (under the lock).
+    private func dropPassed() {
+        guard let clock else { return }
+        let passed = Int(((clock() - start - Self.tolerance - bufferTime) * Double(sampleRate)).rounded(.down))
+        if passed > 0 { consume(min(passed, (samples.count - readIndex) / 2)) }
     }
 
     /// Synchronous mode: decodes until the sound reaches clip time `time`.

@@ -1,4 +1,5 @@
 import Foundation
+import LinuxSystem
 import Logging
 import TestSupport
 @testable import Video
@@ -102,5 +103,31 @@ final class SoundtrackTests: XCTestCase {
         }
         XCTAssertEqual(Self.rms(jump(loop: false)[...]), 0, "past the end: silence")
         XCTAssertGreaterThan(Self.rms(jump(loop: true)[...]), 0.05, "the loop's second pass")
+    }
+
+    /// On its thread with the session clock: while nothing asks for sound (an output still
+    /// opening its device), the decoding keeps up with the clock and drops what it passed, so
+    /// the first period asked for late has the sound of its moment, and at most about
+    /// `readAhead` seconds are held.
+    func testThreadFollowsTheClockBeforeTheOutputAsks() throws {
+        let path = try TestClips.withTone(seconds: 4)
+        let origin = MonotonicClock.now()
+        let clock: @Sendable () -> Double = { MonotonicClock.now() - origin }
+        let soundtrack = Soundtrack(path: path, start: 0, sampleRate: Self.rate, loop: false, synchronous: false,
+                                    clock: clock, logger: Logger(label: "test"))
+        defer { soundtrack.stop() }
+        // Wait (as long as a busy machine needs) until 1.5 s of clip time have passed and the
+        // thread has decoded past the clock.
+        let deadline = MonotonicClock.now() + 30
+        while !(clock() > 1.5 && soundtrack.decodedSpan.to > clock()) {
+            if MonotonicClock.now() > deadline { return XCTFail("the thread never caught up with the clock: \(soundtrack.decodedSpan) at \(clock())") }
+            usleep(20_000)
+        }
+        let span = soundtrack.decodedSpan, now = clock()
+        XCTAssertGreaterThan(span.from, 0.5, "what the clock passed was dropped: \(span) at \(now)")
+        XCTAssertLessThan(span.to - span.from, Soundtrack.readAhead + 0.5, "bounded: \(span) at \(now)")
+        var out = [Float](repeating: 0, count: 2048)
+        out.withUnsafeMutableBufferPointer { soundtrack.render(into: $0, frames: 1024, at: clock()) }
+        XCTAssertGreaterThan(Self.rms(out[...]), 0.05, "the first period asked for late is heard")
     }
 }

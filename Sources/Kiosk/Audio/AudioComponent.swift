@@ -17,7 +17,7 @@ final class AudioComponent: KioskComponent {
     init(settings: AudioSettings, context: KioskContext) {
         self.context = context
         self.settings = settings
-        mixer = AudioMixer(volume: settings.volume)
+        mixer = AudioMixer(volume: settings.volume, clock: Self.sessionClock(context))
         output = Self.output(settings, mixer: mixer, context: context)
         context.behavior.video.sound = mixer
     }
@@ -25,12 +25,15 @@ final class AudioComponent: KioskComponent {
     /// A kiosk let go without `stop` (tests) ends the output thread too.
     deinit { output.stop(timeout: 0) }
 
-    /// The output thread on `settings.device`, on the reactor's clock (the clips' clock).
+    /// The reactor's `now` as a clock other threads may read: the clips' clock.
+    private static func sessionClock(_ context: KioskContext) -> @Sendable () -> Double {
+        let clock = context.reactor.clock, origin = context.reactor.start
+        return { clock() - origin }
+    }
+
+    /// The output thread on `settings.device`, on the session clock.
     private static func output(_ settings: AudioSettings, mixer: AudioMixer, context: KioskContext) -> ALSAOutput {
-        let reactor = context.reactor
-        let clock = reactor.clock, origin = reactor.start
-        return ALSAOutput(device: settings.device, mixer: mixer, clock: { clock() - origin },
-                          logger: Logger(label: "kiosk.audio"))
+        ALSAOutput(device: settings.device, mixer: mixer, clock: sessionClock(context), logger: Logger(label: "kiosk.audio"))
     }
 
     func configAdopted(_ config: KioskConfiguration) {

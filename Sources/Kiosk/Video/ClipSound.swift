@@ -15,7 +15,7 @@ extension Soundtrack {
                       logger: Logger) -> Soundtrack? {
         guard item.audio, let mixer else { return nil }
         let soundtrack = Soundtrack(path: path, start: now, sampleRate: AudioFormat.sampleRate, loop: item.loop,
-                                    synchronous: synchronous, logger: logger)
+                                    synchronous: synchronous, clock: mixer.clock, logger: logger)
         mixer.playSoundtrack(soundtrack)
         return soundtrack
     }
