@@ -6,6 +6,7 @@ import Foundation
 import Kiosk
 import KioskConfig
 import LinuxSystem
+import Logging
 import Video
 
 /// `bench video`: what video items cost. CPU per frame of H.264 clips at 480p, 720p and 1080p
@@ -25,6 +26,7 @@ struct BenchVideoCommand: ParsableCommand {
     @Option(help: "Screen size of the carousel, WIDTHxHEIGHT.", transform: PixelSize.init(parsing:)) var screen = PixelSize(1920, 1080)
     @Option(help: "Seconds of real-time playback for the CPU figure.") var seconds = 8.0
     @Option(help: "Frames of the timed drag.") var dragFrames = 90
+    @Flag(help: "Only the playback of the clip with a sound track, muted and with its sound.") var soundOnly = false
     @Option(help: "Folder for the generated clips (kept between runs).")
     var cache = (ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? (NSHomeDirectory() + "/.cache")) + "/kiosk-carousel/bench-video"
 
@@ -36,6 +38,7 @@ struct BenchVideoCommand: ParsableCommand {
     func run() throws {
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
         print(VideoCapabilities.current().summary)
+        if soundOnly { return try soundPlayback(clip: try clip(size: "1280x720", tone: true)) }
         print("bench video: decode to a \(card.width)×\(card.height) card (cover), one decoder thread; wall and thread CPU per frame")
         let clips = [("480p", "854x480"), ("720p", "1280x720"), ("1080p", "1920x1080")]
         var paths: [String: String] = [:]
@@ -233,6 +236,22 @@ struct BenchVideoCommand: ParsableCommand {
                          cpu / wall * 100, r.frames, Double(r.frames) / wall, r.renderMs,
                          (renders.isEmpty ? 0 : renders[n / 2]) * 1000, (renders.isEmpty ? 0 : renders[n * 9 / 10]) * 1000))
         }
+        // The sound's own work, measured as CPU time on one thread (a busy machine stretches the
+        // wall time, not this): the clip's 10 s decoded, resampled and mixed period by period.
+        let mixer = AudioMixer(volume: 0.8)
+        let soundtrack = Soundtrack(path: clip, start: 0, sampleRate: AudioFormat.sampleRate, loop: false, synchronous: true,
+                                    logger: Logger(label: "bench"))
+        mixer.playSoundtrack(soundtrack)
+        var buffer = [Int16](repeating: 0, count: BenchSoundPull.periodFrames * AudioFormat.channels)
+        let periods = 10 * AudioFormat.sampleRate / BenchSoundPull.periodFrames
+        let c0 = Self.threadCPU()
+        for k in 0..<periods {
+            let t = Double(k * BenchSoundPull.periodFrames) / Double(AudioFormat.sampleRate)
+            buffer.withUnsafeMutableBufferPointer { mixer.mix(frames: BenchSoundPull.periodFrames, at: t, into: $0) }
+        }
+        let cpu = Self.threadCPU() - c0
+        print(String(format: "  the sound alone (decode, resample, mix; one thread): %.1f ms CPU for 10 s of sound (%.2f %% of one core)",
+                     cpu * 1000, cpu / 10 * 100))
     }
 
     func drag(clip: String) throws {
