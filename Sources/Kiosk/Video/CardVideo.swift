@@ -62,7 +62,7 @@ final class CardVideo {
 
     deinit {
         playing?.player.stop()
-        playing?.soundtrack?.stop()
+        playing?.soundtrack?.stop(in: sound)
     }
 
     /// True while a clip plays (the loop keeps ticking to show its frames).
