@@ -68,4 +68,20 @@ final class ALSAOutputTests: XCTestCase {
         XCTAssertTrue(log.all.first?.hasPrefix("info: audio: playing on ALSA device \"null\": ") == true, "\(log.all)")
         XCTAssertTrue(log.all.last?.hasPrefix("info: audio: closed ALSA device \"null\" after ") == true, "\(log.all)")
     }
+
+    /// A new device (a reload): the old output stops, the mixer reopens, the new output plays the
+    /// same soundtrack.
+    func testAnotherOutputTakesOverAfterReopen() {
+        let mixer = AudioMixer()
+        let source = ConstantSource(level: 0.1)
+        mixer.playSoundtrack(source)
+        let first = ALSAOutput(device: "null", mixer: mixer, clock: { MonotonicClock.now() }, logger: LogLines().logger)
+        wait("the first output to open") { first.statistics.opens == 1 }
+        XCTAssertTrue(first.stop(timeout: 10))
+        mixer.reopen()
+        let asked = source.times.count
+        let second = ALSAOutput(device: "null", mixer: mixer, clock: { MonotonicClock.now() }, logger: LogLines().logger)
+        wait("the second output to open and mix") { second.statistics.opens == 1 && source.times.count > asked + 2 }
+        XCTAssertTrue(second.stop(timeout: 10))
+    }
 }

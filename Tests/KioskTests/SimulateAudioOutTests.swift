@@ -95,6 +95,38 @@ final class SimulateAudioOutTests: CommandTestCase {
         XCTAssertEqual(events[0], events[2], "--audio-out does not change what simulate does")
     }
 
+    /// Full screen: `play_centred = false` (the card plays nothing), enter at 1 s plays the clip on
+    /// the whole screen with its sound, escape at 2 s ends both.
+    func testFullScreenClipIsHeardUntilItIsEnded() throws {
+        let text = Self.config(clip: clip, audio: true)
+            .replacingOccurrences(of: "start_delay = 0.5", with: "play_centred = false")
+            .replacingOccurrences(of: "audio = true", with: "audio = true\naction = { play = \"fullscreen\" }")
+        let fullscreen = try scratch.write("fullscreen.toml", text)
+        let keys = try scratch.write("fullscreen-keys.jsonl", """
+            {"t":1.0,"type":"key_down","key":"enter"}
+            {"t":1.05,"type":"key_up","key":"enter"}
+            {"t":2.0,"type":"key_down","key":"escape"}
+            {"t":2.05,"type":"key_up","key":"escape"}
+
+            """)
+        let wav = folder + "/fullscreen.wav", events = folder + "/fullscreen.jsonl"
+        let r = try ProductBinary.run(["simulate", "--config", fullscreen, "--size", "320x180", "--until", "3",
+                                       "--input", keys, "--events", events, "--audio-out", wav])
+        XCTAssertEqual(r.status, 0, r.errors)
+        let started = try times("video_fullscreen_started", in: events), ended = try times("video_fullscreen_ended", in: events)
+        XCTAssertEqual(started.count, 1, "\(started)")
+        XCTAssertEqual(ended.count, 1, "\(ended)")
+        XCTAssertEqual(try times("video_started", in: events), [], "the card plays nothing")
+        guard let start = started.first, let end = ended.first else { return }
+        let s = try samples(wav)
+        guard let first = s.firstIndex(where: { $0 != 0 }), let last = s.lastIndex(where: { $0 != 0 }) else {
+            return XCTFail("the WAV is silent")
+        }
+        let frame = 1 / Self.tickHz
+        XCTAssertEqual(Double(first / 2) / Self.rate, start, accuracy: frame, "sound starts with the full-screen clip (\(start) s)")
+        XCTAssertEqual(Double(last / 2) / Self.rate, end, accuracy: frame, "sound ends with it (\(end) s)")
+    }
+
     func testMutedClipIsSilent() throws {
         let muted = try scratch.write("muted.toml", Self.config(clip: clip, audio: false))
         let wav = folder + "/muted.wav"
