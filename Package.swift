@@ -63,7 +63,7 @@ let package = Package(
         .executable(name: "kiosk-carousel", targets: ["kiosk-carousel"]),
         // The modules as a library, for the separate fuzzing package in Fuzz/ (docs/reliability.md).
         .library(name: "KioskCarouselModules", targets: ["CarouselCore", "JSON", "KioskConfig", "Raster", "Video", "Cards",
-                                                        "Display", "Input", "Kiosk"]),
+                                                        "Display", "Input", "Kiosk", "Audio"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -83,6 +83,8 @@ let package = Package(
         systemLibrary("CFFmpeg", pkgConfig: "libavformat", apt: "libavformat-dev"),
         // espeak-ng: text to speech, offline (issue 30; docs/accessibility.md).
         systemLibrary("CESpeakNG", pkgConfig: "espeak-ng", apt: "libespeak-ng-dev"),
+        // ALSA's PCM API: the kiosk's sound output (Sources/Audio).
+        systemLibrary("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
         // Non-variadic wrappers for ioctl (fbdev requests, drmHandleEvent) that Swift cannot call.
         .target(name: "CKioskSys", dependencies: ["CDRM"], path: "Sources/C/CKioskSys"),
 
@@ -112,8 +114,9 @@ let package = Package(
         // Video files through FFmpeg: probe, poster frame, a decoder scaled to a card, a player thread.
         .target(name: "Video", dependencies: ["CFFmpeg", "CVideoConvert", "RasterCore", "LinuxSystem",
                                               .product(name: "Logging", package: "swift-log")]),
-        // The kiosk's sound output; what speech hands it (`PCMClip`, `SpeechOutput`).
-        .target(name: "Audio", path: "Sources/Audio"),
+        // Sound: the mixer (soundtrack, speech, ducking), the ALSA output thread, the WAV file of
+        // `simulate --audio-out` (docs/accessibility.md "Sound").
+        .target(name: "Audio", dependencies: ["CALSA", "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         // Text to speech: espeak-ng to PCM in memory, on a thread of its own (docs/accessibility.md).
         .target(name: "Speech", dependencies: ["Audio", "CESpeakNG", "LinuxSystem",
                                                .product(name: "Logging", package: "swift-log")]),
@@ -130,7 +133,7 @@ let package = Package(
         ]),
         .executableTarget(name: "kiosk-carousel", dependencies: [
             "Kiosk", "Cards", "CarouselCore", "KioskConfig", "Raster", "Display", "Input", "LinuxSystem", "Video",
-            "CLinux", "CRasterSupport", "Speech",
+            "CLinux", "CRasterSupport", "Audio", "Speech",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -147,6 +150,7 @@ let package = Package(
         .testTarget(name: "VideoTests", dependencies: ["Video", "RasterCore", "LinuxSystem", "TestSupport",
                                                      .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Audio", "LinuxSystem"]),
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "CarouselCore", "Raster", "CDRM", "CKioskSys"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "CarouselCore", "LinuxSystem", "CEvdev"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Cards", "CarouselCore", "JSON", "KioskConfig", "Raster", "Display",

@@ -45,7 +45,7 @@ public struct ReferenceSection: Sendable {
         case .table, .map: return "[\(header)]\n" + example.joined(separator: "\n")
         case .arrayOfTables:
             // A video item's keys go in a table of their own: an item shows an image or a video.
-            let videoKeys = ["video ", "poster ", "loop "]
+            let videoKeys = ["video ", "poster ", "loop ", "audio "]
             let video = example.filter { line in videoKeys.contains { line.hasPrefix($0) } }
             let rest = example.filter { line in !videoKeys.contains { line.hasPrefix($0) } }
             var out = "[[\(header)]]\n" + rest.joined(separator: "\n")

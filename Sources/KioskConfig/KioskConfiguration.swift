@@ -13,6 +13,8 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var theme = Theme()
     public var cards = CardSettings()
     public var video = VideoSettings()
+    /// `[audio]`: the sound output (docs/accessibility.md, "Sound").
+    public var audio = AudioSettings()
     public var control = ControlSettings()
     public var metrics = MetricsSettings()
     public var actions = ActionSettings()
@@ -406,6 +408,8 @@ public struct ItemConfig: Equatable, Sendable {
     public var poster: String?
     /// The centred card plays its clip over and over (else once, keeping the last frame).
     public var loop = true
+    /// A video item's clip plays its sound (`audio = true`; off by default).
+    public var audio = false
     public var action: ItemAction = .none
     public var style: CardStyle
     /// Made from a file of `[items] directory` rather than an `[[item]]` table.

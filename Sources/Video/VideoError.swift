@@ -10,6 +10,8 @@ public struct VideoError: Error, CustomStringConvertible, Equatable, Hashable {
         case unknownContainer
         /// A container without a video stream (audio only, or only a cover picture).
         case noVideoStream
+        /// A clip asked to play its sound (`audio = true`) has no audio stream.
+        case noAudioStream
         /// The codec is known but this machine's libavcodec has no decoder for it.
         case noDecoder
         /// The picture is bigger than `VideoLimits` allow; refused before any frame is allocated.

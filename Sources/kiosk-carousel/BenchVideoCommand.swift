@@ -1,18 +1,22 @@
 import ArgumentParser
+import Audio
 import CarouselCore
 import Cards
 import Foundation
 import Kiosk
 import KioskConfig
 import LinuxSystem
+import Logging
 import Video
 
 /// `bench video`: what video items cost. CPU per frame of H.264 clips at 480p, 720p and 1080p
 /// decoded only (the floor), decoded and scaled to a card's size, and on a card (made the card's
 /// face as a playing card's player does); the process's CPU while a 720p clip plays on a card of a
 /// 1080p carousel (against the same carousel showing the poster); and the frame time of a drag
-/// over a playing card against the same drag without video. The clips are made once with the
-/// `ffmpeg` command (testsrc2, libx264) and kept in the cache folder.
+/// over a playing card against the same drag without video; and the same playback of a clip with
+/// a sound track, muted and with its sound mixed (`audio = true`, pulled at the real rate by
+/// `BenchSoundPull`). The clips are made once with the `ffmpeg` command (testsrc2, libx264; a
+/// sine tone in AAC) and kept in the cache folder.
 struct BenchVideoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "video",
         abstract: "Video CPU ms/frame (480p/720p/1080p H.264: decode only, decode+scale to a card, on a card), CPU while a card plays, drag frame time with and without a playing card.",
@@ -22,6 +26,7 @@ struct BenchVideoCommand: ParsableCommand {
     @Option(help: "Screen size of the carousel, WIDTHxHEIGHT.", transform: PixelSize.init(parsing:)) var screen = PixelSize(1920, 1080)
     @Option(help: "Seconds of real-time playback for the CPU figure.") var seconds = 8.0
     @Option(help: "Frames of the timed drag.") var dragFrames = 90
+    @Flag(help: "Only the playback of the clip with a sound track, muted and with its sound.") var soundOnly = false
     @Option(help: "Folder for the generated clips (kept between runs).")
     var cache = (ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? (NSHomeDirectory() + "/.cache")) + "/kiosk-carousel/bench-video"
 
@@ -33,6 +38,7 @@ struct BenchVideoCommand: ParsableCommand {
     func run() throws {
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
         print(VideoCapabilities.current().summary)
+        if soundOnly { return try soundPlayback(clip: try clip(size: "1280x720", tone: true)) }
         print("bench video: decode to a \(card.width)×\(card.height) card (cover), one decoder thread; wall and thread CPU per frame")
         let clips = [("480p", "854x480"), ("720p", "1280x720"), ("1080p", "1920x1080")]
         var paths: [String: String] = [:]
@@ -44,21 +50,25 @@ struct BenchVideoCommand: ParsableCommand {
         guard let clip720 = paths["720p"] else { return }
         try playback(clip: clip720)
         try drag(clip: clip720)
+        try soundPlayback(clip: try clip(size: "1280x720", tone: true))
     }
 
     // MARK: Clips
 
-    /// A 10 s testsrc2 clip at `size`, 30 fps, H.264 (made once).
-    func clip(size: String) throws -> String {
-        let path = "\(cache)/testsrc2-\(size)-30fps-10s.mp4"
+    /// A 10 s testsrc2 clip at `size`, 30 fps, H.264 (made once); with `tone`, a 440 Hz sine as
+    /// its AAC sound track.
+    func clip(size: String, tone: Bool = false) throws -> String {
+        let path = "\(cache)/testsrc2-\(size)-30fps-10s\(tone ? "-sine440" : "").mp4"
         if FileManager.default.fileExists(atPath: path) { return path }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else {
             throw CommandFailure("bench video makes its clips with ffmpeg: apt-get install ffmpeg (scripts/install-deps.sh)")
         }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        p.arguments = ["-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30:duration=10",
-                       "-c:v", "libx264", "-preset", "fast", "-pix_fmt", "yuv420p", path + ".part.mp4"]
+        let sound = tone ? ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=10"] : []
+        p.arguments = ["-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30:duration=10"]
+            + sound + ["-c:v", "libx264", "-preset", "fast", "-pix_fmt", "yuv420p"] + (tone ? ["-c:a", "aac", "-shortest"] : [])
+            + [path + ".part.mp4"]
         try p.run()
         p.waitUntilExit()
         guard p.terminationStatus == 0 else { throw CommandFailure("ffmpeg failed making \(path)") }
@@ -132,7 +142,7 @@ struct BenchVideoCommand: ParsableCommand {
     /// A cover-flow carousel of `card`-sized cards at `screen`, item 0 the clip (or its poster
     /// only when `play` is false), asynchronous cards and video as in `run`; with the clips it
     /// plays (the caller keeps them while it runs the session).
-    func session(clip: String, play: Bool) throws -> (session: CarouselSession, clips: SceneVideo) {
+    func session(clip: String, play: Bool, audio: Bool = false) throws -> (session: CarouselSession, clips: SceneVideo) {
         let dir = NSTemporaryDirectory() + "kiosk-bench-video-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let path = dir + "/kiosk.toml"
@@ -146,6 +156,7 @@ struct BenchVideoCommand: ParsableCommand {
             [[item]]
             title = "Harbour"
             video = "\(clip)"
+            audio = \(audio)
 
             """
         for i in 1..<9 { text += "[[item]]\ntitle = \"Item \(i)\"\n" }
@@ -159,7 +170,8 @@ struct BenchVideoCommand: ParsableCommand {
     /// Runs `s` in real time at its tick rate for `duration` seconds, as the loop does (tick,
     /// take finished cards, draw when needed); returns (frames drawn, mean render ms).
     @discardableResult
-    func realTime(_ s: CarouselSession, from start: Double, duration: Double) -> (frames: Int, renderMs: Double) {
+    func realTime(_ s: CarouselSession, from start: Double, duration: Double,
+                  eachRender: (Double) -> Void = { _ in }) -> (frames: Int, renderMs: Double) {
         let dt = 1 / s.config.carousel.tickHz
         var frames = 0, render = 0.0
         var next = MonotonicClock.now()
@@ -175,6 +187,7 @@ struct BenchVideoCommand: ParsableCommand {
                 let t0 = MonotonicClock.now()
                 _ = s.renderFrame(now: now)
                 render += MonotonicClock.now() - t0
+                eachRender(MonotonicClock.now() - t0)
                 frames += 1
             }
         }
@@ -196,6 +209,49 @@ struct BenchVideoCommand: ParsableCommand {
                          (play ? "card plays the clip" : "poster only (play_centred = false)").padding(toLength: 36, withPad: " ", startingAt: 0) as NSString,
                          cpu / wall * 100, r.frames, Double(r.frames) / wall, r.renderMs))
         }
+    }
+
+    /// The 720p clip with a sound track playing on the card, muted and with its sound: process
+    /// CPU and the loop's render times (the sound's threads run beside the loop, as in `run`).
+    func soundPlayback(clip: String) throws {
+        print("bench video: the 720p clip with a sound track (AAC 44.1 kHz) on the card, muted and with its sound mixed at 48 kHz, \(seconds) s real time")
+        for audio in [false, true] {
+            let (s, clips) = try session(clip: clip, play: true, audio: audio)
+            defer { withExtendedLifetime(clips) {} }
+            let start = MonotonicClock.now()
+            let clock: @Sendable () -> Double = { MonotonicClock.now() - start }
+            let mixer = AudioMixer(volume: 0.8, clock: clock)
+            if audio { clips.sound = mixer }
+            let pull = BenchSoundPull(mixer: mixer, clock: clock)
+            defer { pull.stop() }
+            realTime(s, from: start, duration: 1.5)
+            let c0 = Self.processCPU(), w0 = MonotonicClock.now()
+            var renders: [Double] = []
+            let r = realTime(s, from: start, duration: seconds) { renders.append($0) }
+            let cpu = Self.processCPU() - c0, wall = MonotonicClock.now() - w0
+            renders.sort()
+            let n = max(1, renders.count)
+            print(String(format: "  %@ CPU %5.1f %% of one core   %4d frames drawn (%.1f/s), render mean %.2f ms, median %.2f ms, p90 %.2f ms",
+                         (audio ? "with its sound (audio = true)" : "muted (audio = false)").padding(toLength: 31, withPad: " ", startingAt: 0) as NSString,
+                         cpu / wall * 100, r.frames, Double(r.frames) / wall, r.renderMs,
+                         (renders.isEmpty ? 0 : renders[n / 2]) * 1000, (renders.isEmpty ? 0 : renders[n * 9 / 10]) * 1000))
+        }
+        // The sound's own work, measured as CPU time on one thread (a busy machine stretches the
+        // wall time, not this): the clip's 10 s decoded, resampled and mixed period by period.
+        let mixer = AudioMixer(volume: 0.8)
+        let soundtrack = Soundtrack(path: clip, start: 0, sampleRate: AudioFormat.sampleRate, loop: false, synchronous: true,
+                                    logger: Logger(label: "bench"))
+        mixer.playSoundtrack(soundtrack)
+        var buffer = [Int16](repeating: 0, count: BenchSoundPull.periodFrames * AudioFormat.channels)
+        let periods = 10 * AudioFormat.sampleRate / BenchSoundPull.periodFrames
+        let c0 = Self.threadCPU()
+        for k in 0..<periods {
+            let t = Double(k * BenchSoundPull.periodFrames) / Double(AudioFormat.sampleRate)
+            buffer.withUnsafeMutableBufferPointer { mixer.mix(frames: BenchSoundPull.periodFrames, at: t, into: $0) }
+        }
+        let cpu = Self.threadCPU() - c0
+        print(String(format: "  the sound alone (decode, resample, mix; one thread): %.1f ms CPU for 10 s of sound (%.2f %% of one core)",
+                     cpu * 1000, cpu / 10 * 100))
     }
 
     func drag(clip: String) throws {

@@ -72,7 +72,7 @@ struct RunCommand: ParsableCommand {
                                        logger: logger)
         let app = try KioskApp(configPath: path, config: cfg, display: display, inputs: inputs,
                                log: try EventLog(path: events), logger: logger, exitAfter: exitAfter,
-                               configProblems: problems)
+                               configProblems: problems, speech: .kiosk(output: nil))
         if !problems.isEmpty {
             // [input] was not known when the devices were opened: open them again for the fixed file.
             app.reopenInputs = { new in

@@ -30,6 +30,8 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .customLong("time-zone"), help: "Time zone of --wall-clock and the schedule, as Europe/London (default: TZ or /etc/localtime).")
     var timeZone: String?
     @Flag(help: "Turn the carousel by itself, one item per second (what `make run` shows).") var demo = false
+    @Option(name: .customLong("audio-out"), help: "Write what the kiosk would play (clips' sound, speech) to FILE.wav: 48 kHz stereo 16-bit, virtual 0 to --until, the same bytes every run.")
+    var audioOut: String?
 
     /// The run's length when neither --until nor a later shot says otherwise.
     static let defaultUntil = 5.0
@@ -79,6 +81,7 @@ struct SimulateCommand: ParsableCommand {
         plan.timeZone = try parsedTimeZone()
         plan.wallClockStart = try parsedWallClock(in: plan.timeZone ?? .current)
         if let input { plan.script = try InputScript.load(path: input) }
+        plan.audioOut = audioOut
         let log = try EventLog(path: events)
         let written = try Simulator(plan: plan, log: log).run()
         for p in written { print(p) }

@@ -59,4 +59,13 @@ public enum TestClips {
         try make("testsrc2-\(size)-\(rate)fps-\(seconds)s.mp4",
                  ["-f", "lavfi", "-i", "testsrc2=s=\(size):r=\(rate):d=\(seconds)"] + x264)
     }
+
+    /// `moving`'s pattern with a sine tone as its sound (AAC, 44.1 kHz mono, the whole clip):
+    /// a video item's soundtrack for the sound tests.
+    public static func withTone(size: String = "160x120", rate: Int = 10, seconds: Int = 3, frequency: Int = 440) throws -> String {
+        try make("testsrc2-\(size)-\(rate)fps-\(seconds)s-sine\(frequency).mp4",
+                 ["-f", "lavfi", "-i", "testsrc2=s=\(size):r=\(rate):d=\(seconds)",
+                  "-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=44100:duration=\(seconds)"]
+                 + x264 + ["-c:a", "aac", "-b:a", "64k", "-shortest"])
+    }
 }

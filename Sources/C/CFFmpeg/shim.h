@@ -1,7 +1,8 @@
-// FFmpeg's libraries (Debian: libavformat-dev, libavcodec-dev, libswscale-dev, libavutil-dev),
-// in one module. pkg-config "libavformat" gives the include path, which all four share
-// (/usr/include/<triplet>); its --libs names only -lavformat (the others are Requires.private),
-// so module.modulemap adds the link lines for avcodec, swscale and avutil.
+// FFmpeg's libraries (Debian: libavformat-dev, libavcodec-dev, libswscale-dev, libswresample-dev,
+// libavutil-dev), in one module. pkg-config "libavformat" gives the include path, which all five
+// share (/usr/include/<triplet>); its --libs names only -lavformat (the others are
+// Requires.private), so module.modulemap adds the link lines for avcodec, swscale, swresample and
+// avutil.
 //
 // The static inline functions below stand in for what Swift cannot import: function-like
 // macros (AVERROR, av_err2str) and fields whose name changed between FFmpeg 5.1 (Debian 12)
@@ -19,6 +20,8 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/log.h>
+#include <libavutil/channel_layout.h>
+#include <libswresample/swresample.h>
 #include <errno.h>
 #include <string.h>
 #include <fcntl.h>
@@ -165,4 +168,33 @@ static inline int kc_sws_scale_columns_into(void *sws, const AVFrame *frame, int
     return sws_scale((struct SwsContext *)sws, planes, frame->linesize, 0, frame->height, out, strides);
 }
 static inline unsigned kc_v4l2_cap_m2m_mplane(void) { return V4L2_CAP_VIDEO_M2M_MPLANE; }
+
+/// libswresample's context as an untyped handle (as libswscale's above): a resampler from the
+/// audio decoder's format, rate and channel layout to interleaved signed 16-bit stereo at
+/// `out_rate` (a mono clip on both channels, 5.1 downmixed); NULL when it cannot be made.
+/// swr_alloc_set_opts2 and AVChannelLayout exist from FFmpeg 5.1 (Debian 12) on.
+static inline void *kc_swr_to_s16_stereo(const AVCodecContext *c, int out_rate) {
+    SwrContext *swr = NULL;
+    AVChannelLayout out = AV_CHANNEL_LAYOUT_STEREO;
+    AVChannelLayout in;
+    if (c->ch_layout.nb_channels > 0 && c->ch_layout.order != AV_CHANNEL_ORDER_UNSPEC) {
+        if (av_channel_layout_copy(&in, &c->ch_layout) < 0) return NULL;
+    } else {
+        av_channel_layout_default(&in, c->ch_layout.nb_channels > 0 ? c->ch_layout.nb_channels : 2);
+    }
+    int rc = swr_alloc_set_opts2(&swr, &out, AV_SAMPLE_FMT_S16, out_rate, &in, c->sample_fmt, c->sample_rate, 0, NULL);
+    av_channel_layout_uninit(&in);
+    if (rc < 0 || swr_init(swr) < 0) { swr_free(&swr); return NULL; }
+    return swr;
+}
+static inline void kc_swr_free(void *swr) { SwrContext *s = (SwrContext *)swr; swr_free(&s); }
+/// Frames the resampler may give for `in_frames` more input (an upper bound).
+static inline int kc_swr_out_frames(void *swr, int in_frames) { return swr_get_out_samples((SwrContext *)swr, in_frames); }
+/// Converts `frame` (NULL: flushes what the resampler holds) into `out`, at most `capacity`
+/// stereo frames; the frames written, or a negative AVERROR.
+static inline int kc_swr_convert_frame(void *swr, const AVFrame *frame, int16_t *out, int capacity) {
+    uint8_t *o[1] = { (uint8_t *)out };
+    return swr_convert((SwrContext *)swr, o, capacity, frame ? (const uint8_t **)frame->extended_data : NULL,
+                       frame ? frame->nb_samples : 0);
+}
 #endif

@@ -33,8 +33,9 @@ public final class KioskApp {
     ///     file is fixed (`ConfigReload`).
     ///   - scheduleClock: the local time `[[schedule]]` reads (the reload soak sets it by hand).
     ///   - media: what a reload checks of the clips (`MediaFileCheck.kiosk`; tests inject a slow prober).
-    ///   - speech: speech's synthesis, sound output and volume (`SpeechSetup.kiosk`); the
-    ///     default synthesizes nothing (no sound output yet: the audio part gives one).
+    ///   - speech: speech's synthesis (`SpeechSetup.kiosk`: espeak-ng on its own thread); the
+    ///     default synthesizes nothing. Without an output or volume of its own, speech is said
+    ///     into the kiosk's sound (`AudioComponent`'s mixer) and the volume keys set its level.
     ///   - clock: the monotonic clock of the loop (seconds); `wallClock`: Unix time (the facts'
     ///     times, the pixel shift's phase).
     public init(configPath: String, config: KioskConfiguration, display: DisplayBackend, inputs: [InputSource],
@@ -67,6 +68,8 @@ public final class KioskApp {
         c.register(try ControlComponent(config: config, context: c))
         c.register(try EngineTick(context: c))
         c.register(VideoFrames(context: c))
+        let audio = AudioComponent(settings: config.audio, context: c)
+        c.register(audio)
         c.register(DisplayEvents(context: c))
         c.register(ScreenBlanker(context: c))
         c.register(IdleTimer(behavior: behavior))
@@ -78,6 +81,9 @@ public final class KioskApp {
         c.register(UpdateStatusComponent(context: c))
         c.register(try ConfigReload(context: c, signals: signals))
         c.register(RenderScaleComponent(setting: config.display.renderScale, context: c))
+        var speech = speech
+        if speech.output == nil { speech.output = audio.mixer }
+        if speech.volume == nil { speech.volume = audio.mixer }
         c.register(SpeechComponent(settings: config.speech, setup: speech, context: c))
         c.register(InputDevicesComponent(inputs: inputs, context: c))
         c.register(FramePump(context: c))

@@ -1,3 +1,5 @@
+import Audio
+import Speech
 import CarouselCore
 import Display
 import Foundation
@@ -29,6 +31,9 @@ public struct SimulationPlan {
     /// Speech's synthesis and output (`simulate --audio-out`); the default synthesizes nothing
     /// (the `spoken` events are still written when speech is on).
     public var speech = SpeechSetup()
+    /// `--audio-out`: the WAV file of what the kiosk would play (48 kHz stereo, 16-bit), from
+    /// virtual 0 to `until`; nil: no sound is mixed.
+    public var audioOut: String?
     public init(config: KioskConfiguration, width: Int, height: Int) {
         self.config = config; self.width = width; self.height = height
     }
@@ -71,11 +76,15 @@ public final class Simulator {
     public let wallClock: ManualWallClock
     /// The wall time at virtual 0.
     private let wallClockOrigin: Double
+    /// What the kiosk would play (`plan.audioOut`): clips' sound and speech (its `SpeechOutput`).
+    public let audio: AudioMixer?
+    private let recorder: WAVRecorder?
 
     /// Deadlines up to this much after a step are taken at it (rounding only).
     static let tolerance = 1e-9
 
-    /// Throws when the reactor's descriptors cannot be made (the process is out of them).
+    /// Throws when the reactor's descriptors cannot be made (the process is out of them), or
+    /// `plan.audioOut` cannot be created (`FileWriteError`).
     public init(plan: SimulationPlan, log: EventLog, logger: Logger = Logger(label: "kiosk.simulate")) throws {
         self.plan = plan
         // `render_scale` as the kiosk starts with it ("auto": 1; the virtual clock says nothing
@@ -103,9 +112,24 @@ public final class Simulator {
         context.register(IdleTimer(behavior: behavior))
         if let interval = plan.demoInterval { context.register(DemoTurns(every: interval, behavior: behavior)) }
         context.register(tick)
+        if let path = plan.audioOut {
+            let mixer = AudioMixer(volume: plan.config.audio.volume)
+            recorder = try WAVRecorder(path: path, mixer: mixer)
+            audio = mixer
+            behavior.video.sound = mixer
+        } else {
+            recorder = nil
+            audio = nil
+        }
         // After the tick: it looks at the step's scene (`observe` in `runStep`) and says its
-        // follow-ups at their deadlines.
-        speech = SpeechComponent(settings: plan.config.speech, setup: plan.speech, context: context)
+        // follow-ups at their deadlines. With `--audio-out` and no engine of the plan's own, speech
+        // is synthesized on the virtual clock (`ImmediateSpeech`) into the same mix.
+        var speechSetup = plan.speech
+        if let mixer = audio, speechSetup.engine == nil {
+            speechSetup = SpeechSetup(engine: ImmediateSpeech(synthesizer: try ESpeakSynthesizer(), logger: logger),
+                                      output: mixer, volume: mixer)
+        }
+        speech = SpeechComponent(settings: plan.config.speech, setup: speechSetup, context: context)
         context.register(speech)
     }
 
@@ -137,12 +161,15 @@ public final class Simulator {
         while nextStepTime <= plan.until + Self.tolerance {
             let now = nextStepTime
             runStep()
+            // The sound from this step to the next, as this step left the scene.
+            try recorder?.advance(to: min(nextStepTime, plan.until))
             while let s = shots.first, s.time <= now + Self.tolerance {
                 shots = shots.dropFirst()
                 try shoot(to: s.path, now: now)
                 written.append(s.path)
             }
         }
+        try recorder?.finish()
         return written
     }
 

@@ -7,7 +7,7 @@ import Speech
 public struct SpeechSetup {
     /// Text to PCM: `SpeechWorker` in the kiosk, `ImmediateSpeech` on a virtual clock; nil: none.
     public var engine: SpeechEngine?
-    /// Where clips are said (the audio part's ALSA output, `simulate --audio-out`); nil: nowhere.
+    /// Where clips are said (the kiosk's `AudioMixer`, `simulate --audio-out`'s); nil: nowhere.
     public var output: SpeechOutput?
     /// Where the volume keys' level goes; nil: kept and spoken only.
     public var volume: VolumeControl?

@@ -2,7 +2,7 @@ import Cards
 import KioskConfig
 
 /// What the kiosk says about what it shows (EN 301 549 5.1.3): plain sentences in the shown
-/// language's words. The kiosk's own words are English until the languages part translates them.
+/// language's words. The kiosk's own words (Playing, Starting, Volume …) are English for now (KioskStrings has no spoken phrases yet).
 enum SpokenText {
     /// The focused item, said on a focus change: its title (or its id when it has none).
     static func title(_ item: ItemConfig) -> String {

@@ -1,4 +1,4 @@
-/// Where the volume keys' level goes: the kiosk's sound output (the audio part's, whose
+/// Where the volume keys' level goes: the kiosk's sound output (`AudioMixer`, whose
 /// `[audio] volume` is the level the kiosk starts with and returns to at idle).
 public protocol VolumeControl: AnyObject {
     /// The level of everything the kiosk plays, 0…1.

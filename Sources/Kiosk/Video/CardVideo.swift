@@ -1,3 +1,4 @@
+import Audio
 import Cards
 import JSON
 import KioskConfig
@@ -28,12 +29,16 @@ final class CardVideo {
         let faces: VideoFaceComposer
         /// The session time the clip's time 0 corresponds to.
         let start: Double
+        /// Its sound in the mixer (`audio = true`), on the same clock as its frames.
+        let soundtrack: Soundtrack?
         var shown: Texture?
         var failureReported = false
     }
 
     var settings: VideoSettings
     let synchronous: Bool
+    /// Where a clip's sound plays (`audio = true`); nil: clips play muted.
+    var sound: AudioMixer?
     private let renderer = CardFaceRenderer()
     private let logger: Logger
     private var playing: Playing?
@@ -55,7 +60,10 @@ final class CardVideo {
         self.logger = logger
     }
 
-    deinit { playing?.player.stop() }
+    deinit {
+        playing?.player.stop()
+        playing?.soundtrack?.stop(in: sound)
+    }
 
     /// True while a clip plays (the loop keeps ticking to show its frames).
     var isPlaying: Bool { playing != nil }
@@ -211,7 +219,8 @@ final class CardVideo {
         }, shownWidth: fit == .cover ? cardWidth : nil, options: budget.options(loop: item.loop, queueDepth: depth, synchronous: synchronous),
            compose: faces.face(showing:), logger: logger)
         if let h = held, h.index != index { held = nil }
-        playing = Playing(index: index, item: item, player: player, faces: faces, start: now)
+        let soundtrack = Soundtrack.start(item: item, path: path, at: now, mixer: sound, synchronous: synchronous, logger: logger)
+        playing = Playing(index: index, item: item, player: player, faces: faces, start: now, soundtrack: soundtrack)
         events.append(VideoEvent(time: now, name: "video_started", fields: fields(playing!)))
     }
 
@@ -227,6 +236,7 @@ final class CardVideo {
     private func finish(keepFrame: Bool) -> Bool {
         guard let p = playing else { return false }
         p.player.stop()
+        p.soundtrack?.stop(in: sound)
         playing = nil
         if keepFrame, let t = p.shown {
             held = (p.index, t)

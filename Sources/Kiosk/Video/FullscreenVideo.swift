@@ -1,3 +1,4 @@
+import Audio
 import CarouselCore
 import Cards
 import KioskConfig
@@ -13,6 +14,9 @@ final class FullscreenVideo {
     let index: Int
     let item: ItemConfig
     private let player: VideoPlayer?
+    /// Its sound (`audio = true`), on the same clock as its frames, and the mixer it plays in.
+    private let soundtrack: Soundtrack?
+    private let sound: AudioMixer?
     /// The session time the clip's time 0 corresponds to.
     private let start: Double
     private let screen: (width: Int, height: Int)
@@ -28,8 +32,9 @@ final class FullscreenVideo {
 
     /// Starts the clip of `item` for a `width × height` scene; nil reason when it can start.
     init(index: Int, item: ItemConfig, now: Double, width: Int, height: Int, settings: VideoSettings,
-         synchronous: Bool, logger: Logger) {
+         synchronous: Bool, sound: AudioMixer?, logger: Logger) {
         self.index = index
+        self.sound = sound
         self.item = item
         self.start = now
         screen = (max(1, width), max(1, height))
@@ -42,6 +47,7 @@ final class FullscreenVideo {
                 logger.warning("\(budget.refusal(frameBytes: frameBytes, what: "video \(item.video!)")); not played full screen")
             }
             player = nil
+            soundtrack = nil
             endReason = item.video == nil ? "no video" : "budget"
             return
         }
@@ -50,9 +56,15 @@ final class FullscreenVideo {
             VideoStill.decodeSize(displayWidth: info.displayWidth, displayHeight: info.displayHeight, fit: .contain,
                                   boxWidth: w, boxHeight: h)
         }, options: budget.options(loop: false, queueDepth: depth, synchronous: synchronous), logger: logger)
+        var once = item
+        once.loop = false
+        soundtrack = Soundtrack.start(item: once, path: path, at: now, mixer: sound, synchronous: synchronous, logger: logger)
     }
 
-    deinit { player?.stop() }
+    deinit {
+        player?.stop()
+        soundtrack?.stop(in: sound)
+    }
 
     /// The player and the eventfd it signals (a frame decoded, the end); nil without a player.
     var wakeSource: (player: ObjectIdentifier, fd: Int32)? {
@@ -129,6 +141,7 @@ final class FullscreenVideo {
         guard endReason == nil else { return }
         endReason = reason
         player?.stop()
+        soundtrack?.stop(in: sound)
     }
 
     /// The clip's frame letterboxed in the middle (the session draws it over black); nothing

@@ -1,3 +1,4 @@
+import Audio
 import Cards
 import CarouselCore
 import JSON
@@ -21,6 +22,13 @@ public final class SceneVideo: ScenePlayback {
     private var events: [VideoEvent] = []
     private let logger = Logger(label: "kiosk.video")
 
+    /// Where the clips of items with `audio = true` play their sound (the kiosk's `AudioComponent`,
+    /// or `simulate --audio-out`'s recorder); nil: every clip plays muted.
+    public var sound: AudioMixer? {
+        get { cardVideo.sound }
+        set { cardVideo.sound = newValue }
+    }
+
     /// Plays `session`'s clips (and becomes its `video`), decoded in line when its cards are
     /// synchronous (`simulate`), else on the players' threads.
     public init(session: CarouselSession) {
@@ -37,7 +45,7 @@ public final class SceneVideo: ScenePlayback {
         if cardVideo.reset(now: now, reason: "full screen") { session.needsFrame = true }
         let fs = FullscreenVideo(index: index, item: items[index], now: now, width: session.size.width,
                                  height: session.size.height, settings: session.config.video,
-                                 synchronous: cardVideo.synchronous, logger: logger)
+                                 synchronous: cardVideo.synchronous, sound: sound, logger: logger)
         fullscreen = fs
         events.append(VideoEvent(time: now, name: "video_fullscreen_started",
                                  fields: [("index", String(index)), ("id", JSONString.quoted(items[index].id))]))

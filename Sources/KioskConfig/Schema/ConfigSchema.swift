@@ -14,6 +14,7 @@ enum ConfigSchema {
             .section(RuntimeSchema.cards),
             .section(VideoSchema.section),
             .section(AccessibilitySchema.section),
+            .section(AudioSchema.section),
             .section(ItemsSchema.folder),
             // Before [[item]]: its texts per language are checked against these.
             .section(LanguagesSchema.section),

@@ -36,13 +36,15 @@ enum ItemsSchema {
             .path("video", \.video, .video, """
                 A video clip (H.264, H.265, VP9, AV1… in MP4, MKV, WebM: whatever this machine's FFmpeg \
                 decodes; `kiosk-carousel --version` lists it), relative to the config file's folder. The \
-                card shows its poster; while the carousel rests on the item the card plays the clip, \
-                muted (`[video]`).
+                card shows its poster; while the carousel rests on the item the card plays the clip \
+                (`[video]`), muted unless `audio = true`.
                 """, defaultText: "none", example: "media/harbour.mp4"),
             .path("poster", \.poster, .picture, "The picture shown on a video item's card before and between plays (PNG, JPEG, SVG, WebP).",
                   defaultText: "the clip's first frame", example: "media/harbour.jpg"),
             .bool("loop", \.loop, "A video item's card plays its clip over and over; false: once, then it keeps the last frame.",
                   example: "false"),
+            .bool("audio", \.audio, "A video item's clip plays its sound (on its card and full screen), in sync with its frames, through `[audio] device`; false: muted.",
+                  example: "true"),
         ]
         keys += ThemeSchema.styleKeys.map { $0.lifted(\ItemConfig.style).withDefault("`[theme.card]`'s") }
         return TableSpec(name: "item", doc: """
@@ -53,7 +55,7 @@ enum ItemsSchema {
             ], finish: checkVideo)
     }
 
-    /// An item shows a picture or a clip; `poster` and `play` need the clip.
+    /// An item shows a picture or a clip; `poster`, `audio` and `play` need the clip.
     static func checkVideo(_ item: inout ItemConfig) -> [TableProblem] {
         var problems: [TableProblem] = []
         if item.video != nil && item.image != nil {
@@ -61,6 +63,9 @@ enum ItemsSchema {
         }
         if item.poster != nil && item.video == nil {
             problems.append(TableProblem("poster", "'poster' is the still of a video item; this item has no 'video' (for a picture, use 'image')"))
+        }
+        if item.audio && item.video == nil {
+            problems.append(TableProblem("audio", "'audio' plays the sound of the item's clip; this item has no 'video'"))
         }
         if case .play = item.action, item.video == nil {
             problems.append(TableProblem(path: [.key("action"), .key("play")], "'play' needs the item's 'video' = \"…\""))

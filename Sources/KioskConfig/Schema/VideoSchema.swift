@@ -3,10 +3,10 @@ enum VideoSchema {
     static var section: TableSpec<KioskConfiguration> {
         TableSpec(name: "video", doc: """
             How video items (`[[item]] video = "…"`) play. Decoding runs on a thread of its own per \
-            clip, never on the loop; frames that would be late are dropped. Sound is not played.
+            clip, never on the loop; frames that would be late are dropped. A clip's sound plays with `audio = true` on its item (`[audio]`).
             """, prototype: KioskConfiguration(), keys: [
                 .bool("play_centred", \.video.playCentred,
-                      "While the carousel rests on a video item, its card plays the clip in place (muted); false: cards show their poster only.",
+                      "While the carousel rests on a video item, its card plays the clip in place (muted unless the item says `audio = true`); false: cards show their poster only.",
                       example: "false"),
                 .number("start_delay", \.video.startDelay, .closed(0, 60),
                         "Seconds the carousel must rest on a video item before its clip starts (a quick series of turns starts no decoder).",

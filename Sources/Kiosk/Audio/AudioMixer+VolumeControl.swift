@@ -1,0 +1,4 @@
+import Audio
+
+/// The volume keys set the level of everything the kiosk plays (speech and soundtracks alike).
+extension AudioMixer: VolumeControl {}

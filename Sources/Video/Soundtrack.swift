@@ -1,0 +1,231 @@
+import Foundation
+import Logging
+
+/// A clip's sound, playing against the session's clock: frames are asked for by the session
+/// time they will be heard at, and the clip time is that time less `start` — the same clock the
+/// clip's `VideoPlayer` is asked for frames with (`frame(at: now - start)`). So the video clock
+/// is the master and the sound follows it: while the sound read so far is within `tolerance` of
+/// the clock it is played on without a break, and when it drifts further (a device clock a little
+/// fast or slow, a late decode, a loop whose sound is shorter than its pictures) the sound skips
+/// ahead or waits with silence to the clock's time.
+///
+/// Decoding (`AudioDecoder`) runs on a thread of its own, about half a second ahead of the time
+/// last asked for, sleeping on a condition in between; `synchronous` decodes on the caller's
+/// thread as needed (`simulate`: the same calls give the same samples). `stop()` ends it; the
+/// thread holds the soundtrack until then (or until the sound ends), as a player's thread does.
+public final class Soundtrack: @unchecked Sendable {
+    /// How far the sound may drift from the clock before it is moved back to it.
+    public static let tolerance = 0.02
+    /// Seconds decoded ahead of the time last asked for.
+    static let readAhead = 0.5
+
+    /// The session time of the clip's time 0.
+    public let start: Double
+    public let path: String
+    public let sampleRate: Int
+    private let loop: Bool
+    private let synchronous: Bool
+    private let clock: (@Sendable () -> Double)?
+    private let logger: Logger
+    private let condition = NSCondition()
+    /// Decoded, unread frames (interleaved stereo) from `bufferTime` (clip time) on.
+    private var samples: [Int16] = []
+    private var readIndex = 0
+    private var bufferTime = 0.0
+    /// The clip time last asked for.
+    private var requested = 0.0
+    private var stopped = false
+    private var finished = false
+    private var decoder: AudioDecoder?
+    private var loopOffset = 0.0
+    private var passEnd = 0.0
+    private var passChunks = 0
+
+    /// Plays `path`'s sound as if from session time `start` on, converted to `sampleRate` stereo.
+    ///
+    /// `clock` (the session clock, threaded mode) keeps the decoding up with the clip's time even
+    /// while nothing asks for sound (an output still opening its device, or failing): what falls
+    /// behind the clock is dropped as it is decoded, so a late output finds the sound of the
+    /// moment ready, and memory stays bounded.
+    public init(path: String, start: Double, sampleRate: Int, loop: Bool, synchronous: Bool,
+                clock: (@Sendable () -> Double)? = nil, logger: Logger) {
+        self.clock = synchronous ? nil : clock
+        self.path = path
+        self.start = start
+        self.sampleRate = sampleRate
+        self.loop = loop
+        self.synchronous = synchronous
+        self.logger = logger
+        if synchronous {
+            open()
+            return
+        }
+        let thread = Thread { [self] in
+            open()
+            decodeAhead()
+        }
+        thread.name = "soundtrack"
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// Stops decoding (the thread ends) and makes the sound silent from now on.
+    public func stop() {
+        condition.lock()
+        stopped = true
+        samples = []
+        readIndex = 0
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// True once the sound ended (no loop) or failed, or was stopped.
+    public var isFinished: Bool { condition.lock(); defer { condition.unlock() }; return finished || stopped }
+
+    /// Adds (at unit gain) `frames` stereo frames heard from session time `time` on to `buffer`
+    /// (interleaved floats): the clip's sound at clip time `time - start`, silence before the
+    /// clip's start, where nothing is decoded yet and after its end.
+    public func render(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int, at time: Double) {
+        let clipTime = time - start
+        if synchronous { fill(until: clipTime + Double(frames) / Double(sampleRate)) }
+        condition.lock()
+        defer { condition.unlock() }
+        requested = clipTime
+        condition.broadcast()
+        guard !stopped else { return }
+        var offset = Int(((clipTime - bufferTime) * Double(sampleRate)).rounded())
+        if abs(offset) <= Int(Self.tolerance * Double(sampleRate)) { offset = 0 }
+        var available = (samples.count - readIndex) / 2
+        if offset > 0 {
+            // Behind the clock: skip ahead.
+            let skip = min(offset, available)
+            consume(skip)
+            available -= skip
+            if skip < offset { bufferTime += Double(offset - skip) / Double(sampleRate) }
+            offset = 0
+        }
+        let silence = min(frames, -offset)   // ahead of the clock: wait with silence
+        let count = min(frames - silence, available)
+        guard count > 0 else { return }
+        let scale: Float = 1 / 32768, from = readIndex, to = silence * 2
+        samples.withUnsafeBufferPointer { decoded in
+            for i in 0..<(count * 2) { buffer[to + i] += Float(decoded[from + i]) * scale }
+        }
+        consume(count)
+    }
+
+    /// For tests: the clip times the decoded, unread sound spans.
+    var decodedSpan: (from: Double, to: Double) {
+        condition.lock(); defer { condition.unlock() }; return (bufferTime, bufferEnd)
+    }
+
+    // MARK: Decoding
+
+    private func open() {
+        do {
+            decoder = try AudioDecoder(path: path, sampleRate: sampleRate, isCancelled: { [weak self] in
+                self?.isStopped ?? true
+            })
+        } catch {
+            if !isStopped { logger.warning("video \(path): \(String(describing: (error as? VideoError)?.reason ?? "\(error)")); no sound") }
+            markFinished()
+        }
+    }
+
+    private var isStopped: Bool { condition.lock(); defer { condition.unlock() }; return stopped }
+
+    private func markFinished() {
+        condition.lock(); finished = true; condition.broadcast(); condition.unlock()
+    }
+
+    /// The thread: keeps `readAhead` seconds decoded past the time last asked for (or the clock's
+    /// time, when later), and drops what the clock has passed.
+    private func decodeAhead() {
+        while true {
+            condition.lock()
+            while !stopped && !finished && bufferEnd >= clipNow + Self.readAhead {
+                if clock == nil { condition.wait() } else { _ = condition.wait(until: Date(timeIntervalSinceNow: 0.1)) }
+            }
+            let done = stopped || finished
+            dropPassed()
+            condition.unlock()
+            if done { decoder = nil; return }
+            decodeOne()
+        }
+    }
+
+    /// The clip time the sound is needed at (under the lock): the time last asked for, or the
+    /// clock's when later.
+    private var clipNow: Double { max(requested, clock.map { $0() - start } ?? requested) }
+
+    /// Drops decoded frames the clock has passed by more than `tolerance` (under the lock).
+    private func dropPassed() {
+        guard let clock else { return }
+        let passed = Int(((clock() - start - Self.tolerance - bufferTime) * Double(sampleRate)).rounded(.down))
+        if passed > 0 { consume(min(passed, (samples.count - readIndex) / 2)) }
+    }
+
+    /// Synchronous mode: decodes until the sound reaches clip time `time`.
+    private func fill(until time: Double) {
+        while true {
+            condition.lock()
+            let enough = stopped || finished || bufferEnd >= time
+            condition.unlock()
+            if enough { return }
+            decodeOne()
+        }
+    }
+
+    /// The clip time after the last decoded frame.
+    private var bufferEnd: Double { bufferTime + Double((samples.count - readIndex) / 2) / Double(sampleRate) }
+
+    /// Decodes one chunk (or loops, or ends) and appends it.
+    private func decodeOne() {
+        guard let decoder else { markFinished(); return }
+        do {
+            if let chunk = try decoder.nextChunk() {
+                passChunks += 1
+                passEnd = max(passEnd, chunk.time + Double(chunk.frames) / Double(sampleRate))
+                append(chunk, at: loopOffset + chunk.time)
+                return
+            }
+            guard loop, passChunks > 0 else { markFinished(); return }
+            loopOffset += max(decoder.duration ?? 0, passEnd)
+            passEnd = 0
+            passChunks = 0
+            try decoder.rewind()
+        } catch {
+            if !isStopped { logger.warning("video \(path): sound stopped: \((error as? VideoError)?.reason ?? "\(error)")") }
+            markFinished()
+        }
+    }
+
+    /// Appends `chunk` at clip time `time`, on the buffer's timeline: a gap is filled with
+    /// silence, an overlap dropped from the chunk's start.
+    private func append(_ chunk: AudioChunk, at time: Double) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopped else { return }
+        if readIndex == samples.count {
+            samples.removeAll(keepingCapacity: true)
+            readIndex = 0
+        }
+        let gap = Int(((time - bufferEnd) * Double(sampleRate)).rounded())
+        if gap > 0 {
+            samples += [Int16](repeating: 0, count: gap * 2)
+            samples += chunk.samples
+        } else if -gap < chunk.frames {
+            samples += chunk.samples[(-gap * 2)...]
+        }
+    }
+
+    private func consume(_ frames: Int) {
+        readIndex += frames * 2
+        bufferTime += Double(frames) / Double(sampleRate)
+        if readIndex > 96_000 && readIndex * 2 > samples.count {
+            samples.removeFirst(readIndex)
+            readIndex = 0
+        }
+    }
+}
