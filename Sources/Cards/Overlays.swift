@@ -75,10 +75,18 @@ public final class OverlayRenderer {
             width = Double(count) * dot + Double(count - 1) * spacing + (big - dot)
         }
         let w = Int(width.rounded(.up)) + 2, h = Int(big.rounded(.up)) + 2
-        let texture = Texture(width: w, height: h)
+        // On a plate (high contrast) the row gets a margin of half a dot all round.
+        let inset = s.plate >> 24 == 0 ? 0 : Int((dot / 2).rounded(.up))
+        let texture = Texture(width: w + 2 * inset, height: h + 2 * inset)
         let ctx = CairoContext(texture: texture)
-        let cy = Double(h) / 2
-        var x = 1 + big / 2
+        if inset > 0 {
+            ctx.roundedRect(x: 0, y: 0, width: Double(texture.width), height: Double(texture.height),
+                            radius: Double(texture.height) / 2)
+            ctx.setColor(s.plate)
+            cairo_fill(ctx.cr)
+        }
+        let cy = Double(h) / 2 + Double(inset)
+        var x = 1 + big / 2 + Double(inset)
         for i in 0..<count {
             cairo_new_path(ctx.cr)
             cairo_arc(ctx.cr, x, cy, (i == current ? big : dot) / 2, 0, 2 * Double.pi)
@@ -89,7 +97,8 @@ public final class OverlayRenderer {
         ctx.flush()
         // The margin is from the screen edge to the dots' centre line.
         let centre = s.position == .bottom ? Double(screenHeight) - s.margin : s.margin
-        let overlay = Overlay(texture: texture, x: (screenWidth - w) / 2, y: Int((centre - Double(h) / 2).rounded()))
+        let overlay = Overlay(texture: texture, x: (screenWidth - texture.width) / 2,
+                              y: Int((centre - Double(texture.height) / 2).rounded()))
         dots = (count, current, overlay)
         return overlay
     }

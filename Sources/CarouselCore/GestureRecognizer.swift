@@ -71,6 +71,7 @@ public final class GestureRecognizer {
             case .enter: return [.select]
             case .home: return [.home]
             case .escape: return [.cancel]
+            case .largeText, .highContrast, .pause: return []  // the kiosk's, not the carousel's
             }
         case .keyUp:
             return []

@@ -1,6 +1,8 @@
 /// The keys the kiosk understands; a key map in the config binds real key codes to them.
 public enum KeyName: String, CaseIterable, Sendable, Codable {
     case left, right, up, down, enter, escape, home
+    // seeing (issue 30): the theme variants and pausing attract mode
+    case largeText = "large_text", highContrast = "high_contrast", pause
 }
 
 /// One input event in screen pixels, after calibration and display rotation.

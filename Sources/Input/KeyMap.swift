@@ -27,6 +27,8 @@ public struct KeyMap: Equatable, Sendable {
         UInt16(KEY_SELECT): .enter, UInt16(KEY_OK): .enter,
         UInt16(KEY_ESC): .escape, UInt16(KEY_BACK): .escape,
         UInt16(KEY_HOME): .home,
+        // seeing (issue 30): a remote's Zoom key for large text, Pause/Play-Pause for attract mode
+        UInt16(KEY_ZOOM): .largeText, UInt16(KEY_PAUSE): .pause, UInt16(KEY_PLAYPAUSE): .pause,
     ])
 
     /// The kiosk key of a code.

@@ -16,6 +16,8 @@ public final class KioskBehavior {
     /// The clips: the centred card's and one on the whole screen.
     public let video: SceneVideo
     public let idle: IdleController
+    /// The `large_text`, `high_contrast` and `pause` keys (issue 30).
+    let accessibilityKeys: AccessibilityKeys
     /// `[[schedule]]`: opening hours (replaced on reload, keeping its clock and start).
     public private(set) var schedule: ScheduleController
     /// The configuration, held once: as loaded (every item; the session shows it, or the open
@@ -67,6 +69,7 @@ public final class KioskBehavior {
         store = ConfigStore(path: configPath, loaded: session.config, problems: configProblems)
         scheduleLogger = logger
         idle = IdleController(policy: IdlePolicy(session.config.idle), now: now)
+        accessibilityKeys = AccessibilityKeys(session: session, idle: idle)
         schedule = ScheduleController(windows: session.config.schedule, defaults: session.config.scheduleDefaults,
                                       clock: wallClock, now: now, logger: logger)
     }
@@ -122,7 +125,17 @@ public final class KioskBehavior {
     public func input(_ event: InputEvent, now: Double) {
         let verdict = idle.handle(event, now: now)
         applyIdle(verdict.actions, now: now)
-        if verdict.deliver { session.handle(event, now: now) }
+        if verdict.deliver {
+            switch accessibilityKeys.effect(of: event) {
+            case .look(let look)?:
+                session.setLook(look, now: now)
+                line(time: now, name: "look_changed", fields: AccessibilityKeys.lookFields(look))
+            case .pause(let paused)?:
+                applyIdle(idle.setAttractPaused(paused, now: now), now: now)
+            case nil:
+                session.handle(event, now: now)
+            }
+        }
         flushEvents()
     }
 
@@ -329,8 +342,10 @@ public final class KioskBehavior {
             case .attractBegan(let speed):
                 if let speed { setAutoscroll(speed, now: t) }
             case .attractEnded:
-                if session.autoscroll != session.config.carousel.autoscroll {
-                    setAutoscroll(session.config.carousel.autoscroll, now: t)
+                // Paused (`pause` key): the carousel's own autoscroll stays stopped too.
+                let resting = idle.isAttractPaused ? 0 : session.config.carousel.autoscroll
+                if session.autoscroll != resting {
+                    setAutoscroll(resting, now: t)
                     // Settle on the nearest item rather than stopping between two.
                     session.apply(.scrollTo(index: session.position.index, duration: nil), now: t)
                 }
@@ -342,8 +357,23 @@ public final class KioskBehavior {
                     session.apply(.step(1), now: t)
                 }
             case .goHome(let index):
+                endIdleWarning()
                 session.apply(.scrollTo(index: index, duration: nil), now: t)
+                // The next person starts with the look the file sets.
+                let configured = AccessibleLook(session.config.accessibility)
+                if session.look != configured {
+                    session.setLook(configured, now: t)
+                    line(time: t, name: "look_changed", fields: AccessibilityKeys.lookFields(configured))
+                }
+            case .warn(let until):
+                sceneCards.showNotice(MessageCard.idleWarning, until: until)
+            case .attractPaused:
+                session.setAutoscroll(0, now: t)
+                session.apply(.scrollTo(index: session.position.index, duration: nil), now: t)
+            case .attractResumed:
+                setAutoscroll(session.config.carousel.autoscroll, now: t)
             case .blank:
+                endIdleWarning()
                 blanked = true
                 video.setSuspended(true, now: t)
                 onBlank?()
@@ -355,6 +385,11 @@ public final class KioskBehavior {
             }
         }
         write(session.takeEvents())
+    }
+
+    /// Ends "Do you need more time?" when what it warned of happens.
+    private func endIdleWarning() {
+        if sceneCards.notice?.card == MessageCard.idleWarning { sceneCards.endNotice() }
     }
 
     /// The engine's autoscroll speed (attract mode's, or the configured one afterwards).

@@ -11,6 +11,7 @@ enum ConfigSchema {
             .section(InputSchema.section),
             .section(RuntimeSchema.idle),
             .section(ThemeSchema.section),
+            .section(AccessibilitySchema.section),
             .section(RuntimeSchema.cards),
             .section(VideoSchema.section),
             .section(ItemsSchema.folder),

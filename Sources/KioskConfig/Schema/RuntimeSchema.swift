@@ -22,6 +22,9 @@ enum RuntimeSchema {
                         }
                     }),
                 .number("blank_after", \.idle.blankAfter, .closed(0, 1_000_000), "Turn the screen off: DPMS through the DRM connector (FBIOBLANK on fbdev), or a black frame where that is not supported.", example: "600"),
+                .number("warn_before", \.idle.warnBefore, .closed(0, 3600),
+                        "Show \"Do you need more time?\" this long before home_after or blank_after acts; any touch or key then gives more time (the timers start again). 0: no warning (EN 301 549 11.2.2.1 asks for one; docs/accessibility.md).",
+                        example: "20"),
             ])
     }
 
