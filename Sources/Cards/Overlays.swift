@@ -150,8 +150,9 @@ public final class OverlayRenderer {
         return overlay
     }
 
-    /// The focused item's title (one line with an ellipsis, on a rounded plate when the style
-    /// has a background, with a soft shadow when it has none); nil when hidden or untitled.
+    /// The focused item's title (one line with an ellipsis, `lines` in large text; on a rounded
+    /// plate when the style has a background, with a soft shadow when it has none); nil when
+    /// hidden or untitled.
     public func title(for item: ItemConfig?) -> Overlay? {
         guard style.showTitle, let item, !item.title.isEmpty else { return nil }
         if let t = title, t.text == item.title { return t.overlay }
@@ -165,7 +166,8 @@ public final class OverlayRenderer {
         let plate = s.background >> 24 != 0
         let maxWidth = Double(screenWidth) * 0.8
         let pad = (s.size * 0.45).rounded()
-        let block = TextBlock(text: text, font: s.font, size: s.size, color: s.color, alignment: "center", lines: 1, bold: true)
+        let block = TextBlock(text: text, font: s.font, size: s.size, color: s.color, alignment: "center", lines: max(1, s.lines),
+                              bold: true)
         // Measure on a scratch surface, then draw at the overlay's size.
         let scratch = CairoContext(texture: Texture(width: 1, height: 1))
         let measured = block.layout(on: scratch, width: maxWidth - 2 * pad).size
@@ -174,7 +176,9 @@ public final class OverlayRenderer {
         let texture = Texture(width: w, height: h)
         let ctx = CairoContext(texture: texture)
         if plate {
-            ctx.roundedRect(x: 0, y: 0, width: Double(w), height: Double(h), radius: Double(h) / 2)
+            // A pill round one line; corners of the same roundness round more lines.
+            let radius = s.lines <= 1 ? Double(h) / 2 : min(Double(h), s.size + pad) / 2
+            ctx.roundedRect(x: 0, y: 0, width: Double(w), height: Double(h), radius: radius)
             ctx.setColor(s.background)
             cairo_fill(ctx.cr)
         }

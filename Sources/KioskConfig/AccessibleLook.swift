@@ -56,6 +56,7 @@ public struct AccessibleLook: Equatable, Sendable {
         t.card = apply(to: theme.card)
         if largeText {
             t.titleOverlay.size *= Self.titleOverlayScale
+            t.titleOverlay.lines = max(t.titleOverlay.lines, 2)  // a long title wraps, not cut
             t.messageTextScale *= Self.messageTextScale
             t.pageIndicator.dotSize *= Self.cardTextScale
         }

@@ -259,6 +259,9 @@ public struct TitleOverlayStyle: Equatable, Sendable {
     public var position = OverlayPosition.bottom
     /// Distance from the screen edge in pixels.
     public var margin = 56.0
+    /// Lines the title may wrap to before an ellipsis (no config key: 1; large text makes it 2,
+    /// `AccessibleLook`).
+    public var lines = 1
     public init() {}
 }
 

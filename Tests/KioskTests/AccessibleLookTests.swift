@@ -201,12 +201,17 @@ final class AccessibleLookTests: XCTestCase {
         var notice = bright
         notice.name = "notice"
         notice.notice = .idleWarning
+        // A title that fills the overlay's line at normal size: in large text it wraps to two.
+        var long = bright
+        long.name = "long-title"
+        for i in long.config.items.indices { long.config.items[i].title = "The Harbour Lighthouse at Dawn" }
         // (scene, text, factor, drawn on one line: then as much wider as it is taller)
         let expected: [(Scene, TextKind, Double, Bool)] = [
             (bright, Self.cardTitles, AccessibleLook.cardTextScale, true),
             (bright, Self.cardSubtitles, AccessibleLook.cardTextScale, true),
             (bright, Self.titleOverlay, AccessibleLook.titleOverlayScale, true),
             (notice, Self.messageText, AccessibleLook.messageTextScale, false),
+            (long, Self.titleOverlay, AccessibleLook.titleOverlayScale, false),
         ]
         for (scene, kind, factor, oneLine) in expected {
             let normal = try measure(scene, kind, look: AccessibleLook())
