@@ -103,7 +103,7 @@ public final class KioskBehavior {
         let wanted = schedule.shownItems
         if wanted != shownItems {
             shownItems = wanted
-            session.reload(Self.shownConfig(store.loaded, items: wanted), now: now)
+            reloadSession(Self.shownConfig(store.loaded, items: wanted), now: now)
         }
     }
 
@@ -126,7 +126,10 @@ public final class KioskBehavior {
         let verdict = idle.handle(event, now: now)
         applyIdle(verdict.actions, now: now)
         if verdict.deliver {
-            switch accessibilityKeys.effect(of: event) {
+            let effect = accessibilityKeys.effect(of: event)
+            // The timers started again: "Do you need more time?" has its answer.
+            if effect != nil { endIdleWarning() }
+            switch effect {
             case .look(let look)?:
                 session.setLook(look, now: now)
                 line(time: now, name: "look_changed", fields: AccessibilityKeys.lookFields(look))
@@ -154,6 +157,7 @@ public final class KioskBehavior {
     public func command(_ intent: Intent, now: Double) {
         let idleActions = idle.inputOccurred(now: now)
         if !idleActions.isEmpty { applyIdle(idleActions, now: now) }
+        endIdleWarning()
         // Another system asked for an item: a full-screen clip gives way to it.
         video.stopFullscreen(reason: "command", now: now)
         session.apply(intent, now: now)
@@ -235,7 +239,7 @@ public final class KioskBehavior {
                 }
             }
             shownItems = schedule.shownItems
-            session.reload(Self.shownConfig(new, items: shownItems), now: now)
+            reloadSession(Self.shownConfig(new, items: shownItems), now: now)
             store.generation += 1
             applyIdle(idle.reconfigure(IdlePolicy(Self.shownConfig(new, items: shownItems).idle), now: now), now: now)
             applyIdle(idle.setScheduleOverride(schedule.idleOverride, now: now), now: now)
@@ -387,7 +391,15 @@ public final class KioskBehavior {
         write(session.takeEvents())
     }
 
-    /// Ends "Do you need more time?" when what it warned of happens.
+    /// Shows `config`; a paused attract mode (`pause` key) keeps the carousel's own autoscroll
+    /// stopped, which the reload would start again.
+    private func reloadSession(_ config: KioskConfiguration, now: Double) {
+        session.reload(config, now: now)
+        if idle.isAttractPaused { session.setAutoscroll(0, now: now) }
+    }
+
+    /// Ends "Do you need more time?" when what it warned of happens, or the timers start again
+    /// without a press that ends it (a look or pause key, a control command).
     private func endIdleWarning() {
         if sceneCards.notice?.card == MessageCard.idleWarning { sceneCards.endNotice() }
     }

@@ -144,4 +144,26 @@ final class TimeAndOperationTests: XCTestCase {
         XCTAssertEqual(sim.session.look, AccessibleLook(), "the next person starts with the look the file sets")
         XCTAssertEqual(log.lines.filter { $0.contains("look_changed") }.count, 3)
     }
+
+    /// A key that does something else (here `pause`) still answers the warning: it goes, and
+    /// the timers start again. A paused autoscroll stays stopped across a reload of the file.
+    func testAnyKeyAnswersTheWarningAndPauseSurvivesAReload() throws {
+        let p = plan([(45, .keyDown(.pause)), (45.1, .keyUp(.pause))], until: 70) { c in
+            c.idle.homeAfter = 60
+            c.idle.warnBefore = 20
+            c.carousel.autoscroll = 0.5
+            c.carousel.wrap = true
+        }
+        let log = try EventLog(path: nil)
+        let sim = try Simulator(plan: p, log: log)
+        sim.advance(to: 44)
+        XCTAssertEqual(sim.behavior.sceneCards.shownMessage, MessageCard.idleWarning)
+        sim.advance(to: 46)
+        XCTAssertNil(sim.behavior.sceneCards.shownMessage, "pause answered it")
+        XCTAssertEqual(sim.session.autoscroll, 0)
+        sim.behavior.apply(.success(p.config), path: "kiosk.toml", reason: "test", now: 50, logger: .init(label: "test"))
+        XCTAssertEqual(sim.session.autoscroll, 0, "still paused after the reload")
+        sim.advance(to: 70)
+        XCTAssertFalse(events(log).contains("went_home"), "the timers started again at 45 s")
+    }
 }
