@@ -1,9 +1,8 @@
 /// The theme variants of issue 30's "Seeing": large text and high contrast, applied to a whole
 /// configuration (its theme, every item's card style, and in high contrast the carousel's side
-/// card fading) before anything is drawn. Pure: the
-/// same configuration and look always give the same result, and `AccessibleLook()` (both off)
-/// gives the configuration back unchanged, so a kiosk with accessibility off draws exactly what
-/// it drew before.
+/// card fading) before anything is drawn. Pure: the same configuration and look always give the
+/// same result, and `AccessibleLook()` (both off) gives the configuration back unchanged, so a
+/// kiosk with accessibility off draws exactly what it drew before.
 public struct AccessibleLook: Equatable, Sendable {
     public var largeText: Bool
     public var highContrast: Bool

@@ -79,17 +79,25 @@ final class TimeAndOperationTests: XCTestCase {
         return plan
     }
 
+    /// A key pressed at `t` and let go 0.1 s later.
+    func press(_ key: KeyName, at t: Double) -> [(Double, InputEvent)] { [(t, .keyDown(key)), (t + 0.1, .keyUp(key))] }
+
+    /// `plan`'s simulator and the log it writes.
+    func simulator(_ plan: SimulationPlan) throws -> (Simulator, EventLog) {
+        let log = try EventLog(path: nil)
+        return (try Simulator(plan: plan, log: log), log)
+    }
+
     func events(_ log: EventLog) -> [String] {
         log.lines.compactMap { line in line.range(of: "\"event\":\"").map { String(line[$0.upperBound...].prefix { $0 != "\"" }) } }
     }
 
     func testTheWarningIsShownAndAKeyGivesMoreTimeInSimulate() throws {
-        let p = plan([(50, .keyDown(.right)), (50.1, .keyUp(.right))], until: 130) { c in
+        let p = plan(press(.right, at: 50), until: 130) { c in
             c.idle.homeAfter = 60
             c.idle.warnBefore = 20
         }
-        let log = try EventLog(path: nil)
-        let sim = try Simulator(plan: p, log: log)
+        let (sim, log) = try simulator(p)
         sim.advance(to: 45)
         XCTAssertEqual(sim.behavior.sceneCards.shownMessage, MessageCard.idleWarning, "shown at 40 s")
         sim.advance(to: 51)
@@ -104,13 +112,12 @@ final class TimeAndOperationTests: XCTestCase {
     }
 
     func testThePauseKeyStopsAttractModeAndTheCarouselsOwnAutoscroll() throws {
-        let p = plan([(12, .keyDown(.pause)), (12.1, .keyUp(.pause))], until: 60) { c in
+        let p = plan(press(.pause, at: 12), until: 60) { c in
             c.idle.attractAfter = 5
             c.idle.attractInterval = 2
             c.carousel.wrap = true
         }
-        let log = try EventLog(path: nil)
-        let sim = try Simulator(plan: p, log: log)
+        let (sim, log) = try simulator(p)
         sim.advance(to: 11.9)
         XCTAssertTrue(events(log).contains("attract_advanced"))
         sim.advance(to: 60)
@@ -134,8 +141,7 @@ final class TimeAndOperationTests: XCTestCase {
         let p = plan([(1, .keyDown(.highContrast)), (2, .keyDown(.largeText)), (3, .keyDown(.right))], until: 40) { c in
             c.idle.homeAfter = 30
         }
-        let log = try EventLog(path: nil)
-        let sim = try Simulator(plan: p, log: log)
+        let (sim, log) = try simulator(p)
         sim.advance(to: 2.5)
         XCTAssertEqual(sim.session.look, AccessibleLook(largeText: true, highContrast: true))
         sim.advance(to: 3.5)
@@ -148,14 +154,13 @@ final class TimeAndOperationTests: XCTestCase {
     /// A key that does something else (here `pause`) still answers the warning: it goes, and
     /// the timers start again. A paused autoscroll stays stopped across a reload of the file.
     func testAnyKeyAnswersTheWarningAndPauseSurvivesAReload() throws {
-        let p = plan([(45, .keyDown(.pause)), (45.1, .keyUp(.pause))], until: 70) { c in
+        let p = plan(press(.pause, at: 45), until: 70) { c in
             c.idle.homeAfter = 60
             c.idle.warnBefore = 20
             c.carousel.autoscroll = 0.5
             c.carousel.wrap = true
         }
-        let log = try EventLog(path: nil)
-        let sim = try Simulator(plan: p, log: log)
+        let (sim, log) = try simulator(p)
         sim.advance(to: 44)
         XCTAssertEqual(sim.behavior.sceneCards.shownMessage, MessageCard.idleWarning)
         sim.advance(to: 46)

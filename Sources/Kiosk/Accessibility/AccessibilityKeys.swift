@@ -6,7 +6,7 @@ import KioskConfig
 /// attract mode and the carousel's own autoscroll (`IdleController.setAttractPaused`).
 /// `KioskBehavior` asks it first with every key that reaches the carousel; it owns no state
 /// beyond what the session and the idle controller keep.
-public final class AccessibilityKeys {
+final class AccessibilityKeys {
     private unowned let session: CarouselSession
     private unowned let idle: IdleController
 
@@ -15,7 +15,7 @@ public final class AccessibilityKeys {
         self.idle = idle
     }
 
-    /// What pressing `key` does, or nil when it is not one of these keys (the carousel's).
+    /// What pressing one of these keys does.
     enum Effect: Equatable {
         case look(AccessibleLook)
         case pause(Bool)
