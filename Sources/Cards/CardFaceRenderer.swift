@@ -114,7 +114,7 @@ public struct CardFaceRenderer: CardRenderer {
             let boxH = max(1, H - 2 * pad - textSpace)
             try image.draw(on: ctx, fit: .contain, x: pad, y: pad, width: W - 2 * pad, height: boxH)
             if style.shadow { paintShadow(ctx, fraction: style.shadowHeight, width: W, height: H) }
-            text.draw(on: ctx, x: pad, y: max(pad, H - pad - text.height), shadow: style.shadow)
+            drawBottomText(text, style: style, on: ctx, pad: pad, width: W, height: H, shadow: style.shadow)
         }
     }
 
@@ -123,7 +123,21 @@ public struct CardFaceRenderer: CardRenderer {
         let style = item.style
         let pad = CardFaceRenderer.padding(style, width: W, height: H)
         if style.shadow { paintShadow(ctx, fraction: style.shadowHeight, width: W, height: H) }
-        text.draw(on: ctx, x: pad, y: max(pad, H - pad - text.height), shadow: true)
+        drawBottomText(text, style: style, on: ctx, pad: pad, width: W, height: H, shadow: true)
+    }
+
+    /// The text at the card's bottom, where it may sit on a picture: on the style's opaque
+    /// `textPlate` band when it has one (high contrast), else with the soft shadow if `shadow`.
+    func drawBottomText(_ text: TextStack, style: CardStyle, on ctx: CairoContext, pad: Double,
+                        width W: Double, height H: Double, shadow: Bool) {
+        let y = max(pad, H - pad - text.height)
+        if let plate = style.textPlate, !text.isEmpty {
+            let top = (y - pad / 2).rounded(.down)
+            cairo_rectangle(ctx.cr, 0, top, W, H - top)
+            ctx.setColor(plate)
+            cairo_fill(ctx.cr)
+        }
+        text.draw(on: ctx, x: pad, y: y, shadow: shadow && style.textPlate == nil)
     }
 
     // MARK: Faces shown instead of the real one

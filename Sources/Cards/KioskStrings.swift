@@ -11,7 +11,7 @@ public enum KioskText: String, CaseIterable, Sendable {
     case rolledBack, newVersionDidNotStart, aNewVersionDidNotStart, runsVersionBefore
     case updating, keepsRunningDuringUpdate, updateInstalled, restartsWhenUnused, updateNotInstalled, keepsVersion
     // The idle warning (issue 30, seeing): its question and what answers it.
-    case needMoreTime, needMoreTimeHint
+    case needMoreTime, needMoreTimeHint, needMoreTimeFooter
 }
 
 public enum KioskStrings {
@@ -66,6 +66,7 @@ public enum KioskStrings {
         .keepsVersion: "The kiosk keeps the version it runs.",
         .needMoreTime: "Do you need more time?",
         .needMoreTimeHint: "Touch the screen or press a key.",
+        .needMoreTimeFooter: "Otherwise the kiosk starts again for the next person.",
     ]
 
     static let german: [KioskText: String] = [
@@ -100,5 +101,6 @@ public enum KioskStrings {
         .keepsVersion: "Der Kiosk behält die Version, mit der er läuft.",
         .needMoreTime: "Brauchen Sie mehr Zeit?",
         .needMoreTimeHint: "Berühren Sie den Bildschirm oder drücken Sie eine Taste.",
+        .needMoreTimeFooter: "Sonst beginnt der Kiosk für die nächste Person von vorn.",
     ]
 }

@@ -46,6 +46,13 @@ public struct MessageCard: Equatable, Sendable {
                            footer: "The kiosk starts as soon as \(file) is fixed.")
     }
 
+    /// `[idle] warn_before`: the kiosk is about to go home or blank (EN 301 549 11.2.2.1), in
+    /// `language` (`KioskStrings`).
+    public static func idleWarning(language: String = "en") -> MessageCard {
+        MessageCard(title: KioskStrings.text(.needMoreTime, language), lines: [KioskStrings.text(.needMoreTimeHint, language)],
+                    footer: KioskStrings.text(.needMoreTimeFooter, language))
+    }
+
     /// A carousel with no items: where to put them, in `language` (`KioskStrings`).
     public static func emptyCarousel(folder: String?, configFile: String, language: String = "en") -> MessageCard {
         let text = { (key: KioskText) in KioskStrings.text(key, language) }
@@ -69,10 +76,14 @@ public enum MessageCardRenderer {
         public var font = "Sans"
         public var textColor: ARGBColor = 0xFFFF_FFFF
         public var plate: ARGBColor = 0xB80A_0D10
+        /// The text's size times this (large text), before fitting to the screen.
+        public var textScale = 1.0
         public init() {}
         public init(theme: Theme) {
             font = theme.titleOverlay.font
             textColor = theme.titleOverlay.color
+            plate = theme.messagePlate
+            textScale = theme.messageTextScale
         }
     }
 
@@ -83,7 +94,7 @@ public enum MessageCardRenderer {
         let unit = min(W, H)
         let plateW = min(W * 0.9, unit * 1.45)
         let ctx = CairoContext(texture: texture)
-        var scale = 1.0
+        var scale = style.textScale
         var laid = layout(card, on: ctx, font: font, style: style, unit: unit * scale, plateWidth: plateW)
         // Smaller text until the plate fits in 90 % of the height (a few tries are enough).
         for _ in 0..<6 where laid.height > H * 0.9 {
@@ -119,6 +130,12 @@ public enum MessageCardRenderer {
         return texture
     }
 
+    /// The footer's quieter colour: the text colour at 69 % of its alpha (0xB0 for opaque text).
+    static func footerColor(_ text: ARGBColor) -> ARGBColor {
+        let alpha = (text >> 24) * 0xB0 / 0xFF
+        return (text & 0x00FF_FFFF) | (alpha << 24)
+    }
+
     private struct Laid {
         var title: TextLayout
         var body: [TextLayout]
@@ -144,7 +161,7 @@ public enum MessageCardRenderer {
                 .layout(on: ctx, width: inner)
         }
         let footer = card.footer.map {
-            TextBlock(text: $0, font: font, size: bodySize, color: (style.textColor & 0x00FF_FFFF) | 0xB000_0000,
+            TextBlock(text: $0, font: font, size: bodySize, color: footerColor(style.textColor),
                       alignment: "left", lines: 2, bold: false)
                 .layout(on: ctx, width: inner)
         }

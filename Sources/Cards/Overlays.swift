@@ -76,10 +76,18 @@ public final class OverlayRenderer {
             width = Double(count) * dot + Double(count - 1) * spacing + (big - dot)
         }
         let w = Int(width.rounded(.up)) + 2, h = Int(big.rounded(.up)) + 2
-        let texture = Texture(width: w, height: h)
+        // On a plate (high contrast) the row gets a margin of half a dot all round.
+        let inset = s.plate >> 24 == 0 ? 0 : Int((dot / 2).rounded(.up))
+        let texture = Texture(width: w + 2 * inset, height: h + 2 * inset)
         let ctx = CairoContext(texture: texture)
-        let cy = Double(h) / 2
-        var x = 1 + big / 2
+        if inset > 0 {
+            ctx.roundedRect(x: 0, y: 0, width: Double(texture.width), height: Double(texture.height),
+                            radius: Double(texture.height) / 2)
+            ctx.setColor(s.plate)
+            cairo_fill(ctx.cr)
+        }
+        let cy = Double(h) / 2 + Double(inset)
+        var x = 1 + big / 2 + Double(inset)
         for i in 0..<count {
             cairo_new_path(ctx.cr)
             cairo_arc(ctx.cr, x, cy, (i == current ? big : dot) / 2, 0, 2 * Double.pi)
@@ -90,7 +98,8 @@ public final class OverlayRenderer {
         ctx.flush()
         // The margin is from the screen edge to the dots' centre line.
         let centre = s.position == .bottom ? Double(screenHeight) - s.margin : s.margin
-        let overlay = Overlay(texture: texture, x: (screenWidth - w) / 2, y: Int((centre - Double(h) / 2).rounded()))
+        let overlay = Overlay(texture: texture, x: (screenWidth - texture.width) / 2,
+                              y: Int((centre - Double(texture.height) / 2).rounded()))
         dots = (count, current, overlay)
         return overlay
     }
@@ -150,8 +159,9 @@ public final class OverlayRenderer {
         return overlay
     }
 
-    /// The focused item's title (one line with an ellipsis, on a rounded plate when the style
-    /// has a background, with a soft shadow when it has none); nil when hidden or untitled.
+    /// The focused item's title (one line with an ellipsis, `lines` in large text; on a rounded
+    /// plate when the style has a background, with a soft shadow when it has none); nil when
+    /// hidden or untitled.
     public func title(for item: ItemConfig?) -> Overlay? {
         guard style.showTitle, let item, !item.title.isEmpty else { return nil }
         if let t = title, t.text == item.title { return t.overlay }
@@ -165,7 +175,8 @@ public final class OverlayRenderer {
         let plate = s.background >> 24 != 0
         let maxWidth = Double(screenWidth) * 0.8
         let pad = (s.size * 0.45).rounded()
-        let block = TextBlock(text: text, font: s.font, size: s.size, color: s.color, alignment: "center", lines: 1, bold: true)
+        let block = TextBlock(text: text, font: s.font, size: s.size, color: s.color, alignment: "center", lines: max(1, s.lines),
+                              bold: true)
         // Measure on a scratch surface, then draw at the overlay's size.
         let scratch = CairoContext(texture: Texture(width: 1, height: 1))
         let measured = block.layout(on: scratch, width: maxWidth - 2 * pad).size
@@ -174,7 +185,9 @@ public final class OverlayRenderer {
         let texture = Texture(width: w, height: h)
         let ctx = CairoContext(texture: texture)
         if plate {
-            ctx.roundedRect(x: 0, y: 0, width: Double(w), height: Double(h), radius: Double(h) / 2)
+            // A pill round one line; corners of the same roundness round more lines.
+            let radius = s.lines <= 1 ? Double(h) / 2 : min(Double(h), s.size + pad) / 2
+            ctx.roundedRect(x: 0, y: 0, width: Double(w), height: Double(h), radius: radius)
             ctx.setColor(s.background)
             cairo_fill(ctx.cr)
         }

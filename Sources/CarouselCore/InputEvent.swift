@@ -5,6 +5,8 @@ public enum KeyName: String, CaseIterable, Sendable, Codable {
     // Speech (issue 30, docs/accessibility.md): turn speech on or off, say the last utterance
     // again, the volume up or down a step (spoken).
     case speech, `repeat`, volumeUp = "volume_up", volumeDown = "volume_down"
+    // seeing (issue 30): the theme variants and pausing attract mode
+    case largeText = "large_text", highContrast = "high_contrast", pause
 }
 
 extension KeyName {

@@ -32,6 +32,8 @@ public struct KeyMap: Equatable, Sendable {
         // Speech (docs/accessibility.md): a help key turns it on and off, "again" repeats.
         UInt16(KEY_HELP): .speech, UInt16(KEY_AGAIN): .repeat,
         UInt16(KEY_VOLUMEUP): .volumeUp, UInt16(KEY_VOLUMEDOWN): .volumeDown,
+        // seeing (issue 30): a remote's Zoom key for large text, Pause/Play-Pause for attract mode
+        UInt16(KEY_ZOOM): .largeText, UInt16(KEY_PAUSE): .pause, UInt16(KEY_PLAYPAUSE): .pause,
     ])
 
     /// The kiosk key of a code.

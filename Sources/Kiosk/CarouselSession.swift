@@ -25,6 +25,9 @@ public final class CarouselSession {
 
     /// The configuration shown (items, theme, idle policy, …); `reload` replaces it.
     public private(set) var config: KioskConfiguration
+    /// Large text and high contrast (`[accessibility]`, toggled by keys: `setLook`): applied to
+    /// `config`'s theme and card styles for everything drawn, never to `config` itself.
+    public private(set) var look: AccessibleLook
     let engine: CarouselEngine
     private let gestures: GestureRecognizer
     private(set) var scene: SceneRenderer
@@ -60,18 +63,20 @@ public final class CarouselSession {
     public init(config: KioskConfiguration, width: Int, height: Int, renderScale: Double = 1,
                 synchronousCards: Bool = true) {
         self.config = config
+        look = AccessibleLook(config.accessibility)
         screenSize = (width, height)
         let drawn = Self.drawnSize(width: width, height: height, scale: renderScale)
         self.renderScale = drawn.scale
-        engine = CarouselEngine(options: config.carousel, itemCount: config.items.count,
+        let styled = look.apply(to: config)
+        engine = CarouselEngine(options: styled.carousel, itemCount: config.items.count,
                                 viewSize: Size2(Double(width), Double(height)))
         gestures = GestureRecognizer(options: config.gestures, vertical: config.carousel.vertical)
-        scene = SceneRenderer(width: drawn.width, height: drawn.height, config: config)
+        scene = SceneRenderer(width: drawn.width, height: drawn.height, config: styled)
         let size = CarouselSession.cardSize(config, scale: drawn.scale)
-        cards = CardPipeline(items: config.items.map { $0.scaled(by: drawn.scale) }, cardWidth: size.width, cardHeight: size.height,
+        cards = CardPipeline(items: styled.items.map { $0.scaled(by: drawn.scale) }, cardWidth: size.width, cardHeight: size.height,
                              options: CardPipeline.Options(settings: config.cards, wraps: engine.wraps,
                                                            synchronous: synchronousCards))
-        overlays = OverlayRenderer(style: OverlayStyle(theme: config.theme.scaled(by: drawn.scale)),
+        overlays = OverlayRenderer(style: OverlayStyle(theme: styled.theme.scaled(by: drawn.scale)),
                                    screenWidth: drawn.width, screenHeight: drawn.height)
     }
 
@@ -190,14 +195,15 @@ public final class CarouselSession {
 
     /// The scene's quads where the layout puts them (before the pixel shift).
     private func sceneQuads() -> [Quad] {
+        let theme = look.apply(to: config.theme)
         if let shown = covering?.shownMessage {
-            return [overlays.message(shown, style: MessageCardRenderer.Style(theme: config.theme)).quad]
+            return [overlays.message(shown, style: MessageCardRenderer.Style(theme: theme)).quad]
         }
         let poses = engine.layout()
             .filter { $0.isPlaceholder || config.items.indices.contains($0.index) }
         cards.request(visible: poses.filter { !$0.isPlaceholder }.map(\.index), focus: engine.scrollOffset)
         let s = renderScale
-        let placeholderStyle = config.theme.card.scaled(by: s)
+        let placeholderStyle = theme.card.scaled(by: s)
         var quads = poses.flatMap { pose -> [Quad] in
             // The layout is in screen pixels; the frame is drawn at the render scale.
             let corners = s == 1 ? pose.corners : pose.corners.map { Point2($0.x * s, $0.y * s) }
@@ -249,13 +255,14 @@ public final class CarouselSession {
         let scaleChanged = drawn.scale != renderScale
         screenSize = (width, height)
         renderScale = drawn.scale
-        scene = SceneRenderer(width: drawn.width, height: drawn.height, config: config)
-        overlays = OverlayRenderer(style: OverlayStyle(theme: config.theme.scaled(by: drawn.scale)),
+        let styled = look.apply(to: config)
+        scene = SceneRenderer(width: drawn.width, height: drawn.height, config: styled)
+        overlays = OverlayRenderer(style: OverlayStyle(theme: styled.theme.scaled(by: drawn.scale)),
                                    screenWidth: drawn.width, screenHeight: drawn.height)
         if scaleChanged {
             let size = CarouselSession.cardSize(config, scale: drawn.scale)
             cards.setCardSize(width: size.width, height: size.height)
-            cards.update(items: config.items.map { $0.scaled(by: drawn.scale) })
+            cards.update(items: styled.items.map { $0.scaled(by: drawn.scale) })
         }
         engine.viewSize = Size2(Double(width), Double(height))
         // A full-screen clip was decoded for the old size: the carousel comes back instead.
@@ -268,25 +275,51 @@ public final class CarouselSession {
         let currentID = config.items.indices.contains(engine.currentIndex) ? config.items[engine.currentIndex].id : nil
         let old = config
         config = new
-        engine.update(options: new.carousel, itemCount: new.items.count, now: now)
+        // A file that changes `[accessibility]` sets the look; otherwise a toggled look stays.
+        let oldLook = look
+        if new.accessibility != old.accessibility { look = AccessibleLook(new.accessibility) }
+        engine.update(options: look.apply(to: new).carousel, itemCount: new.items.count, now: now)
         gestures.options = new.gestures
         gestures.vertical = new.carousel.vertical
         // The playing clip stops by itself when its item changed (CardVideo.update).
         video?.reload(new)
         shift?.reload(new, now: now)
-        if old.theme != new.theme || old.display.renderThreads != new.display.renderThreads {
-            scene = SceneRenderer(width: scene.width, height: scene.height, config: new)
-            overlays = OverlayRenderer(style: OverlayStyle(theme: new.theme.scaled(by: renderScale)),
-                                       screenWidth: scene.width, screenHeight: scene.height)
-        }
-        // Only the cards whose look changed are drawn again.
-        let size = CarouselSession.cardSize(new, scale: renderScale)
-        cards.setCardSize(width: size.width, height: size.height)
-        cards.update(items: new.items.map { $0.scaled(by: renderScale) })
+        restyle(themeChanged: old.theme != new.theme || oldLook != look
+                    || old.display.renderThreads != new.display.renderThreads)
         if let id = currentID, let i = new.items.firstIndex(where: { $0.id == id }), i != engine.currentIndex {
             engine.apply(.scrollTo(index: i, duration: 0), now: now)
         }
         needsFrame = true
+    }
+
+    /// The items as drawn: `config.items` with the look's card styles (the clips' card faces).
+    var styledItems: [ItemConfig] { look.isPlain ? config.items : look.apply(to: config).items }
+
+    /// Switches large text or high contrast: the overlays, the background and every card whose
+    /// style changes are drawn again (the card pipeline's cached faces are replaced, as at a
+    /// reload that changes their style).
+    public func setLook(_ new: AccessibleLook, now: Double) {
+        guard new != look else { return }
+        look = new
+        var options = new.apply(to: config).carousel
+        options.autoscroll = engine.options.autoscroll  // attract mode's, or paused
+        engine.update(options: options, itemCount: engine.itemCount, now: now)
+        restyle(themeChanged: true)
+        needsFrame = true
+    }
+
+    /// Makes the scene, the overlays and the cards draw `config` in `look`.
+    private func restyle(themeChanged: Bool) {
+        let styled = look.apply(to: config)
+        if themeChanged {
+            scene = SceneRenderer(width: scene.width, height: scene.height, config: styled)
+            overlays = OverlayRenderer(style: OverlayStyle(theme: styled.theme.scaled(by: renderScale)),
+                                       screenWidth: scene.width, screenHeight: scene.height)
+        }
+        // Only the cards whose look changed are drawn again.
+        let size = CarouselSession.cardSize(config, scale: renderScale)
+        cards.setCardSize(width: size.width, height: size.height)
+        cards.update(items: styled.items.map { $0.scaled(by: renderScale) })
     }
 
     /// Cards are drawn at the carousel's item size times the render scale.

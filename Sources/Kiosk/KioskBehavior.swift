@@ -19,6 +19,8 @@ public final class KioskBehavior {
     /// The language shown (`[languages]`): `language.current` is its code (`"en"`, `"de"`),
     /// which speech reads for its voice.
     public let language: LanguageController
+    /// The `large_text`, `high_contrast` and `pause` keys (issue 30).
+    let accessibilityKeys: AccessibilityKeys
     /// `[[schedule]]`: opening hours (replaced on reload, keeping its clock and start).
     public private(set) var schedule: ScheduleController
     /// The configuration, held once: as loaded (every item; the session shows it, or the open
@@ -71,6 +73,7 @@ public final class KioskBehavior {
         scheduleLogger = logger
         idle = IdleController(policy: IdlePolicy(session.config.idle), now: now)
         language = LanguageController(settings: session.config.languages)
+        accessibilityKeys = AccessibilityKeys(session: session, idle: idle)
         schedule = ScheduleController(windows: session.config.schedule, defaults: session.config.scheduleDefaults,
                                       clock: wallClock, now: now, logger: logger)
     }
@@ -129,9 +132,18 @@ public final class KioskBehavior {
         if verdict.deliver {
             var changed = false
             let badgeShown = sceneCards.shownMessage == nil && !video.isPlayingFullscreen
-            if language.take(event, session: session, badgeShown: badgeShown, changed: &changed) {
+            let effect = accessibilityKeys.effect(of: event)
+            // The timers started again: "Do you need more time?" has its answer.
+            if effect != nil { endIdleWarning() }
+            switch effect {
+            case .look(let look)?:
+                session.setLook(look, now: now)
+                line(time: now, name: "look_changed", fields: AccessibilityKeys.lookFields(look))
+            case .pause(let paused)?:
+                applyIdle(idle.setAttractPaused(paused, now: now), now: now)
+            case nil where language.take(event, session: session, badgeShown: badgeShown, changed: &changed):
                 if changed { languageChanged(now: now) }
-            } else {
+            case nil:
                 session.handle(event, now: now)
             }
         }
@@ -153,6 +165,7 @@ public final class KioskBehavior {
     public func command(_ intent: Intent, now: Double) {
         let idleActions = idle.inputOccurred(now: now)
         if !idleActions.isEmpty { applyIdle(idleActions, now: now) }
+        endIdleWarning()
         // Another system asked for an item: a full-screen clip gives way to it.
         video.stopFullscreen(reason: "command", now: now)
         session.apply(intent, now: now)
@@ -346,8 +359,10 @@ public final class KioskBehavior {
             case .attractBegan(let speed):
                 if let speed { setAutoscroll(speed, now: t) }
             case .attractEnded:
-                if session.autoscroll != session.config.carousel.autoscroll {
-                    setAutoscroll(session.config.carousel.autoscroll, now: t)
+                // Paused (`pause` key): the carousel's own autoscroll stays stopped too.
+                let resting = idle.isAttractPaused ? 0 : session.config.carousel.autoscroll
+                if session.autoscroll != resting {
+                    setAutoscroll(resting, now: t)
                     // Settle on the nearest item rather than stopping between two.
                     session.apply(.scrollTo(index: session.position.index, duration: nil), now: t)
                 }
@@ -359,10 +374,25 @@ public final class KioskBehavior {
                     session.apply(.step(1), now: t)
                 }
             case .goHome(let index):
+                endIdleWarning()
                 // The next person starts in the default language (after the blank below too).
                 if language.returnToDefault() { languageChanged(now: t) }
                 session.apply(.scrollTo(index: index, duration: nil), now: t)
+                // The next person starts with the look the file sets.
+                let configured = AccessibleLook(session.config.accessibility)
+                if session.look != configured {
+                    session.setLook(configured, now: t)
+                    line(time: t, name: "look_changed", fields: AccessibilityKeys.lookFields(configured))
+                }
+            case .warn(let until):
+                sceneCards.showNotice(until: until) { MessageCard.idleWarning(language: $0) }
+            case .attractPaused:
+                session.setAutoscroll(0, now: t)
+                session.apply(.scrollTo(index: session.position.index, duration: nil), now: t)
+            case .attractResumed:
+                setAutoscroll(session.config.carousel.autoscroll, now: t)
             case .blank:
+                endIdleWarning()
                 if language.returnToDefault() { languageChanged(now: t) }
                 blanked = true
                 video.setSuspended(true, now: t)
@@ -378,9 +408,11 @@ public final class KioskBehavior {
     }
 
     /// The session shows the loaded configuration (the open window's items of it) in the
-    /// language shown now.
+    /// language shown now; a paused attract mode (`pause` key) keeps the carousel's own
+    /// autoscroll stopped, which the reload would start again.
     private func showLoadedConfig(now: Double) {
         session.reload(Self.shownConfig(store.loaded, items: shownItems).localized(to: language.current), now: now)
+        if idle.isAttractPaused { session.setAutoscroll(0, now: now) }
     }
 
     /// The language shown changed: the cards, the overlays and the kiosk's own cards are drawn
@@ -388,6 +420,12 @@ public final class KioskBehavior {
     private func languageChanged(now: Double) {
         showLoadedConfig(now: now)
         line(time: now, name: "language", fields: language.eventFields)
+    }
+
+    /// Ends "Do you need more time?" when what it warned of happens, or the timers start again
+    /// without a press that ends it (a look or pause key, a control command).
+    private func endIdleWarning() {
+        if sceneCards.notice?.card == MessageCard.idleWarning(language: language.current) { sceneCards.endNotice() }
     }
 
     /// The engine's autoscroll speed (attract mode's, or the configured one afterwards).

@@ -11,6 +11,7 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var input = InputSettings()
     public var idle = IdleSettings()
     public var theme = Theme()
+    public var accessibility = AccessibilitySettings()
     public var cards = CardSettings()
     public var video = VideoSettings()
     /// `[audio]`: the sound output (docs/accessibility.md, "Sound").
@@ -204,6 +205,8 @@ public struct IdleSettings: Equatable, Sendable {
     /// Index of the item `homeAfter` returns to (`home_item` as an id is resolved to this).
     public var homeItem = 0
     public var blankAfter = 0.0
+    /// Seconds before `homeAfter`/`blankAfter` act that "Do you need more time?" is shown; 0: none.
+    public var warnBefore = 0.0
     /// `home_item` given as an id, until the loader resolves it against the items.
     var homeItemID: String?
     public init() {}
@@ -228,6 +231,11 @@ public struct Theme: Equatable, Sendable {
     /// The on-screen dial ring (drawn when `[input.dial]` is set and `showDial`).
     public var showDial = true
     public var dialRing = DialRingStyle()
+    /// The plate behind notices and problem cards (`MessageCardRenderer`); no config key: the
+    /// high-contrast look makes it opaque (`AccessibleLook`).
+    public var messagePlate: ARGBColor = 0xB80A_0D10
+    /// Notices' and problem cards' text size times this (`AccessibleLook`'s large text).
+    public var messageTextScale = 1.0
     public init() {}
 }
 
@@ -245,6 +253,9 @@ public struct PageIndicatorStyle: Equatable, Sendable {
     public var position = OverlayPosition.bottom
     /// Distance from the screen edge in pixels.
     public var margin = 24.0
+    /// A rounded plate behind the dots; fully transparent (no config key): none. The
+    /// high-contrast look makes it opaque (`AccessibleLook`).
+    public var plate: ARGBColor = 0
     public init() {}
 }
 
@@ -258,6 +269,9 @@ public struct TitleOverlayStyle: Equatable, Sendable {
     public var position = OverlayPosition.bottom
     /// Distance from the screen edge in pixels.
     public var margin = 56.0
+    /// Lines the title may wrap to before an ellipsis (no config key: 1; large text makes it 2,
+    /// `AccessibleLook`).
+    public var lines = 1
     public init() {}
 }
 
@@ -295,6 +309,9 @@ public struct CardStyle: Equatable, Sendable {
     public var shadowHeight = 0.55
     /// `cover` or `contain`.
     public var imageFit = "cover"
+    /// An opaque band behind the text where it sits on a picture, instead of the soft text
+    /// shadow; nil (no config key): none. The high-contrast look sets it (`AccessibleLook`).
+    public var textPlate: ARGBColor?
     public init() {}
 }
 

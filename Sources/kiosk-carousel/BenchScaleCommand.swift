@@ -32,6 +32,8 @@ struct BenchScaleCommand: ParsableCommand {
     @Option(help: "Layouts, comma-separated.") var layouts = "coverflow,rotary"
     @Option(help: "Rotation of the copy: 0, 90, 180, 270.") var rotation = 0
     @Option(help: "Write each variant's final screen as PNG into this folder.") var png: String?
+    @Flag(help: "Draw in large text ([accessibility] large_text, docs/accessibility.md).") var largeText = false
+    @Flag(help: "Draw in high contrast ([accessibility] high_contrast).") var highContrast = false
 
     /// The option checks: ArgumentParser prints `bench scale`'s usage with their messages.
     func validate() throws {
@@ -69,6 +71,8 @@ struct BenchScaleCommand: ParsableCommand {
                 for scale in [1.0, 0.5] {
                     var c = Self.config(type: type, width: w, height: h, threads: t)
                     c.display.renderScale = .fixed(scale)
+                    c.accessibility.largeText = largeText
+                    c.accessibility.highContrast = highContrast
                     let s = CarouselSession(config: c, width: w, height: h, renderScale: scale)
                     _ = s.renderFrame(full: true, now: 0)   // card faces drawn once, outside the timing
                     let tag = "\(type.rawValue) scale \(scale == 1 ? "1" : "½") threads \(t)"

@@ -14,6 +14,13 @@ public enum IdleAction: Equatable, Sendable {
     case blank
     /// Turn the screen back on and redraw.
     case wake
+    /// `[idle] warn_before` seconds before going home or blanking: ask "Do you need more
+    /// time?" until `until` (when that happens); any input restarts the timers.
+    case warn(until: Double)
+    /// The person paused attract mode and the carousel's own autoscroll (`pause` key).
+    case attractPaused
+    /// They pressed `pause` again, or the kiosk went home: moving by itself may start again.
+    case attractResumed
 
     /// The event's name in the JSON-lines stream.
     public var eventName: String {
@@ -24,6 +31,9 @@ public enum IdleAction: Equatable, Sendable {
         case .goHome: return "went_home"
         case .blank: return "screen_blanked"
         case .wake: return "screen_woke"
+        case .warn: return "idle_warning"
+        case .attractPaused: return "attract_paused"
+        case .attractResumed: return "attract_resumed"
         }
     }
 
@@ -32,6 +42,7 @@ public enum IdleAction: Equatable, Sendable {
         switch self {
         case .attractBegan(let speed?): return [("autoscroll", String(format: "%.4f", speed))]
         case .goHome(let index): return [("index", String(index))]
+        case .warn(let until): return [("until", String(format: "%.3f", until))]
         default: return []
         }
     }

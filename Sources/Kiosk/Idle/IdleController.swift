@@ -39,6 +39,10 @@ public final class IdleController {
     /// `wakeFor` from it, not from a start, resume or reload.
     private var lastPersonInput = -Double.infinity
     private var homeDone = false
+    /// The warning of this idle period was given (`warn`).
+    private var warned = false
+    /// The person paused attract mode (`pause` key) until they press it again or the kiosk goes home.
+    public private(set) var isAttractPaused = false
     private var nextAdvance: Double?
     /// The gesture that woke the screen, swallowed until it ends.
     private var swallowSlots: Set<Int> = []
@@ -59,6 +63,7 @@ public final class IdleController {
     public var nextDeadline: Double? {
         guard !isSuspended else { return nil }
         var due: [Double] = []
+        if let t = warnAt { due.append(t) }
         if phase == .active, let t = attractAt { due.append(t) }
         if !homeDone && policy.homeAfter > 0 { due.append(lastInput + policy.homeAfter) }
         if phase == .attract, let t = nextAdvance { due.append(t) }
@@ -66,8 +71,24 @@ public final class IdleController {
         return due.min()
     }
 
+    /// When going home or blanking acts next (what the warning is about); nil: neither is due.
+    private var actsAt: Double? {
+        var due: [Double] = []
+        if !homeDone && policy.homeAfter > 0 { due.append(lastInput + policy.homeAfter) }
+        if phase != .blanked, let t = blankAt { due.append(t) }
+        return due.min()
+    }
+
+    /// When "Do you need more time?" is due: `warn_before` before `actsAt`, once per idle period.
+    private var warnAt: Double? {
+        guard policy.warnBefore > 0, !warned, phase != .blanked, let t = actsAt else { return nil }
+        // Never in the first half of the wait: a warning longer than the stage would come at once.
+        return max(t - policy.warnBefore, lastInput + (t - lastInput) / 2)
+    }
+
     /// When attract mode is due: `[idle] attract_after`, or earlier by the schedule.
     private var attractAt: Double? {
+        guard !isAttractPaused else { return nil }
         var t: Double? = policy.attractAfter > 0 ? lastInput + policy.attractAfter : nil
         if case .attract(let after) = scheduleOverride {
             let o = max(overrideSince, lastPersonInput + after)
@@ -108,6 +129,10 @@ public final class IdleController {
     public func update(now: Double) -> [IdleAction] {
         guard !isSuspended else { return [] }
         var actions: [IdleAction] = []
+        if let w = warnAt, now >= w, let t = actsAt, now < t {
+            warned = true
+            actions.append(.warn(until: t))
+        }
         let idle = now - lastInput
         let blankDue = blankAt.map { now >= $0 } ?? false
         if phase == .active, let t = attractAt, now >= t, !blankDue {
@@ -125,6 +150,12 @@ public final class IdleController {
             homeDone = true
             wentHome = true
             actions.append(.goHome(index: policy.homeItem))
+            warned = false  // blanking, if it follows, warns again
+            // The person who paused attract mode has left: it may run again.
+            if isAttractPaused {
+                isAttractPaused = false
+                actions.append(.attractResumed)
+            }
             if phase == .attract && nextAdvance != nil { nextAdvance = now + policy.attractInterval }
         }
         if phase == .attract && !wentHome && !blankDue, let t = nextAdvance, now >= t {
@@ -158,6 +189,16 @@ public final class IdleController {
         return IdleInputVerdict(deliver: true, actions: activity(now: now))
     }
 
+    /// The `pause` key: stops attract mode (and keeps it from starting) until pressed again or
+    /// the kiosk goes home; counts as activity.
+    public func setAttractPaused(_ paused: Bool, now: Double) -> [IdleAction] {
+        guard paused != isAttractPaused else { return [] }
+        isAttractPaused = paused
+        var actions = activity(now: now)
+        actions.append(paused ? .attractPaused : .attractResumed)
+        return actions
+    }
+
     /// Human activity that is not an `InputEvent`: resets the timeline; wakes (without
     /// swallowing anything) or ends attract mode.
     public func inputOccurred(now: Double) -> [IdleAction] {
@@ -177,6 +218,7 @@ public final class IdleController {
         isSuspended = false
         lastInput = now
         homeDone = false
+        warned = false
     }
 
     /// A reloaded `[idle]`: counts as activity (attract mode ends, the screen wakes) and the new
@@ -200,6 +242,7 @@ public final class IdleController {
         phase = .active
         nextAdvance = nil
         homeDone = false
+        warned = false
         lastInput = now
         return actions
     }

@@ -15,6 +15,8 @@ public struct IdlePolicy: Equatable, Sendable {
     public var homeItem: Int
     /// The screen goes off after this long.
     public var blankAfter: Double
+    /// "Do you need more time?" this long before going home or blanking; 0: no warning.
+    public var warnBefore: Double = 0
     /// A woken gesture whose end never arrives (device unplugged mid-touch without a cancel)
     /// stops being swallowed after this long without events.
     public var swallowExpiry: Double = 10
@@ -31,6 +33,7 @@ public struct IdlePolicy: Equatable, Sendable {
         self.init(attractAfter: settings.attractAfter, attractInterval: settings.attractInterval,
                   autoscrollSpeed: settings.attractAutoscroll, homeAfter: settings.homeAfter,
                   homeItem: settings.homeItem, blankAfter: settings.blankAfter)
+        warnBefore = settings.warnBefore
     }
 
     /// Attract mode steps (true) rather than autoscrolls, and the interval is usable.

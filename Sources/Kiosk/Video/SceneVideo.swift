@@ -91,7 +91,7 @@ public final class SceneVideo: ScenePlayback {
         }
         let engine = session.engine
         let size = CarouselSession.cardSize(session.config, scale: session.renderScale)
-        if cardVideo.update(now: now, resting: !engine.isMoving, current: engine.currentIndex, items: session.config.items,
+        if cardVideo.update(now: now, resting: !engine.isMoving, current: engine.currentIndex, items: session.styledItems,
                             cardWidth: size.width, cardHeight: size.height) {
             session.needsFrame = true
         }
@@ -117,7 +117,7 @@ public final class SceneVideo: ScenePlayback {
         if let fs = fullscreen, fs.isActive { return fs.nextUpdate }
         let engine = session.engine
         guard !engine.isMoving else { return nil }  // the tick updates them while the carousel moves
-        return cardVideo.nextUpdate(now: now, current: engine.currentIndex, items: session.config.items)
+        return cardVideo.nextUpdate(now: now, current: engine.currentIndex, items: session.styledItems)
     }
 
     /// The full-screen clip is over: the carousel is drawn again (the whole screen changes).
@@ -134,7 +134,7 @@ public final class SceneVideo: ScenePlayback {
     // MARK: What the session asks (ScenePlayback)
 
     var wantsTicks: Bool {
-        isPlayingFullscreen || cardVideo.wantsTicks(current: session.engine.currentIndex, items: session.config.items)
+        isPlayingFullscreen || cardVideo.wantsTicks(current: session.engine.currentIndex, items: session.styledItems)
     }
 
     func takes(_ event: InputEvent, now: Double) -> Bool {

@@ -1,13 +1,25 @@
-/// `[accessibility]`: speech (and the theme variants), EN 301 549's closed functionality
-/// (docs/accessibility.md).
+/// `[accessibility]`: speech and the theme variants, EN 301 549's closed functionality
+/// (docs/accessibility.md). Keys sorted.
 enum AccessibilitySchema {
     static var section: TableSpec<KioskConfiguration> {
         TableSpec(name: "accessibility", doc: """
-            A kiosk everyone can use (docs/accessibility.md).
-            """, prototype: KioskConfiguration(), keys: speechKeys)
+            A kiosk everyone can use: ways it adapts to the person in front of it (docs/accessibility.md).
+            """, prototype: KioskConfiguration(), keys: lookKeys + speechKeys)
     }
 
-    /// Speech's keys (sorted; the theme variants' keys are a block of their own).
+    /// The theme variants' keys (sorted).
+    static var lookKeys: [KeySpec<KioskConfiguration>] {
+        [
+            .bool("high_contrast", \.accessibility.highContrast,
+                  "Start in high contrast: white text on opaque black plates, at least 7:1 against what is behind it. The `high_contrast` key toggles it.",
+                  example: "true"),
+            .bool("large_text", \.accessibility.largeText,
+                  "Start with large text: card text 1.5 times, the title overlay twice, notices 1.5 times their size. The `large_text` key toggles it.",
+                  example: "true"),
+        ]
+    }
+
+    /// Speech's keys (sorted).
     static var speechKeys: [KeySpec<KioskConfiguration>] {
         [
             .choice("speech", \.speech.mode, """

@@ -11,9 +11,9 @@ enum ConfigSchema {
             .section(InputSchema.section),
             .section(RuntimeSchema.idle),
             .section(ThemeSchema.section),
+            .section(AccessibilitySchema.section),
             .section(RuntimeSchema.cards),
             .section(VideoSchema.section),
-            .section(AccessibilitySchema.section),
             .section(AudioSchema.section),
             .section(ItemsSchema.folder),
             // Before [[item]]: its texts per language are checked against these.
