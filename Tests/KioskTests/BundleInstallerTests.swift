@@ -67,7 +67,7 @@ final class BundleInstallerTests: XCTestCase {
     func testRaucsOwnInstallRefusalsAreReadAsWords() throws {
         let other = try FakeRauc(folder: folder + "/rauc-arm64", compatible: "KioskCarousel-arm64", running: "0.2.0")
         let client = RaucClient(program: other.program)
-        let bundle = try other.bundle("b.raucb", version: "0.1.2")
+        let bundle = try other.bundle("b.raucb", compatible: "KioskCarousel-amd64", version: "0.1.2")
         let info = try client.info(bundle)
         XCTAssertEqual(info, BundleInfo(compatible: "KioskCarousel-amd64", version: "0.1.2"))
         XCTAssertThrowsError(try client.install(bundle, info: info, running: "0.2.0")) { e in

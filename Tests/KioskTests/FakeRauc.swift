@@ -16,8 +16,12 @@ struct FakeRauc {
     var program: String { folder + "/rauc" }
     var calls: String { folder + "/calls" }
 
+    /// The system's compatible, and the bundles' unless one says otherwise.
+    let compatible: String
+
     init(folder: String, compatible: String = "KioskCarousel-amd64", running: String = "0.1.1") throws {
         self.folder = folder
+        self.compatible = compatible
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let script = """
             #!/bin/sh
@@ -71,9 +75,9 @@ struct FakeRauc {
 
     /// Writes a fake bundle.
     @discardableResult
-    func bundle(_ name: String, compatible: String = "KioskCarousel-amd64", version: String, signature: String = "ok") throws -> String {
+    func bundle(_ name: String, compatible: String? = nil, version: String, signature: String = "ok") throws -> String {
         let path = folder + "/" + name
-        try "compatible=\(compatible)\nversion=\(version)\nsignature=\(signature)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "compatible=\(compatible ?? self.compatible)\nversion=\(version)\nsignature=\(signature)\n".write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 

@@ -11,10 +11,15 @@ final class UpdateCommandTests: XCTestCase {
     var rauc: FakeRauc!
     var server: MisbehavingServer!
     var state: String { scratch.path + "/update" }
+    /// This machine's RAUC compatible, and another architecture's.
+    static let compatible = "KioskCarousel-" + SystemIdentity.architecture
+    static let otherArchitecture = SystemIdentity.architecture == "arm64" ? "amd64" : "arm64"
 
     override func setUpWithError() throws {
         scratch = try ScratchFolder("UpdateCommandTests")
-        rauc = try FakeRauc(folder: scratch.path + "/rauc")
+        // The product binary reads the real machine: bundles for its architecture (the arm64
+        // check runs these tests under qemu-user).
+        rauc = try FakeRauc(folder: scratch.path + "/rauc", compatible: Self.compatible)
         // The running version off the image is the program's (0.1.0): 0.9.0 is newer.
         let text = try String(contentsOfFile: try rauc.bundle("served", version: "0.9.0"), encoding: .utf8)
         server = try MisbehavingServer(body: Array(text.utf8))
@@ -55,10 +60,11 @@ final class UpdateCommandTests: XCTestCase {
     }
 
     func testInstallSaysARefusalInWordsAndExits1() throws {
-        let bundle = try rauc.bundle("arm.raucb", compatible: "KioskCarousel-arm64", version: "0.9.0")
+        let bundle = try rauc.bundle("other.raucb", compatible: "KioskCarousel-" + Self.otherArchitecture, version: "0.9.0")
         let result = try run(["update", "install", bundle])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.errors.contains("refused: for another architecture (arm64, this kiosk is"), result.errors)
+        XCTAssertTrue(result.errors.contains("refused: for another architecture (\(Self.otherArchitecture), this kiosk is \(SystemIdentity.architecture))"),
+                      result.errors)
         let missing = try run(["update", "install", server.url("/missing")])
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.errors.contains("not downloaded: the server answered with an error"), missing.errors)
