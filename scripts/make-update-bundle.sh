@@ -12,6 +12,8 @@
 # out/kiosk-carousel-*-$ARCH.rootfs.ext4), OUT (default out/), UPDATE_KEY + UPDATE_CERT (the
 # signing key and its certificate; default the development ones of out/update-keys/, made when
 # missing: scripts/update-keys.sh), BUNDLE (the output file, default as above).
+# ZSTD_LEVEL (mksquashfs' zstd level, default its own, 15): lower packs faster into a larger
+# bundle (make update-test uses 3).
 # Test only: COMPATIBLE (default KioskCarousel-$ARCH) makes a bundle for another system.
 # Needs rauc and squashfs-tools (installed when missing, as root), debugfs (e2fsprogs).
 set -euo pipefail
@@ -73,7 +75,8 @@ MANIFEST
 rm -f "$BUNDLE"
 t0=$(date +%s)
 # zstd: the kernels of both suites read it (SQUASHFS_ZSTD); it packs ~3x faster than the default gzip.
-rauc bundle --cert="$UPDATE_CERT" --key="$UPDATE_KEY" --mksquashfs-args="-comp zstd" \
+squash_args="-comp zstd${ZSTD_LEVEL:+ -Xcompression-level $ZSTD_LEVEL}"
+rauc bundle --cert="$UPDATE_CERT" --key="$UPDATE_KEY" --mksquashfs-args="$squash_args" \
     "$work/content" "$BUNDLE" >"$work/rauc.log" 2>&1 \
     || { cat "$work/rauc.log" >&2; die "rauc bundle failed"; }
 # Checked against the keyring the images get (UPDATE_KEYRING), with the image's check-purpose, as a
