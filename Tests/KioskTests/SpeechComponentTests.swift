@@ -115,6 +115,19 @@ final class SpeechComponentTests: XCTestCase {
         XCTAssertTrue(log.lines.contains { $0.contains(#""event":"spoken","text":"The Ridge.","language":"en""#) }, "no spoken event")
     }
 
+    /// 5.1.3.14: speech is in the language shown; the `language` key says the focus again in
+    /// the new one, with its voice.
+    func testTheLanguageKeySaysTheFocusAgainInTheNewLanguage() throws {
+        let text = config(mode: "always").replacingOccurrences(of: "title = \"The Harbour\"", with: "title = { en = \"The Harbour\", de = \"Der Hafen\" }")
+            + "\n[languages]\navailable = [\"en\", \"de\"]\n"
+        let sim = try simulator(text, script: [(1.0, .keyDown(.language)), (1.05, .keyUp(.language))])
+        sim.advance(to: 2)
+        let first = try XCTUnwrap(said(after: 1.0).first, "nothing said after the language key: \(output.said)")
+        XCTAssertEqual(first.text, "Der Hafen.")
+        XCTAssertLessThanOrEqual(first.time - 1.0, 0.3)
+        XCTAssertTrue(log.lines.contains { $0.contains(#""event":"spoken","text":"Der Hafen.","language":"de""#) }, "\(log.lines)")
+    }
+
     func testSpeechStopsWithin100MillisecondsOfTheNextInputAndTheNewFocusIsSpoken() throws {
         let sim = try simulator(config(mode: "always"), script: [(1.0, .keyDown(.right)), (1.4, .keyDown(.right))])
         sim.advance(to: 1.35)

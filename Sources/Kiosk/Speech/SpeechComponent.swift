@@ -49,6 +49,8 @@ final class SpeechComponent: KioskComponent {
         var message: MessageCard?
         var selections: [String: Int]
         var resting: Bool
+        /// The language shown: a change says the focus (or the card) again in it (5.1.3.14).
+        var language: String
     }
 
     init(settings: SpeechSettings, setup: SpeechSetup, context: KioskContext) {
@@ -58,7 +60,7 @@ final class SpeechComponent: KioskComponent {
         volumeControl = setup.volume
         speechSwitch = SpeechSwitch(mode: settings.mode)
         volume = VolumeLevel(standard: setup.volume?.volume ?? setup.standardVolume)
-        seen = Scene(index: -1, message: nil, selections: [:], resting: false)
+        seen = Scene(index: -1, message: nil, selections: [:], resting: false, language: "")
         seen = scene()
     }
 
@@ -168,13 +170,15 @@ final class SpeechComponent: KioskComponent {
         defer { seen = current }
         guard isOn, idle.phase == .active, !behavior.blanked else { return }
         let items = behavior.session.config.items
-        if current.message != seen.message, let card = current.message {
+        let newLanguage = current.language != seen.language
+        if newLanguage { detailsQueuedFor = nil }
+        if current.message != seen.message || newLanguage, let card = current.message {
             say(SpokenText.card(card), now: now)
         } else if current.selections != seen.selections,
                   let id = current.selections.first(where: { seen.selections[$0.key] != $0.value })?.key,
                   let item = items.first(where: { $0.id == id }) {
             say(SpokenText.selected(item, playingFullscreen: behavior.video.isPlayingFullscreen), now: now)
-        } else if current.index != seen.index, current.message == nil {
+        } else if current.index != seen.index || newLanguage, current.message == nil {
             sayFocus(now: now, prefix: nil)
         }
         if current.resting, current.message == nil, detailsQueuedFor != current.index, items.indices.contains(current.index) {
@@ -187,7 +191,8 @@ final class SpeechComponent: KioskComponent {
     private func scene() -> Scene {
         let session = behavior.session
         return Scene(index: session.position.index, message: behavior.sceneCards.shownMessage,
-                     selections: behavior.selections, resting: !session.needsTick && !session.isTracking)
+                     selections: behavior.selections, resting: !session.needsTick && !session.isTracking,
+                     language: language)
     }
 
     /// At idle (attract, home, blank): the volume and the `speech` key's choice return to the defaults.
