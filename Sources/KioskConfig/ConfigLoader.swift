@@ -119,6 +119,7 @@ public enum ConfigLoader {
         // file order.
         config.warnings = (decoder.warnings + ConfigWarnings.of(config, file: file, index: index))
             .sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+        config = FlashLimits.clamped(config)
         return (config, Set((document.tableEntries ?? []).map(\.key)))
     }
 

@@ -15,7 +15,29 @@ enum ConfigWarnings {
         if config.update.url != nil && config.control.socket == nil {
             warn(at: [.key("update"), .key("url")], updateWithoutControlSocket)
         }
+        // EN 301 549 11.2.3.1: no more than three flashes a second. The kiosk turns at most 3
+        // items a second on its own and steps attract mode at most twice a second
+        // (FlashLimits.clamped, applied by the loader).
+        if abs(config.carousel.autoscroll) > FlashLimits.fastestAutoscroll {
+            warn(at: [.key("carousel"), .key("autoscroll")], tooFast("autoscroll"))
+        }
+        if abs(config.idle.attractAutoscroll) > FlashLimits.fastestAutoscroll {
+            warn(at: [.key("idle"), .key("attract_autoscroll")], tooFast("attract_autoscroll"))
+        }
+        if config.idle.attractInterval < FlashLimits.shortestAttractInterval {
+            warn(at: [.key("idle"), .key("attract_interval")], """
+                attract_interval below 0.5 s could make the screen flash more than three times a second \
+                (EN 301 549 11.2.3.1, docs/accessibility.md): the kiosk steps every 0.5 s
+                """)
+        }
         return found
+    }
+
+    static func tooFast(_ key: String) -> String {
+        """
+        \(key) faster than 3 items a second could make the screen flash more than three times a second \
+        (EN 301 549 11.2.3.1, docs/accessibility.md): the kiosk turns at 3
+        """
     }
 
     /// The warning for `[update] url` without `[control] socket`.

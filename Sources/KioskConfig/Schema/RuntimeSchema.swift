@@ -9,11 +9,11 @@ enum RuntimeSchema {
             """, prototype: KioskConfiguration(), keys: [
                 .number("attract_after", \.idle.attractAfter, .closed(0, 1_000_000), "Start attract mode (the carousel turns on its own).",
                         example: "60"),
-                .number("attract_interval", \.idle.attractInterval, .closed(FlashLimits.shortestAttractInterval, 3600),
-                        "In attract mode, seconds between steps to the next item (at least 0.5: faster could flash more than three times a second, docs/accessibility.md).",
+                .number("attract_interval", \.idle.attractInterval, .aboveUpTo(0, 3600),
+                        "In attract mode, seconds between steps to the next item (less than 0.5 is taken as 0.5, with a warning: faster could flash more than three times a second, docs/accessibility.md).",
                         example: "4"),
-                .number("attract_autoscroll", \.idle.attractAutoscroll, .closed(-FlashLimits.fastestAutoscroll, FlashLimits.fastestAutoscroll),
-                        "In attract mode, turn smoothly at this many items per second instead of stepping; 0: step. At most 3 either way (no flashing, docs/accessibility.md).", example: "0.2"),
+                .number("attract_autoscroll", \.idle.attractAutoscroll, .closed(-100, 100),
+                        "In attract mode, turn smoothly at this many items per second instead of stepping; 0: step. Faster than 3 either way is turned at 3, with a warning (no flashing, docs/accessibility.md).", example: "0.2"),
                 .number("home_after", \.idle.homeAfter, .closed(0, 1_000_000), "Scroll back to home_item.", example: "120"),
                 Key(name: "home_item", type: .itemReference, doc: "The item home_after returns to: its index (0 is the first) or its id.",
                     defaultOf: { String($0.idle.homeItem) }, example: "\"welcome\"", apply: { c, v in
