@@ -12,6 +12,8 @@ public enum KioskText: String, CaseIterable, Sendable {
     case updating, keepsRunningDuringUpdate, updateInstalled, restartsWhenUnused, updateNotInstalled, keepsVersion
     // The idle warning (issue 30, seeing): its question and what answers it.
     case needMoreTime, needMoreTimeHint, needMoreTimeFooter
+    // What speech says of what the kiosk did (issue 30, speech; {1}: an item's title or a level).
+    case spokenPlaying, spokenCouldNotPlay, spokenStarting, spokenSelected, spokenVolume, spokenSpeechOn, spokenSpeechOff
 }
 
 public enum KioskStrings {
@@ -67,6 +69,13 @@ public enum KioskStrings {
         .needMoreTime: "Do you need more time?",
         .needMoreTimeHint: "Touch the screen or press a key.",
         .needMoreTimeFooter: "Otherwise the kiosk starts again for the next person.",
+        .spokenPlaying: "Playing {1}",
+        .spokenCouldNotPlay: "{1}: the video could not play",
+        .spokenStarting: "Starting {1}",
+        .spokenSelected: "Selected {1}",
+        .spokenVolume: "Volume {1} percent",
+        .spokenSpeechOn: "Speech on.",
+        .spokenSpeechOff: "Speech off.",
     ]
 
     static let german: [KioskText: String] = [
@@ -102,5 +111,12 @@ public enum KioskStrings {
         .needMoreTime: "Brauchen Sie mehr Zeit?",
         .needMoreTimeHint: "Berühren Sie den Bildschirm oder drücken Sie eine Taste.",
         .needMoreTimeFooter: "Sonst beginnt der Kiosk für die nächste Person von vorn.",
+        .spokenPlaying: "{1} wird abgespielt",
+        .spokenCouldNotPlay: "{1}: das Video konnte nicht abgespielt werden",
+        .spokenStarting: "{1} wird gestartet",
+        .spokenSelected: "{1} ausgewählt",
+        .spokenVolume: "Lautstärke {1} Prozent",
+        .spokenSpeechOn: "Sprachausgabe an.",
+        .spokenSpeechOff: "Sprachausgabe aus.",
     ]
 }

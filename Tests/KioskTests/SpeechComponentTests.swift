@@ -188,6 +188,16 @@ final class SpeechComponentTests: XCTestCase {
         XCTAssertTrue(output.said.isEmpty, "speech = \"off\" said \(output.said)")
     }
 
+    /// The kiosk's own words are said in the language shown too (KioskStrings).
+    func testTheKiosksOwnWordsAreSaidInTheLanguageShown() throws {
+        let sim = try simulator(config(mode: "always", extra: "[languages]\navailable = [\"de\", \"en\"]"), script: [
+            (1.0, .keyDown(.volumeUp)), (1.5, .keyDown(.speech)),
+        ])
+        sim.advance(to: 2)
+        XCTAssertEqual(output.said.map(\.text), ["Lautstärke 90 Prozent", "Sprachausgabe aus."])
+        XCTAssertTrue(log.lines.contains { $0.contains(#""text":"Lautstärke 90 Prozent","language":"de""#) }, "\(log.lines)")
+    }
+
     func testVolumeKeysChangeTheLevelSpokenAndItReturnsToTheDefaultAtIdle() throws {
         let sim = try simulator(config(mode: "always", extra: "[idle]\nhome_after = 5"), script: [
             (1.0, .keyDown(.volumeUp)), (1.5, .keyDown(.volumeDown)), (1.6, .keyDown(.volumeDown)),

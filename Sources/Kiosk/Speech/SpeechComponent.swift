@@ -108,7 +108,7 @@ final class SpeechComponent: KioskComponent {
         case .keyDown(.volumeUp), .keyDown(.volumeDown):
             let up = event == .keyDown(.volumeUp)
             guard volume.change(by: up ? 1 : -1) else {
-                if isOn { say(SpokenText.volume(volume.level), now: now) }
+                if isOn { say(SpokenText.volume(volume.level, language: language), now: now) }
                 return
             }
             volumeChanged(now: now)
@@ -128,18 +128,18 @@ final class SpeechComponent: KioskComponent {
             seen = scene()
         } else if isOn {
             seen = scene()
-            sayFocus(now: now, prefix: SpokenText.speechOn)
+            sayFocus(now: now, prefix: SpokenText.speechOn(language))
         } else {
             silence()
             lastUtterance = nil
             // Whoever pressed the key hears that it worked.
-            if reason == "key" { say(SpokenText.speechOff, now: now) }
+            if reason == "key" { say(SpokenText.speechOff(language), now: now) }
         }
     }
 
     private func volumeChanged(now: Double) {
         handOverVolume(now: now)
-        if isOn { say(SpokenText.volume(volume.level), now: now) }
+        if isOn { say(SpokenText.volume(volume.level, language: language), now: now) }
     }
 
     /// The new level to the sound output, and its `volume` event.
@@ -177,7 +177,7 @@ final class SpeechComponent: KioskComponent {
         } else if current.selections != seen.selections,
                   let id = current.selections.first(where: { seen.selections[$0.key] != $0.value })?.key,
                   let item = items.first(where: { $0.id == id }) {
-            say(SpokenText.selected(item, playingFullscreen: behavior.video.isPlayingFullscreen), now: now)
+            say(SpokenText.selected(item, playingFullscreen: behavior.video.isPlayingFullscreen, language: language), now: now)
         } else if current.index != seen.index || newLanguage, current.message == nil {
             sayFocus(now: now, prefix: nil)
         }

@@ -2,7 +2,8 @@ import Cards
 import KioskConfig
 
 /// What the kiosk says about what it shows (EN 301 549 5.1.3): plain sentences in the shown
-/// language's words. The kiosk's own words (Playing, Starting, Volume …) are English for now (KioskStrings has no spoken phrases yet).
+/// language's words: the items' own texts as the config gives them in that language, the
+/// kiosk's own words from `KioskStrings` (English where a language has none).
 enum SpokenText {
     /// The focused item, said on a focus change: its title (or its id when it has none).
     static func title(_ item: ItemConfig) -> String {
@@ -16,12 +17,13 @@ enum SpokenText {
         sentences([item.subtitle, item.description])
     }
 
-    /// What a selection did (5.1.3.1: the result of an action is spoken).
-    static func selected(_ item: ItemConfig, playingFullscreen: Bool) -> String {
+    /// What a selection did (5.1.3.1: the result of an action is spoken), in `language`.
+    static func selected(_ item: ItemConfig, playingFullscreen: Bool, language: String) -> String {
         switch item.action {
-        case .play: return playingFullscreen ? "Playing \(title(item))" : "\(title(item)): the video could not play"
-        case .exec: return "Starting \(title(item))"
-        case .emit, .none: return "Selected \(title(item))"
+        case .play:
+            return KioskStrings.text(playingFullscreen ? .spokenPlaying : .spokenCouldNotPlay, language, title(item))
+        case .exec: return KioskStrings.text(.spokenStarting, language, title(item))
+        case .emit, .none: return KioskStrings.text(.spokenSelected, language, title(item))
         }
     }
 
@@ -30,13 +32,13 @@ enum SpokenText {
         sentences([card.title] + card.lines + [card.footer])
     }
 
-    /// The volume keys' level (5.1.3.11).
-    static func volume(_ level: Double) -> String {
-        "Volume \(Int((level * 100).rounded())) percent"
+    /// The volume keys' level (5.1.3.11), in `language`.
+    static func volume(_ level: Double, language: String) -> String {
+        KioskStrings.text(.spokenVolume, language, String(Int((level * 100).rounded())))
     }
 
-    static let speechOn = "Speech on."
-    static let speechOff = "Speech off."
+    static func speechOn(_ language: String) -> String { KioskStrings.text(.spokenSpeechOn, language) }
+    static func speechOff(_ language: String) -> String { KioskStrings.text(.spokenSpeechOff, language) }
 
     /// The non-empty texts, each ended as a sentence, joined by spaces.
     static func sentences(_ parts: [String?]) -> String {
