@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the pictures in docs/images/ with the tool itself: the example carousel
 # (config/example.toml, real cards) in every layout type, turned three items by the knob and
-# shot after it settles. Usage: scripts/make-doc-images.sh [BIN]
+# shot after it settles; and the example in large text and high contrast (docs/accessibility.md).
+# Usage: scripts/make-doc-images.sh [BIN]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$top/.build/debug/kiosk-carousel}
@@ -35,4 +36,9 @@ shoot custom custom \
     '  { offset = 1, translate = [380, 0, -120], rotate = [0, -35, 0], scale = 0.85, alpha = 0.9 },' \
     '  { offset = 2, translate = [620, 0, -300], rotate = [0, -50, 0], scale = 0.7, alpha = 0.5 },' \
     ']'
-echo "wrote $(ls "$out" | wc -l) frames to $out"
+cfg=$top/config/accessibility.doc.toml
+{ cat "$top/config/example.toml"; printf '\n[accessibility]\nlarge_text = true\nhigh_contrast = true\n'; } > "$cfg"
+"$bin" simulate --config "$cfg" --size 1280x720 --input "$work/turn.jsonl" --until 2 \
+    --shot "2=$top/docs/images/accessibility-example.png" >/dev/null
+rm -f "$cfg"
+echo "wrote $(ls "$out" | wc -l) frames to $out and docs/images/accessibility-example.png"
