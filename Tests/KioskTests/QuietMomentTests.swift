@@ -31,20 +31,40 @@ final class QuietMomentTests: XCTestCase {
         let path = scratch.path + "/control.sock"
         XCTAssertEqual(quiet.ask(socket: path, now: 0).quiet, true)
         XCTAssertTrue(quiet.ask(socket: path, now: 0).reason.hasPrefix("the kiosk is not running"))
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = serveOneState(at: path, reply: #"{"reply":"state","ok":true,"foreground":false,"blanked":false,"last_input_time":9990}"#)
         defer { close(listener) }
+        XCTAssertEqual(quiet.ask(socket: path, now: 10_000), .init(quiet: false, reason: "it was used 10 s ago"))
+    }
+
+    /// A kiosk's control socket at `path` that answers one request with `reply`, on a thread;
+    /// `thenGone`: the kiosk then goes away (the socket closed and removed) and `gone` is
+    /// fulfilled. Returns the listening descriptor.
+    private func serveOneState(at path: String, reply: String, thenGone gone: XCTestExpectation? = nil) -> Int32 {
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         XCTAssertEqual(UnixSocketAddress.with(path) { bind(listener, $0, $1) }, 0)
         XCTAssertEqual(listen(listener, 1), 0)
-        let served = Thread {
+        Thread {
             let c = accept(listener, nil, nil)
             var buffer = [UInt8](repeating: 0, count: 256)
             _ = read(c, &buffer, buffer.count)
-            let reply = Array("{\"reply\":\"state\",\"ok\":true,\"foreground\":false,\"blanked\":false,\"last_input_time\":9990}\n".utf8)
-            _ = write(c, reply, reply.count)
+            let bytes = Array((reply + "\n").utf8)
+            _ = write(c, bytes, bytes.count)
             close(c)
-        }
-        served.start()
-        XCTAssertEqual(quiet.ask(socket: path, now: 10_000), .init(quiet: false, reason: "it was used 10 s ago"))
+            if let gone {
+                close(listener)
+                unlink(path)
+                gone.fulfill()
+            }
+        }.start()
+        return listener
+    }
+
+    /// A reboot command that writes its arguments to the returned file instead.
+    private func fakeReboot(in scratch: ScratchFolder) throws -> (command: String, rebooted: String) {
+        let rebooted = scratch.path + "/rebooted"
+        let fake = try scratch.write("reboot", "#!/bin/sh\necho \"$@\" > '\(rebooted)'\n")
+        chmod(fake, 0o755)
+        return (fake, rebooted)
     }
 
     /// `update reboot-when-quiet`: nothing pending, nothing done; pending from this boot and the
@@ -53,9 +73,7 @@ final class QuietMomentTests: XCTestCase {
     func testTheCommandRebootsOnlyForAnUpdateInstalledInThisBootAtAQuietMoment() throws {
         let scratch = try ScratchFolder("QuietMomentCommand")
         defer { scratch.remove() }
-        let rebooted = scratch.path + "/rebooted"
-        let fake = try scratch.write("reboot", "#!/bin/sh\necho \"$@\" > '\(rebooted)'\n")
-        chmod(fake, 0o755)
+        let (fake, rebooted) = try fakeReboot(in: scratch)
         let config = try scratch.write("config.toml", "[control]\nsocket = \"\(scratch.path)/control.sock\"\n")
         let pending = scratch.path + "/update/pending.json"
         let arguments = ["update", "reboot-when-quiet", "--config", config, "--state-dir", scratch.path + "/update",
@@ -86,30 +104,14 @@ final class QuietMomentTests: XCTestCase {
     func testWaitAsksAgainUntilTheKioskIsQuiet() throws {
         let scratch = try ScratchFolder("QuietMomentWait")
         defer { scratch.remove() }
-        let rebooted = scratch.path + "/rebooted"
-        let fake = try scratch.write("reboot", "#!/bin/sh\necho \"$@\" > '\(rebooted)'\n")
-        chmod(fake, 0o755)
+        let (fake, rebooted) = try fakeReboot(in: scratch)
         let path = scratch.path + "/control.sock"
         let config = try scratch.write("config.toml", "[control]\nsocket = \"\(path)\"\n")
         try FileManager.default.createDirectory(atPath: scratch.path + "/update", withIntermediateDirectories: true)
         try StatusFile.write(PendingReboot(version: "9.9.9", boot: SystemIdentity().bootID), to: scratch.path + "/update/pending.json")
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        XCTAssertEqual(UnixSocketAddress.with(path) { bind(listener, $0, $1) }, 0)
-        XCTAssertEqual(listen(listener, 1), 0)
         let asked = expectation(description: "the kiosk asked once")
-        let served = Thread {
-            let c = accept(listener, nil, nil)
-            var buffer = [UInt8](repeating: 0, count: 256)
-            _ = read(c, &buffer, buffer.count)
-            let reply = Array("{\"reply\":\"state\",\"ok\":true,\"foreground\":true,\"blanked\":false}\n".utf8)
-            _ = write(c, reply, reply.count)
-            close(c)
-            // The kiosk goes away: the next ask finds nobody.
-            close(listener)
-            unlink(path)
-            asked.fulfill()
-        }
-        served.start()
+        // A program the kiosk started has the screen at the first ask; then the kiosk is gone.
+        _ = serveOneState(at: path, reply: #"{"reply":"state","ok":true,"foreground":true,"blanked":false}"#, thenGone: asked)
         let result = try ProductBinary.run(["update", "reboot-when-quiet", "--config", config, "--state-dir", scratch.path + "/update",
                                             "--wait", "0.2", "--reboot-command", fake])
         wait(for: [asked], timeout: 1)
