@@ -41,6 +41,7 @@ say done
 PLAY
 
 guest_script <<GUEST
+source "\$TOP/Tests/vm/lib/dpms-guest.sh"   # stop_kiosk
 STEP_ON_FAIL='tail -n 30 "\$OUT/run.err"; cat "\$OUT/events.jsonl"'
 step "snd-aloop"
 modprobe snd-aloop || step_fail "modprobe snd-aloop"
@@ -60,9 +61,7 @@ date +%s.%N > "\$OUT/key.time"
 touch "\$OUT/GO"
 wait_for "\$OUT/keys.play.out" done 90 || exit 1
 step "SIGTERM"
-kill -TERM \$RUN
-wait \$RUN
-echo \$? > "\$OUT/run.rc"
+stop_kiosk \$RUN
 kill -INT \$REC; wait \$REC
 date +%s.%N > "\$OUT/end.time"
 wait \$PLAY_PID

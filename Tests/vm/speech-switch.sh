@@ -42,6 +42,7 @@ say done
 PLAY
 
 guest_script <<GUEST
+source "\$TOP/Tests/vm/lib/dpms-guest.sh"   # stop_kiosk
 step "kiosk running"
 "\$BIN" run --config "\$OUT/kiosk.toml" --backend headless --events "\$OUT/events.jsonl" > "\$OUT/run.err" 2>&1 &
 RUN=\$!
@@ -53,9 +54,7 @@ step "key, plug, key, unplug, key"
 touch "\$OUT/GO"
 wait_for "\$OUT/jack.play.out" done 120 || exit 1
 step "SIGTERM"
-kill -TERM \$RUN
-wait \$RUN
-echo \$? > "\$OUT/run.rc"
+stop_kiosk \$RUN
 wait \$PLAY_PID
 steps_done
 GUEST
