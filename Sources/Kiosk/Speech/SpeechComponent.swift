@@ -77,6 +77,8 @@ final class SpeechComponent: KioskComponent {
         speechSwitch.mode = config.speech.mode
         speechSwitch.reset()
         if wasOn && !isOn { silence() }
+        // Off, the scene was not followed (`observe`): from here on it is.
+        if !wasOn && isOn { seen = scene() }
     }
 
     func report(into health: inout KioskHealth) {
@@ -166,9 +168,13 @@ final class SpeechComponent: KioskComponent {
         let atIdle = idle.phase != .active
             || (idle.policy.homeAfter > 0 && now - idle.lastInput >= idle.policy.homeAfter - 1e-9)
         if atIdle { returnToDefaults(now: now) }
+        // Off, nothing is said and the scene is not looked at (a kiosk without speech pays
+        // nothing per pass); turned on, `seen` starts again from the scene then (`switched`,
+        // `configAdopted`).
+        guard isOn else { return }
         let current = scene()
         defer { seen = current }
-        guard isOn, idle.phase == .active, !behavior.blanked else { return }
+        guard idle.phase == .active, !behavior.blanked else { return }
         let items = behavior.session.config.items
         let newLanguage = current.language != seen.language
         if newLanguage { detailsQueuedFor = nil }
