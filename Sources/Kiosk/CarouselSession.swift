@@ -28,6 +28,9 @@ public final class CarouselSession {
     /// Large text and high contrast (`[accessibility]`, toggled by keys: `setLook`): applied to
     /// `config`'s theme and card styles for everything drawn, never to `config` itself.
     public private(set) var look: AccessibleLook
+    /// `config` in `look` (made once per reload or look change, not per frame; `config` itself
+    /// when the look is plain).
+    private var styled: KioskConfiguration
     let engine: CarouselEngine
     private let gestures: GestureRecognizer
     private(set) var scene: SceneRenderer
@@ -68,6 +71,7 @@ public final class CarouselSession {
         let drawn = Self.drawnSize(width: width, height: height, scale: renderScale)
         self.renderScale = drawn.scale
         let styled = look.apply(to: config)
+        self.styled = styled
         engine = CarouselEngine(options: styled.carousel, itemCount: config.items.count,
                                 viewSize: Size2(Double(width), Double(height)))
         gestures = GestureRecognizer(options: config.gestures, vertical: config.carousel.vertical)
@@ -195,7 +199,7 @@ public final class CarouselSession {
 
     /// The scene's quads where the layout puts them (before the pixel shift).
     private func sceneQuads() -> [Quad] {
-        let theme = look.apply(to: config.theme)
+        let theme = styled.theme
         if let shown = covering?.shownMessage {
             return [overlays.message(shown, style: MessageCardRenderer.Style(theme: theme)).quad]
         }
@@ -293,7 +297,7 @@ public final class CarouselSession {
     }
 
     /// The items as drawn: `config.items` with the look's card styles (the clips' card faces).
-    var styledItems: [ItemConfig] { look.isPlain ? config.items : look.apply(to: config).items }
+    var styledItems: [ItemConfig] { styled.items }
 
     /// Switches large text or high contrast: the overlays, the background and every card whose
     /// style changes are drawn again (the card pipeline's cached faces are replaced, as at a
@@ -310,7 +314,7 @@ public final class CarouselSession {
 
     /// Makes the scene, the overlays and the cards draw `config` in `look`.
     private func restyle(themeChanged: Bool) {
-        let styled = look.apply(to: config)
+        styled = look.apply(to: config)
         if themeChanged {
             scene = SceneRenderer(width: scene.width, height: scene.height, config: styled)
             overlays = OverlayRenderer(style: OverlayStyle(theme: styled.theme.scaled(by: renderScale)),
