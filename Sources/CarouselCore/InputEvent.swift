@@ -41,6 +41,16 @@ public enum InputEvent: Equatable, Sendable {
     case headphones(plugged: Bool)
 }
 
+extension InputEvent {
+    /// The speech key pressed or released (`KeyName.isSpeechKey`), nil for any other event.
+    public var speechKey: KeyName? {
+        switch self {
+        case .keyDown(let key) where key.isSpeechKey, .keyUp(let key) where key.isSpeechKey: return key
+        default: return nil
+        }
+    }
+}
+
 /// An input event at a moment of (virtual or monotonic) time, in seconds.
 public struct TimedInputEvent: Equatable, Sendable {
     public var time: Double

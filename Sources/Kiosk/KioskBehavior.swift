@@ -143,6 +143,10 @@ public final class KioskBehavior {
                 applyIdle(idle.setAttractPaused(paused, now: now), now: now)
             case nil where language.take(event, session: session, badgeShown: badgeShown, changed: &changed):
                 if changed { languageChanged(now: now) }
+            case nil where event.speechKey != nil:
+                // How the kiosk speaks, not what it shows (SpeechComponent heard it first): a
+                // notice or a full-screen clip stays.
+                break
             case nil:
                 session.handle(event, now: now)
             }

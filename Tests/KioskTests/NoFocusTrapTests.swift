@@ -37,6 +37,11 @@ final class NoFocusTrapTests: XCTestCase {
             b.input(.keyUp(.enter), now: 0.15)
             b.tick(now: 0.2)
             XCTAssertTrue(b.video.isPlayingFullscreen, "Enter started it")
+            // Speech's keys change how the kiosk speaks: the clip plays on.
+            b.input(.keyDown(.volumeUp), now: 0.5)
+            b.input(.keyUp(.volumeUp), now: 0.55)
+            b.tick(now: 0.6)
+            XCTAssertTrue(b.video.isPlayingFullscreen, "volume_up left it playing")
             b.input(.keyDown(key), now: 1)
             b.input(.keyUp(key), now: 1.05)
             b.tick(now: 1.1)

@@ -38,9 +38,6 @@ public struct Notice: Equatable, Sendable {
             return swallowedSlots.contains(slot)
         case .touchUp(let slot), .touchCancel(let slot):
             return swallowedSlots.remove(slot) != nil
-        case .keyDown(let key) where key.isSpeechKey:
-            // Repeat or a louder voice: the notice is still being read.
-            return false
         case .keyDown, .pointerButton(pressed: true):
             guard isShown else { return false }
             isShown = false

@@ -122,9 +122,6 @@ final class FullscreenVideo {
             return isActive || swallowedSlots.contains(slot)
         case .touchUp(let slot), .touchCancel(let slot):
             return swallowedSlots.remove(slot) != nil || isActive
-        case .keyDown(let key) where key.isSpeechKey:
-            // Speech's keys (the volume) leave the clip playing.
-            return isActive
         case .keyDown, .pointerButton(pressed: true):
             if isActive { finish("input") }
             return true
