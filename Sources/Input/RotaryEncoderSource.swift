@@ -208,7 +208,7 @@ public final class RotaryEncoderSource: InputSource {
         while true {
             let rc = libevdev_next_event(dev, flags, &ev)
             if rc == LIBEVDEV_READ_STATUS_SUCCESS.rawValue {
-                let time = Double(ev.time.tv_sec) + Double(ev.time.tv_usec) / 1e6
+                let time = ev.seconds
                 out += decoder.feed(type: ev.type, code: ev.code, value: ev.value)
                     .map { TimedInputEvent(time: time, event: $0) }
             } else if rc == LIBEVDEV_READ_STATUS_SYNC.rawValue {

@@ -178,6 +178,9 @@ public struct InputSettings: Equatable, Sendable {
     public var rotary: RotarySettings?
     /// Key code names (`KEY_A`…) bound to kiosk keys, beyond the defaults.
     public var keymap: [String: KeyName] = [:]
+    /// Seconds after a key press during which another press of the same key is ignored (bounce
+    /// keys, EN 301 549 5.8); 0: every press counts.
+    public var bounceKeys: Double = 0
     public init() {}
 }
 
@@ -389,6 +392,9 @@ public struct ActionSettings: Equatable, Sendable {
     public var inheritEnvironment = true
     /// Working directory of launched programs (absolute); an item's `cwd` overrides it.
     public var workingDirectory: String?
+    /// Seconds the home key must be held to end a foreground program (0: it cannot be ended
+    /// by a key; docs/actions.md, "Leaving a program").
+    public var leaveHold: Double = 3
     public init() {}
 }
 

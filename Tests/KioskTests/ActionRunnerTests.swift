@@ -161,6 +161,21 @@ final class ActionRunnerTests: XCTestCase {
         XCTAssertFalse(runner.isForegroundActive)
     }
 
+    func testEndForegroundSendsTERMOnceAndTheScreenComesBack() {
+        let runner = makeRunner()
+        _ = runner.perform(exec(["/bin/sleep", "60"], mode: .foreground), index: 1, id: "game", now: monotonicNow())
+        XCTAssertTrue(runner.isForegroundActive)
+        let left = runner.endForeground(now: monotonicNow())
+        XCTAssertEqual(left.map(\.name), ["action_left"])
+        XCTAssertEqual(left.first.map { Dictionary(uniqueKeysWithValues: $0.fields)["id"] }, "\"game\"")
+        XCTAssertEqual(runner.endForeground(now: monotonicNow()), [], "asked once: SIGKILL follows by the grace period")
+        let events = drain(runner)
+        XCTAssertEqual(exitTermination(events)?.0, .signaled(signal: SIGTERM))
+        XCTAssertEqual(recorder.calls, ["release", "reclaim"])
+        XCTAssertFalse(runner.isForegroundActive)
+        XCTAssertEqual(runner.endForeground(now: monotonicNow()), [], "nothing runs")
+    }
+
     func testForegroundLeftoversAreEndedBeforeTheScreenComesBack() throws {
         let runner = makeRunner(grace: 0.2)
         let ready = try temporaryDirectory() + "/ready"

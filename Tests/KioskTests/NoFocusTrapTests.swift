@@ -10,7 +10,7 @@ import XCTest
 /// covers the carousel can be left with a key — a full-screen clip with Escape, Home or Enter,
 /// a notice and the idle warning with any key, the "!" card of an item that cannot be shown by
 /// stepping past it — and what the kiosk does by itself (attract mode) can be stopped with one.
-/// (A foreground program owns the input while it runs: docs/accessibility.md.)
+/// (A foreground program is left by holding Home: `ForegroundLeaveKeyTests`, Tests/vm/kiosk-exec.sh.)
 final class NoFocusTrapTests: XCTestCase {
     var scratch: ScratchFolder!
     override func setUpWithError() throws { scratch = try ScratchFolder("focus") }

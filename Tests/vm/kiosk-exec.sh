@@ -7,7 +7,11 @@
 #   3. it exits; the kiosk takes DRM master back and redraws (screendump exec-after equals
 #      exec-before at the sampled points, and is not orange);
 #   4. action_started / action_exited (status 0) are in the events file;
-#   5. SIGTERM: the kiosk exits 0.
+#   5. the way out by key (EN 301 549 5.1.6.2, `[actions] leave_hold`): a second program holds
+#      the screen blue for 120 s; a uinput keyboard's Home pressed briefly leaves it running,
+#      Home held 3.6 s ends it (action_left, then action_exited by SIGTERM) and the carousel is
+#      back (not blue);
+#   6. SIGTERM: the kiosk exits 0.
 # Needs: $KIOSK_VM, $BIN with `run` wired to the DRM backend, ActionRunner and ControlServer.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,17 +32,32 @@ title = "Orange program"
 action = { exec = ["$tmp/fill-screen", "ff8000", "2", "exec-child", "0"], mode = "foreground", timeout = 60 }
 
 [[item]]
-id = "two"
-title = "Two"
+id = "blue"
+title = "Blue program (held)"
+action = { exec = ["$tmp/fill-screen", "0000ff", "120", "exec-held", "0"], mode = "foreground", timeout = 200 }
 
 [[item]]
 id = "three"
 title = "Three"
 TOML
+cat > "$tmp/keys.play" <<'PLAY'
+keyboard leave-keys KEY_HOME
+settle
+say ready
+wait GO-SHORT
+press leave-keys KEY_HOME
+say pressed
+wait GO-HOLD
+key leave-keys KEY_HOME 1
+sleep 3.6
+key leave-keys KEY_HOME 0
+say released
+PLAY
 cat > "$tmp/guest.sh" <<'GUEST'
 set -u
 bin=$1; dir=$2; pngcheck=$3; ctl=$4
 source "$5"
+play=$6
 STEP_ON_FAIL='echo "--- kiosk log"; cat "$dir/kiosk.log"; echo "--- events"; cat "$dir/events.jsonl"'
 fail() { step_fail "$@"; }
 # The colours at three points (one PNG decode: pngcheck.py is pure Python, slow under TCG).
@@ -72,14 +91,42 @@ echo "program: $c  before: $b  after: $a"
 [ "$c" = "ff8000 ff8000 ff8000 " ] || fail "the program's screen is '$c', not orange"
 case "$a" in *ff8000*) fail "still orange after the program exited: $a" ;; esac
 [ "$a" = "$b" ] || fail "carousel not back: before '$b', after '$a'"
+step "a uinput keyboard with Home"
+/usr/bin/python3 "$play" "$dir/keys.play" > "$dir/keys.out" 2>&1 &
+wait_until 60 "grep -q ready '$dir/keys.out'"
+step "the held program runs"
+python3 "$ctl" "$dir/run/control.sock" '{"cmd":"select","index":1}' || fail "select refused"
+watching() { grep -q "to end the program" "$dir/kiosk.log"; }
+wait_until 60 watching
+grep "to end the program" "$dir/kiosk.log"
+step "Home pressed briefly: the program goes on"
+touch "$dir/GO-SHORT"
+wait_until 30 "grep -q pressed '$dir/keys.out'"
+sleep 4   # longer than leave_hold (3 s): a press is not a hold (a duration, not a limit)
+grep -q '"action_left"' "$dir/events.jsonl" && fail "a brief press ended the program"
+[ "$(grep -c '"action_exited"' "$dir/events.jsonl")" -eq 1 ] || fail "the held program exited by itself"
+step "Home held 3.6 s: the program is ended"
+touch "$dir/GO-HOLD"
+left() { grep -q '"action_left"' "$dir/events.jsonl"; }
+wait_until 30 left
+ended() { [ "$(grep -c '"action_exited"' "$dir/events.jsonl")" -eq 2 ]; }
+wait_until 30 ended
+grep '"action_exited"' "$dir/events.jsonl" | tail -n 1 | grep -q '"signal":"SIGTERM"' || fail "not ended by SIGTERM"
+step "the carousel is back after the held program"
+sleep 2   # redrawn and settled (a duration, not a limit)
+back=$(kiosk-vm-shot exec-left)
+l=$(colours "$back")
+echo "after leaving: $l"
+case "$l" in *0000ff*) fail "still blue after the leave key: $l" ;; esac
 step "SIGTERM"
 kill -TERM "$kiosk"
 wait "$kiosk"; rc=$?
 [ "$rc" -eq 0 ] || fail "exit status $rc after SIGTERM"
 echo "events:"; cat "$dir/events.jsonl" | grep -E 'action|selected'
 steps_done
-echo "PASS: screen handed over (orange), carousel back, clean exit"
+echo "PASS: screen handed over (orange), carousel back, held Home ended a program, clean exit"
 GUEST
-# Steps: start (the control client waits up to 60 s) + settle 30 + select 60 + the rest ~20, and the boot.
-"$KIOSK_VM" --size 640x480 --timeout 190 --out "$tmp/out" -- bash "$tmp/guest.sh" "$BIN" "$tmp" "$(dirname "${KIOSK_VM_REAL:-$KIOSK_VM}")/examples/pngcheck.py" "$here/control-client.py" \
-    "$here/lib/steps.bash"
+# Steps: start (the control client waits up to 60 s) + settle 30 + select 60 + keyboard 60 +
+# held program 60 + press 30 + hold 60 + the rest ~30, and the boot.
+"$KIOSK_VM" --size 640x480 --timeout 420 --out "$tmp/out" -- bash "$tmp/guest.sh" "$BIN" "$tmp" "$(dirname "${KIOSK_VM_REAL:-$KIOSK_VM}")/examples/pngcheck.py" "$here/control-client.py" \
+    "$here/lib/steps.bash" "$here/../../scripts/uinput-play.py"

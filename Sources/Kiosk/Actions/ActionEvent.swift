@@ -48,6 +48,9 @@ public struct ActionEvent: Equatable, Sendable {
         /// `signal` was sent to them (SIGTERM, then SIGKILL). The screen comes back when they
         /// are gone.
         case leftovers(pgid: Int32, signal: Int32)
+        /// `action_left`: the person held the leave key (`[actions] leave_hold`) while a
+        /// foreground program ran; SIGTERM was sent to it (SIGKILL follows after the grace period).
+        case left(pid: Int32)
         /// `emitted`: an `emit` action's string.
         case emitted(value: String)
         /// `action_skipped`: `simulate` does not start programs; it reports what it would run.
@@ -73,6 +76,7 @@ public struct ActionEvent: Equatable, Sendable {
         case .failed: return "action_failed"
         case .timeout: return "action_timeout"
         case .leftovers: return "action_leftovers"
+        case .left: return "action_left"
         case .emitted: return "emitted"
         case .skipped: return "action_skipped"
         }
@@ -97,6 +101,8 @@ public struct ActionEvent: Equatable, Sendable {
             f += [("pid", String(pid)), ("signal", JSONString.quoted(Termination.signalName(signal)))]
         case .leftovers(let pgid, let signal):
             f += [("pgid", String(pgid)), ("signal", JSONString.quoted(Termination.signalName(signal)))]
+        case .left(let pid):
+            f.append(("pid", String(pid)))
         case .emitted(let value):
             f.append(("value", JSONString.quoted(value)))
         case .skipped(let argv, let mode):

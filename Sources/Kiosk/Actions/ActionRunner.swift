@@ -250,6 +250,19 @@ public final class ActionRunner {
         return events
     }
 
+    /// Ends the foreground program before its time (the person held the leave key): SIGTERM to
+    /// its process group now, SIGKILL after `terminationGrace` through `update(now:)`; the screen
+    /// comes back when it has gone, as after any exit. Nothing when none runs or it is already
+    /// being ended.
+    public func endForeground(now: Double) -> [ActionEvent] {
+        guard let i = children.firstIndex(where: { $0.mode == .foreground }), children[i].killAt == nil else { return [] }
+        children[i].termAt = nil
+        children[i].killAt = now + terminationGrace
+        signal(children[i], SIGTERM)
+        logger.info("item \(children[i].index) '\(children[i].id)': the leave key was held; sent SIGTERM to pid \(children[i].pid)")
+        return [ActionEvent(time: now, index: children[i].index, id: children[i].id, kind: .left(pid: children[i].pid))]
+    }
+
     /// Asks every running program to end (SIGTERM now, SIGKILL after `terminationGrace` through
     /// `update(now:)`). For an orderly shutdown: keep the loop running until `runningPIDs` is
     /// empty or `nextDeadline` has passed twice.

@@ -64,7 +64,7 @@ public final class KioskApp {
         // deadlines come.
         let c = context
         c.register(signals)
-        c.register(ActionsComponent(settings: config.actions, context: c, signals: signals))
+        c.register(ActionsComponent(config: config, context: c, signals: signals))
         c.register(try ControlComponent(config: config, context: c))
         c.register(try EngineTick(context: c))
         c.register(VideoFrames(context: c))

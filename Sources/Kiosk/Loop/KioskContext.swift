@@ -27,6 +27,8 @@ final class KioskContext {
     let displayClock: @Sendable () -> Double
     /// Every component, in registration order.
     private(set) var components: [KioskComponent] = []
+    /// Presses that strike twice, kept from everyone (`[input] bounce_keys`).
+    private var bounceKeys = BounceKeys()
 
     init(behavior: KioskBehavior, display: DisplayBackend, reactor: Reactor,
          logger: Logger, wallClock: @escaping @Sendable () -> Double,
@@ -91,8 +93,11 @@ final class KioskContext {
         for c in components { c.configAdopted(config) }
     }
 
-    /// A person's input event: every component hears it, then the behaviour takes it.
+    /// A person's input event: every component hears it, then the behaviour takes it — unless
+    /// it is a key striking twice (`BounceKeys`).
     func input(_ event: InputEvent, now: Double) {
+        bounceKeys.delay = store.loaded.input.bounceKeys
+        guard bounceKeys.admit(event, now: now) else { return }
         for c in components { c.inputReceived(event, now: now) }
         behavior.input(event, now: now)
     }

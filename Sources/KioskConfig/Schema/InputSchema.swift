@@ -17,6 +17,9 @@ enum InputSchema {
                     doc: "libinput's touch calibration matrix `[a, b, c, d, e, f]` (x' = a·x + b·y + c, y' = d·x + e·y + f, in 0…1 units).",
                     defaultOf: { $0.input.calibration.map(ValueFormat.numbers) ?? "none (udev's LIBINPUT_CALIBRATION_MATRIX applies)" },
                     example: "[1, 0, 0, 0, 1, 0]", apply: { $0.input.calibration = $1.numbers }),
+                .number("bounce_keys", \.input.bounceKeys, .closed(0, 5),
+                        "Bounce keys (EN 301 549 5.8): a press of the same key (or the knob's button) this many seconds or less after the last one is ignored, for a hand that strikes twice. 0: every press counts.",
+                        example: "0.5"),
             ], children: [
                 .section(rotary, onPresent: { $0.input.rotary = $0.input.rotary ?? RotarySettings() }),
                 .section(dial, onPresent: { $0.gestures.dial = $0.gestures.dial ?? InputSchema.dialPrototype }),

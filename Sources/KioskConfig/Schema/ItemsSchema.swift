@@ -162,6 +162,9 @@ enum ItemsSchema {
                   example: "false"),
             .path("working_directory", \.actions.workingDirectory, .directory, "Working directory of launched programs.",
                   defaultText: "the kiosk's own", example: "/srv/kiosk"),
+            .number("leave_hold", \.actions.leaveHold, .closed(0, 60),
+                    "Holding the home key (`KEY_HOME`, and keys `[input.keymap]` binds to \"home\") this many seconds ends a foreground program (SIGTERM, SIGKILL 5 s later) and brings the carousel back; the program gets the key too. 0: only the program's own exit or `timeout` ends it.",
+                    example: "5"),
         ], children: [
             .map("env", doc: "Environment variables set for launched programs.", keyDoc: "variable name", valueType: .string(allowEmpty: true),
                  example: [("LANG", "\"en_GB.UTF-8\""), ("MPV_HOME", "\"/etc/mpv\"")],
