@@ -208,8 +208,9 @@ public struct IdleSettings: Equatable, Sendable {
     /// Index of the item `homeAfter` returns to (`home_item` as an id is resolved to this).
     public var homeItem = 0
     public var blankAfter = 0.0
-    /// Seconds before `homeAfter`/`blankAfter` act that "Do you need more time?" is shown; 0: none.
-    public var warnBefore = 0.0
+    /// Seconds before `homeAfter`/`blankAfter` act that "Do you need more time?" is shown (never in
+    /// the first half of the wait); 0: none.
+    public var warnBefore = 20.0
     /// `home_item` given as an id, until the loader resolves it against the items.
     var homeItemID: String?
     public init() {}

@@ -104,7 +104,9 @@ final class IdleControllerTests: XCTestCase {
         settings.attractAfter = 7
         settings.attractAutoscroll = 0.3
         settings.homeItem = 2
-        XCTAssertEqual(IdlePolicy(settings), IdlePolicy(attractAfter: 7, autoscrollSpeed: 0.3, homeItem: 2))
+        var expected = IdlePolicy(attractAfter: 7, autoscrollSpeed: 0.3, homeItem: 2)
+        expected.warnBefore = 20  // the config's default (EN 301 549 11.2.2.1)
+        XCTAssertEqual(IdlePolicy(settings), expected)
     }
 
     func testHomeBeforeAttractAndEverythingDisabled() {

@@ -31,6 +31,17 @@ final class TimeAndOperationTests: XCTestCase {
         XCTAssertEqual(seen.map(\.1), [.warn(until: 60), .goHome(index: 0), .warn(until: 120), .blank])
     }
 
+    /// A kiosk whose config says nothing of `warn_before` warns 20 s before going home
+    /// (11.2.2.1 by default); `warn_before = 0` turns it off.
+    func testTheConfigsDefaultWarnsAndZeroTurnsItOff() {
+        var settings = IdleSettings()
+        settings.homeAfter = 60
+        XCTAssertEqual(run(IdleController(policy: IdlePolicy(settings), now: 0), until: 100).map(\.1),
+                       [.warn(until: 60), .goHome(index: 0)])
+        settings.warnBefore = 0
+        XCTAssertEqual(run(IdleController(policy: IdlePolicy(settings), now: 0), until: 100).map(\.1), [.goHome(index: 0)])
+    }
+
     func testInputDuringTheWarningGivesMoreTime() {
         var policy = IdlePolicy(homeAfter: 60)
         policy.warnBefore = 20

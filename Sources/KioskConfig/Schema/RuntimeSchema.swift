@@ -24,8 +24,8 @@ enum RuntimeSchema {
                     }),
                 .number("blank_after", \.idle.blankAfter, .closed(0, 1_000_000), "Turn the screen off: DPMS through the DRM connector (FBIOBLANK on fbdev), or a black frame where that is not supported.", example: "600"),
                 .number("warn_before", \.idle.warnBefore, .closed(0, 3600),
-                        "Show \"Do you need more time?\" this long before home_after or blank_after acts; any touch or key then gives more time (the timers start again). 0: no warning (EN 301 549 11.2.2.1 asks for one; docs/accessibility.md).",
-                        example: "20"),
+                        "Show \"Do you need more time?\" (and say it, when speech is on) this long before home_after or blank_after acts, but never in the first half of the wait; any touch or key then gives more time (the timers start again). 0: no warning (EN 301 549 11.2.2.1 asks for one, with at least 20 s to answer; docs/accessibility.md).",
+                        example: "30"),
             ])
     }
 
