@@ -1,23 +1,25 @@
 import CarouselCore
 
 /// Every real input device of the kiosk behind one `InputSource`: libinput (touch, pointer,
-/// keys) and, when configured, the rotary encoder and the headphone jack's switch through
-/// libevdev. Its descriptors are its
+/// keys) and, when configured, the rotary encoder, the volume knob and the headphone jack's
+/// switch through libevdev. Its descriptors are its
 /// sources' (the knob's change as it comes and goes: `descriptorGeneration`).
 public final class InputDevices: InputSource {
     public let libinput: LibInputSource
     public let rotary: RotaryEncoderSource?
+    public let volumeKnob: VolumeKnobSource?
     public let headphoneJack: HeadphoneJackSource?
 
     /// Starts libinput, the knob watcher and the jack watcher. Booting without any device is fine.
     public init(options: InputOptions) throws {
         libinput = try LibInputSource(options: options)
         rotary = try options.rotary.map { try RotaryEncoderSource(options: $0) }
+        volumeKnob = try options.volumeKnob.map { try VolumeKnobSource(options: $0.knob, detentsPerStep: $0.detentsPerStep) }
         headphoneJack = options.headphoneJack ? try HeadphoneJackSource() : nil
     }
 
     private var sources: [InputSource] {
-        [libinput] + (rotary.map { [$0] } ?? []) + (headphoneJack.map { [$0] } ?? [])
+        [libinput] + (rotary.map { [$0] } ?? []) + (volumeKnob.map { [$0] } ?? []) + (headphoneJack.map { [$0] } ?? [])
     }
 
     public var pollDescriptors: [Int32] { sources.flatMap(\.pollDescriptors) }

@@ -17,6 +17,8 @@ public struct InputOptions: Equatable, Sendable {
     public var keyMap = KeyMap.standard
     /// The rotary encoder read with libevdev, or nil for none.
     public var rotary: RotaryOptions?
+    /// A second knob that sets the volume (`VolumeKnobSource`), and the detents of one step.
+    public var volumeKnob: VolumeKnobOptions?
     /// Read the headphone jack's switch (`HeadphoneJackSource`: speech follows it).
     public var headphoneJack = false
 
@@ -51,10 +53,23 @@ public struct RotaryOptions: Equatable, Sendable {
     public var invert = false
     /// The evdev key code of the push button that selects (default `KEY_ENTER`, 28); nil: none.
     public var selectKeyCode: UInt16? = 28
+    /// What the knob is, in log lines and messages, and the config table that names it.
+    public var label = "rotary encoder"
+    public var table = "[input.rotary]"
 
     public init(device: String? = nil, name: String? = nil, axis: Axis = .relDial, invert: Bool = false,
                 selectKeyCode: UInt16? = 28) {
         self.device = device; self.name = name; self.axis = axis; self.invert = invert
         self.selectKeyCode = selectKeyCode
+    }
+}
+
+/// A knob that sets the volume (`VolumeKnobSource`): the knob, found and read as the rotary
+/// encoder is, and the detents that make one step.
+public struct VolumeKnobOptions: Equatable, Sendable {
+    public var knob: RotaryOptions
+    public var detentsPerStep: Int
+    public init(knob: RotaryOptions, detentsPerStep: Int) {
+        self.knob = knob; self.detentsPerStep = detentsPerStep
     }
 }

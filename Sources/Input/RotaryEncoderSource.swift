@@ -32,14 +32,14 @@ public final class RotaryEncoderSource: InputSource {
     /// options name no device or udev cannot be watched.
     public init(options: RotaryOptions) throws {
         guard options.device != nil || options.name != nil else {
-            throw InputConfigError("[input.rotary] needs device = \"/dev/input/...\" or name = \"...\"")
+            throw InputConfigError("\(options.table) needs device = \"/dev/input/...\" or name = \"...\"")
         }
         self.options = options
         decoder = RotaryDecoder(axis: options.axis, invert: options.invert, selectKeyCode: options.selectKeyCode)
         queued = try QueuedInput()
         monitor = try UdevMonitor()
         if !openMatching() {
-            log.info("input: rotary encoder \(describe) is not there yet; waiting for it (udev events from \(monitor.source))")
+            log.info("input: \(options.label) \(describe) is not there yet; waiting for it (udev events from \(monitor.source))")
         }
     }
 
@@ -128,7 +128,7 @@ public final class RotaryEncoderSource: InputSource {
             if open(node: inputDirectory + "/" + n) { return true }
         }
         if deniedNodes > 0 {
-            log.warning("input: \(deniedNodes) of \(inputDirectory)/event* could not be opened (permission denied) while looking for the rotary encoder \(describe); run as root or in the \"input\" group")
+            log.warning("input: \(deniedNodes) of \(inputDirectory)/event* could not be opened (permission denied) while looking for the \(options.label) \(describe); run as root or in the \"input\" group")
         }
         return false
     }
@@ -142,7 +142,7 @@ public final class RotaryEncoderSource: InputSource {
                 deniedNodes += 1          // searching by name: one summary line, not one per node
             } else {
                 let hint = e == EACCES ? " (run as root or in the \"input\" group)" : ""
-                log.warning("input: cannot open rotary encoder \(node): \(SystemCallError.message(for: e))\(hint)")
+                log.warning("input: cannot open \(options.label) \(node): \(SystemCallError.message(for: e))\(hint)")
             }
             return false
         }
@@ -158,7 +158,7 @@ public final class RotaryEncoderSource: InputSource {
         }
         let (type, code) = decoder.axisTypeAndCode
         guard libevdev_has_event_code(dev, UInt32(type), UInt32(code)) != 0 else {
-            log.error("input: rotary encoder \(node) (\(name)) has no \(options.axis.rawValue) axis; set [input.rotary] axis to one it has")
+            log.error("input: \(options.label) \(node) (\(name)) has no \(options.axis.rawValue) axis; set \(options.table) axis to one it has")
             libevdev_free(dev); Glibc.close(fd)
             return false
         }
@@ -181,7 +181,7 @@ public final class RotaryEncoderSource: InputSource {
             button = libevdev_has_event_code(dev, UInt32(EV_KEY), UInt32(key)) != 0
                 ? "button \(KeyCodeNames.name(of: key))" : "no \(KeyCodeNames.name(of: key)) button"
         }
-        log.info("input: rotary encoder opened: \(name) (\(node); \(options.axis.rawValue), \(button))")
+        log.info("input: \(options.label) opened: \(name) (\(node); \(options.axis.rawValue), \(button))")
         return true
     }
 
@@ -192,7 +192,7 @@ public final class RotaryEncoderSource: InputSource {
         libevdev_free(dev)
         Glibc.close(deviceFD)
         descriptorGeneration += 1
-        if let reason { log.info("input: rotary encoder \(deviceNode ?? "") \(reason)") }
+        if let reason { log.info("input: \(options.label) \(deviceNode ?? "") \(reason)") }
         device = nil; deviceFD = -1; deviceNode = nil
         let now = monotonicNow()
         return decoder.reset().map { TimedInputEvent(time: now, event: $0) }
@@ -214,7 +214,7 @@ public final class RotaryEncoderSource: InputSource {
             } else if rc == LIBEVDEV_READ_STATUS_SYNC.rawValue {
                 // The kernel dropped events: take libevdev's resync (state as it is now).
                 if flags == LIBEVDEV_READ_FLAG_NORMAL.rawValue {
-                    log.warning("input: rotary encoder events dropped (SYN_DROPPED); resyncing")
+                    log.warning("input: \(options.label) events dropped (SYN_DROPPED); resyncing")
                     decoder.dropPending()
                 }
                 flags = LIBEVDEV_READ_FLAG_SYNC.rawValue

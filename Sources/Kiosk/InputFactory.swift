@@ -3,7 +3,7 @@ import KioskConfig
 import Logging
 
 extension InputOptions {
-    /// The input sources' options from `[input]`, `[input.rotary]` and `[display] rotation`,
+    /// The input sources' options from `[input]`, `[input.rotary]`, `[input.volume_knob]` and `[display] rotation`,
     /// for a panel of `panelWidth`×`panelHeight` pixels (the display mode, before rotation).
     /// Throws `InputConfigError` for an unknown key code name or a malformed matrix.
     public init(settings: InputSettings, rotation: Int, panelWidth: Int, panelHeight: Int) throws {
@@ -30,6 +30,15 @@ extension InputOptions {
                 selectKey = code
             }
             rotary = RotaryOptions(device: r.device, name: r.name, axis: axis, invert: r.invert, selectKeyCode: selectKey)
+        }
+        if let v = settings.volumeKnob {
+            guard let axis = RotaryOptions.Axis(rawValue: v.axis.rawValue) else {
+                throw InputConfigError("[input.volume_knob] axis \(v.axis.rawValue) is not supported")
+            }
+            var knob = RotaryOptions(device: v.device, name: v.name, axis: axis, invert: v.invert, selectKeyCode: nil)
+            knob.label = "volume knob"
+            knob.table = "[input.volume_knob]"
+            volumeKnob = VolumeKnobOptions(knob: knob, detentsPerStep: v.detentsPerStep)
         }
     }
 }

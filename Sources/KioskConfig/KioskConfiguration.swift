@@ -176,6 +176,8 @@ public struct InputSettings: Equatable, Sendable {
     /// libinput's 2×3 calibration matrix `[a, b, c, d, e, f]`, or nil.
     public var calibration: [Double]?
     public var rotary: RotarySettings?
+    /// `[input.volume_knob]`: a second knob that sets the volume (nil: none).
+    public var volumeKnob: VolumeKnobSettings?
     /// Key code names (`KEY_A`…) bound to kiosk keys, beyond the defaults.
     public var keymap: [String: KeyName] = [:]
     /// Seconds after a key press during which another press of the same key is ignored (bounce
@@ -194,6 +196,18 @@ public struct RotarySettings: Equatable, Sendable {
     public var axis = Axis.relDial
     public var invert = false
     public var selectKey = "KEY_ENTER"
+    public init() {}
+}
+
+/// `[input.volume_knob]`: a knob of its own for the volume (EN 301 549 5.1.3.11), read with
+/// libevdev as `[input.rotary]`'s; each `detentsPerStep` detents are one press of the
+/// `volume_up` or `volume_down` key.
+public struct VolumeKnobSettings: Equatable, Sendable {
+    public var device: String?
+    public var name: String?
+    public var axis = RotarySettings.Axis.relDial
+    public var invert = false
+    public var detentsPerStep = 1
     public init() {}
 }
 

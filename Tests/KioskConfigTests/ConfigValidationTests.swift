@@ -181,6 +181,8 @@ final class ConfigValidationTests: XCTestCase {
                        ["4:18: 'items_per_turn' must not be 0"])
         XCTAssertEqual(fixture.report("[input.dial]\ninner_radius = 20\n"), ["1:8: [input.dial] needs 'center'", "1:8: [input.dial] needs 'outer_radius'"])
         XCTAssertEqual(fixture.report("[input.rotary]\ninvert = true\n"), ["1:8: [input.rotary] needs 'device' or 'name' to find the knob"])
+        XCTAssertEqual(fixture.report("[input.volume_knob]\ndetents_per_step = 2\n"), ["1:8: [input.volume_knob] needs 'device' or 'name' to find the knob"])
+        XCTAssertEqual(fixture.report("[input.volume_knob]\nname = \"k\"\ndetents_per_step = 0\n"), ["3:20: 'detents_per_step' 0 is out of range (1 to 100)"])
         XCTAssertEqual(fixture.report("[carousel]\ntype = \"custom\"\n[[carousel.keyframes]]\noffset = 0\n"),
                        ["2:8: type = \"custom\" needs at least two [[carousel.keyframes]] (it has 1)"])
         XCTAssertEqual(fixture.report("[[carousel.keyframes]]\noffset = 1\n[[carousel.keyframes]]\noffset = 1.0\n"),

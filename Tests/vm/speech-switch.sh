@@ -3,7 +3,9 @@
 # device) turns speech on and off in the running kiosk (`[accessibility] speech = "headphones"`):
 # plugged in, the events file says speech_on (reason headphones_plugged) and a key's new focus is
 # spoken; pulled out, speech_off, and the next key is not spoken. The jack is made after the
-# kiosk runs (udev add) and read with libevdev (HeadphoneJackSource), not libinput.
+# kiosk runs (udev add) and read with libevdev (HeadphoneJackSource), not libinput. While
+# plugged in, a volume knob (`[input.volume_knob]`, a uinput REL_DIAL device found by name)
+# turned one detent sets the volume a step up, and the new level is spoken (EN 301 549 5.1.3.11).
 set -u
 source "$(dirname "$0")/lib/input-host.sh"
 work_folder speech-switch
@@ -16,14 +18,18 @@ work_folder speech-switch
     echo 'headless_size = [800, 480]'
     echo '[accessibility]'
     echo 'speech = "headphones"'
+    echo '[input.volume_knob]'
+    echo 'name = "speech-volume"'
     for i in $(seq 0 9); do printf '\n[[item]]\nid = "item%d"\ntitle = "Item %d"\n' "$i" "$i"; done
 } > "$out/kiosk.toml"
 
 cat > "$out/jack.play" <<'PLAY'
 keyboard speech-keys KEY_RIGHT
 jack speech-jack
+knob speech-volume REL_DIAL
 settle
 waitlog run.err 1 headphone jack opened: speech-jack
+waitlog run.err 1 volume knob opened
 say ready
 wait GO
 press speech-keys KEY_RIGHT
@@ -33,6 +39,8 @@ waitlog events.jsonl 1 speech_on
 sleep 1
 press speech-keys KEY_RIGHT
 waitlog events.jsonl 1 Item 2
+turn speech-volume 1
+waitlog events.jsonl 1 percent
 switch speech-jack 0
 waitlog events.jsonl 1 speech_off
 sleep 1
@@ -74,7 +82,9 @@ check(len(on) == 1 and on[0].get('reason') == 'headphones_plugged', 'plugging in
 check(len(off) == 1 and off[0].get('reason') == 'headphones_unplugged', 'pulling out turned it off: %s' % off)
 spoken = [e for e in ev if e['event'] == 'spoken']
 texts = [e['text'] for e in spoken]
-check(texts == ['Speech on. Item 1.', 'Item 2.'], 'spoken while plugged in only, the focus then the new focus: %s' % texts)
+check(texts[:2] == ['Speech on. Item 1.', 'Item 2.'] and len(texts) == 3, 'spoken while plugged in only, the focus, the new focus, the volume: %s' % texts)
+vol = [e for e in ev if e['event'] == 'volume']
+check(len(vol) == 1 and len(texts) == 3 and 'percent' in texts[2], 'one detent of the volume knob: one step, spoken: %s %s' % (vol, texts[2:]))
 if on and off:
     check(all(on[0]['t'] <= e['t'] <= off[0]['t'] for e in spoken), 'nothing spoken before the plug or after the pull')
 PY

@@ -22,6 +22,7 @@ enum InputSchema {
                         example: "0.5"),
             ], children: [
                 .section(rotary, onPresent: { $0.input.rotary = $0.input.rotary ?? RotarySettings() }),
+                .section(volumeKnob, onPresent: { $0.input.volumeKnob = $0.input.volumeKnob ?? VolumeKnobSettings() }),
                 .section(dial, onPresent: { $0.gestures.dial = $0.gestures.dial ?? InputSchema.dialPrototype }),
                 keymap,
             ])
@@ -51,6 +52,29 @@ enum InputSchema {
             ], finish: { config in
                 let r = config.input.rotaryOrDefault
                 if r.device == nil && r.name == nil { return [TableProblem(nil, "[input.rotary] needs 'device' or 'name' to find the knob")] }
+                return []
+            })
+    }
+
+    static var volumeKnob: TableSpec<KioskConfiguration> {
+        TableSpec(name: "volume_knob", doc: """
+            A second knob that sets the volume of speech and sound (EN 301 549 5.1.3.11; docs/accessibility.md): \
+            clockwise is louder, each step a tenth, spoken when speech is on. Read with libevdev and found \
+            as `[input.rotary]`'s knob is; it may appear after start.
+            """, prototype: withVolumeKnob, keys: [
+                .path("device", \.input.volumeKnobOrDefault.device, .path, "Device path.", defaultText: "none",
+                      example: "/dev/input/by-path/platform-rotary@17-event"),
+                .string("name", \.input.volumeKnobOrDefault.name, "Device name as the kernel reports it (used when `device` is not given).",
+                        defaultText: "none", example: "\"rotary@17\""),
+                .choice("axis", \.input.volumeKnobOrDefault.axis,
+                        "The axis that turns: relative `REL_*` axes, or `ABS_X` with a range that wraps (Raspberry Pi overlay).",
+                        example: .relX),
+                .bool("invert", \.input.volumeKnobOrDefault.invert, "Reverse the direction.", example: "true"),
+                .int("detents_per_step", \.input.volumeKnobOrDefault.detentsPerStep, .closed(1, 100),
+                     "Detents that change the volume one step (a tenth).", example: "2"),
+            ], finish: { config in
+                let k = config.input.volumeKnobOrDefault
+                if k.device == nil && k.name == nil { return [TableProblem(nil, "[input.volume_knob] needs 'device' or 'name' to find the knob")] }
                 return []
             })
     }
@@ -101,6 +125,7 @@ enum InputSchema {
     }
 
     static var withRotary: KioskConfiguration { var c = KioskConfiguration(); c.input.rotary = RotarySettings(); return c }
+    static var withVolumeKnob: KioskConfiguration { var c = KioskConfiguration(); c.input.volumeKnob = VolumeKnobSettings(); return c }
     static var withDial: KioskConfiguration { var c = KioskConfiguration(); c.gestures.dial = dialPrototype; return c }
 }
 
@@ -109,6 +134,14 @@ extension InputSettings {
     var rotaryOrDefault: RotarySettings {
         get { rotary ?? RotarySettings() }
         set { rotary = newValue }
+    }
+}
+
+extension InputSettings {
+    /// The volume knob's settings, created on first write (for the schema's key paths).
+    var volumeKnobOrDefault: VolumeKnobSettings {
+        get { volumeKnob ?? VolumeKnobSettings() }
+        set { volumeKnob = newValue }
     }
 }
 
