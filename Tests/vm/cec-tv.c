@@ -4,8 +4,10 @@
 //   SECONDS FROM>TO OPCODE [OPERANDS...]     (monotonic seconds, hex bytes)
 // It answers <Give Device Power Status> with its power status: standby at start, "in
 // transition standby to on" for one second after <Image View On>, then on; standby after
-// <Standby>. Writes "ready" to LOG.ready once it has its address. Runs until killed.
+// <Standby>. Writes "ready" to LOG.ready once it has its address. On SIGTERM it gives the
+// address up (the adapter then acknowledges nothing: a bus without a TV) and exits 0.
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
@@ -16,6 +18,9 @@
 #include <sys/ioctl.h>
 #include <linux/cec.h>
 #include <linux/cec-funcs.h>
+
+static volatile sig_atomic_t stopping;
+static void on_term(int sig) { (void)sig; stopping = 1; }
 
 static double now(void) {
     struct timespec t;
@@ -69,9 +74,10 @@ int main(int argc, char **argv) {
     FILE *r = fopen(ready, "w");
     if (r) { fputs("ready\n", r); fclose(r); }
 
+    signal(SIGTERM, on_term);
     int power = CEC_OP_POWER_STATUS_STANDBY;
     double on_at = 0;  // when a transition to on ends
-    for (;;) {
+    while (!stopping) {
         struct pollfd p = { .fd = fd, .events = POLLIN };
         if (poll(&p, 1, 100) < 0 && errno != EINTR) { perror("poll"); return 1; }
         if (power == CEC_OP_POWER_STATUS_TO_ON && now() >= on_at) power = CEC_OP_POWER_STATUS_ON;
@@ -99,4 +105,9 @@ int main(int argc, char **argv) {
         }
         }
     }
+    memset(&las, 0, sizeof las);
+    if (ioctl(fd, CEC_ADAP_S_LOG_ADDRS, &las) < 0) { perror("CEC_ADAP_S_LOG_ADDRS (unconfigure)"); return 1; }
+    fprintf(log, "%.3f gone\n", now());
+    fclose(log);
+    return 0;
 }

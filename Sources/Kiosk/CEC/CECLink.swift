@@ -200,7 +200,9 @@ final class CECLink {
     }
 
     /// One line when the TV stops answering (`problem` non-nil) and one when it answers again.
+    /// Broadcasts say nothing of the TV (they are delivered with nobody listening).
     private func answered(_ message: CECMessage, _ problem: String?) {
+        guard message.destination != CECMessage.broadcast else { return }
         let now = problem == nil
         defer { tvAnswering = now }
         if let problem, tvAnswering != false {
@@ -217,10 +219,12 @@ final class CECLink {
         nextQuery = now + (status.isTransition ? Self.transitionRecheck : Self.pollInterval)
     }
 
+    /// Says once why messages wait: without a physical address the adapter cannot claim a
+    /// logical address (with one, the claim is under way and its end is logged).
     private func waiting() {
-        guard !toldWaiting else { return }
+        guard !toldWaiting, physicalAddress == nil else { return }
         toldWaiting = true
-        logger.notice("cec: \(device.path) has no logical address yet (physical address \(describe(physicalAddress)): no TV plugged in, or a TV that is off on hardware that needs hot-plug detect); messages wait for one")
+        logger.notice("cec: \(device.path) has no physical address: no TV plugged in, or a TV that is off on hardware that needs hot-plug detect; messages wait until it has one")
     }
 
     private func lost(_ error: Error) {
