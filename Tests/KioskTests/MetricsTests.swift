@@ -422,6 +422,22 @@ final class MetricsTests: XCTestCase {
         XCTAssertNotNil(JSONValue.parse(line), "valid JSON")
     }
 
+    func testTheTVOverCECInStateAndMetrics() {
+        var h = KioskHealth()
+        h.tv = TVHealth(power: "standby_to_on", reportedAt: 1_764_130_001.5, messagesSent: 7, messagesFailed: 2)
+        let fields = Dictionary(ControlReply.healthFields(h), uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(fields["tv_power"], #""standby_to_on""#)
+        XCTAssertEqual(fields["tv_power_time"], "1764130001.500")
+        XCTAssertEqual(fields["cec_sent"], "7")
+        XCTAssertEqual(fields["cec_failed"], "2")
+        let text = PrometheusText.render(h)
+        XCTAssertTrue(text.contains("kiosk_carousel_tv_power_info{state=\"standby_to_on\"} 1\n"), text)
+        XCTAssertTrue(text.contains("kiosk_carousel_tv_power_time_seconds 1764130001.500\n"))
+        XCTAssertTrue(text.contains("kiosk_carousel_cec_messages_sent_total 7\n"))
+        XCTAssertTrue(text.contains("kiosk_carousel_cec_messages_failed_total 2\n"))
+        XCTAssertFalse(PrometheusText.render(KioskHealth()).contains("tv_power"), "no CEC: no TV metrics")
+    }
+
     func testModeText() {
         XCTAssertEqual(KioskApp.modeText(width: 1280, height: 720, refreshRate: 60), "1280x720@60")
         XCTAssertEqual(KioskApp.modeText(width: 1920, height: 1080, refreshRate: 59.94), "1920x1080@59.94")
