@@ -94,6 +94,7 @@ final class CECLinkTests: XCTestCase {
     func testNoPhysicalAddressWaitsWithOneLineAndSendsOnceATVIsPluggedIn() {
         device.info.physicalAddress = nil
         link.start(now: 0)
+        XCTAssertEqual(log.messages(.notice).filter { $0.contains("has no physical address") }.count, 1, "said at start")
         device.events.append(.stateChanged(physicalAddress: nil, logicalAddressMask: 0))
         link.readable(now: 0)
         link.setPower(on: false, now: 1)

@@ -36,6 +36,8 @@ power = "$1"
 cec_on_start = ${3:-true}
 [idle]
 blank_after = $2
+# No "Do you need more time?" card before the one-second blanks.
+warn_before = 0
 [control]
 socket = "$SOCK"
 [metrics]

@@ -64,13 +64,14 @@ final class CECLink {
         do {
             let info = try device.describe()
             physicalAddress = info.physicalAddress
-            let where_ = "\(device.path) (\(info.driver), \(info.name))"
+            let adapter = "\(device.path) (\(info.driver), \(info.name))"
             if info.configuredCount > 0 {
-                logger.notice("cec: \(where_) is configured already; using its logical address")
+                logger.notice("cec: \(adapter) is configured already; using its logical address")
                 adopt(physicalAddress: info.physicalAddress, mask: info.logicalAddressMask, now: now)
             } else {
                 try device.claimPlayback(osdName: Self.osdName)
-                logger.notice("cec: \(where_), physical address \(describe(info.physicalAddress)): claiming a Playback logical address")
+                logger.notice("cec: \(adapter), physical address \(describe(info.physicalAddress)): claiming a Playback logical address")
+                waiting()
             }
         } catch {
             lost(error)
