@@ -133,7 +133,7 @@ kill -0 $RUN || { echo "guest: the kiosk is gone" >&2; exit 1; }
 stop_kiosk $RUN
 steps_done
 GUEST
-run_guest "$out" --display bochs --timeout 150
+run_guest "$out" --display bochs --timeout 240
 sed 's/^/    tv: /' "$out/tv.log"
 TOP=$top check_events "$out" <<'PY'
 import json, os
