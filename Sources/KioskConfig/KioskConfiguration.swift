@@ -88,6 +88,12 @@ public struct DisplaySettings: Equatable, Sendable {
     public var pixelShiftInterval = 600.0
     /// The size frames are drawn at, as a fraction of the screen's (the display enlarges them).
     public var renderScale = RenderScaleSetting.fixed(1)
+    /// How a blank switches the screen off: DPMS, the TV over HDMI-CEC, or both.
+    public var power = ScreenPowerControl.dpms
+    /// Turn the TV on over HDMI-CEC at start (and make the kiosk its active source).
+    public var cecOnStart = false
+    /// `/dev/cecN`; nil: the first adapter of an HDMI source (`CECAdapterChoice`).
+    public var cecDevice: String?
     public init() {}
     /// `mode` parsed; nil when no mode is set.
     public var parsedMode: DisplayMode? { mode.flatMap(DisplayMode.init(parsing:)) }
@@ -97,7 +103,20 @@ public struct DisplaySettings: Equatable, Sendable {
             && a.headlessSize == b.headlessSize
             && a.pixelShift == b.pixelShift && a.pixelShiftInterval == b.pixelShiftInterval
             && a.renderScale == b.renderScale
+            && a.power == b.power && a.cecOnStart == b.cecOnStart && a.cecDevice == b.cecDevice
     }
+}
+
+/// `[display] power`: what a blank switches off. `dpms`: the display's own power control (DPMS,
+/// FBIOBLANK; a black frame without one); `cec`: the TV over HDMI-CEC (<Standby>, and
+/// <Image View On> with <Active Source> on waking) with a black frame on the HDMI output;
+/// `both`: DPMS and CEC (docs/cec.md).
+public enum ScreenPowerControl: String, CaseIterable, Sendable {
+    case dpms, cec, both
+    /// The blank uses the display's power control.
+    public var usesDPMS: Bool { self != .cec }
+    /// The blank switches the TV over HDMI-CEC.
+    public var usesCEC: Bool { self != .dpms }
 }
 
 /// `[display] render_scale`: a fixed fraction of the screen's size (0.5…1), or `auto`: 1 until

@@ -17,6 +17,8 @@ public final class Epoll {
         public static let readable = Events(rawValue: EPOLLIN.rawValue)
         /// `EPOLLOUT`: room to write.
         public static let writable = Events(rawValue: EPOLLOUT.rawValue)
+        /// `EPOLLPRI`: urgent data (a CEC adapter's events).
+        public static let priority = Events(rawValue: EPOLLPRI.rawValue)
         /// `EPOLLERR` (always reported, need not be asked for).
         public static let error = Events(rawValue: EPOLLERR.rawValue)
         /// `EPOLLHUP` (always reported, need not be asked for).

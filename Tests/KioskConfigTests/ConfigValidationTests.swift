@@ -117,6 +117,21 @@ final class ConfigValidationTests: XCTestCase {
         XCTAssertEqual(fixture.report("[display]\r\nrotation = 45\r\n"), ["2:12: 'rotation' 45 is not one of 0, 90, 180, 270"])
     }
 
+    /// `[display] power`, `cec_on_start`, `cec_device` (docs/cec.md): read, and a bad value placed.
+    func testHDMICECKeys() throws {
+        let c = try ConfigLoader.parse("[display]\npower = \"both\"\ncec_on_start = true\ncec_device = \"/dev/cec1\"\n", file: "t.toml")
+        XCTAssertEqual(c.display.power, .both)
+        XCTAssertTrue(c.display.cecOnStart)
+        XCTAssertEqual(c.display.cecDevice, "/dev/cec1")
+        let d = try ConfigLoader.parse("", file: "t.toml").display
+        XCTAssertEqual(d.power, .dpms, "today's behaviour by default")
+        XCTAssertFalse(d.cecOnStart)
+        XCTAssertNil(d.cecDevice)
+        XCTAssertEqual(fixture.report("[display]\npower = \"hdmi\"\ncec_on_start = \"yes\"\n"),
+                       ["2:9: 'power' \"hdmi\" is not one of \"dpms\", \"cec\", \"both\"",
+                        "3:16: 'cec_on_start' must be true or false, not a string"])
+    }
+
     /// toml++ asserts (debug) or assumes (release) instead of reporting these; the loader reports them.
     func testSyntaxErrorsTheParserWouldTrapOn() {
         XCTAssertEqual(fixture.report("[display]\n[[+item]]\n"),

@@ -418,8 +418,24 @@ final class MetricsTests: XCTestCase {
                               now: 0, performAction: KioskBehavior.simulatedAction)
         let reply = ControlCommandHandler.handle(.state, behavior: b, now: 0, effects: Effects())
         let line = reply.line(command: "state", requestID: .string("q1"))
-        XCTAssertEqual(line, #"{"reply":"state","id":"q1","ok":true,"index":0,"offset":0,"item_count":1,"width":1920,"height":1080,"fps":60,"frames":1834,"foreground":false,"blanked":false,"card":null,"language":"en","item_id":"map \"north\"","last_frame_time":1764130000.250,"last_input_time":null,"selections":{"film":3,"gone":1,"map \"north\"":0,"welcome":0},"errors":{"action":0,"card":2,"config_reload":0,"display":0,"video":0},"config_generation":4,"config_load_errors":1,"display_connected":true,"display_mode":"1920x1080@60","input_devices":2,"card_cache_bytes":12582912,"rss_bytes":48234496,"start_time":1764129000.000,"schedule_open":false,"version":"0.1.1","slot":"B","update_state":"installed","update_message":"Version 0.1.2 is installed","rollbacks":1,"speech":true,"volume":0.6}"#)
+        XCTAssertEqual(line, #"{"reply":"state","id":"q1","ok":true,"index":0,"offset":0,"item_count":1,"width":1920,"height":1080,"fps":60,"frames":1834,"foreground":false,"blanked":false,"card":null,"language":"en","item_id":"map \"north\"","last_frame_time":1764130000.250,"last_input_time":null,"selections":{"film":3,"gone":1,"map \"north\"":0,"welcome":0},"errors":{"action":0,"card":2,"config_reload":0,"display":0,"video":0},"config_generation":4,"config_load_errors":1,"display_connected":true,"display_mode":"1920x1080@60","input_devices":2,"card_cache_bytes":12582912,"rss_bytes":48234496,"start_time":1764129000.000,"schedule_open":false,"version":"0.1.1","slot":"B","update_state":"installed","update_message":"Version 0.1.2 is installed","rollbacks":1,"speech":true,"volume":0.6,"tv_power":null,"tv_power_time":null,"cec_sent":null,"cec_failed":null}"#)
         XCTAssertNotNil(JSONValue.parse(line), "valid JSON")
+    }
+
+    func testTheTVOverCECInStateAndMetrics() {
+        var h = KioskHealth()
+        h.tv = TVHealth(power: "standby_to_on", reportedAt: 1_764_130_001.5, messagesSent: 7, messagesFailed: 2)
+        let fields = Dictionary(ControlReply.healthFields(h), uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(fields["tv_power"], #""standby_to_on""#)
+        XCTAssertEqual(fields["tv_power_time"], "1764130001.500")
+        XCTAssertEqual(fields["cec_sent"], "7")
+        XCTAssertEqual(fields["cec_failed"], "2")
+        let text = PrometheusText.render(h)
+        XCTAssertTrue(text.contains("kiosk_carousel_tv_power_info{state=\"standby_to_on\"} 1\n"), text)
+        XCTAssertTrue(text.contains("kiosk_carousel_tv_power_time_seconds 1764130001.500\n"))
+        XCTAssertTrue(text.contains("kiosk_carousel_cec_messages_sent_total 7\n"))
+        XCTAssertTrue(text.contains("kiosk_carousel_cec_messages_failed_total 2\n"))
+        XCTAssertFalse(PrometheusText.render(KioskHealth()).contains("tv_power"), "no CEC: no TV metrics")
     }
 
     func testModeText() {

@@ -95,6 +95,10 @@ public enum ControlReply: Equatable, Sendable {
             ("update_message", h.updateMessage.map(JSONString.quoted) ?? "null"), ("rollbacks", String(h.rollbacks)),
             ("speech", h.speechOn.map { String($0) } ?? "null"),
             ("volume", h.volume.map { String(format: "%.1f", $0) } ?? "null"),
+            ("tv_power", h.tv.map { JSONString.quoted($0.power) } ?? "null"),
+            ("tv_power_time", time(h.tv?.reportedAt)),
+            ("cec_sent", h.tv.map { String($0.messagesSent) } ?? "null"),
+            ("cec_failed", h.tv.map { String($0.messagesFailed) } ?? "null"),
         ]
     }
 

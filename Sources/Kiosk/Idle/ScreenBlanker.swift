@@ -4,8 +4,10 @@ import Raster
 /// The screen's blank and wake for `[idle] blank_after` (the stages themselves are
 /// `KioskBehavior`'s, on time through `IdleTimer`): the display's own power control (DPMS
 /// through the DRM connector, FBIOBLANK on fbdev) where it has one, else a black frame. One log
-/// line on each blank and wake says which method was used. The idle controller keeps the rule
-/// that the first touch after blanking only wakes.
+/// line on each blank and wake says which method was used. With `[display] power = "cec"` the
+/// display shows a black frame and the TV goes to standby over HDMI-CEC (`CECComponent`);
+/// `"both"` does DPMS and CEC. The idle controller keeps the rule that the first touch after
+/// blanking only wakes.
 final class ScreenBlanker: KioskComponent {
     private unowned let context: KioskContext
     /// How the display switched the screen off for the current blank; nil: not blanked, or
@@ -36,6 +38,15 @@ final class ScreenBlanker: KioskComponent {
 
     /// `screen_blanked`: switch the screen off, or show a black frame where that is not possible.
     func blankScreen() {
+        let power = context.behavior.store.loaded.display.power
+        context.component(CECComponent.self)?.screenPower(on: false)
+        guard power.usesDPMS else {
+            screenPowerMethod = nil
+            blackFramePending = true
+            context.logger.notice("screen blanked (cec; black frame)")
+            presentBlackIfDue()
+            return
+        }
         switch context.display.setScreenPower(false) {
         case .switched(let method):
             screenPowerMethod = method
@@ -53,8 +64,10 @@ final class ScreenBlanker: KioskComponent {
     /// again in full either way (the behaviour asked the session for a full frame).
     func wakeScreen() {
         blackFramePending = false
+        context.component(CECComponent.self)?.screenPower(on: true)
         guard let method = screenPowerMethod else {
-            context.logger.notice("screen woke (black frame)")
+            let cec = context.behavior.store.loaded.display.power.usesDPMS ? "" : "cec; "
+            context.logger.notice("screen woke (\(cec)black frame)")
             return
         }
         screenPowerMethod = nil

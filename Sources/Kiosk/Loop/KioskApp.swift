@@ -71,6 +71,7 @@ public final class KioskApp {
         let audio = AudioComponent(settings: config.audio, context: c)
         c.register(audio)
         c.register(DisplayEvents(context: c))
+        c.register(CECComponent(settings: config.display, context: c))
         c.register(ScreenBlanker(context: c))
         c.register(IdleTimer(behavior: behavior))
         c.register(ScheduleTimer(context: c))

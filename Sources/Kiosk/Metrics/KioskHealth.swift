@@ -58,6 +58,8 @@ public struct KioskHealth: Equatable, Sendable {
     public var speechOn: Bool?
     /// The volume keys' level, 0…1 (back to the default at idle); nil: no speech component.
     public var volume: Double?
+    /// What the TV said over HDMI-CEC and the messages sent to it; nil: no CEC (`[display] power`).
+    public var tv: TVHealth?
 
     public init() {}
 
@@ -67,5 +69,25 @@ public struct KioskHealth: Equatable, Sendable {
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+/// The TV at the end of the HDMI cable, as HDMI-CEC tells it (`CECComponent`, docs/cec.md).
+public struct TVHealth: Equatable, Sendable {
+    /// What the TV last reported (`<Report Power Status>`): `on`, `standby`, `standby_to_on`,
+    /// `on_to_standby`, or `unknown` before it reported anything.
+    public var power: String
+    /// When it reported it (unix seconds); nil: never.
+    public var reportedAt: Double?
+    /// Messages handed to the adapter, and messages that failed (not sent, not acknowledged,
+    /// no reply, refused).
+    public var messagesSent: Int
+    public var messagesFailed: Int
+
+    public init(power: String, reportedAt: Double?, messagesSent: Int, messagesFailed: Int) {
+        self.power = power
+        self.reportedAt = reportedAt
+        self.messagesSent = messagesSent
+        self.messagesFailed = messagesFailed
     }
 }

@@ -54,6 +54,14 @@ public enum PrometheusText {
         info("update_state_info", "The last update's state: checking, downloading, installing, installed, failed.", "state", h.updateState)
         plain([("rollbacks_total", "counter", "Boots that went back to the old slot because the new one did not start.",
                 String(h.rollbacks))])
+        if let tv = h.tv {
+            metric("tv_power_info", "gauge", "The power status the TV last reported over HDMI-CEC: on, standby, standby_to_on, on_to_standby, unknown.",
+                   [("{state=\"\(escape(tv.power))\"}", "1")])
+            plain([("tv_power_time_seconds", "gauge", "Unix time the TV last reported its power status (0: never).", time(tv.reportedAt)),
+                   ("cec_messages_sent_total", "counter", "HDMI-CEC messages handed to the adapter.", String(tv.messagesSent)),
+                   ("cec_messages_failed_total", "counter", "HDMI-CEC messages that failed: not sent, not acknowledged, no reply, refused.",
+                    String(tv.messagesFailed))])
+        }
         return out
     }
 

@@ -44,5 +44,14 @@ enum DisplaySchema {
         .number("pixel_shift_interval", \.display.pixelShiftInterval, .closed(1, 86400),
                 "Seconds between two one-pixel steps of `pixel_shift`: one frame is drawn per step, none in between. The whole path takes `(2 × pixel_shift + 1)²` steps (600 s and `pixel_shift = 4`: 13.5 hours).",
                 example: "300"),
+        .choice("power", \.display.power,
+                "What a blank (`[idle] blank_after`, a `[[schedule]]` closing) switches off. `\"dpms\"`: the display's own power control (DPMS on the connector, FBIOBLANK on fbdev; a black frame where there is none). `\"cec\"`: the TV over HDMI-CEC — `<Standby>` on the blank, `<Image View On>` and `<Active Source>` on waking — with a black frame on the output (for TVs that ignore DPMS). `\"both\"`: DPMS and CEC. A TV that does not answer is one log line (docs/cec.md).",
+                example: .both),
+        .bool("cec_on_start", \.display.cecOnStart,
+              "Turn the TV on over HDMI-CEC when the kiosk starts (`<Image View On>`, `<Active Source>`), whatever `power` is.",
+              example: "true"),
+        .path("cec_device", \.display.cecDevice, .path,
+              "The HDMI-CEC adapter (`/dev/cecN`) for `power = \"cec\"`/`\"both\"` and `cec_on_start`.",
+              defaultText: "the first `/dev/cecN` of an HDMI source (a physical address other than 0.0.0.0)", example: "/dev/cec0"),
     ]
 }

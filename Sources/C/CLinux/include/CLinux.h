@@ -1,6 +1,6 @@
 // Linux interfaces Swift's Glibc module does not expose (epoll, timerfd, signalfd, inotify,
 // eventfd), plus non-variadic wrappers for variadic calls Swift cannot make, and mount(2)/umount2(2)
-// for a USB stick (defined in mount.c).
+// for a USB stick (defined in mount.c), and the HDMI-CEC calls of kiosk_cec.h (cec.c).
 #ifndef KIOSK_CLINUX_H
 #define KIOSK_CLINUX_H
 
@@ -13,6 +13,8 @@
 #include <sys/ioctl.h>
 #include <fcntl.h>
 #include <signal.h>
+
+#include "kiosk_cec.h"
 
 /// ioctl(2) with a pointer argument.
 static inline int kiosk_ioctl_ptr(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
