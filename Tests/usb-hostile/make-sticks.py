@@ -9,7 +9,8 @@ built on, OUT/images/CASE.FS.img (FS: fat32, exfat, ext4), then OUT/manifest.jso
 stick: case, fs, image, tree, group (names, links, size, content, damage, removal), what (one
 line), expect (`refused`: the import must refuse it with a located reason; `taken`: the content
 is harmless and must be taken whole; `any`: either, cleanly; `ignored`: nothing to read) and
-host (true: `usb-import --folder` on the host reads its tree too).
+host (true: `usb-import --folder` on the host reads its tree too) and vm (true: run-vm.sh plugs
+it).
 
 FAT32 images are made and filled with mtools (no mount, no root), ext4 with `mke2fs -d` (device
 nodes, FIFOs, sockets, setuid bits and links come from the tree, made here as root); exFAT
@@ -17,7 +18,8 @@ images are made empty (mkfs.exfat) and filled by the VM's guest, whose kernel ha
 driver (`fill` in the manifest names the tree to copy in). Damaged images are copies of good ones
 cut short or overwritten with seeded random bytes.
 
---quick: the subset the VM suite runs (Tests/vm/usb-hostile.sh QUICK=1).
+--quick: fewer sticks (no 100,000 files, fewer damaged images, one file system for the
+removals), and `vm` (the VM plugs it) only on the VM_QUICK set below, the removals included.
 """
 import json, os, random, shutil, socket, stat, struct, subprocess, sys, zlib
 
@@ -451,7 +453,15 @@ for fs in (('ext4',) if quick else ('fat32', 'ext4')):
         manifest.append(dict(e, case='removal-' + m, group='removal', what='pulled while %s (%s)' % (m, fs),
                              expect='refused', host=False, pull=m, bps=2 << 20))
 
+# --quick: the sticks the VM runs (every group, every file system; the host reads every tree).
+VM_QUICK = {('good', 'fat32'), ('dotdot', 'fat32'), ('unicode-slash', 'exfat'), ('control-chars', 'ext4'),
+            ('invalid-utf8', 'ext4'), ('case-collision', 'fat32'), ('case-mismatch', 'exfat'), ('symlinks', 'ext4'),
+            ('special-files', 'ext4'), ('setuid-unnamed', 'ext4'), ('sparse-64g', 'ext4'), ('deep-1000', 'ext4'),
+            ('config-50mb', 'fat32'), ('huge-picture', 'exfat'), ('table-usb', 'ext4'), ('fuzz-pictures', 'fat32'),
+            ('damaged-truncated-3', 'fat32'), ('damaged-corrupt-1', 'exfat'), ('damaged-corrupt-1', 'ext4')}
+for e in manifest:
+    e['vm'] = bool(e['image']) and (not quick or e['group'] == 'removal' or (e['case'], e['fs']) in VM_QUICK)
 with open(os.path.join(out, 'manifest.json'), 'w') as f:
     json.dump(manifest, f, indent=1)
-print('make-sticks: %d sticks (%d images) in %s' % (len([e for e in manifest if e['image']]),
-                                                     len(os.listdir(images)), out))
+print('make-sticks: %d sticks (%d images, %d for the VM, %d trees for the host) in %s'
+      % (len(manifest), len(os.listdir(images)), sum(e['vm'] for e in manifest), sum(bool(e['host']) for e in manifest), out))

@@ -11,9 +11,10 @@
 #
 # For each stick the guest records (OUT/results-vm.jsonl, read by summarize.py): the unit's exit
 # status (or `hang` after 300 s, or the signal), the status.json, the unit's journal lines,
-# every file changed outside the content folder on the guest's writable mounts since the plug
-# (Tests/usb-hostile/verdict.py outside; systemd's and udev's own state excluded), whether
-# `current` is whole (what the stick held, read beforehand through a loop mount, after `done`;
+# every file changed outside the content folder where the unit can write since the plug
+# (Tests/usb-hostile/verdict.py outside: /var/lib/kiosk-carousel, /run/kiosk-carousel-usb,
+# /dev; ProtectSystem=strict makes the rest read-only to it), whether
+# `current` is whole (what the stick held, read afterwards through a loop mount, after `done`;
 # the previous one otherwise), and any half copy or mount left behind.
 # Needs: $KIOSK_VM, $BIN (kiosk-carousel, debug or release).
 set -u
@@ -25,7 +26,7 @@ python3 - "$out" > "$out/sticks.tsv" <<'PY' || exit 1
 import json, os, re, sys
 only = re.compile(os.environ.get('CASES', '.'))
 for n, e in enumerate(json.load(open(sys.argv[1] + '/manifest.json'))):
-    if not e.get('image') or not only.search('%s.%s' % (e['case'], e['fs'])):
+    if not e.get('image') or not e.get('vm', True) or not only.search('%s.%s' % (e['case'], e['fs'])):
         continue
     damage = ' '.join(str(x) for x in e.get('damage', [])) or '-'
     print('\t'.join(str(x) for x in (n, e['case'], e['fs'], e['image'], e.get('fill') or '-', damage,
@@ -95,13 +96,6 @@ while IFS=$'\t' read -r n case fs image fill damage pull bps group expect; do
         umount /run/hostile/fill
         [ "$damage" != - ] && { python3 "$HERE/make-sticks.py" --damage "$image" "$fs" $damage || step_fail "damage"; }
     fi
-    # What the stick holds, read through a loop mount: what `current` must be after `done`.
-    want=/run/hostile/want-$n.json
-    mkdir -p /run/hostile/look
-    if mount -o ro,loop,nodev,nosuid,noexec "$image" /run/hostile/look 2>/dev/null; then
-        [ -d /run/hostile/look/kiosk-carousel ] && python3 "$HERE/verdict.py" want /run/hostile/look "$want" 2>/dev/null || rm -f "$want"
-        umount /run/hostile/look
-    fi
     rm -f $CONTENT/status.json
     touch /run/hostile/mark; sleep 0.01
     logstart=$(stat -c %s $LOG)
@@ -138,15 +132,20 @@ while IFS=$'\t' read -r n case fs image fill damage pull bps group expect; do
     leftovers=$(ls -a $CONTENT | grep '^\.incoming' | tr '\n' ' ')
     grep -q kiosk-carousel-usb /proc/mounts && leftovers="$leftovers mount-left"
     inside grep -q kiosk-carousel-usb /proc/mounts && leftovers="$leftovers mount-left-in-systemd"
-    outside=$(python3 "$HERE/verdict.py" outside /run/hostile/mark $CONTENT /run/systemd /run/udev /var/lib/systemd $LOG /run/hostile /run/no-generators /etc/systemd /var/log "$OUT")
+    outside=$(python3 "$HERE/verdict.py" outside /run/hostile/mark $CONTENT)
     if status_is done; then
-        [ -e "$want" ] && cp "$want" /run/hostile/previous.json && PREVIOUS=/run/hostile/previous.json || PREVIOUS=unknown
+        # What the stick holds, read through a loop mount of its image: what `current` must be.
+        PREVIOUS=unknown
+        mkdir -p /run/hostile/look
+        if mount -o ro,loop,nodev,nosuid,noexec "$image" /run/hostile/look 2>/dev/null; then
+            python3 "$HERE/verdict.py" want /run/hostile/look /run/hostile/previous.json 2>/dev/null && PREVIOUS=/run/hostile/previous.json
+            umount /run/hostile/look
+        fi
     fi
     if [ "$PREVIOUS" = unknown ]; then current=unverified; else current=$(python3 "$HERE/verdict.py" current $CONTENT $PREVIOUS); fi
     python3 "$HERE/verdict.py" record "$OUT/results-vm.jsonl" $CONTENT/status.json /run/hostile/log-$n.txt \
         "case=$case" "fs=$fs" "group=$group" "expect=$expect" "exit=$exit" "seconds=$seconds" "outside=$outside" \
-        "current=$current" "leftovers=$leftovers" "started=$started" "pulled=$pulled" \
-        "what=$(python3 -c "import json,sys; print(json.load(open('$OUT/manifest.json'))[$n]['what'])")"
+        "current=$current" "leftovers=$leftovers" "started=$started" "pulled=$pulled"
     note_line="exit $exit, $(grep -o '"state":"[a-z]*"' $CONTENT/status.json 2>/dev/null || echo 'no status'), started by $started, pulled $pulled, current $current"
     echo "guest: $case ($fs): $note_line"
 done < "$OUT/sticks.tsv"

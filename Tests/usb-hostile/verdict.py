@@ -94,16 +94,17 @@ def located(problems):
 
 
 # Where the import's unit can write at all and something stays after it: ProtectSystem=strict
-# leaves the rest read-only but its ReadWritePaths (/var/lib/kiosk-carousel), its
-# RuntimeDirectory (/run/kiosk-carousel-usb) and /dev; its PrivateTmp /tmp and /var/tmp are
-# removed by systemd when it stops. /etc and /root besides. (Walking the guest's whole root would
-# read the host's file system through 9p.)
-WRITABLE = ['/var/lib', '/run', '/dev', '/etc', '/root']
+# makes the rest read-only in its mount namespace but its ReadWritePaths (/var/lib/kiosk-carousel),
+# its RuntimeDirectory (/run/kiosk-carousel-usb) and /dev; its PrivateTmp /tmp and /var/tmp are
+# removed by systemd when it stops; ProtectHome=yes hides /root and /home. Files other processes
+# of the guest change meanwhile (udev, systemd, the test's own tools) are not the import's.
+# (run-host.py sees every write of the import itself, unsandboxed, through strace.)
+WRITABLE = ['/var/lib/kiosk-carousel', '/run/kiosk-carousel-usb', '/dev']
 
 
 def outside(mark, content, excludes):
-    """Files changed (mtime or ctime) since `mark` under `WRITABLE`, outside `content` and
-    `excludes`; the bytes of the regular ones."""
+    """Regular files changed (mtime or ctime) since `mark` under `WRITABLE`, outside `content`
+    and `excludes`, and their bytes."""
     since = os.stat(mark).st_mtime
     files, total = [], 0
     prefixes = [content.rstrip('/') + '/', content] + list(excludes) + [mark]
@@ -119,10 +120,10 @@ def outside(mark, content, excludes):
                     st = os.lstat(p)
                 except OSError:
                     continue
-                if max(st.st_mtime, st.st_ctime) >= since:
+                # Regular files: the device nodes and links udev makes in /dev for the stick are not.
+                if stat.S_ISREG(st.st_mode) and max(st.st_mtime, st.st_ctime) >= since:
                     files.append(p)
-                    if stat.S_ISREG(st.st_mode):
-                        total += st.st_size
+                    total += st.st_size
     return {'bytes': total, 'files': files[:20], 'count': len(files)}
 
 
