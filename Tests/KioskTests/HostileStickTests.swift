@@ -9,35 +9,25 @@ import XCTest
 /// the USB import, each acted out on a folder: what a stick's file system can hold that a
 /// config must not make the import open, copy or print as it is.
 final class HostileStickTests: XCTestCase {
-    var folder: String!
-    var stick: String { folder + "/stick" }
-    var content: String { folder + "/content" }
-    let picture = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"8\" height=\"8\"><rect width=\"8\" height=\"8\" fill=\"red\"/></svg>"
+    var fixture: StickFolder!
+    var stick: String { fixture.stick }
+    var content: String { fixture.content }
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "hostile-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: stick + "/kiosk-carousel/pictures", withIntermediateDirectories: true)
-        try onStick("pictures/p0.svg", picture)
+        fixture = try StickFolder()
+        try fixture.write("pictures/p0.svg", StickFolder.picture)
     }
 
-    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+    override func tearDown() { fixture.remove() }
 
-    func onStick(_ name: String, _ text: String) throws {
-        try text.write(toFile: stick + "/kiosk-carousel/" + name, atomically: true, encoding: .utf8)
-    }
+    func onStick(_ name: String, _ text: String) throws { try fixture.write(name, text) }
 
     func config(naming pictures: [String]) throws {
         try onStick("config.toml", (["pictures/p0.svg"] + pictures).enumerated()
             .map { "[[item]]\nid = \"s\($0.offset)\"\nimage = \"\($0.element)\"\n" }.joined())
     }
 
-    func importer() -> ContentImporter {
-        var machine = KioskConfiguration()
-        machine.usb.importEnabled = true
-        machine.usb.content = content
-        machine.items = [ItemConfig(id: "m", title: "m")]
-        return ContentImporter(machine: machine, logger: Logger(label: "test"))
-    }
+    func importer() -> ContentImporter { fixture.importer() }
 
     /// The import on another thread, waited for at most `seconds` (a FIFO opened for reading
     /// blocks until a writer comes: the old import never ended).
@@ -69,10 +59,10 @@ final class HostileStickTests: XCTestCase {
         close(fd)
         XCTAssertEqual(bound, 0, "bind \(socketPath)")
         try FileManager.default.createDirectory(atPath: stick + "/kiosk-carousel/.hidden", withIntermediateDirectories: true)
-        try onStick(".hidden/h.svg", picture)
+        try onStick(".hidden/h.svg", StickFolder.picture)
         let deep = (0..<StickListing.maxDepth).map { "d\($0)" }.joined(separator: "/")
         try FileManager.default.createDirectory(atPath: stick + "/kiosk-carousel/" + deep, withIntermediateDirectories: true)
-        try onStick(deep + "/deep.svg", picture)
+        try onStick(deep + "/deep.svg", StickFolder.picture)
         try config(naming: ["pictures/fifo.svg", "pictures/socket.svg", ".hidden/h.svg", deep + "/deep.svg"])
         let imp = importer()
         var copying = false
