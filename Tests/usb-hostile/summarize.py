@@ -61,6 +61,11 @@ for name, title in (('results-host.jsonl', 'Host: `usb-import --folder` of each 
     if not os.path.exists(path):
         continue
     runs = [json.loads(l) for l in open(path) if l.strip()]
+    # What each stick is and what is expected of it: the manifest's word.
+    facts = {(e['case'], e['fs']): e for e in json.load(open(os.path.join(out, 'manifest.json')))}
+    for r in runs:
+        e = facts.get((r['case'], r['fs'])) or next((e for e in facts.values() if e['case'] == r['case']), {})
+        r.update(expect=e.get('expect', r['expect']), what=e.get('what', ''))
     groups = []
     for r in runs:
         if r['group'] not in groups:

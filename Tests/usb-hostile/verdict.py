@@ -56,7 +56,8 @@ def digest(path):
 
 
 def current_tree(content):
-    """{relative path: sha256} of CONTENT/current, None when there is no current."""
+    """{relative path: sha256} of CONTENT/current, None when there is no current; a file whose
+    mode is more than rw-r--r-- is its mode instead (the copy of a setuid file must be 0644)."""
     link = os.path.join(content, 'current')
     if not os.path.islink(link):
         return None
@@ -65,7 +66,13 @@ def current_tree(content):
     for d, dirs, files in os.walk(root):
         for f in files:
             p = os.path.join(d, f)
-            out[os.path.relpath(p, root)] = digest(p) if stat.S_ISREG(os.lstat(p).st_mode) else 'not a file'
+            st = os.lstat(p)
+            if not stat.S_ISREG(st.st_mode):
+                out[os.path.relpath(p, root)] = 'not a file'
+            elif st.st_mode & 0o7133:      # setuid, setgid, sticky or executable: never from a stick
+                out[os.path.relpath(p, root)] = 'mode %o' % stat.S_IMODE(st.st_mode)
+            else:
+                out[os.path.relpath(p, root)] = digest(p)
     return out
 
 

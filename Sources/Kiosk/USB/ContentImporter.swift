@@ -93,7 +93,9 @@ public final class ContentImporter {
         do {
             listing = try StickListing(folder: folder)
         } catch {
-            return failed("The stick's folder could not be read.", ["\(error)"])
+            // A damaged file system's EIO or EUCLEAN, named as on the stick.
+            let why = (error as? SystemCallError).map { "\(onStick(file: $0, root: root))" } ?? "\(error)"
+            return failed("The stick's folder could not be read.", [why])
         }
         for (path, why) in listing.skipped { logger.info("\(device): not copied: \(onStick(path, root: root)) (\(why))") }
         let configFile = (folder as NSString).appendingPathComponent(ImportedContent.configName)
