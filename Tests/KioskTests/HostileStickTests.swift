@@ -129,4 +129,18 @@ final class HostileStickTests: XCTestCase {
                       status.problems[0])
         XCTAssertEqual(((try? FileManager.default.contentsOfDirectory(atPath: content)) ?? []).filter { $0.hasPrefix(".incoming") || $0 == "current" }, [])
     }
+
+    func testAFolderOfTooManyFilesIsRefusedBeforeAnythingIsRead() throws {
+        try config(naming: [])
+        for n in 0..<5 { try onStick("pictures/small\(n).txt", "x") }
+        let imp = importer()
+        imp.maxFiles = 6      // config.toml, p0.svg and five more
+        var copying = false
+        imp.beforeCopying = { _ in copying = true }
+        let status = try importWithin(60, imp, step: "import of a stick with too many files")
+        XCTAssertEqual(status.state, .failed)
+        XCTAssertFalse(copying)
+        XCTAssertEqual(status.problems, ["kiosk-carousel/: 7 files, more than 6"])
+        XCTAssertEqual(ContentImporter(machine: KioskConfiguration(), logger: Logger(label: "test")).maxFiles, 10_000)
+    }
 }

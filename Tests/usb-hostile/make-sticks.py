@@ -305,7 +305,7 @@ if not quick:
         os.makedirs(os.path.join(folder, 'many', '%03d' % d))
         for n in range(1000):
             write(os.path.join(folder, 'many', '%03d' % d, '%04d.txt' % n), 'x')
-    stick('many-files', 'size', '100,000 small files', 'any', fss=('ext4',), root=root, mib=160)
+    stick('many-files', 'size', '100,000 small files', 'refused', fss=('ext4',), root=root, mib=160)
 
 root, folder = tree('deep-1000', BASE + item(2, 'image', 'd/' * 1000 + 'deep.jpg'))
 p = nest(folder, 1000)

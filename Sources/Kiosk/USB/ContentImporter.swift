@@ -27,6 +27,10 @@ public final class ContentImporter {
     /// Called with each file's path on the stick just before it is copied (tests act out a
     /// stick pulled half-way by removing files here).
     var beforeCopying: ((String) -> Void)?
+    /// A folder with more files is refused before anything is read: each file is copied and
+    /// `fsync`-ed on its own, and 100,000 small ones (well under `max_mb`) kept a kiosk copying
+    /// for tens of minutes. No carousel needs that many.
+    var maxFiles = 10_000
 
     public init(machine: KioskConfiguration, logger: Logger, wallClock: @escaping () -> Double = WallClockTime.now) {
         self.settings = machine.usb
@@ -107,6 +111,10 @@ public final class ContentImporter {
         // clips: a large folder is not read through to refuse it), so one look shows all to fix.
         func refused(_ message: String, _ problem: String) -> ImportStatus {
             failed(message, [problem] + check(configFile: configFile, root: root).problems)
+        }
+        if listing.files.count > maxFiles {
+            return refused("The stick's folder has too many files.",
+                           "\(ImportedContent.stickFolder)/: \(listing.files.count) files, more than \(maxFiles)")
         }
         if listing.bytes > Int64(settings.maxMB) << 20 {
             return refused("The stick's folder is too large.",
