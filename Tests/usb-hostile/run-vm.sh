@@ -58,7 +58,9 @@ usb() {
     rm -f "$OUT/usb-req/$1.done"
 }
 status_is() { grep -q "\"state\":\"$1\"" $CONTENT/status.json 2>/dev/null; }
-copied_mib() { python3 -c "import json; print(json.load(open('$CONTENT/status.json')).get('bytes', 0) >> 20)" 2>/dev/null || echo 0; }
+copied_mib() { local b; b=$(grep -o '"bytes":[0-9]*' $CONTENT/status.json 2>/dev/null); b=${b#*:}; echo $(( ${b:-0} >> 20 )); }
+# prop NAME: a property of the unit, asked again when systemctl gave nothing (its 10 s limit on a busy host).
+prop() { local v n; for n in 1 2 3 4 5; do v=$(unit_prop $UNIT "$1"); [ -n "$v" ] && break; sleep 1; done; echo "$v"; }
 started_since() { local t; t=$(unit_prop $UNIT ExecMainStartTimestampMonotonic); [ -n "$t" ] && [ "$t" != 0 ] && [ "$t" != "$1" ]; }
 # wait_moment MOMENT: until the import is at MOMENT (mounting: started; checking; copying@N: N MiB copied).
 wait_moment() {
@@ -113,7 +115,7 @@ while IFS=$'\t' read -r n case fs image fill damage pull bps group expect; do
     pulled=no
     if [ "$pull" != - ]; then
         wait_moment "$pull"
-        state=$(python3 -c "import json; s=json.load(open('$CONTENT/status.json')); print(s['state'], s.get('bytes', ''))" 2>/dev/null || echo none)
+        state="$(grep -o '"state":"[a-z]*"' $CONTENT/status.json 2>/dev/null | cut -d'"' -f4) $(copied_mib) MiB"
         usb $name pull; pulled="at $state"
     fi
     exit=
@@ -124,8 +126,8 @@ while IFS=$'\t' read -r n case fs image fill damage pull bps group expect; do
         wait_until 30 '[ "$(unit_prop $UNIT ActiveState)" != activating ]'
     fi
     seconds=$(echo "$(date +%s.%N) - $t0" | bc)
-    code=$(unit_prop $UNIT ExecMainCode)
-    [ -z "$exit" ] && { [ "$code" = 1 ] && exit=$(unit_prop $UNIT ExecMainStatus) || exit="signal-$(unit_prop $UNIT ExecMainStatus)"; }
+    code=$(prop ExecMainCode)
+    [ -z "$exit" ] && { [ "$code" = 1 ] && exit=$(prop ExecMainStatus) || exit="code-$code-status-$(prop ExecMainStatus)"; }
     [ "$pulled" = no ] && usb $name pull
     wait_until 30 '[ ! -b /dev/sda ]'
     tail -c +$((logstart + 1)) $LOG > /run/hostile/log-$n.txt
