@@ -4,7 +4,7 @@ BIN_DEBUG := .build/debug/kiosk-carousel
 BIN_RELEASE := .build/release/kiosk-carousel
 CONFIG ?= config/example.toml
 
-.PHONY: all deps build release run test unit vm-test bench perf-table latency fuzz soak reliability install deb package-test docs clean
+.PHONY: all deps build release run test unit vm-test bench perf-table latency fuzz soak reliability install deb package-test docs clean hostile-sticks
 
 all: build
 
@@ -112,6 +112,13 @@ docs: build
 ## make fuzz: libFuzzer, 1,000,000 runs per harness (docs/reliability.md).
 fuzz: deps
 	scripts/fuzz.sh
+
+## make hostile-sticks: hostile USB sticks (FAT32, exFAT, ext4: bad names, links and devices, huge sizes,
+## forbidden tables, damaged file systems, pulled at 10 moments) through `usb-import --folder` on this machine
+## and plugged into kiosk-vm; prints the figures of docs/usb.md, "Hostile sticks" (Tests/usb-hostile/run.sh;
+## QUICK=1 the smaller set). Not part of make test (its VM time).
+hostile-sticks: build
+	QUICK=$(QUICK) Tests/usb-hostile/run.sh
 
 ## make soak: 10^6 random events over hours of virtual time, then 6,000 reloads of a live kiosk.
 soak: deps

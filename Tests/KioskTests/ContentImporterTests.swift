@@ -8,21 +8,17 @@ import XCTest
 /// whole, made current with a rename; a stick with problems, one pulled half-way, one too large
 /// change nothing. (The mount, udev and a real pulled stick: Tests/vm/usb-stick.sh.)
 final class ContentImporterTests: XCTestCase {
-    var folder: String!
-    var stick: String { folder + "/stick" }
-    var content: String { folder + "/content" }
-    let picture = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"8\" height=\"8\"><rect width=\"8\" height=\"8\" fill=\"red\"/></svg>"
+    var fixture: StickFolder!
+    var folder: String { fixture.folder }
+    var stick: String { fixture.stick }
+    var content: String { fixture.content }
+    let picture = StickFolder.picture
 
-    override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "importer-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: stick + "/kiosk-carousel/pictures", withIntermediateDirectories: true)
-    }
+    override func setUpWithError() throws { fixture = try StickFolder() }
 
-    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+    override func tearDown() { fixture.remove() }
 
-    func onStick(_ name: String, _ text: String) throws {
-        try text.write(toFile: stick + "/kiosk-carousel/" + name, atomically: true, encoding: .utf8)
-    }
+    func onStick(_ name: String, _ text: String) throws { try fixture.write(name, text) }
 
     func goodStick(items: Int = 2) throws {
         for i in 0..<items { try onStick("pictures/p\(i).svg", picture) }
@@ -30,13 +26,7 @@ final class ContentImporterTests: XCTestCase {
     }
 
     func importer(maxMB: Int = 4096, configure: (inout KioskConfiguration) -> Void = { _ in }) -> ContentImporter {
-        var machine = KioskConfiguration()
-        machine.usb.importEnabled = true
-        machine.usb.content = content
-        machine.usb.maxMB = maxMB
-        machine.items = [ItemConfig(id: "m", title: "m")]
-        configure(&machine)
-        return ContentImporter(machine: machine, logger: Logger(label: "test"))
+        fixture.importer(maxMB: maxMB, configure: configure)
     }
 
     var current: String? { try? FileManager.default.destinationOfSymbolicLink(atPath: content + "/current") }

@@ -27,6 +27,10 @@ public final class ContentImporter {
     /// Called with each file's path on the stick just before it is copied (tests act out a
     /// stick pulled half-way by removing files here).
     var beforeCopying: ((String) -> Void)?
+    /// A folder with more files is refused before anything is read: each file is copied and
+    /// `fsync`-ed on its own, and 100,000 small ones (well under `max_mb`) kept a kiosk copying
+    /// for tens of minutes. No carousel needs that many.
+    var maxFiles = 10_000
 
     public init(machine: KioskConfiguration, logger: Logger, wallClock: @escaping () -> Double = WallClockTime.now) {
         self.settings = machine.usb
@@ -42,8 +46,13 @@ public final class ContentImporter {
     /// in the status. Returns the final status, or nil when `root` has no such folder (a stick
     /// that is not for the kiosk: nothing is written, nothing shown).
     public func importStick(root given: String, device: String) -> ImportStatus? {
-        let root = given.hasPrefix("/") ? given
+        // Absolute and without links, as the config's paths are resolved (`StickMediaChecks`).
+        let absolute = given.hasPrefix("/") ? given
             : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(given)
+        let root = realpath(absolute, nil).map { resolved in
+            defer { free(resolved) }
+            return String(cString: resolved)
+        } ?? absolute
         let folder = (root as NSString).appendingPathComponent(ImportedContent.stickFolder)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
@@ -88,9 +97,11 @@ public final class ContentImporter {
         do {
             listing = try StickListing(folder: folder)
         } catch {
-            return failed("The stick's folder could not be read.", ["\(error)"])
+            // A damaged file system's EIO or EUCLEAN, named as on the stick.
+            let why = (error as? SystemCallError).map { "\(onStick(file: $0, root: root))" } ?? "\(error)"
+            return failed("The stick's folder could not be read.", [why])
         }
-        for skipped in listing.skipped { logger.info("\(device): not copied: \(onStick(skipped, root: root)) (not a file or folder)") }
+        for (path, why) in listing.skipped { logger.info("\(device): not copied: \(onStick(path, root: root)) (\(why))") }
         let configFile = (folder as NSString).appendingPathComponent(ImportedContent.configName)
         guard listing.files.contains(configFile) else {
             return failed("The stick has no \(ImportedContent.stickFolder)/\(ImportedContent.configName).",
@@ -99,7 +110,11 @@ public final class ContentImporter {
         // A stick too large to take: said with the content file's rules (not its pictures and
         // clips: a large folder is not read through to refuse it), so one look shows all to fix.
         func refused(_ message: String, _ problem: String) -> ImportStatus {
-            failed(message, [problem] + check(configFile: configFile, root: root, deep: false).problems)
+            failed(message, [problem] + check(configFile: configFile, root: root).problems)
+        }
+        if listing.files.count > maxFiles {
+            return refused("The stick's folder has too many files.",
+                           "\(ImportedContent.stickFolder)/: \(listing.files.count) files, more than \(maxFiles)")
         }
         if listing.bytes > Int64(settings.maxMB) << 20 {
             return refused("The stick's folder is too large.",
@@ -114,7 +129,7 @@ public final class ContentImporter {
             }
         }
         // The rules, the overlay and every picture and clip, read from the stick.
-        let problems = check(configFile: configFile, root: root, deep: true).problems
+        let problems = check(configFile: configFile, root: root, media: StickMediaChecks.only(listing, folder: folder)).problems
         if !problems.isEmpty { return failed("The stick's content has problems.", problems) }
 
         // The copy.
@@ -128,7 +143,7 @@ public final class ContentImporter {
             return failed("The stick could not be read to the end (was it pulled out?). Nothing changed.", [why])
         }
         let copiedConfig = (incoming as NSString).appendingPathComponent(ImportedContent.configName)
-        let copied = check(configFile: copiedConfig, root: settings.content, deep: false)
+        let copied = check(configFile: copiedConfig, root: root, copy: incoming)
         guard copied.problems.isEmpty else {
             removeTree(incoming)
             return failed("The copy did not read back as the stick did. Nothing changed.", copied.problems)
@@ -148,23 +163,28 @@ public final class ContentImporter {
     }
 
     /// Every problem of the content file, all found in one pass and each at the key
-    /// that names its file (`FILE:LINE:COLUMN`), with paths as on the stick; and how many items it
-    /// has. `deep`: every picture decoded and every clip opened (`MediaFileCheck.stick`).
-    func check(configFile: String, root: String, deep: Bool) -> (problems: [String], items: Int) {
+    /// that names its file (`FILE:LINE:COLUMN`), with paths as on the stick (control characters
+    /// escaped); and how many items it has. `media`: what is read of its pictures and clips
+    /// (`StickMediaChecks` before the copy). `copy`: the file is in this copy of the stick's
+    /// folder, whose paths are shown as the stick's (`kiosk-carousel/…`).
+    func check(configFile: String, root: String, media: MediaChecks = .none, copy: String? = nil) -> (problems: [String], items: Int) {
         let loaded: (config: KioskConfiguration, tables: Set<String>)
+        func shown(_ text: String) -> String {
+            guard let copy else { return text }
+            return text.replacingOccurrences(of: copy + "/", with: (root as NSString).appendingPathComponent(ImportedContent.stickFolder) + "/")
+        }
         do {
-            loaded = try ImportedContent.load(path: configFile, allowExec: settings.allowExec,
-                                              media: deep ? MediaFileCheck.stick : .none)
+            loaded = try ImportedContent.load(path: configFile, allowExec: settings.allowExec, media: media)
             _ = try ImportedContent.overlay(loaded.config, tables: loaded.tables, on: machine, contentFile: configFile)
         } catch let e as ConfigErrors {
             // Paths in the messages as on the stick too (not under the mount point).
             let mounted = (root as NSString).standardizingPath + "/"
             return (e.diagnostics.map { d in
-                "\(onStick(d.file, root: root))\(d.line > 0 ? ":\(d.line):\(d.column)" : ""): "
-                    + d.message.replacingOccurrences(of: mounted, with: "")
+                "\(onStick(shown(d.file), root: root))\(d.line > 0 ? ":\(d.line):\(d.column)" : ""): "
+                    + StickListing.printable(shown(d.message).replacingOccurrences(of: mounted, with: ""))
             }, 0)
         } catch {
-            return (["\(onStick(configFile, root: root)): \(error)"], 0)
+            return (["\(onStick(shown(configFile), root: root)): \(error)"], 0)
         }
         return ([], loaded.config.items.count)
     }
@@ -177,11 +197,12 @@ public final class ContentImporter {
         return named
     }
 
-    /// `path` as a person sees it on the stick: relative to its root.
+    /// `path` as a person sees it on the stick: relative to its root, control characters
+    /// escaped (`StickListing.printable`).
     func onStick(_ path: String, root: String) -> String {
         let r = (root as NSString).standardizingPath + "/"
         let p = (path as NSString).standardizingPath
-        return p.hasPrefix(r) ? String(p.dropFirst(r.count)) : p
+        return StickListing.printable(p.hasPrefix(r) ? String(p.dropFirst(r.count)) : p)
     }
 
     /// Copies every listed folder and file; each file is written whole and fsync-ed
@@ -262,41 +283,5 @@ public final class ContentImporter {
 
     static func mebibytes(_ bytes: Int64) -> String {
         String(format: "%.1f", Double(bytes) / 1_048_576)
-    }
-}
-
-/// The folders and files of a stick's folder, parents before children, in name order: only
-/// regular files and folders (links and devices are skipped and listed), no hidden names
-/// (`.Trashes`, `._photo.jpg` and the like, which other systems leave on sticks), and not the
-/// `update/` folder of system update bundles (`StickBundle`).
-struct StickListing {
-    var folders: [String] = []
-    var files: [String] = []
-    var skipped: [String] = []
-    var bytes: Int64 = 0
-
-    init(folder: String) throws {
-        try walk(folder, depth: 0)
-    }
-
-    private mutating func walk(_ dir: String, depth: Int) throws {
-        guard depth < 16 else { skipped.append(dir); return }
-        let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
-        // The update bundles' folder is not content (`StickBundle`).
-        for name in names where !name.hasPrefix(".") && !(depth == 0 && name == StickBundle.folder) {
-            let path = (dir as NSString).appendingPathComponent(name)
-            var st = stat()
-            guard lstat(path, &st) == 0 else { throw SystemCallError(call: "lstat", subject: path) }
-            switch st.st_mode & S_IFMT {
-            case S_IFREG:
-                files.append(path)
-                bytes += Int64(st.st_size)
-            case S_IFDIR:
-                folders.append(path)
-                try walk(path, depth: depth + 1)
-            default:
-                skipped.append(path)
-            }
-        }
     }
 }
