@@ -177,18 +177,37 @@ final class MisbehavingServer {
         port = ports[0]; tlsPort = ports[1]; wrongNamePort = ports[2]; selfSignedPort = ports[3]; silentPort = ports[4]
     }
 
-    /// The two CAs and the three servers' certificates (EC keys: quick to make).
+    /// The certificates' files, made once per test process (`certificates`) and copied into
+    /// each server's folder: openssl's five runs cost seconds on a busy machine.
+    static let certificateFiles = ["ca.pem", "ca.key", "other-ca.pem", "other-ca.key", "good.pem", "good.key",
+                                   "wrongname.pem", "wrongname.key", "selfsigned.pem", "selfsigned.key"]
+    static let certificates: Result<String, Error> = Result {
+        let folder = NSTemporaryDirectory() + "misbehaving-server-certificates-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try makeCertificates(in: folder)
+        return folder
+    }
+
     private func makeCertificates() throws {
+        let made = try Self.certificates.get()
+        for name in Self.certificateFiles {
+            try FileManager.default.copyItem(atPath: made + "/" + name, toPath: folder + "/" + name)
+        }
+    }
+
+    /// The two CAs and the three servers' certificates (EC keys: quick to make).
+    private static func makeCertificates(in folder: String) throws {
+        let caFile = folder + "/ca.pem", otherCAFile = folder + "/other-ca.pem"
         let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2"]
-        try Self.openssl(["req", "-x509"] + key + ["-subj", "/CN=Kiosk test CA", "-keyout", folder + "/ca.key", "-out", caFile])
-        try Self.openssl(["req", "-x509"] + key + ["-subj", "/CN=Another CA", "-keyout", folder + "/other-ca.key", "-out", otherCAFile])
+        try openssl(["req", "-x509"] + key + ["-subj", "/CN=Kiosk test CA", "-keyout", folder + "/ca.key", "-out", caFile])
+        try openssl(["req", "-x509"] + key + ["-subj", "/CN=Another CA", "-keyout", folder + "/other-ca.key", "-out", otherCAFile])
         for (name, san) in [("good", "IP:127.0.0.1"), ("wrongname", "DNS:other.example")] {
-            try Self.openssl(["req", "-x509"] + key + ["-subj", "/CN=\(name)", "-addext", "subjectAltName=\(san)",
+            try openssl(["req", "-x509"] + key + ["-subj", "/CN=\(name)", "-addext", "subjectAltName=\(san)",
                                                       "-addext", "basicConstraints=critical,CA:FALSE",
                                                       "-CA", caFile, "-CAkey", folder + "/ca.key",
                                                       "-keyout", folder + "/\(name).key", "-out", folder + "/\(name).pem"])
         }
-        try Self.openssl(["req", "-x509"] + key + ["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        try openssl(["req", "-x509"] + key + ["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
                                                   "-keyout", folder + "/selfsigned.key", "-out", folder + "/selfsigned.pem"])
     }
 

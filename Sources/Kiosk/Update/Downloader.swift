@@ -72,7 +72,7 @@ public struct Downloader: Sendable {
                 throw Failure(description: "the pinned CA file \(pinnedCA) ([update] ca) cannot be read: \(String(cString: strerror(errno)))",
                               resumable: false)
             }
-            var template = Array((NSTemporaryDirectory() + "/kiosk-no-ca-XXXXXX").utf8CString)
+            var template = Array((NSTemporaryDirectory() + "kiosk-no-ca-XXXXXX").utf8CString)
             guard let made = mkdtemp(&template) else {
                 throw Failure(description: "a scratch folder for curl cannot be made: \(String(cString: strerror(errno)))", resumable: false)
             }
