@@ -32,6 +32,9 @@ systemctl --root="$root" mask \
     apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer e2scrub_all.timer \
     e2scrub_reap.service fstrim.timer \
     systemd-rfkill.service systemd-rfkill.socket
+# Ctrl-Alt-Del from a keyboard plugged into the kiosk does not reboot it (docs/security.md;
+# system.conf.d/kiosk-image.conf turns off the burst action too).
+systemctl --root="$root" mask ctrl-alt-del.target
 
 # The ESP is never mounted (the firmware and the boot loader read it). systemd's GPT generator
 # would set up an automount for it at /efi, which fails on the read-only root (trixie's systemd

@@ -1,3 +1,6 @@
+import Foundation
+import Glibc
+
 /// Settings that validate but will not do what the file asks: `check-config` prints them after
 /// `OK` as `FILE:LINE:COLUMN: warning: message` and still exits 0 (docs/configuration.md,
 /// "Checking a file"). Each is said at the key that asks for what will not happen.
@@ -14,6 +17,18 @@ enum ConfigWarnings {
         // `[content] url` needs no socket: the kiosk watches the import's status file.
         if config.update.url != nil && config.control.socket == nil {
             warn(at: [.key("update"), .key("url")], updateWithoutControlSocket)
+        }
+        // A pinned CA that cannot be read refuses every download; an http:// URL with one is refused.
+        if let ca = config.update.ca {
+            if access(ca, R_OK) != 0 {
+                warn(at: [.key("update"), .key("ca")], "\(ValueFormat.quoted(ca)) cannot be read (\(String(cString: strerror(errno)))): "
+                     + "every update and content download will be refused until it can")
+            }
+            for (table, url) in [("update", config.update.url), ("content", config.contentSource.url)]
+            where url?.lowercased().hasPrefix("http://") == true {
+                warn(at: [.key(table), .key("url")], "[update] ca pins the servers' TLS certificates, so this http:// URL "
+                     + "will be refused; write its https:// form")
+            }
         }
         // EN 301 549 11.2.3.1: no more than three flashes a second. The kiosk turns at most 3
         // items a second on its own and steps attract mode at most twice a second

@@ -10,6 +10,10 @@ public struct UpdateSettings: Equatable, Sendable {
     public var checkEvery: Double?
     /// When checking and installing is allowed (local time); nil: at any time.
     public var window: TimeWindow?
+    /// A PEM file of the only certificates the update and content servers' TLS certificates may
+    /// chain to (the vendor's CA, or the server's own self-signed certificate), instead of the
+    /// system's; set, `http://` URLs are refused. nil: the system's certificates.
+    public var ca: String?
     public init() {}
 }
 

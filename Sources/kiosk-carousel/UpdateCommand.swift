@@ -27,13 +27,23 @@ struct UpdateOptions: ParsableArguments {
     var keyring = "/etc/rauc/keyring.pem"
     @Option(help: ArgumentHelp("Give up a download that moves less than 1 KiB a second for this many seconds.", valueName: "seconds"))
     var lowSpeedSeconds = 60
+    @Option(help: ArgumentHelp("Trust only these certificates for the server's TLS (as [update] ca; `check` takes the config's).",
+                               valueName: "file"))
+    var ca: String?
 
     var paths: UpdatePaths { UpdatePaths(folder: stateDir) }
 
-    func installer(logger: Logger) -> BundleInstaller {
+    /// The downloader: `lowSpeedSeconds`, at most `maxBytes`, TLS pinned to `pinnedCA` when given.
+    func downloader(maxBytes: Int64? = nil, pinnedCA: String?) -> Downloader {
         var limits = Downloader.Limits()
         limits.lowSpeedSeconds = lowSpeedSeconds
-        return BundleInstaller(paths: paths, rauc: RaucClient(program: rauc), downloader: Downloader(curl: curl, limits: limits), logger: logger)
+        if let maxBytes { limits.maxBytes = maxBytes }
+        return Downloader(curl: curl, limits: limits, pinnedCA: pinnedCA)
+    }
+
+    /// `pinnedCA`: `[update] ca` of the config (`check`); `--ca` wins.
+    func installer(logger: Logger, pinnedCA: String? = nil) -> BundleInstaller {
+        BundleInstaller(paths: paths, rauc: RaucClient(program: rauc), downloader: downloader(pinnedCA: ca ?? pinnedCA), logger: logger)
     }
 }
 
@@ -102,7 +112,7 @@ struct UpdateCheckCommand: ParsableCommand {
         // the timer's next run, not after check_every.
         var deferred = false
         if let url = machine.update.url {
-            switch options.installer(logger: logger).install(url, skipUnchanged: true) {
+            switch options.installer(logger: logger, pinnedCA: machine.update.ca).install(url, skipUnchanged: true) {
             case .refused, .notFetched: failed = true
             case .deferred: deferred = true
             case .installed, .unchanged: break
@@ -110,13 +120,10 @@ struct UpdateCheckCommand: ParsableCommand {
         }
         if !deferred { try check.recordCheck(now: time) }
         if let url = machine.contentSource.url {
-            var limits = Downloader.Limits()
-            limits.lowSpeedSeconds = options.lowSpeedSeconds
-            limits.maxBytes = Int64(machine.usb.maxMB) << 20
             var bundle = ContentBundle()
             bundle.keyring = options.keyring
-            let status = bundle.fetchAndImport(url, machine: machine, paths: options.paths,
-                                                        downloader: Downloader(curl: options.curl, limits: limits), logger: logger)
+            let downloader = options.downloader(maxBytes: Int64(machine.usb.maxMB) << 20, pinnedCA: options.ca ?? machine.update.ca)
+            let status = bundle.fetchAndImport(url, machine: machine, paths: options.paths, downloader: downloader, logger: logger)
             if status?.state == .failed { failed = true }
         }
         if failed { throw ExitCode(1) }

@@ -70,6 +70,33 @@ final class UpdateConfigTests: XCTestCase {
         XCTAssertEqual(try fixture.load("[control]\n").warnings, [], "no [update] url: nothing to warn about")
     }
 
+    /// `[update] ca` pins the servers' TLS (issue 32 §2): a path relative to the file's folder;
+    /// one that cannot be read, and an http:// URL beside it (refused by the downloader), are
+    /// warned at their keys.
+    func testPinnedCALoadsAndWhatItRefusesIsWarned() throws {
+        let fixture = ConfigFixture()
+        try "-----BEGIN CERTIFICATE-----\n".write(toFile: fixture.folder + "/update-ca.pem", atomically: true, encoding: .utf8)
+        let pinned = try fixture.load("""
+            [update]
+            ca = "update-ca.pem"
+            [content]
+            url = "https://content.example.com/lobby.kcb"
+            """)
+        XCTAssertEqual(pinned.update.ca, fixture.folder + "/update-ca.pem")
+        XCTAssertEqual(pinned.warnings, [])
+        XCTAssertNil(try fixture.load("").update.ca, "none: the system's certificates")
+        let wrong = try fixture.load("""
+            [update]
+            ca = "/nonexistent/ca.pem"
+            [content]
+            url = "http://10.0.0.2/lobby.kcb"
+            """)
+        XCTAssertEqual(wrong.warnings.map { "\($0.line):\($0.column)" }, ["2:1", "4:1"], "\(wrong.warnings)")
+        XCTAssertTrue(wrong.warnings[0].message.hasPrefix("\"/nonexistent/ca.pem\" cannot be read (No such file or directory)"),
+                      wrong.warnings[0].message)
+        XCTAssertTrue(wrong.warnings[1].message.contains("this http:// URL will be refused"), wrong.warnings[1].message)
+    }
+
     func testDurationsAndRanges() {
         XCTAssertEqual(ConfigFixture().report("[update]\ncheck_every = \"30s\"\n").first.map { String($0.prefix(60)) },
                        "2:15: 'check_every' \"30s\" is shorter than 1m, the least allo")

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import KioskConfig
 import LinuxSystem
@@ -66,6 +67,20 @@ final class ActionRunnerTests: XCTestCase {
         XCTAssertEqual(exitTermination(events)?.0, .exited(code: 0))
         XCTAssertEqual(events[0].index, 2)
         XCTAssertEqual(events[0].id, "t")
+    }
+
+    /// A program item runs without a shell (docs/security.md, "The kiosk builder's config"):
+    /// `;`, `$(…)`, `|`, `>` and globs in the arguments reach the program as they are written.
+    func testArgumentsAreNotInterpretedByAShell() throws {
+        let folder = NSTemporaryDirectory() + "no-shell-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        XCTAssertEqual(mkdir(folder, 0o700), 0)
+        defer { _ = try? FileManager.default.removeItem(atPath: folder) }
+        let runner = makeRunner(cwd: folder)
+        let words = ["a; touch semicolon", "$(touch substituted)", "`touch backquoted`", "| touch piped", "> redirected", "*"]
+        _ = runner.perform(exec(["/usr/bin/touch", "--"] + words), index: 0, id: "literal", now: monotonicNow())
+        XCTAssertEqual(exitTermination(drain(runner))?.0, .exited(code: 0))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).sorted(), words.sorted(),
+                       "each argument is one file name, nothing else was run")
     }
 
     func testExitStatusIsReported() {

@@ -62,6 +62,59 @@ final class BundleInstallerTests: XCTestCase {
         }
     }
 
+    /// A real RAUC bundle signed by another key, fetched from the loopback server (issue 32 §2):
+    /// the real `rauc info` (RAUC 1.8, its keyring this kiosk's CA) refuses it, in the updater's
+    /// words, and `rauc install` is never asked; the download is not kept.
+    func testABundleFromTheServerSignedByAnotherKeyIsRefusedByRauc() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/rauc")
+                          && FileManager.default.isExecutableFile(atPath: "/usr/bin/mksquashfs"),
+                          "needs rauc and squashfs-tools (apt-get install rauc squashfs-tools)")
+        let keys = folder + "/keys", content = folder + "/bundle-content"
+        try FileManager.default.createDirectory(atPath: keys, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: content, withIntermediateDirectories: true)
+        for name in ["kiosk-ca", "stranger"] {
+            try run("/usr/bin/openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                    "-days", "2", "-subj", "/CN=\(name)", "-keyout", "\(keys)/\(name).key", "-out", "\(keys)/\(name).pem")
+        }
+        // Random: squashfs must not compress it below RAUC's smallest bundle.
+        try Data((0..<65536).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: content + "/root.img"))
+        try "[update]\ncompatible=KioskCarousel-amd64\nversion=0.1.2\n[bundle]\nformat=verity\n[image.rootfs]\nfilename=root.img\n"
+            .write(toFile: content + "/manifest.raucm", atomically: true, encoding: .utf8)
+        let bundle = folder + "/stranger.raucb"
+        try run("/usr/bin/rauc", "bundle", "--cert=\(keys)/stranger.pem", "--key=\(keys)/stranger.key", content, bundle)
+        // RAUC as the kiosk runs it, but with this test's keyring instead of /etc/rauc/system.conf's.
+        let program = folder + "/rauc-with-test-keyring"
+        try """
+            #!/bin/sh
+            echo "$1" >> \(folder!)/rauc-calls
+            [ "$1" = info ] || exit 1
+            shift
+            exec /usr/bin/rauc info --keyring=\(keys)/kiosk-ca.pem "$@"
+            """.write(toFile: program, atomically: true, encoding: .utf8)
+        chmod(program, 0o755)
+        let server = try MisbehavingServer(body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: bundle))))
+        defer { server.stop() }
+        let installer = BundleInstaller(paths: UpdatePaths(folder: folder + "/update"), rauc: RaucClient(program: program),
+                                        identity: try fakeIdentity(in: folder + "/system"), logger: Logger(label: "test"))
+        XCTAssertEqual(installer.install(server.url("/kiosk-carousel-0.1.2-amd64.raucb")), .refused(.untrusted))
+        XCTAssertEqual(try String(contentsOfFile: folder + "/rauc-calls", encoding: .utf8), "info\n", "rauc install was not asked")
+        XCTAssertEqual(status?.message, "The update was refused: signed by a key this kiosk does not trust.")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: installer.paths.downloads), [], "the download is not kept")
+    }
+
+    func run(_ argv: String...) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: argv[0])
+        p.arguments = Array(argv.dropFirst())
+        let errors = Pipe()
+        p.standardError = errors
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let said = errors.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "\(argv.joined(separator: " ")): \(String(decoding: said, as: UTF8.self))")
+    }
+
     /// What RAUC itself refuses at install (a system whose compatible or version the kiosk's
     /// own checks did not see) is said in the same words.
     func testRaucsOwnInstallRefusalsAreReadAsWords() throws {

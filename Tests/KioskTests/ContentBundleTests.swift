@@ -119,4 +119,24 @@ final class ContentBundleTests: XCTestCase {
                                            downloader: Downloader(), logger: Logger(label: "test")), "unchanged: not fetched again")
         XCTAssertEqual(server.requests.filter { $0.hasPrefix("GET") }.count, 1)
     }
+
+    /// Signed by another key and fetched from the loopback server (issue 32 §2): refused before
+    /// anything is unpacked (`tar` is never run), nothing made current.
+    func testABundleFromTheServerSignedByAnotherKeyIsNeverUnpacked() throws {
+        try sign(folder + "/content.tar", by: "stranger", to: folder + "/stranger.kcb")
+        let server = try MisbehavingServer(body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/stranger.kcb"))))
+        defer { server.stop() }
+        var machine = KioskConfiguration()
+        machine.usb.content = folder + "/content"
+        var watched = bundle
+        watched.tar = folder + "/tar-was-run"
+        try "#!/bin/sh\ntouch \(folder)/tar-ran\nexit 1\n".write(toFile: watched.tar, atomically: true, encoding: .utf8)
+        chmod(watched.tar, 0o755)
+        let status = watched.fetchAndImport(server.url("/lobby.kcb"), machine: machine, paths: UpdatePaths(folder: folder + "/update"),
+                                            downloader: Downloader(), logger: Logger(label: "test"))
+        XCTAssertEqual(status?.state, .failed)
+        XCTAssertEqual(status?.problems, ["The content bundle was refused: signed by a key this kiosk does not trust."])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/tar-ran"), "tar was run on an untrusted bundle")
+        XCTAssertNil(ImportedContent.currentFile(in: machine.usb.content))
+    }
 }

@@ -59,6 +59,23 @@ final class UpdateCommandTests: XCTestCase {
         XCTAssertEqual(try PendingReboot.read(from: state + "/pending.json"), PendingReboot(version: "0.9.0", boot: SystemIdentity().bootID))
     }
 
+    /// `[update] ca` reaches the downloader (issue 32 §2): the server whose certificate the
+    /// pinned CA signed is fetched from and installed; pinned to another CA, the same server is
+    /// refused, and nothing is asked of RAUC.
+    func testACheckPinsTheServerToTheConfigsCA() throws {
+        let url = server.tlsURL("/good.raucb")
+        let other = try scratch.write("other.toml", "[update]\nurl = \"\(url)\"\nca = \"\(server.otherCAFile)\"\n")
+        let refused = try run(["update", "check", "--config", other])
+        XCTAssertEqual(refused.status, 1, refused.errors)
+        XCTAssertTrue(try XCTUnwrap(try UpdateStatus.read(from: state + "/status.json")).message
+                        .contains("TLS certificate or connection cannot be trusted"), refused.errors)
+        XCTAssertEqual(rauc.recorded, [])
+        let pinned = try scratch.write("config.toml", "[update]\nurl = \"\(url)\"\nca = \"\(server.caFile)\"\n")
+        let installed = try run(["update", "check", "--config", pinned, "--now"])
+        XCTAssertEqual(installed.status, 0, installed.errors)
+        XCTAssertEqual(try UpdateStatus.read(from: state + "/status.json")?.state, .installed)
+    }
+
     func testInstallSaysARefusalInWordsAndExits1() throws {
         let bundle = try rauc.bundle("other.raucb", compatible: "KioskCarousel-" + Self.otherArchitecture, version: "0.9.0")
         let result = try run(["update", "install", bundle])

@@ -5,7 +5,7 @@ enum UpdateSchema {
         TableSpec(name: "update", doc: """
             System updates fetched from a server. `kiosk-carousel update check` (run as root by \
             `kiosk-carousel-update.timer` every few minutes) downloads the RAUC bundle at `url` with \
-            `curl` (resuming a partial download, TLS checked against the system's certificates) when a \
+            `curl` (resuming a partial download, TLS checked against the system's certificates or only `ca`) when a \
             check is due and the time is inside `window`, and installs it into the other root slot; \
             the kiosk restarts into it when nobody is using it. A bundle already installed or refused \
             is not fetched again until the server's copy changes. Off unless `url` is set.
@@ -23,6 +23,15 @@ enum UpdateSchema {
                         defaultOf: { $0.update.window.map { ValueFormat.quoted($0.description) } ?? "any time" },
                         example: ValueFormat.quoted("22:00-06:00"),
                         apply: { c, v in let n = v.numbers; if n.count == 2 { c.update.window = TimeWindow(from: Int(n[0]), to: Int(n[1])) } }),
+                KeySpec(name: "ca", type: .path,
+                        doc: """
+                            Pins the servers of `url` and `[content] url`: a PEM file of the only certificates their TLS \
+                            certificates may chain to (your own CA, or the server's own self-signed certificate) instead \
+                            of the system's (`ca-certificates`). With it, `http://` URLs and redirects are refused.
+                            """,
+                        defaultOf: { $0.update.ca.map(ValueFormat.quoted) ?? "none (the system's certificates)" },
+                        example: ValueFormat.quoted("/etc/kiosk-carousel/update-ca.pem"),
+                        apply: { $0.update.ca = $1.string }),
             ])
     }
 
