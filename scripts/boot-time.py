@@ -12,7 +12,9 @@ are comparable; the host's load average is noted with each boot.
 
 Phases, from the guest's boot report (image/rootfs/usr/lib/kiosk-image/boot-report) and the host:
   firmware, loader      LoaderTimeInitUSec, LoaderTimeExecUSec - LoaderTimeInitUSec (systemd-boot's
-                        EFI variables; "-" when the loader did not set them, then only the next row)
+                        EFI variables) when the loader set them; else from the host: QEMU start ->
+                        the firmware's "BdsDxe: starting" line on the serial port (polled every
+                        0.5 s), and from there to the kernel's start (the next row)
   power-on -> kernel    host: QEMU start -> first frame (screendump), minus the guest's monotonic
                         time of the kiosk's `first frame on screen` line (firmware + loader +
                         reading the kernel and initrd; +0..0.5 s of screendump interval)
@@ -21,6 +23,7 @@ Phases, from the guest's boot report (image/rootfs/usr/lib/kiosk-image/boot-repo
   userspace before exec -> kiosk-carousel.service's ExecMainStartTimestampMonotonic
   exec -> first frame   -> the kiosk's `first frame on screen` log line
   power-on -> first frame (host)
+--summarize: no boots, the summary again from OUT/LABEL's logs of an earlier run.
 Writes OUT/LABEL/boots.tsv (one row per boot), OUT/LABEL/summary.md (medians, min, max, loads),
 each boot's serial log and `systemd-analyze critical-chain kiosk-carousel.service`, and prints
 the summary. Exit status 1 when a boot did not reach its report.
@@ -39,8 +42,8 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QEMU_BOOT = os.path.join(TOP, 'Tests', 'image', 'qemu_boot.py')
 SIZE = '1280x720'
 PHASES = [
-    ('firmware', 'firmware (LoaderTimeInitUSec)'),
-    ('loader', 'loader (systemd-boot: LoaderTimeExecUSec - InitUSec)'),
+    ('firmware', 'firmware (power-on -> systemd-boot)'),
+    ('loader', 'loader (systemd-boot, reading kernel + initrd)'),
     ('to_kernel', 'power-on -> kernel start (host - guest; firmware + loader)'),
     ('kernel', 'kernel (-> Run /init)'),
     ('initrd', 'initrd (-> systemd in the real root)'),
@@ -106,7 +109,7 @@ def parse_report(serial):
     return values, body if chain is None else chain.group(1)
 
 
-def phases(values, host_first_frame):
+def phases(values, host_first_frame, host_loader_start):
     us = lambda k: int(values.get(k) or 0) / 1e6
     init_usec, exec_usec = values.get('LoaderTimeInitUSec'), values.get('LoaderTimeExecUSec')
     userspace, exec_start = us('UserspaceTimestampMonotonic'), us('KioskExecMainStartTimestampMonotonic')
@@ -118,6 +121,9 @@ def phases(values, host_first_frame):
         p['loader'] = (int(exec_usec) - int(init_usec)) / 1e6
     if first is not None and host_first_frame is not None:
         p['to_kernel'] = host_first_frame - first
+        if p['firmware'] is None and host_loader_start is not None:
+            p['firmware'] = host_loader_start
+            p['loader'] = p['to_kernel'] - host_loader_start
     if run_init is not None:
         p['kernel'] = run_init
         p['initrd'] = userspace - run_init
@@ -139,6 +145,7 @@ def main():
     ap.add_argument('--img')
     ap.add_argument('--label', default=time.strftime('%Y%m%d-%H%M%S'))
     ap.add_argument('--out', default=os.path.join(TOP, 'out', 'boot-time'))
+    ap.add_argument('--summarize', action='store_true', help='no boots: summarize an earlier run of LABEL again')
     a = ap.parse_args()
     img = a.img
     if not img:
@@ -151,37 +158,43 @@ def main():
     out = os.path.join(a.out, a.label)
     os.makedirs(out, exist_ok=True)
     print(f'boot-time: {a.boots} boots of {img} -> {out}', flush=True)
-    ref = references(img, out)
+    ref = None if a.summarize else references(img, out)
     rows, failures = [], 0
     for n in range(1, a.boots + 1):
-        disk = os.path.join(out, 'disk.img')
-        run(['cp', '--sparse=always', img, disk])
-        load_before = ' '.join(open('/proc/loadavg').read().split()[:3])
         name = f'boot{n}'
-        r = subprocess.run(['nice', sys.executable, QEMU_BOOT, '--disk', disk, '--out', out, '--name', name,
-                            '--size', SIZE, '--ref-start', ref], capture_output=True, text=True)
-        open(os.path.join(out, f'{name}.out'), 'w').write(r.stdout + r.stderr)
-        results = dict(re.findall(r'^RESULT (\w+)=(.*)$', r.stdout, re.M))
+        if a.summarize:
+            if not os.path.exists(os.path.join(out, f'{name}.out')):
+                break
+            stdout, returncode = open(os.path.join(out, f'{name}.out')).read(), 0
+        else:
+            disk = os.path.join(out, 'disk.img')
+            run(['cp', '--sparse=always', img, disk])
+            r = subprocess.run(['nice', sys.executable, QEMU_BOOT, '--disk', disk, '--out', out, '--name', name,
+                                '--size', SIZE, '--ref-start', ref], capture_output=True, text=True)
+            open(os.path.join(out, f'{name}.out'), 'w').write(r.stdout + r.stderr)
+            stdout, returncode = r.stdout, r.returncode
+        results = dict(re.findall(r'^RESULT (\w+)=(.*)$', stdout, re.M))
         host_first = float(results['first_frame_s']) if 'first_frame_s' in results else None
+        host_loader = float(results['loader_start_s']) if 'loader_start_s' in results else None
         load = results.get('load_at_first_frame', '').strip('"')
         values, chain = parse_report(os.path.join(out, f'{name}-serial.log'))
-        if r.returncode != 0 or values is None:
+        if returncode != 0 or values is None:
             failures += 1
-            last = (r.stdout.strip().splitlines() or ['no output'])[-1]
-            print(f'boot {n}: FAILED (qemu_boot.py exit {r.returncode}): {last}', flush=True)
+            last = (stdout.strip().splitlines() or ['no output'])[-1]
+            print(f'boot {n}: FAILED (qemu_boot.py exit {returncode}): {last}', flush=True)
             continue
         open(os.path.join(out, f'{name}-critical-chain.txt'), 'w').write(chain + '\n')
-        p = phases(values, host_first)
-        p['load_before'], p['load'], p['boot'], p['chain'] = load_before, load, n, chain
+        p = phases(values, host_first, host_loader)
+        p['load'], p['boot'], p['chain'] = load, n, chain
         rows.append(p)
         print(f'boot {n}: ' + ', '.join(f'{k} {fmt(p[k])}' for k, _ in PHASES) + f' (load {load})', flush=True)
     for f in ('disk.img',):
         if os.path.exists(os.path.join(out, f)):
             os.unlink(os.path.join(out, f))
     with open(os.path.join(out, 'boots.tsv'), 'w') as f:
-        f.write('\t'.join(['boot'] + [k for k, _ in PHASES] + ['load_before', 'load_at_first_frame']) + '\n')
+        f.write('\t'.join(['boot'] + [k for k, _ in PHASES] + ['load_at_first_frame']) + '\n')
         for p in rows:
-            f.write('\t'.join([str(p['boot'])] + [fmt(p[k]) for k, _ in PHASES] + [p['load_before'], p['load']]) + '\n')
+            f.write('\t'.join([str(p['boot'])] + [fmt(p[k]) for k, _ in PHASES] + [p['load']]) + '\n')
     loads = [float(p['load'].split()[0]) for p in rows if p['load']]
     lines = [f'{len(rows)} boots of {os.path.basename(img)} ({a.label}); host 1-minute load at the first frame: '
              + (f'median {statistics.median(loads):.2f}, {min(loads):.2f}-{max(loads):.2f}' if loads else '-'),
