@@ -54,8 +54,10 @@ now=$(date +%s)
 find "$root/usr/share/fonts" "$root/usr/local/share/fonts" -type d -exec touch -h -d "@$now" {} + 2>/dev/null || true
 chroot "$root" fc-cache -s -f
 
-# The initramfs is Debian's default (initramfs-tools: MODULES=most, COMPRESS=zstd), built when
-# the kernel was installed: it mounts the root partition of any PC's SATA/NVMe/USB/SD disk.
+# The initramfs again, with the image's settings (etc/initramfs-tools: MODULES=list, the storage
+# drivers of a kiosk's disks; udev tagging block devices for systemd): the one built when the
+# kernel was installed had Debian's default, MODULES=most (docs/start-up.md, "The initramfs").
+chroot "$root" update-initramfs -u -k all
 
 # Nothing to keep from the build. The downloaded packages were synced out to the cache by the
 # hook before this one; --skip=download/empty keeps them in the tree, so delete them here
