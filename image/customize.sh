@@ -23,7 +23,7 @@ systemctl --root="$root" enable kiosk-boot-report.service kiosk-boot-state.servi
 # network-online.target then waits for: masked, so that the update check's network-online.target
 # (its timer fires 2 min after boot) never holds the boot up, nor fails it after 2 min without a
 # link (a kiosk without a cable; QEMU with -nodefaults). A check without a network fails and
-# runs again at the next timer (docs/updates.md, docs/start-up.md).
+# runs again at the next timer (docs/systemd.md, docs/start-up.md).
 systemctl --root="$root" enable systemd-networkd.service
 systemctl --root="$root" mask systemd-networkd-wait-online.service
 # Boot counting needs systemd-bless-boot and its generator (Debian's systemd-boot package).
