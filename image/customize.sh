@@ -19,8 +19,13 @@ getent passwd kiosk || { echo "customize: the package did not create the user ki
 
 systemctl --root="$root" enable kiosk-boot-report.service kiosk-boot-state.service kiosk-carousel-healthy.service
 # The wired network for [update] url and [content] url (etc/systemd/network/80-kiosk-wired.network);
-# nothing waits for it at boot.
+# nothing waits for it at boot. Enabling networkd also enables systemd-networkd-wait-online, which
+# network-online.target then waits for: masked, so that the update check's network-online.target
+# (its timer fires 2 min after boot) never holds the boot up, nor fails it after 2 min without a
+# link (a kiosk without a cable; QEMU with -nodefaults). A check without a network fails and
+# runs again at the next timer (docs/systemd.md, docs/start-up.md).
 systemctl --root="$root" enable systemd-networkd.service
+systemctl --root="$root" mask systemd-networkd-wait-online.service
 # Boot counting needs systemd-bless-boot and its generator (Debian's systemd-boot package).
 [ -x "$root/lib/systemd/system-generators/systemd-bless-boot-generator" ] || [ -x "$root/usr/lib/systemd/system-generators/systemd-bless-boot-generator" ] || {
     echo "customize: no systemd-bless-boot-generator in the image (package systemd-boot)" >&2; exit 1; }
@@ -57,8 +62,10 @@ now=$(date +%s)
 find "$root/usr/share/fonts" "$root/usr/local/share/fonts" -type d -exec touch -h -d "@$now" {} + 2>/dev/null || true
 chroot "$root" fc-cache -s -f
 
-# The initramfs is Debian's default (initramfs-tools: MODULES=most, COMPRESS=zstd), built when
-# the kernel was installed: it mounts the root partition of any PC's SATA/NVMe/USB/SD disk.
+# The initramfs again, with the image's settings (etc/initramfs-tools: MODULES=list, the storage
+# drivers of a kiosk's disks; udev tagging block devices for systemd): the one built when the
+# kernel was installed had Debian's default, MODULES=most (docs/start-up.md, "The initramfs").
+chroot "$root" update-initramfs -u -k all
 
 # Nothing to keep from the build. The downloaded packages were synced out to the cache by the
 # hook before this one; --skip=download/empty keeps them in the tree, so delete them here

@@ -245,10 +245,16 @@ def main():
         #    firmware are black there).
         step_start, deadline = elapsed(), DEADLINE['first-frame'] * a.slowdown
         polls, t_prev = 0, 0.0
+        loader_start = None
         while True:
             if proc.poll() is not None:
                 print(f'QEMU exited with {proc.returncode} during first-frame', flush=True)
                 return 2
+            # The firmware's end: OVMF/AAVMF say on the serial port which boot option they start
+            # (the boot loader); the guest has no clock of its own for that moment.
+            if loader_start is None and b'BdsDxe: starting' in open(serial, 'rb').read():
+                loader_start = elapsed()
+                print(f'RESULT loader_start_s={loader_start:.2f}', flush=True)
             t_req, fr = grab()
             polls += 1
             if all(max(abs(c - d) for c, d in zip(got, want)) <= 8

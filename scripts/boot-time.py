@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""make boot-time: where the image's boot goes, phase by phase, over N boots (docs/start-up.md).
+
+    scripts/boot-time.py [--boots 10] [--img out/kiosk-carousel-<v>-amd64.img] [--label NAME]
+                         [--out out/boot-time]
+
+Each boot is a fresh copy of the image booted as `make image-test` boots it (Tests/image/
+qemu_boot.py: QEMU TCG, OVMF, virtio disk and GPU 1280x720, screendumps twice a second until
+the kiosk's background is on screen, then until it matches `simulate`'s start frame, then the
+guest's boot report on the serial port, then SIGKILL). One boot at a time, so that the figures
+are comparable; the host's load average is noted with each boot.
+
+Phases, from the guest's boot report (image/rootfs/usr/lib/kiosk-image/boot-report) and the host:
+  firmware, loader      LoaderTimeInitUSec, LoaderTimeExecUSec - LoaderTimeInitUSec (systemd-boot's
+                        EFI variables) when the loader set them; else from the host: QEMU start ->
+                        the firmware's "BdsDxe: starting" line on the serial port (polled every
+                        0.5 s), and from there to the kernel's start (the next row)
+  power-on -> kernel    host: QEMU start -> first frame (screendump), minus the guest's monotonic
+                        time of the kiosk's `first frame on screen` line (firmware + loader +
+                        reading the kernel and initrd; +0..0.5 s of screendump interval)
+  kernel                kernel start -> `Run /init as init process` (kernel log)
+  initrd                -> systemd starts in the real root (UserspaceTimestampMonotonic)
+  userspace before exec -> kiosk-carousel.service's ExecMainStartTimestampMonotonic
+  exec -> first frame   -> the kiosk's `first frame on screen` log line
+  power-on -> first frame (host)
+--summarize: no boots, the summary again from OUT/LABEL's logs of an earlier run.
+Writes OUT/LABEL/boots.tsv (one row per boot), OUT/LABEL/summary.md (medians, min, max, loads),
+each boot's serial log and `systemd-analyze critical-chain kiosk-carousel.service`, and prints
+the summary. Exit status 1 when a boot did not reach its report.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+QEMU_BOOT = os.path.join(TOP, 'Tests', 'image', 'qemu_boot.py')
+SIZE = '1280x720'
+PHASES = [
+    ('firmware', 'firmware (power-on -> systemd-boot)'),
+    ('loader', 'loader (systemd-boot, reading kernel + initrd)'),
+    ('to_kernel', 'power-on -> kernel start (host - guest; firmware + loader)'),
+    ('kernel', 'kernel (-> Run /init)'),
+    ('initrd', 'initrd (-> systemd in the real root)'),
+    ('userspace', 'userspace before our exec'),
+    ('exec_to_frame', 'exec -> first frame (its log line)'),
+    ('first_frame', 'power-on -> first frame (host)'),
+]
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def partitions(img):
+    table = json.loads(run(['sfdisk', '-J', img], capture_output=True, text=True).stdout)
+    return [(p['start'], p['size']) for p in table['partitiontable']['partitions']]
+
+
+def references(img, work):
+    """The image's own binary and KIOSK config -> simulate's start frame (qemu_boot.py's
+    --ref-start: the kiosk's background corners, then the settled frame)."""
+    parts = partitions(img)
+    root_start, root_size = parts[1]
+    kiosk_start, _ = parts[3]
+    env = dict(os.environ, MTOOLS_SKIP_CHECK='1')
+    kiosk = os.path.join(work, 'kiosk')
+    shutil.rmtree(kiosk, ignore_errors=True)
+    os.makedirs(kiosk)
+    run(['mcopy', '-s', '-n', '-i', f'{img}@@{kiosk_start * 512}', '::/config.toml', '::/media', kiosk + '/'],
+        env=env, capture_output=True)
+    rootfs = os.path.join(work, 'root.ext4')
+    run(['dd', f'if={img}', f'of={rootfs}', 'bs=512', f'skip={root_start}', f'count={root_size}', 'status=none'])
+    binary = os.path.join(work, 'kiosk-carousel')
+    run(['debugfs', '-R', f'dump /usr/bin/kiosk-carousel {binary}', rootfs], capture_output=True)
+    os.unlink(rootfs)
+    os.chmod(binary, 0o755)
+    ref = os.path.join(work, 'ref-start.png')
+    run([binary, 'simulate', '--config', os.path.join(kiosk, 'config.toml'), '--size', SIZE, '--until', '1',
+         '--shot', f'0.9={ref}'], capture_output=True)
+    return ref
+
+
+def monotonic_of(line):
+    m = re.search(r'\[\s*([0-9]+\.[0-9]+)\]', line or '')
+    return float(m.group(1)) if m else None
+
+
+def parse_report(serial):
+    text = open(serial, 'rb').read().decode('utf-8', 'replace').replace('\r', '')
+    m = re.search(r'KIOSK-BOOT-REPORT BEGIN\n(.*?)KIOSK-BOOT-REPORT END', text, re.S)
+    if not m:
+        return None, None
+    body = m.group(1)
+    values = {}
+    for line in body.splitlines():
+        if '=' in line and ' ' not in line.split('=', 1)[0]:
+            k, v = line.split('=', 1)
+            values.setdefault(k, v)
+        elif line.startswith(('KernelRunInit ', 'KioskFirstFrame ')):
+            k, v = line.split(' ', 1)
+            values[k] = v
+    chain = re.search(r'--- systemd-analyze critical-chain kiosk-carousel.service\n(.*?)\n---', body, re.S)
+    return values, body if chain is None else chain.group(1)
+
+
+def phases(values, host_first_frame, host_loader_start):
+    us = lambda k: int(values.get(k) or 0) / 1e6
+    init_usec, exec_usec = values.get('LoaderTimeInitUSec'), values.get('LoaderTimeExecUSec')
+    userspace, exec_start = us('UserspaceTimestampMonotonic'), us('KioskExecMainStartTimestampMonotonic')
+    run_init = monotonic_of(values.get('KernelRunInit'))
+    first = monotonic_of(values.get('KioskFirstFrame'))
+    p = {k: None for k, _ in PHASES}
+    if init_usec and exec_usec:
+        p['firmware'] = int(init_usec) / 1e6
+        p['loader'] = (int(exec_usec) - int(init_usec)) / 1e6
+    if first is not None and host_first_frame is not None:
+        p['to_kernel'] = host_first_frame - first
+        if p['firmware'] is None and host_loader_start is not None:
+            p['firmware'] = host_loader_start
+            p['loader'] = p['to_kernel'] - host_loader_start
+    if run_init is not None:
+        p['kernel'] = run_init
+        p['initrd'] = userspace - run_init
+    if userspace and exec_start:
+        p['userspace'] = exec_start - userspace
+    if first is not None and exec_start:
+        p['exec_to_frame'] = first - exec_start
+    p['first_frame'] = host_first_frame
+    return p
+
+
+def fmt(x):
+    return '-' if x is None else f'{x:.2f}'
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--boots', type=int, default=10)
+    ap.add_argument('--img')
+    ap.add_argument('--label', default=time.strftime('%Y%m%d-%H%M%S'))
+    ap.add_argument('--out', default=os.path.join(TOP, 'out', 'boot-time'))
+    ap.add_argument('--summarize', action='store_true', help='no boots: summarize an earlier run of LABEL again')
+    a = ap.parse_args()
+    img = a.img
+    if not img:
+        images = sorted((os.path.join(TOP, 'out', f) for f in os.listdir(os.path.join(TOP, 'out'))
+                         if f.startswith('kiosk-carousel-') and f.endswith('-amd64.img')), key=os.path.getmtime)
+        if not images:
+            print('boot-time: no out/kiosk-carousel-*-amd64.img: run make image first (or give --img)', file=sys.stderr)
+            return 2
+        img = images[-1]
+    out = os.path.join(a.out, a.label)
+    os.makedirs(out, exist_ok=True)
+    print(f'boot-time: {a.boots} boots of {img} -> {out}', flush=True)
+    ref = None if a.summarize else references(img, out)
+    rows, failures = [], 0
+    for n in range(1, a.boots + 1):
+        name = f'boot{n}'
+        if a.summarize:
+            if not os.path.exists(os.path.join(out, f'{name}.out')):
+                break
+            stdout, returncode = open(os.path.join(out, f'{name}.out')).read(), 0
+        else:
+            disk = os.path.join(out, 'disk.img')
+            run(['cp', '--sparse=always', img, disk])
+            r = subprocess.run(['nice', sys.executable, QEMU_BOOT, '--disk', disk, '--out', out, '--name', name,
+                                '--size', SIZE, '--ref-start', ref], capture_output=True, text=True)
+            open(os.path.join(out, f'{name}.out'), 'w').write(r.stdout + r.stderr)
+            stdout, returncode = r.stdout, r.returncode
+        results = dict(re.findall(r'^RESULT (\w+)=(.*)$', stdout, re.M))
+        host_first = float(results['first_frame_s']) if 'first_frame_s' in results else None
+        host_loader = float(results['loader_start_s']) if 'loader_start_s' in results else None
+        load = results.get('load_at_first_frame', '').strip('"')
+        values, chain = parse_report(os.path.join(out, f'{name}-serial.log'))
+        if returncode != 0 or values is None:
+            failures += 1
+            last = (stdout.strip().splitlines() or ['no output'])[-1]
+            print(f'boot {n}: FAILED (qemu_boot.py exit {returncode}): {last}', flush=True)
+            continue
+        open(os.path.join(out, f'{name}-critical-chain.txt'), 'w').write(chain + '\n')
+        p = phases(values, host_first, host_loader)
+        p['load'], p['boot'], p['chain'] = load, n, chain
+        rows.append(p)
+        print(f'boot {n}: ' + ', '.join(f'{k} {fmt(p[k])}' for k, _ in PHASES) + f' (load {load})', flush=True)
+    for f in ('disk.img',):
+        if os.path.exists(os.path.join(out, f)):
+            os.unlink(os.path.join(out, f))
+    with open(os.path.join(out, 'boots.tsv'), 'w') as f:
+        f.write('\t'.join(['boot'] + [k for k, _ in PHASES] + ['load_at_first_frame']) + '\n')
+        for p in rows:
+            f.write('\t'.join([str(p['boot'])] + [fmt(p[k]) for k, _ in PHASES] + [p['load']]) + '\n')
+    loads = [float(p['load'].split()[0]) for p in rows if p['load']]
+    lines = [f'{len(rows)} boots of {os.path.basename(img)} ({a.label}); host 1-minute load at the first frame: '
+             + (f'median {statistics.median(loads):.2f}, {min(loads):.2f}-{max(loads):.2f}' if loads else '-'),
+             '', '| phase (s) | median | min | max | boots |', '| --- | --- | --- | --- | --- |']
+    for k, title in PHASES:
+        xs = [p[k] for p in rows if p[k] is not None]
+        if xs:
+            lines.append(f'| {title} | {statistics.median(xs):.2f} | {min(xs):.2f} | {max(xs):.2f} | {len(xs)} |')
+        else:
+            lines.append(f'| {title} | - | - | - | 0 |')
+    if rows:
+        lines += ['', f'systemd-analyze critical-chain kiosk-carousel.service (boot {rows[0]["boot"]}):', '```',
+                  rows[0]['chain'].rstrip(), '```']
+    summary = '\n'.join(lines) + '\n'
+    open(os.path.join(out, 'summary.md'), 'w').write(summary)
+    print(summary)
+    if failures:
+        print(f'boot-time: {failures} of {a.boots} boots did not finish (their .out and serial logs are in {out})')
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
