@@ -61,6 +61,9 @@ struct RunCommand: ParsableCommand {
             // The display and the services the file names, as far as they can be read.
             cfg = KioskApp.configurationWhileInvalid(path: path)
         }
+        // A keyboard at the kiosk must not type into its console (docs/security.md).
+        let consoleKeyboard = Self.turnOffConsoleKeyboard(logger: logger)
+        defer { consoleKeyboard?.restore() }
         let display = try DisplayFactory.open(cfg.display, backend: backend ?? cfg.display.backend, logger: logger)
         let shots = try parsedShots()
         guard shots.isEmpty || display is HeadlessDisplay else {
@@ -87,5 +90,18 @@ struct RunCommand: ParsableCommand {
         if code != 0 { throw ExitCode(code) }
         // A shot that could not be written was logged when it was due; the exit status says so too.
         if app.timedShots?.failures.isEmpty == false { throw ExitCode(1) }
+    }
+
+    /// Turns the console's keyboard off when standard input is a virtual terminal (under
+    /// systemd, `TTYPath=`): one line either way, never a stop.
+    static func turnOffConsoleKeyboard(logger: Logger) -> ConsoleKeyboard? {
+        do {
+            guard let keyboard = try ConsoleKeyboard.turnOff() else { return nil }
+            logger.info("console keyboard off (was mode \(keyboard.previousMode)): keys reach the kiosk through evdev only")
+            return keyboard
+        } catch {
+            logger.warning("\(error): a keyboard at the kiosk can type into its console (Ctrl-C stops the kiosk)")
+            return nil
+        }
     }
 }

@@ -9,10 +9,14 @@
 #      unprivileged `kiosk` user with NoNewPrivs, a seccomp filter and no capabilities;
 #   2. the control socket in RuntimeDirectory= (0700 folder, 0600 socket, owned by kiosk)
 #      answers `state`, and `select` runs a background exec action inside the sandbox;
-#   3. the watchdog: after `kill -STOP` of the main process systemd reports a watchdog timeout,
+#   3. a keyboard at the kiosk cannot type into its console (docs/security.md): the kiosk turned
+#      tty1's keyboard off (KDSKBMODE K_OFF), and Ctrl-C, Ctrl-\ and Ctrl-Z typed on a uinput
+#      keyboard leave the same main process running, not restarted; Ctrl-Alt-F2 leaves tty1 the
+#      active console;
+#   4. the watchdog: after `kill -STOP` of the main process systemd reports a watchdog timeout,
 #      kills it and restarts it (Restart=always): a new main pid, active again;
-#   4. the output has no "Failed to set thread priority" (libdispatch under the seccomp filter);
-#   5. `systemctl stop`: STOPPING=1 and a clean exit (status 0), the unit inactive.
+#   5. the output has no "Failed to set thread priority" (libdispatch under the seccomp filter);
+#   6. `systemctl stop`: STOPPING=1 and a clean exit (status 0), the unit inactive.
 # Each step has its own limit (Tests/vm/lib/steps.bash, scaled by $KIOSK_VM_SLOWDOWN); a step
 # that runs out says which one and how long the earlier ones took. The VM's --timeout is their
 # sum plus the boot, a backstop only.
@@ -64,6 +68,35 @@ ran=$(inside cat /run/kiosk-carousel/ran 2>/dev/null)
 [ "$ran" = "hello $(id -u kiosk)" ] || step_fail "the background action wrote '$ran', expected 'hello $(id -u kiosk)'"
 echo "control socket: $perms; state answered; a background action ran in the sandbox: '$ran'"
 
+step "a keyboard at the kiosk cannot type into its console"
+inside grep "console keyboard" /run/kiosk-test.log
+inside grep -q "console keyboard off" /run/kiosk-test.log || step_fail "the kiosk did not turn tty1's keyboard off"
+cat > "$dir/ctrl.play" <<'PLAY'
+keyboard console-keys KEY_LEFTCTRL KEY_LEFTALT KEY_C KEY_Z KEY_BACKSLASH KEY_F2
+settle
+sleep 1
+key console-keys KEY_LEFTCTRL 1
+press console-keys KEY_C
+press console-keys KEY_BACKSLASH
+press console-keys KEY_Z
+key console-keys KEY_LEFTALT 1
+press console-keys KEY_F2
+key console-keys KEY_LEFTALT 0
+key console-keys KEY_LEFTCTRL 0
+sleep 3
+say done
+PLAY
+/usr/bin/python3 "$(dirname "$ctl")/../../scripts/uinput-play.py" "$dir/ctrl.play" > "$dir/ctrl.out" 2>&1 || { cat "$dir/ctrl.out"; step_fail "uinput-play failed"; }
+state=$(sc show kiosk-carousel -p ActiveState -p NRestarts -p MainPID 2>/dev/null)
+echo "after Ctrl-C, Ctrl-\\ and Ctrl-Z on a keyboard:" $state
+[ "$(echo "$state" | sed -n 's/^MainPID=//p')" = "$main" ] && [ "$(echo "$state" | sed -n 's/^NRestarts=//p')" = 0 ] \
+    && [ "$(echo "$state" | sed -n 's/^ActiveState=//p')" = active ] \
+    || step_fail "the kiosk was stopped or restarted by the keyboard:" $state "(was MainPID=$main)"
+inside grep -q "SIGINT" /run/kiosk-test.log && step_fail "the kiosk heard SIGINT"
+active=$(cat /sys/class/tty/tty0/active 2>/dev/null)
+echo "active console after Ctrl-Alt-F2: $active"
+[ "$active" = tty1 ] || step_fail "Ctrl-Alt-F2 switched the console to $active"
+
 step "watchdog restart after SIGSTOP"
 inside kill -STOP "$main"
 stopped=$(date +%s)
@@ -91,6 +124,6 @@ steps_done
 dmesg | grep "kiosk-carousel.service" | sed 's/^\[ *[0-9.]*\] //' | tail -8
 echo PASS
 GUEST
-# Steps: setup 20 + start 90 + sandbox 10 + control 30 + watchdog 60 + output + stop 30 (+ the checks
-# between) = 260 s, and the boot.
-run_systemd_guest 280
+# Steps: setup 20 + start 90 + sandbox 10 + control 30 + keyboard 30 + watchdog 60 + output + stop 30
+# (+ the checks between) = 290 s, and the boot.
+run_systemd_guest 320

@@ -13,6 +13,7 @@
 #include <sys/ioctl.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <linux/kd.h>
 
 #include "kiosk_cec.h"
 
