@@ -101,11 +101,15 @@ update-test: $(if $(wildcard out/kiosk-carousel-*-amd64.img),,image)
 image-test: image $(if $(filter arm64,$(IMAGE_ARCH)),deb,)
 	ARCH=$(IMAGE_ARCH) Tests/image/boot-test.sh
 
-## make rpi-image-test: the Raspberry Pi image (make image BOARD=rpi first; not rebuilt here): its boot
-## partition checked file by file with mtools (Tests/image/rpi_boot_files.py), then booted in
-## qemu-system-aarch64 -M raspi4b from a Debian 13 root (trixie's QEMU) as far as the emulator goes
-## (Tests/image/rpi-boot-test.sh). Not part of make test. docs/raspberry-pi.md.
-rpi-image-test:
+## make rpi-image-test: the Raspberry Pi image (make image BOARD=rpi first; not rebuilt here): the Pi's RAUC
+## backend (Tests/image/rauc-bootloader-rpi-test.sh), the touch display examples of docs/raspberry-pi.md
+## (check-config and simulate: Tests/image/rpi_touch_examples.py), its boot partition checked file by
+## file with mtools (Tests/image/rpi_boot_files.py), then booted in qemu-system-aarch64 -M raspi4b from
+## a Debian 13 root (trixie's QEMU) as far as the emulator goes (Tests/image/rpi-boot-test.sh).
+## Not part of make test. docs/raspberry-pi.md.
+rpi-image-test: build
+	Tests/image/rauc-bootloader-rpi-test.sh
+	Tests/image/rpi_touch_examples.py $(BIN_DEBUG)
 	Tests/image/rpi_boot_files.py --self-test "$$(ls -t out/kiosk-carousel-*-rpi-arm64.img | head -1)"
 	Tests/image/rpi-boot-test.sh
 
