@@ -8,14 +8,16 @@
 # config.txt's kernel= and initramfs, the board's DTB, cmdline.txt's line — and the whole image is
 # the SD card (if=sd; QEMU wants a power-of-two size, so the copy is enlarged, sparse). The kernel
 # command line is cmdline.txt's plus the emulated board's console (PL011, ttyAMA0) and, for the
-# log, the kernel's and systemd's messages turned back on (the image keeps the console quiet).
+# log, the kernel's and systemd's messages turned back on (the image keeps the console quiet) and
+# the journal forwarded to the console (so the kiosk's own log lines are in the serial log).
 #
 # Debian 12's QEMU (7.2) has no raspi4b; trixie's (10.0) has. It runs from a Debian 13 amd64 root
 # made with mmdebstrap (qemu-system-arm, ~250 MB), cached in QEMU_ROOT.
 #
-# Checks, each from the serial log: the kernel starts; the initramfs finds the root by its PARTUUID
-# on the SD card and systemd starts in it; kiosk-carousel.service is started; the image's boot
-# report (kiosk-boot-report.service) reaches the serial port. Then it says what the emulated board
+# Checks, each from the serial log: the kernel starts; the SD card's partitions are found; the
+# initramfs finds the root by its PARTUUID and systemd starts in it; kiosk-carousel.service is
+# started and the kiosk logs; the image's boot report (kiosk-boot-report.service) reaches the
+# serial port. Then it says what the emulated board
 # lacks (from the same log). Prints "N passed, N failed".
 #
 # Variables: IMG (default: the newest out/kiosk-carousel-*-rpi-arm64.img), QEMU_ROOT (default
@@ -82,7 +84,7 @@ initramfs=$(sed -n 's/^initramfs[[:space:]]\+\([^[:space:]]*\).*/\1/p' <<<"$cfg"
 for f in "$kernel" "$initramfs" bcm2711-rpi-4-b.dtb cmdline.txt; do
     mcopy -n -i "$IMG@@$boot" "::/$f" "$work/$f" || { fail "no $f on boot partition $bootnum"; finish; }
 done
-cmdline="$(tr -d '\r\n' <"$work/cmdline.txt") console=ttyAMA0,115200 earlycon=pl011,mmio32,0xfe201000 loglevel=6 systemd.show_status=true systemd.log_target=console"
+cmdline="$(tr -d '\r\n' <"$work/cmdline.txt") console=ttyAMA0,115200 earlycon=pl011,mmio32,0xfe201000 loglevel=6 systemd.show_status=true systemd.log_target=console systemd.journald.forward_to_console=1"
 # QEMU's raspi4b has no HDMI block: its interrupt controller, DDC I2C buses, HDMI encoders and HDMI
 # clock are absent (reading them is a synchronous external abort: the kernel dies in
 # brcmstb_l2_intc_of_init, then in brcmstb_i2c_probe). QEMU itself disables the nodes of the other
@@ -135,8 +137,9 @@ wait_for() {
 wait_for "kernel started" 'Linux version' 300 &&
 wait_for "SD card found (mmc)" 'mmcblk[0-9]+: p1 p2 p3 p4 < p5 p6 p7 p8 >' 600 &&
 wait_for "systemd started in the root (initramfs found root=PARTUUID)" 'systemd\[1\]: systemd [0-9]+.* running in system mode|Welcome to .*Debian' 1200 &&
-wait_for "kiosk-carousel.service started" 'Start(ing|ed) kiosk-carousel.service|Start(ing|ed) .*[Kk]iosk[Cc]arousel' 1800 &&
-wait_for "boot report on the serial port" 'KIOSK-BOOT-REPORT END' 1800
+wait_for "kiosk-carousel.service started" 'Starting kiosk-carousel.service' 1800 &&
+wait_for "the kiosk's own log on the console" 'kiosk-carousel\[[0-9]+\]: ' 2100 &&
+wait_for "boot report on the serial port" 'KIOSK-BOOT-REPORT END' 2400
 kill "$qpid" 2>/dev/null
 wait "$qpid" 2>/dev/null
 qpid=
