@@ -362,6 +362,24 @@ EOF
     mcopy -i "$1" "$WORK/README.txt" ::/README.txt
 }
 
+# finish_disk DATA_START_MIB TOTAL_MB LAYOUT_LINE...: the data partition (ext4, journalled) in place,
+# the image checked and moved to $IMG, and $IMG.layout: what the boot test and a person checking
+# the written stick need to know (the lines every board has, then the board's own).
+finish_disk() {
+    local data_start=$1 total=$2
+    shift 2
+    mkfs.ext4 -q -L kiosk-data -d "$DATA" -E root_owner=0:0,offset=$((data_start * 1048576)) "$tmpimg" "${DATA_MB}M"
+    [ "$(stat -c %s "$tmpimg")" -eq $((total * 1048576)) ] || die "mkfs changed the image's size"
+    sfdisk -q --verify "$tmpimg" >/dev/null || die "sfdisk --verify of $tmpimg failed"
+    mv "$tmpimg" "$IMG"
+    {
+        printf '%s\n' "version=$version" "arch=$ARCH" "board=$BOARD" "kernel=$kver" "rootfs=$(basename "$ROOTFS")" \
+            "root_slot_mib=$ROOT_SLOT_MB" "kiosk_mib=$KIOSK_MB" "data_mib=$DATA_MB" \
+            "root_a_partuuid=$root_a_partuuid" "root_b_partuuid=$root_b_partuuid" "data_partuuid=$data_partuuid"
+        printf '%s\n' "$@"
+    } >"$IMG.layout"
+}
+
 if [ "$BOARD" = rpi ]; then
     rpi_disk
     umount_below "$WORK"
@@ -437,30 +455,9 @@ kiosk_partition_files "$KFAT"
 step "root-a: the root filesystem (${ROOT_MB} MiB of a ${ROOT_SLOT_MB} MiB slot); root-b: empty"
 dd if="$ROOTFS" of="$tmpimg" bs=1M seek="$ROOT_A_START" conv=notrunc,sparse status=none
 step "data: ext4 ${DATA_MB} MiB, journalled"
-mkfs.ext4 -q -L kiosk-data -d "$DATA" -E root_owner=0:0,offset=$((DATA_START * 1048576)) "$tmpimg" "${DATA_MB}M"
-[ "$(stat -c %s "$tmpimg")" -eq $((TOTAL_MB * 1048576)) ] || die "mkfs changed the image's size"
-sfdisk -q --verify "$tmpimg" >/dev/null || die "sfdisk --verify of $tmpimg failed"
-mv "$tmpimg" "$IMG"
-# What the boot test and a person checking the written stick need to know.
-cat >"$IMG.layout" <<EOF
-version=$version
-arch=$ARCH
-kernel=$kver
-rootfs=$(basename "$ROOTFS")
-esp_start_mib=$ESP_START
-esp_mib=$ESP_MB
-root_a_start_mib=$ROOT_A_START
-root_b_start_mib=$ROOT_B_START
-root_slot_mib=$ROOT_SLOT_MB
-kiosk_start_mib=$KIOSK_START
-kiosk_mib=$KIOSK_MB
-data_start_mib=$DATA_START
-data_mib=$DATA_MB
-root_a_partuuid=$root_a_partuuid
-root_b_partuuid=$root_b_partuuid
-data_partuuid=$data_partuuid
-cmdline=$cmdline
-EOF
+finish_disk "$DATA_START" "$TOTAL_MB" \
+    "esp_start_mib=$ESP_START" "esp_mib=$ESP_MB" "root_a_start_mib=$ROOT_A_START" "root_b_start_mib=$ROOT_B_START" \
+    "kiosk_start_mib=$KIOSK_START" "data_start_mib=$DATA_START" "cmdline=$cmdline"
 umount_below "$WORK"
 rm -rf --one-file-system "$WORK"
 step "done: $IMG ($(du -h --apparent-size "$IMG" | cut -f1), $(du -h "$IMG" | cut -f1) allocated), $(basename "$ROOTFS") ($(du -h "$ROOTFS" | cut -f1) allocated)"

@@ -1,7 +1,7 @@
 # The Raspberry Pi board of scripts/make-image.sh (BOARD=rpi; docs/raspberry-pi.md). Sourced by it;
 # its functions run at four points of the build and use its variables (ROOT, WORK, OUT, IMG,
 # ROOTFS, version, kver, kernel, initrd, example, DATA, sizes) and helpers (step, die, mkfs_fat32,
-# kiosk_partition_files).
+# kiosk_partition_files, finish_disk).
 #
 # The Pi does not boot UEFI: its firmware (the GPU's boot loader, `raspi-firmware` from Debian's
 # non-free-firmware) reads a FAT partition of an MBR disk, config.txt there names the kernel, the
@@ -151,33 +151,11 @@ EOF
     mkfs_fat32 KIOSK "$KIOSK_START" "$KIOSK_MB"
     kiosk_partition_files "$KFAT"
 
-    step "root-a: the root filesystem (${ROOT_MB} MiB of a ${ROOT_SLOT_MB} MiB slot); root-b: empty; data: ext4 ${DATA_MB} MiB"
+    step "root-a: the root filesystem (${ROOT_MB} MiB of a ${ROOT_SLOT_MB} MiB slot); root-b: empty; data: ext4 ${DATA_MB} MiB, journalled"
     dd if="$ROOTFS" of="$tmpimg" bs=1M seek="$ROOT_A_START" conv=notrunc,sparse status=none
-    mkfs.ext4 -q -L kiosk-data -d "$DATA" -E root_owner=0:0,offset=$((DATA_START * 1048576)) "$tmpimg" "${DATA_MB}M"
-    [ "$(stat -c %s "$tmpimg")" -eq $((TOTAL_MB * 1048576)) ] || die "mkfs changed the image's size"
-    sfdisk -q --verify "$tmpimg" >/dev/null || die "sfdisk --verify of $tmpimg failed"
-    mv "$tmpimg" "$IMG"
-    cat >"$IMG.layout" <<EOF
-version=$version
-arch=$ARCH
-board=rpi
-kernel=$kver
-rootfs=$(basename "$ROOTFS")
-disk_id=$rpi_disk_id
-autoboot_start_mib=$AUTO_START
-boot_a_start_mib=$BOOT_A_START
-boot_b_start_mib=$BOOT_B_START
-boot_mib=$RPI_BOOT_MB
-root_a_start_mib=$ROOT_A_START
-root_b_start_mib=$ROOT_B_START
-root_slot_mib=$ROOT_SLOT_MB
-kiosk_start_mib=$KIOSK_START
-kiosk_mib=$KIOSK_MB
-data_start_mib=$DATA_START
-data_mib=$DATA_MB
-root_a_partuuid=$root_a_partuuid
-root_b_partuuid=$root_b_partuuid
-data_partuuid=$data_partuuid
-cmdline=$(cat "$WORK/boot-a/cmdline.txt")
-EOF
+    finish_disk "$DATA_START" "$TOTAL_MB" \
+        "disk_id=$rpi_disk_id" "autoboot_start_mib=$AUTO_START" "boot_a_start_mib=$BOOT_A_START" \
+        "boot_b_start_mib=$BOOT_B_START" "boot_mib=$RPI_BOOT_MB" "root_a_start_mib=$ROOT_A_START" \
+        "root_b_start_mib=$ROOT_B_START" "kiosk_start_mib=$KIOSK_START" "data_start_mib=$DATA_START" \
+        "cmdline=$(cat "$WORK/boot-a/cmdline.txt")"
 }
