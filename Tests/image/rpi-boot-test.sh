@@ -94,7 +94,17 @@ unemulated="/soc/interrupt-controller@7ef00100 /soc/i2c@7ef04500 /soc/i2c@7ef095
 for node in $unemulated; do
     fdtput -t s "$work/bcm2711-rpi-4-b.dtb" "$node" status disabled || { fail "fdtput $node"; finish; }
 done
-say "disabled in QEMU's copy of the DTB (not emulated): $unemulated"
+# The SD card's supplies are regulators switched through the firmware's GPIO expander (a mailbox
+# QEMU does not answer: "regulator-sd-vcc: can't get GPIO", error -EIO), so emmc2 would wait for
+# them for ever: QEMU's copy has the card powered without them.
+for prop in vmmc-supply vqmmc-supply; do
+    fdtput -d "$work/bcm2711-rpi-4-b.dtb" /emmc2bus/mmc@7e340000 "$prop" || { fail "fdtput -d $prop"; finish; }
+done
+# The other SD host (mmc@7e300000, the Wi-Fi's SDIO on a Pi 4) waits for the Wi-Fi's power
+# sequence, on the same expander: QEMU's copy has it without, and without the Wi-Fi chip.
+fdtput -d "$work/bcm2711-rpi-4-b.dtb" /soc/mmc@7e300000 mmc-pwrseq && fdtput -d "$work/bcm2711-rpi-4-b.dtb" /soc/mmc@7e300000 non-removable \
+    && fdtput -r "$work/bcm2711-rpi-4-b.dtb" /soc/mmc@7e300000/wifi@1 || { fail "fdtput mmc@7e300000"; finish; }
+say "disabled in QEMU's copy of the DTB (not emulated): $unemulated; emmc2 without vmmc-supply/vqmmc-supply; mmc@7e300000 without the Wi-Fi"
 say "boot partition $bootnum: kernel=$kernel initramfs=$initramfs; cmdline: $cmdline"
 # The SD card: a sparse copy, enlarged to a power of two.
 cp --sparse=always "$IMG" "$work/sd.img"
