@@ -84,7 +84,7 @@ initramfs=$(sed -n 's/^initramfs[[:space:]]\+\([^[:space:]]*\).*/\1/p' <<<"$cfg"
 for f in "$kernel" "$initramfs" bcm2711-rpi-4-b.dtb cmdline.txt; do
     mcopy -n -i "$IMG@@$boot" "::/$f" "$work/$f" || { fail "no $f on boot partition $bootnum"; finish; }
 done
-cmdline="$(tr -d '\r\n' <"$work/cmdline.txt") console=ttyAMA0,115200 earlycon=pl011,mmio32,0xfe201000 loglevel=6 systemd.show_status=true systemd.log_target=console systemd.journald.forward_to_console=1"
+cmdline="$(tr -d '\r\n' <"$work/cmdline.txt") console=ttyAMA0,115200 earlycon=pl011,mmio32,0xfe201000 loglevel=7 systemd.show_status=true systemd.log_target=console systemd.journald.forward_to_console=1"
 # QEMU's raspi4b has no HDMI block: its interrupt controller, DDC I2C buses, HDMI encoders and HDMI
 # clock are absent (reading them is a synchronous external abort: the kernel dies in
 # brcmstb_l2_intc_of_init, then in brcmstb_i2c_probe). QEMU itself disables the nodes of the other
@@ -144,7 +144,7 @@ wait_for() {
     at[$what]=$(since)
     ok "$what at ${at[$what]} s (host load $(cut -d' ' -f1 /proc/loadavg)): $(grep -aE -m1 "$pattern" "$serial" | tr -d '\r' | cut -c1-150)"
 }
-wait_for "kernel started" 'Linux version' 300 &&
+wait_for "kernel started" 'Linux version|Kernel command line' 300 &&
 wait_for "SD card found (mmc)" 'mmcblk[0-9]+: p1 p2 p3 p4 < p5 p6 p7 p8 >' 600 &&
 wait_for "systemd started in the root (initramfs found root=PARTUUID)" 'systemd\[1\]: systemd [0-9]+.* running in system mode|Welcome to .*Debian' 1200 &&
 wait_for "kiosk-carousel.service started" 'Starting kiosk-carousel.service' 1800 &&
