@@ -66,10 +66,13 @@ deb: deps
 ## make image: out/kiosk-carousel-<version>-amd64.img, a disk that boots into the carousel (docs/image.md).
 ## make image ARCH=arm64: out/kiosk-carousel-<version>-arm64.img (Debian 13) from the arm64 .deb in out/.
 ## (make arm64-deb once first; ARCH=arm64 does not rebuild it.)
-.PHONY: image image-test
-IMAGE_ARCH = $(if $(filter arm64,$(ARCH)),arm64,amd64)
+## make image BOARD=rpi: out/kiosk-carousel-<version>-rpi-arm64.img, Raspberry Pi 4 (its own firmware, MBR;
+## docs/raspberry-pi.md), from the same arm64 .deb.
+.PHONY: image image-test rpi-image-test
+BOARD ?= uefi
+IMAGE_ARCH = $(if $(filter arm64,$(ARCH))$(filter rpi,$(BOARD)),arm64,amd64)
 image: $(if $(filter arm64,$(IMAGE_ARCH)),,deb)
-	ARCH=$(IMAGE_ARCH) scripts/make-image.sh
+	ARCH=$(IMAGE_ARCH) BOARD=$(BOARD) scripts/make-image.sh
 
 ## make boot-time BOOTS=10: the newest amd64 image booted BOOTS times in QEMU as image-test boots it, one at a
 ## time; firmware, loader, kernel, initrd, userspace before our exec, exec -> first frame: medians with the host
@@ -105,6 +108,18 @@ update-test: $(if $(wildcard out/kiosk-carousel-*-amd64.img),,image)
 ## ARCH=arm64: the arm64 image in qemu-system-aarch64 -M virt; simulate from the x86-64 .deb (make deb).
 image-test: image $(if $(filter arm64,$(IMAGE_ARCH)),deb,)
 	ARCH=$(IMAGE_ARCH) Tests/image/boot-test.sh
+
+## make rpi-image-test: the Raspberry Pi image (make image BOARD=rpi first; not rebuilt here): the Pi's RAUC
+## backend (Tests/image/rauc-bootloader-rpi-test.sh), the touch display examples of docs/raspberry-pi.md
+## (check-config and simulate: Tests/image/rpi_touch_examples.py), its boot partition checked file by
+## file with mtools (Tests/image/rpi_boot_files.py), then booted in qemu-system-aarch64 -M raspi4b from
+## a Debian 13 root (trixie's QEMU) as far as the emulator goes (Tests/image/rpi-boot-test.sh).
+## Not part of make test. docs/raspberry-pi.md.
+rpi-image-test: build
+	Tests/image/rauc-bootloader-rpi-test.sh
+	Tests/image/rpi_touch_examples.py $(BIN_DEBUG)
+	Tests/image/rpi_boot_files.py --self-test "$$(ls -t out/kiosk-carousel-*-rpi-arm64.img | head -1)"
+	Tests/image/rpi-boot-test.sh
 
 ## make package-test: the .deb installed by apt into a clean Debian 12 (scripts/check-deb.sh), its
 ## maintainer scripts under a running systemd in the VM (Tests/package/lifecycle.sh), and the disk

@@ -3,6 +3,8 @@
 #
 #   out/kiosk-carousel-<version>-amd64.img     write it with dd (docs/image.md)
 #   out/kiosk-carousel-<version>-arm64.img     ARCH=arm64: UEFI arm64 (qemu -M virt, SBSA/EBBR boards)
+#   out/kiosk-carousel-<version>-rpi-arm64.img BOARD=rpi: Raspberry Pi 4 (the Pi's firmware, MBR;
+#                                              scripts/image/rpi.sh, docs/raspberry-pi.md)
 #
 #   out/kiosk-carousel-<version>-<arch>.rootfs.ext4   slot A's root filesystem on its own: what
 #                                              `make update-bundle` ships (scripts/make-update-bundle.sh)
@@ -22,7 +24,7 @@
 # The packages downloaded are kept in $CACHE (one folder per suite and architecture) so that a
 # second build downloads only the archive's index files.
 #
-# Variables: ARCH (amd64 or arm64, default amd64), SUITE (default bookworm for amd64, trixie for
+# Variables: ARCH (amd64 or arm64, default amd64), BOARD (uefi or rpi, default uefi), SUITE (default bookworm for amd64, trixie for
 # arm64), DEB (default: the newest out/kiosk-carousel_*_$ARCH.deb), OUT (default out/),
 # CACHE (default /var/cache/kiosk-carousel/image), MIRROR and SECURITY_MIRROR (default: the
 # mirrors this machine's apt uses for its own release, scripts/apt-mirrors.sh), KIOSK_MB (size of the KIOSK partition, default 256), EXTRA_PACKAGES (say
@@ -54,6 +56,14 @@ ESP_MB=256
 ROOT_SLOT_MB=${ROOT_SLOT_MB:-1280}
 DATA_MB=${DATA_MB:-1024}
 ARCH=${ARCH:-amd64}
+# BOARD: uefi (default: the disk above) or rpi (a Raspberry Pi's own boot chain, arm64: the
+# partitions and boot files of scripts/image/rpi.sh, docs/raspberry-pi.md).
+BOARD=${BOARD:-uefi}
+case $BOARD in
+    uefi) ;;
+    rpi) source "$top/scripts/image/rpi.sh"; rpi_defaults ;;
+    *) echo "make-image: BOARD=$BOARD: uefi or rpi" >&2; exit 1 ;;
+esac
 # Per architecture: the Debian release the .deb was built for, the kernel package, the name UEFI
 # gives the architecture (systemd-boot<efi>.efi -> \EFI\BOOT\BOOT<EFI>.EFI), how long systemd
 # waits for the KIOSK and data partitions (arm64 under QEMU TCG: udev's coldplug alone takes
@@ -113,8 +123,8 @@ fi
 DEB=$(realpath "$DEB")
 pkgversion=$(dpkg-deb -f "$DEB" Version)
 version=${IMAGE_VERSION:-${pkgversion%-*}}   # the program's version, without a Debian revision
-IMG=$OUT/kiosk-carousel-$version-$ARCH.img
-ROOTFS=$OUT/kiosk-carousel-$version-$ARCH.rootfs.ext4
+IMG=$OUT/kiosk-carousel-$version-${IMG_NAME_ARCH:-$ARCH}.img
+ROOTFS=$OUT/kiosk-carousel-$version-${IMG_NAME_ARCH:-$ARCH}.rootfs.ext4
 step "package $DEB (version $pkgversion) -> $IMG"
 
 # A build that stopped half-way can leave mounts below $WORK (mmdebstrap bind-mounts the .deb, and
@@ -200,6 +210,7 @@ root_a_partuuid=$(puuid root-a)
 root_b_partuuid=$(puuid root-b)
 kiosk_partuuid=$(puuid kiosk)
 data_partuuid=$(puuid data)
+[ "$BOARD" != rpi ] || rpi_partuuids
 
 # os-release: which image this is (systemd's IMAGE_ID, IMAGE_VERSION; /etc/os-release links here).
 sed -i '/^IMAGE_ID=/d; /^IMAGE_VERSION=/d' "$ROOT/usr/lib/os-release"
@@ -295,6 +306,8 @@ cat "$ROOT"/usr/lib/tmpfiles.d/kiosk-carousel*.conf 2>/dev/null \
 mkdir -p -m 0755 "$DATA/kiosk-carousel/update"
 mkdir -p -m 0700 "$DATA/rauc"
 
+[ "$BOARD" != rpi ] || rpi_root
+
 # --- 3. slot A's root filesystem, on its own (the update bundle ships it) ----------------
 # What the files use + 15 % + 64 MiB for the filesystem's own metadata (it is read-only: nothing
 # grows); it must fit a root slot.
@@ -307,6 +320,73 @@ cp "$kernel" "$kernel_esp"; cp "$initrd" "$initrd_esp"
 rm -f "$ROOTFS.tmp"
 mkfs.ext4 -q -L kiosk-root -d "$ROOT" -E root_owner=0:0 "$ROOTFS.tmp" "${ROOT_MB}M"
 mv "$ROOTFS.tmp" "$ROOTFS"
+
+# mkfs_fat32 LABEL START_MIB SIZE_MIB: FAT32 in place. With --offset mkfs.vfat sizes its clusters
+# for the whole file, which leaves too few clusters for FAT32 (mtools then finds "No directory
+# slots"): pick the largest cluster (<= 32 KiB) that still gives >= 65,525 clusters, and record
+# the partition's start as the hidden sectors (what Windows expects of a partition).
+mkfs_fat32() {
+    local sectors=$(($3 * 2048)) spc=64
+    while [ "$spc" -gt 1 ] && [ $((sectors / spc)) -lt 66000 ]; do spc=$((spc / 2)); done
+    mkfs.vfat -F 32 -S 512 -s "$spc" -h $(($2 * 2048)) -n "$1" --offset $(($2 * 2048)) \
+        "$tmpimg" $(($3 * 1024)) >/dev/null 2>&1 || die "mkfs.vfat of $1 failed"
+}
+
+# kiosk_partition_files FAT: the KIOSK partition's files (mtools' IMAGE@@OFFSET), on every board.
+kiosk_partition_files() {
+    # The example config, plus the control socket when it names none: an installed update waits
+    # for a quiet moment before it reboots, and the updater asks the kiosk over this socket whether
+    # anybody is using it (docs/updates.md); without one it cannot ask and never reboots.
+    cp "$example/config.toml" "$WORK/config.toml"
+    if ! grep -q '^\[control\]' "$WORK/config.toml"; then
+        cat >>"$WORK/config.toml" <<'EOF'
+
+# The image: the updater asks the kiosk over this socket whether anybody is using it before it
+# reboots into an installed update (docs/updates.md). Keep it when you replace this file.
+[control]
+socket = "/run/kiosk-carousel/control.sock"
+EOF
+    fi
+    mcopy -i "$1" "$WORK/config.toml" ::/config.toml
+    mcopy -s -i "$1" "$example/media" ::/media
+    cat >"$WORK/README.txt" <<'EOF'
+KioskCarousel: this partition is the kiosk's content.
+
+  config.toml   the carousel: items, pictures, theme (docs/configuration.md)
+  media/        the pictures; paths in config.toml like "media/01.jpg" are relative to this folder
+
+Edit them on any computer, eject the stick or card properly, put it back and power the kiosk on.
+The kiosk reads this partition only; it never writes to it.
+EOF
+    sed -i 's/$/\r/' "$WORK/README.txt"
+    mcopy -i "$1" "$WORK/README.txt" ::/README.txt
+}
+
+# finish_disk DATA_START_MIB TOTAL_MB LAYOUT_LINE...: the data partition (ext4, journalled) in place,
+# the image checked and moved to $IMG, and $IMG.layout: what the boot test and a person checking
+# the written stick need to know (the lines every board has, then the board's own).
+finish_disk() {
+    local data_start=$1 total=$2
+    shift 2
+    mkfs.ext4 -q -L kiosk-data -d "$DATA" -E root_owner=0:0,offset=$((data_start * 1048576)) "$tmpimg" "${DATA_MB}M"
+    [ "$(stat -c %s "$tmpimg")" -eq $((total * 1048576)) ] || die "mkfs changed the image's size"
+    sfdisk -q --verify "$tmpimg" >/dev/null || die "sfdisk --verify of $tmpimg failed"
+    mv "$tmpimg" "$IMG"
+    {
+        printf '%s\n' "version=$version" "arch=$ARCH" "board=$BOARD" "kernel=$kver" "rootfs=$(basename "$ROOTFS")" \
+            "root_slot_mib=$ROOT_SLOT_MB" "kiosk_mib=$KIOSK_MB" "data_mib=$DATA_MB" \
+            "root_a_partuuid=$root_a_partuuid" "root_b_partuuid=$root_b_partuuid" "data_partuuid=$data_partuuid"
+        printf '%s\n' "$@"
+    } >"$IMG.layout"
+}
+
+if [ "$BOARD" = rpi ]; then
+    rpi_disk
+    umount_below "$WORK"
+    rm -rf --one-file-system "$WORK"
+    step "done: $IMG ($(du -h --apparent-size "$IMG" | cut -f1), $(du -h "$IMG" | cut -f1) allocated), $(basename "$ROOTFS") ($(du -h "$ROOTFS" | cut -f1) allocated)"
+    exit 0
+fi
 
 # --- 4. the disk: partition table, then each filesystem written in place ------------------
 # 1 MiB alignment; sizes in MiB. No loop devices: mkfs.vfat --offset, mke2fs -E offset=, dd
@@ -334,16 +414,6 @@ start=$((KIOSK_START * 2048)), size=$((KIOSK_MB * 2048)), type=EBD0A0A2-B9E5-443
 start=$((DATA_START * 2048)), size=$((DATA_MB * 2048)), type=0FC63DAF-8483-4772-8E79-3D69D8477DE4, uuid=$data_partuuid, name="data"
 EOF
 export MTOOLS_SKIP_CHECK=1
-# mkfs_fat32 LABEL START_MIB SIZE_MIB: FAT32 in place. With --offset mkfs.vfat sizes its clusters
-# for the whole file, which leaves too few clusters for FAT32 (mtools then finds "No directory
-# slots"): pick the largest cluster (<= 32 KiB) that still gives >= 65,525 clusters, and record
-# the partition's start as the hidden sectors (what Windows expects of a partition).
-mkfs_fat32() {
-    local sectors=$(($3 * 2048)) spc=64
-    while [ "$spc" -gt 1 ] && [ $((sectors / spc)) -lt 66000 ]; do spc=$((spc / 2)); done
-    mkfs.vfat -F 32 -S 512 -s "$spc" -h $(($2 * 2048)) -n "$1" --offset $(($2 * 2048)) \
-        "$tmpimg" $(($3 * 1024)) >/dev/null 2>&1 || die "mkfs.vfat of $1 failed"
-}
 ESP="$tmpimg@@$((ESP_START * 1048576))"
 KFAT="$tmpimg@@$((KIOSK_START * 1048576))"
 
@@ -380,60 +450,14 @@ mcopy -i "$ESP" "$WORK/kiosk-1-a.conf" ::/loader/entries/kiosk-1-a.conf
 
 step "KIOSK: $(basename "$example")/config.toml + media/ ($(du -sh "$example/media" | cut -f1))"
 mkfs_fat32 KIOSK "$KIOSK_START" "$KIOSK_MB"
-# The example config, plus the control socket when it names none: an installed update waits for a
-# quiet moment before it reboots, and the updater asks the kiosk over this socket whether anybody
-# is using it (docs/updates.md); without one it cannot ask and never reboots.
-cp "$example/config.toml" "$WORK/config.toml"
-if ! grep -q '^\[control\]' "$WORK/config.toml"; then
-    cat >>"$WORK/config.toml" <<'EOF'
-
-# The image: the updater asks the kiosk over this socket whether anybody is using it before it
-# reboots into an installed update (docs/updates.md). Keep it when you replace this file.
-[control]
-socket = "/run/kiosk-carousel/control.sock"
-EOF
-fi
-mcopy -i "$KFAT" "$WORK/config.toml" ::/config.toml
-mcopy -s -i "$KFAT" "$example/media" ::/media
-cat >"$WORK/README.txt" <<'EOF'
-KioskCarousel: this partition is the kiosk's content.
-
-  config.toml   the carousel: items, pictures, theme (docs/configuration.md)
-  media/        the pictures; paths in config.toml like "media/01.jpg" are relative to this folder
-
-Edit them on any computer, eject the stick or card properly, put it back and power the kiosk on.
-The kiosk reads this partition only; it never writes to it.
-EOF
-sed -i 's/$/\r/' "$WORK/README.txt"
-mcopy -i "$KFAT" "$WORK/README.txt" ::/README.txt
+kiosk_partition_files "$KFAT"
 
 step "root-a: the root filesystem (${ROOT_MB} MiB of a ${ROOT_SLOT_MB} MiB slot); root-b: empty"
 dd if="$ROOTFS" of="$tmpimg" bs=1M seek="$ROOT_A_START" conv=notrunc,sparse status=none
 step "data: ext4 ${DATA_MB} MiB, journalled"
-mkfs.ext4 -q -L kiosk-data -d "$DATA" -E root_owner=0:0,offset=$((DATA_START * 1048576)) "$tmpimg" "${DATA_MB}M"
-[ "$(stat -c %s "$tmpimg")" -eq $((TOTAL_MB * 1048576)) ] || die "mkfs changed the image's size"
-sfdisk -q --verify "$tmpimg" >/dev/null || die "sfdisk --verify of $tmpimg failed"
-mv "$tmpimg" "$IMG"
-# What the boot test and a person checking the written stick need to know.
-cat >"$IMG.layout" <<EOF
-version=$version
-arch=$ARCH
-kernel=$kver
-rootfs=$(basename "$ROOTFS")
-esp_start_mib=$ESP_START
-esp_mib=$ESP_MB
-root_a_start_mib=$ROOT_A_START
-root_b_start_mib=$ROOT_B_START
-root_slot_mib=$ROOT_SLOT_MB
-kiosk_start_mib=$KIOSK_START
-kiosk_mib=$KIOSK_MB
-data_start_mib=$DATA_START
-data_mib=$DATA_MB
-root_a_partuuid=$root_a_partuuid
-root_b_partuuid=$root_b_partuuid
-data_partuuid=$data_partuuid
-cmdline=$cmdline
-EOF
+finish_disk "$DATA_START" "$TOTAL_MB" \
+    "esp_start_mib=$ESP_START" "esp_mib=$ESP_MB" "root_a_start_mib=$ROOT_A_START" "root_b_start_mib=$ROOT_B_START" \
+    "kiosk_start_mib=$KIOSK_START" "data_start_mib=$DATA_START" "cmdline=$cmdline"
 umount_below "$WORK"
 rm -rf --one-file-system "$WORK"
 step "done: $IMG ($(du -h --apparent-size "$IMG" | cut -f1), $(du -h "$IMG" | cut -f1) allocated), $(basename "$ROOTFS") ($(du -h "$ROOTFS" | cut -f1) allocated)"
