@@ -35,6 +35,8 @@ public final class ESpeakSynthesizer: SpeechSynthesizer {
         self.logger = logger
     }
 
+    /// espeak-ng's state is the process's: one synthesizer at a time (the kiosk has one, on its
+    /// speech thread); ending one while another starts deadlocks espeak-ng.
     deinit { _ = espeak_Terminate() }
 
     /// The voice `language` is spoken with: itself when espeak-ng has it, else its first part

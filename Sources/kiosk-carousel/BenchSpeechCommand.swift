@@ -35,6 +35,13 @@ struct BenchSpeechCommand: ParsableCommand {
     ]
 
     func run() throws {
+        // The synthesizer of the timings is gone before the drag's starts (one at a time).
+        try timings()
+        if dragFrames > 0 { try frames() }
+    }
+
+    /// Start-up and synthesis time of each utterance, per language.
+    func timings() throws {
         let start = MonotonicClock.now()
         let synthesizer: ESpeakSynthesizer
         do { synthesizer = try ESpeakSynthesizer() } catch { throw CommandFailure("bench speech: \(error)") }
@@ -57,7 +64,6 @@ struct BenchSpeechCommand: ParsableCommand {
                                times[times.count / 2], times[times.count * 9 / 10], times.last!))
             }
         }
-        if dragFrames > 0 { try frames() }
     }
 
     /// The frame time of a drag across a 9-card cover flow at the carousel's tick rate, silent
@@ -70,9 +76,14 @@ struct BenchSpeechCommand: ParsableCommand {
         print("bench speech: frame time of a drag (cover flow \(screen.width)x\(screen.height), \(dragFrames) frames at the tick rate, 8 px each), silent and speaking, \(dragRounds) rounds each")
         var all: [Bool: [Double]] = [false: [], true: []]
         var spoken = 0
+        // One speech thread for every round, as the kiosk has one: espeak-ng's state is the
+        // process's, and a synthesizer ended on one thread while another starts deadlocks it.
+        let worker = try SpeechWorker { try ESpeakSynthesizer() }
+        defer { worker.stop() }
+        var lastID = 0
         for round in 0..<(2 * dragRounds) {
             let speaking = round % 2 == 1
-            let (times, said) = try drag(speaking: speaking)
+            let (times, said) = try drag(speaking: speaking, worker: worker, lastID: &lastID)
             all[speaking]! += times
             spoken += said
         }
@@ -89,7 +100,7 @@ struct BenchSpeechCommand: ParsableCommand {
     }
 
     /// One drag; returns each frame's time (input, tick, render) and the utterances said.
-    private func drag(speaking: Bool) throws -> ([Double], Int) {
+    private func drag(speaking: Bool, worker: SpeechWorker, lastID id: inout Int) throws -> ([Double], Int) {
         var config = KioskConfiguration()
         config.carousel.type = .coverflow
         config.carousel.itemSize = Size2(480, 360)
@@ -100,10 +111,10 @@ struct BenchSpeechCommand: ParsableCommand {
         let mixer = AudioMixer(volume: 0.8, clock: clock)
         let pull = BenchSoundPull(mixer: mixer, clock: clock)
         defer { pull.stop() }
-        let worker = try SpeechWorker { try ESpeakSynthesizer() }
-        defer { worker.stop() }
+        defer { worker.cancel(); mixer.stopSpeech() }
         let text = Self.utterances[2].text
-        var id = 0, said = 0
+        var said = 0
+        id += 1
         var focus = s.position.index
         if speaking { worker.request(Utterance(text: "Item \(focus). " + text, language: "en"), id: id) }
         let dt = 1 / config.carousel.tickHz
