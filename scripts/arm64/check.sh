@@ -42,8 +42,12 @@ ARM64_PNG_BOUND=${ARM64_PNG_BOUND:-0}
 SKIP=(KioskTests.ActionRunnerTests/testMissingBinaryFailsWithoutChild
       KioskTests.ControlServerTests/testClientThatNeverReadsIsDroppedWithoutBlocking
       CardsTests.GoldenCardTests/testTextOnlyGradientBorderWrapsWithEllipsis)
-# The slow classes under emulation (~7 of the ~12 minutes), left out by ARM64_TESTS=quick.
-QUICK_SKIP_CLASSES='SoakTests|ReloadSoakTests|PropertyTests|ConfigReloadMemoryTests'
+# The slow classes under emulation (~7 of the ~12 minutes), left out by ARM64_TESTS=quick; and
+# HostileServerTests (issue 32: curl against a misbehaving python3 server on the loopback, bounds
+# of 2-4 s of wall time): no code of its own differs by architecture (the kiosk's side is curl's
+# options), and under qemu-user curl and python3 are emulated too, so its times would measure
+# the emulator. It runs natively in make test.
+QUICK_SKIP_CLASSES='SoakTests|ReloadSoakTests|PropertyTests|ConfigReloadMemoryTests|HostileServerTests'
 TOOLCHAIN=$ARM64_CACHE/sid-amd64
 SID_ARM64=$ARM64_CACHE/sid-arm64
 OUT=$SRC/.build-arm64/check
