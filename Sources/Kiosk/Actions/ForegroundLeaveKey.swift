@@ -55,7 +55,7 @@ final class ForegroundLeaveKey {
         guard hold > 0, !keys.isEmpty, source == nil else { return }
         do {
             let s = try open(keys)
-            let w = InputDescriptorWatch(watcher: reactor) { [unowned self] fd in self.read(fd, now: reactor.now) }
+            let w = InputDescriptorWatch(watcher: reactor) { [unowned self, unowned reactor] fd in self.read(fd, now: reactor.now) }
             try w.sync([s])
             source = s; watch = w
             let names = keys.keys.sorted().map(KeyCodeNames.name(of:)).joined(separator: ", ")
