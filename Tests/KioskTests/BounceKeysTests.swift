@@ -9,27 +9,27 @@ import XCTest
 /// seconds is not accepted, with its release; other keys and later strikes are.
 final class BounceKeysTests: XCTestCase {
     func testTheSameKeyWithinTheDelayIsIgnoredWithItsRelease() {
-        var b = BounceKeys(delay: 0.5)
-        XCTAssertTrue(b.admit(.keyDown(.enter), now: 1))
-        XCTAssertTrue(b.admit(.keyUp(.enter), now: 1.05))
-        XCTAssertFalse(b.admit(.keyDown(.enter), now: 1.3), "struck again 0.3 s later")
-        XCTAssertFalse(b.admit(.keyUp(.enter), now: 1.35), "its release goes with it")
-        XCTAssertTrue(b.admit(.keyDown(.enter), now: 1.6), "0.6 s after the accepted press")
-        XCTAssertTrue(b.admit(.keyUp(.enter), now: 1.65))
+        var b = BounceKeys()
+        XCTAssertTrue(b.admit(.keyDown(.enter), now: 1, delay: 0.5))
+        XCTAssertTrue(b.admit(.keyUp(.enter), now: 1.05, delay: 0.5))
+        XCTAssertFalse(b.admit(.keyDown(.enter), now: 1.3, delay: 0.5), "struck again 0.3 s later")
+        XCTAssertFalse(b.admit(.keyUp(.enter), now: 1.35, delay: 0.5), "its release goes with it")
+        XCTAssertTrue(b.admit(.keyDown(.enter), now: 1.6, delay: 0.5), "0.6 s after the accepted press")
+        XCTAssertTrue(b.admit(.keyUp(.enter), now: 1.65, delay: 0.5))
     }
 
     func testADifferentKeyOrAnotherEventCountsAndResetsTheComparison() {
-        var b = BounceKeys(delay: 0.5)
-        XCTAssertTrue(b.admit(.keyDown(.right), now: 1))
-        XCTAssertTrue(b.admit(.keyDown(.left), now: 1.1), "another key")
-        XCTAssertTrue(b.admit(.keyDown(.right), now: 1.2), "not identical to the previous keystroke (left)")
-        XCTAssertTrue(b.admit(.touchDown(slot: 0, x: 1, y: 1), now: 1.25))
-        XCTAssertTrue(b.admit(.rotary(delta: 1), now: 1.26))
+        var b = BounceKeys()
+        XCTAssertTrue(b.admit(.keyDown(.right), now: 1, delay: 0.5))
+        XCTAssertTrue(b.admit(.keyDown(.left), now: 1.1, delay: 0.5), "another key")
+        XCTAssertTrue(b.admit(.keyDown(.right), now: 1.2, delay: 0.5), "not identical to the previous keystroke (left)")
+        XCTAssertTrue(b.admit(.touchDown(slot: 0, x: 1, y: 1), now: 1.25, delay: 0.5))
+        XCTAssertTrue(b.admit(.rotary(delta: 1), now: 1.26, delay: 0.5))
     }
 
     func testOffAcceptsEveryPress() {
         var b = BounceKeys()
-        for i in 0..<5 { XCTAssertTrue(b.admit(.keyDown(.enter), now: Double(i) * 0.01)) }
+        for i in 0..<5 { XCTAssertTrue(b.admit(.keyDown(.enter), now: Double(i) * 0.01, delay: 0)) }
     }
 
     /// Through the kiosk's input path (`simulate`'s, which is the live loop's `KioskContext`):

@@ -96,8 +96,7 @@ final class KioskContext {
     /// A person's input event: every component hears it, then the behaviour takes it — unless
     /// it is a key striking twice (`BounceKeys`).
     func input(_ event: InputEvent, now: Double) {
-        bounceKeys.delay = store.loaded.input.bounceKeys
-        guard bounceKeys.admit(event, now: now) else { return }
+        guard bounceKeys.admit(event, now: now, delay: store.loaded.input.bounceKeys) else { return }
         for c in components { c.inputReceived(event, now: now) }
         behavior.input(event, now: now)
     }
