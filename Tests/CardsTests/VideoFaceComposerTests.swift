@@ -77,6 +77,20 @@ final class VideoFaceComposerTests: XCTestCase {
             cases.append(("radius \(radius), wide", item, (480, 360), (640, 360)))
             cases.append(("radius \(radius), tall", item, (320, 180), (320, 240)))
         }
+        // The text on an opaque plate, and a long title wrapping over three lines whose soft
+        // shadows and glyphs overlap from line to line, over the shadow, with a border.
+        var plate = ItemConfig(id: "plate", title: "Harbour at dawn")
+        plate.subtitle = "On a plate"
+        plate.style.textPlate = 0xFF10_2030
+        plate.style.borderWidth = 2
+        cases.append(("text plate", plate, (480, 360), (640, 360)))
+        var wrapped = ItemConfig(id: "wrapped", title: "Harbour at dawn, gulls over the quay, the fishing boats coming in")
+        wrapped.subtitle = "Recorded on the quay, spring"
+        wrapped.style.titleLines = 3
+        wrapped.style.shadow = true
+        wrapped.style.borderWidth = 1.5
+        wrapped.style.borderColor = 0x80FF_FFFF
+        cases.append(("wrapped title", wrapped, (320, 240), (426, 240)))
         for c in cases {
             let faces = VideoFaceComposer(item: c.item, width: c.card.0, height: c.card.1, capacity: 3)
             for n in 0..<3 {
@@ -86,6 +100,7 @@ final class VideoFaceComposerTests: XCTestCase {
                 let differing = zip(a, b).filter { $0 != $1 }.count
                 XCTAssertEqual(differing, 0, "\(c.name), frame \(n): \(differing) pixels differ from the full redraw")
             }
+            XCTAssertTrue(faces.blendsRecordedOverlay, "\(c.name): blended from the recorded layers, not drawn by cairo")
         }
     }
 
