@@ -49,11 +49,16 @@ public final class VideoFaceComposer {
     /// frame into it.
     public func face(showing frame: Texture) -> Texture {
         let kept = keptParts()
+        if pool.holds(frame), let overlay {
+            // Scaled into one of the faces (`target`): the picture is in place.
+            overlay.apply(to: frame)
+            return frame
+        }
         let (face, isNew) = pool.take()
         if isNew { face.buildMipLevelsOnDemand() }
         let W = Double(width), H = Double(height)
         do {
-            if let placed = wholePixelCover(frame), let overlay {
+            if let placed = wholePixelCover(frameWidth: frame.width, frameHeight: frame.height), let overlay {
                 // A copy of the picture, the corners, shadow, text and border blended on.
                 for y in 0..<height {
                     (face.pixels + y * width).update(from: frame.pixels + (y - placed.y) * frame.width - placed.x, count: width)
@@ -73,12 +78,25 @@ public final class VideoFaceComposer {
         return face
     }
 
+    /// A face for the next frame to be scaled straight into (a decoder's `FrameTarget`), when the
+    /// frame is drawn `cover` at 1:1 on whole pixels, as tall as the card, the columns made are
+    /// the card's and the card blends its recorded layers: `face(showing:)` then only blends the
+    /// corners, shadow, text and border onto it. Nil otherwise: the frame is scaled into a texture
+    /// of the decoder's and copied.
+    public func target(frameWidth: Int, frameHeight: Int, columns: Range<Int>) -> (texture: Texture, x: Int, y: Int)? {
+        guard let placed = wholePixelCover(frameWidth: frameWidth, frameHeight: frameHeight), placed.y == 0,
+              columns == -placed.x ..< width - placed.x, overlay != nil else { return nil }
+        let (face, isNew) = pool.take()
+        if isNew { face.buildMipLevelsOnDemand() }
+        return (face, placed.x, 0)
+    }
+
     /// Where the frame's first pixel lands on the card when it is drawn `cover` at 1:1 and on
     /// whole pixels (what `VideoStill.decodeSize` gives on an even card); nil otherwise (the
     /// frame is drawn by cairo).
-    private func wholePixelCover(_ frame: Texture) -> (x: Int, y: Int)? {
+    private func wholePixelCover(frameWidth: Int, frameHeight: Int) -> (x: Int, y: Int)? {
         guard ImageFit(styleName: item.style.imageFit) == .cover else { return nil }
-        let p = ImageFit.cover.place(imageWidth: Double(frame.width), imageHeight: Double(frame.height),
+        let p = ImageFit.cover.place(imageWidth: Double(frameWidth), imageHeight: Double(frameHeight),
                                      boxWidth: Double(width), boxHeight: Double(height))
         guard p.scale == 1, p.x == p.x.rounded(), p.y == p.y.rounded() else { return nil }
         return (Int(p.x), Int(p.y))

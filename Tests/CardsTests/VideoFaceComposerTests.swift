@@ -104,6 +104,36 @@ final class VideoFaceComposerTests: XCTestCase {
         }
     }
 
+    /// A frame the decoder scales straight into a face (`target`, as a cover card's player does)
+    /// gets the same face as a frame copied in; a frame that does not fill the card exactly gets
+    /// no target.
+    func testAFrameScaledIntoTheFaceEqualsTheFullRedraw() throws {
+        var item = ItemConfig(id: "dressed", title: "Harbour at dawn")
+        item.subtitle = "A clip on its card"
+        item.style.shadow = true
+        item.style.borderWidth = 3
+        item.style.cornerRadius = 24
+        let faces = VideoFaceComposer(item: item, width: 480, height: 360, capacity: 3)
+        for n in 0..<3 {
+            let f = frame(n, width: 640, height: 360)
+            let target = try XCTUnwrap(faces.target(frameWidth: 640, frameHeight: 360, columns: 80..<560))
+            XCTAssertEqual(target.x, -80)
+            XCTAssertEqual(target.y, 0)
+            for y in 0..<360 { (target.texture.pixels + y * 480).update(from: f.pixels + y * 640 + 80, count: 480) }
+            let face = faces.face(showing: target.texture)
+            XCTAssertTrue(face === target.texture, "the face is the texture scaled into")
+            let b = pixels(renderer.videoFace(item, frame: f, width: 480, height: 360))
+            XCTAssertEqual(zip(pixels(face), b).filter { $0 != $1 }.count, 0, "frame \(n)")
+        }
+        XCTAssertNil(faces.target(frameWidth: 640, frameHeight: 360, columns: 78..<562), "more columns than the card")
+        XCTAssertNil(faces.target(frameWidth: 480, frameHeight: 400, columns: 0..<480), "taller than the card")
+        XCTAssertNil(faces.target(frameWidth: 641, frameHeight: 360, columns: 80..<560), "not on whole pixels")
+        var contain = item
+        contain.style.imageFit = "contain"
+        XCTAssertNil(VideoFaceComposer(item: contain, width: 480, height: 360, capacity: 3)
+            .target(frameWidth: 640, frameHeight: 360, columns: 80..<560), "contain")
+    }
+
     func testAFaceStillHeldIsNeverDrawnOver() {
         let c = cases()[1]
         let faces = VideoFaceComposer(item: c.item, width: c.card.0, height: c.card.1, capacity: 3)
