@@ -147,8 +147,8 @@ struct FaceOverlay {
         return same(expected, result) ? roundings : nil
     }
 
-    /// Opaque pixels that vary from one to the next, every channel value and many alphas' worth
-    /// of rounding cases in a few rows.
+    /// Opaque pixels that vary from one to the next: the picture the corners are checked with,
+    /// and what the operations' probes hold where they do not draw.
     private static func probe(width: Int, height: Int) -> Texture {
         Texture(width: width, height: height) { x, y in
             let v = UInt32(truncatingIfNeeded: (x &* 7919 &+ y &* 104_729) &* 2_654_435_761)

@@ -46,7 +46,8 @@ public final class VideoFaceComposer {
 
     /// The card showing `frame` (decoded at `VideoStill.decodeSize`; opaque, as `VideoFrame`s
     /// are). The texture is the caller's until it lets it go; the composer then draws a later
-    /// frame into it.
+    /// frame into it. A frame the decoder scaled into a face `target` gave is made that face in
+    /// place (only the corners, shadow, text and border blended on) and returned.
     public func face(showing frame: Texture) -> Texture {
         let kept = keptParts()
         if pool.holds(frame), let overlay {
