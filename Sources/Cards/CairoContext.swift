@@ -18,6 +18,14 @@ final class CairoContext {
         cr = cairo_create(surface)
     }
 
+    /// A context drawing on `surface` (which the context takes over and destroys), a surface
+    /// that draws into `texture`'s memory: an observer wrapping it (`FaceOverlay`).
+    init(texture: Texture, surface: OpaquePointer) {
+        self.texture = texture
+        self.surface = surface
+        cr = cairo_create(surface)
+    }
+
     deinit {
         // The context may hold the last reference to a scaled font pango drew with.
         FontLock.withLock { cairo_destroy(cr) }

@@ -10,9 +10,11 @@ import Raster
 /// - Each face is drawn into a texture from a `TexturePool` (one the player's queue and the
 ///   screen no longer hold), not a new one. A frame drawn `cover` at 1:1 on whole pixels (what
 ///   `VideoStill.decodeSize` gives on a card of even width) is copied row by row into the face,
-///   the kept background only in the four corner squares, where cairo draws the frame through
-///   the rounded clip; any other frame starts from a copy of the kept background and cairo draws
-///   it through the clip. Then the shadow, the text and the border, as the full redraw does.
+///   and what lies over it — the rounded corners' edge over the background, the shadow, the
+///   text and the border — is blended on from pixel layers recorded once from cairo's drawing
+///   (`FaceOverlay`): no cairo per frame. Any other frame (or a card whose layers would not
+///   give cairo's bytes) starts from a copy of the kept background and cairo draws it through
+///   the clip, then the shadow, the text and the border, as the full redraw does.
 /// - Mip levels are made on demand (`Texture.buildMipLevelsOnDemand()`): only when the face is
 ///   drawn minified (the card a stopped clip leaves while the carousel moves), not per frame.
 ///
@@ -39,17 +41,30 @@ public final class VideoFaceComposer {
     /// Face textures made so far: stays put once the clip plays and frames are let go.
     public var allocations: Int { pool.allocations }
 
+    /// Whether frames placed on whole pixels get the recorded layers rather than cairo (tests).
+    var blendsRecordedOverlay: Bool { overlay != nil }
+
     /// The card showing `frame` (decoded at `VideoStill.decodeSize`; opaque, as `VideoFrame`s
     /// are). The texture is the caller's until it lets it go; the composer then draws a later
-    /// frame into it.
+    /// frame into it. A frame the decoder scaled into a face `target` gave is made that face in
+    /// place (only the corners, shadow, text and border blended on) and returned.
     public func face(showing frame: Texture) -> Texture {
         let kept = keptParts()
+        if pool.holds(frame), let overlay {
+            // Scaled into one of the faces (`target`): the picture is in place.
+            overlay.apply(to: frame)
+            return frame
+        }
         let (face, isNew) = pool.take()
         if isNew { face.buildMipLevelsOnDemand() }
         let W = Double(width), H = Double(height)
         do {
-            if let placed = wholePixelCover(frame) {
-                try drawCopyingPicture(frame, at: placed, into: face, kept: kept)
+            if let placed = wholePixelCover(frameWidth: frame.width, frameHeight: frame.height), let overlay {
+                // A copy of the picture, the corners, shadow, text and border blended on.
+                for y in 0..<height {
+                    (face.pixels + y * width).update(from: frame.pixels + (y - placed.y) * frame.width - placed.x, count: width)
+                }
+                overlay.apply(to: face)
             } else {
                 face.pixels.update(from: kept.background.pixels, count: width * height)
                 let ctx = CairoContext(texture: face)
@@ -64,60 +79,46 @@ public final class VideoFaceComposer {
         return face
     }
 
-    /// Where the frame's first pixel lands on the card when it is drawn `cover` at 1:1 and on
-    /// whole pixels (what `VideoStill.decodeSize` gives on an even card), with corners small
-    /// enough to leave a middle that is all picture; nil otherwise (the frame is drawn by cairo).
-    private func wholePixelCover(_ frame: Texture) -> (x: Int, y: Int, corner: Int)? {
-        guard ImageFit(styleName: item.style.imageFit) == .cover else { return nil }
-        let p = ImageFit.cover.place(imageWidth: Double(frame.width), imageHeight: Double(frame.height),
-                                     boxWidth: Double(width), boxHeight: Double(height))
-        guard p.scale == 1, p.x == p.x.rounded(), p.y == p.y.rounded() else { return nil }
-        // The rounded corners' arcs stay inside a square of the radius (the one pixel more
-        // covers cairo's approximation of the arc by curves).
-        let radius = max(0, min(item.style.cornerRadius, min(Double(width), Double(height)) / 2))
-        let corner = radius > 0 ? Int(radius.rounded(.up)) + 1 : 0
-        guard 2 * corner < width, 2 * corner < height else { return nil }
-        return (Int(p.x), Int(p.y), corner)
+    /// A face for the next frame to be scaled straight into (a decoder's `FrameTarget`), when the
+    /// frame is drawn `cover` at 1:1 on whole pixels, as tall as the card, the columns made are
+    /// the card's and the card blends its recorded layers: `face(showing:)` then only blends the
+    /// corners, shadow, text and border onto it. Nil otherwise: the frame is scaled into a texture
+    /// of the decoder's and copied.
+    public func target(frameWidth: Int, frameHeight: Int, columns: Range<Int>) -> (texture: Texture, x: Int, y: Int)? {
+        guard let placed = wholePixelCover(frameWidth: frameWidth, frameHeight: frameHeight), placed.y == 0,
+              columns == -placed.x ..< width - placed.x, overlay != nil else { return nil }
+        let (face, isNew) = pool.take()
+        if isNew { face.buildMipLevelsOnDemand() }
+        return (face, placed.x, 0)
     }
 
-    /// The face as `drawContent` draws it, for a frame placed on whole pixels at 1:1: inside the
-    /// card's clip an opaque picture drawn so is a copy of its pixels, so they are copied row by
-    /// row, and cairo draws the picture only in the four corner squares (over the kept background,
-    /// through the rounded clip: the antialiased edge), then the shadow, text and border as the
-    /// full redraw does.
-    private func drawCopyingPicture(_ frame: Texture, at placed: (x: Int, y: Int, corner: Int), into face: Texture,
-                                    kept: (background: Texture, text: TextStack)) throws {
-        let c = placed.corner
-        for y in 0..<height {
-            let row = face.pixels + y * width
-            let source = frame.pixels + (y - placed.y) * frame.width - placed.x
-            if y < c || y >= height - c {
-                let background = kept.background.pixels + y * width
-                row.update(from: background, count: c)
-                (row + c).update(from: source + c, count: width - 2 * c)
-                (row + width - c).update(from: background + width - c, count: c)
-            } else {
-                row.update(from: source, count: width)
-            }
-        }
-        let ctx = CairoContext(texture: face)
-        let W = Double(width), H = Double(height)
-        if c > 0 {
-            let side = Double(c)
-            renderer.clipToCard(ctx, style: item.style, width: W, height: H)
-            cairo_new_path(ctx.cr)
-            for (x, y) in [(0, 0), (W - side, 0), (0, H - side), (W - side, H - side)] {
-                cairo_rectangle(ctx.cr, x, y, side, side)
-            }
-            cairo_clip(ctx.cr)
-            try ImageSource.raster(frame).draw(on: ctx, fit: .cover, x: 0, y: 0, width: W, height: H)
-            cairo_reset_clip(ctx.cr)
-        }
-        renderer.clipToCard(ctx, style: item.style, width: W, height: H)
-        try renderer.finishCard(ctx, style: item.style, width: W, height: H) { ctx, W, H in
-            renderer.drawOverCoverPicture(item, text: kept.text, on: ctx, width: W, height: H)
-        }
+    /// Where the frame's first pixel lands on the card when it is drawn `cover` at 1:1 and on
+    /// whole pixels (what `VideoStill.decodeSize` gives on an even card); nil otherwise (the
+    /// frame is drawn by cairo).
+    private func wholePixelCover(frameWidth: Int, frameHeight: Int) -> (x: Int, y: Int)? {
+        guard ImageFit(styleName: item.style.imageFit) == .cover else { return nil }
+        let p = ImageFit.cover.place(imageWidth: Double(frameWidth), imageHeight: Double(frameHeight),
+                                     boxWidth: Double(width), boxHeight: Double(height))
+        guard p.scale == 1, p.x == p.x.rounded(), p.y == p.y.rounded() else { return nil }
+        return (Int(p.x), Int(p.y))
     }
+
+    /// What a frame placed on whole pixels at 1:1 gets over its picture — inside the card's clip
+    /// an opaque picture drawn so is a copy of its pixels — recorded once (`FaceOverlay`): the
+    /// corners' edge over the background, the shadow, the text and the border. Nil when its
+    /// replay would not give cairo's bytes (the frame is then drawn with cairo).
+    private lazy var overlay: FaceOverlay? = {
+        let kept = keptParts()
+        let W = Double(width), H = Double(height)
+        return FaceOverlay(width: width, height: height, background: kept.background,
+                           clip: { [renderer, item] in renderer.clipToCard($0, style: item.style, width: W, height: H) },
+                           overPicture: { [renderer, item] ctx in
+            renderer.clipToCard(ctx, style: item.style, width: W, height: H)
+            renderer.finishCard(ctx, style: item.style, width: W, height: H) { ctx, W, H in
+                renderer.drawOverCoverPicture(item, text: kept.text, on: ctx, width: W, height: H)
+            }
+        })
+    }()
 
     private func keptParts() -> (background: Texture, text: TextStack) {
         if let kept { return kept }

@@ -25,6 +25,9 @@ public final class TexturePool {
         self.capacity = max(1, capacity)
     }
 
+    /// Whether `texture` is one the pool keeps.
+    public func holds(_ texture: Texture) -> Bool { textures.contains { $0 === texture } }
+
     /// A texture of the pool's size that nobody else holds, to be filled with a new picture:
     /// one used before (`willRewritePixels()` called, its old pixels still there), else a new
     /// transparent one. `isNew` tells which.

@@ -33,6 +33,8 @@ final class FrameScaler {
     let fused: FusedConverterLevel?
     /// The fused converter's plan for the current source, when it covers it.
     private var plan: OpaquePointer?
+    /// The output columns the plan makes.
+    private var fusedColumns: Range<Int> = 0..<0
     /// Whether the last frame scaled went through the fused converter.
     var lastFrameWasFused: Bool { plan != nil }
     /// libswscale's context (an untyped handle: its type differs between FFmpeg 5.1 and 7.1).
@@ -74,8 +76,24 @@ final class FrameScaler {
         guard let fused, kc_pix_fmt_yuv420_layout(f.format) != 0, bt709 >= 0,
               width < Int(f.width), height <= Int(f.height) else { return nil }
         let x0 = shownColumns.lowerBound & ~1, x1 = min(width, (shownColumns.upperBound + 1) & ~1)
+        fusedColumns = x0..<x1
         return kc_yuv_plan_create(f.width, f.height, Int32(width), Int32(height), Int32(x0), Int32(x1), bt709,
                                   kc_frame_full_range(frame), fused.rawValue)
+    }
+
+    /// Where the fused converter writes a frame: into `target`'s texture when it gives one on
+    /// which every row and the made columns land, else into a texture of the pool. With the
+    /// address of the frame's first pixel (before the texture's memory when columns on the left
+    /// are not made: they are never written) and the row length in pixels.
+    private func fusedDestination(_ target: FrameTarget?) -> (texture: Texture, origin: UnsafeMutablePointer<UInt32>, stride: Int) {
+        if let target, let placed = target(width, height, fusedColumns),
+           placed.y >= 0, placed.y + height <= placed.texture.height,
+           placed.x + fusedColumns.lowerBound >= 0, placed.x + fusedColumns.upperBound <= placed.texture.width {
+            let t = placed.texture
+            return (t, t.pixels + placed.y * t.width + placed.x, t.width)
+        }
+        let t = pool.take().texture
+        return (t, t.pixels, width)
     }
 
     /// The output columns libswscale writes for a source `sourceWidth` wide whose chroma is
@@ -94,9 +112,9 @@ final class FrameScaler {
         return (a..<b, sourceX)
     }
 
-    /// The frame scaled into a texture of the pool (one nobody else holds); `path` names the
-    /// file in errors.
-    func scale(_ frame: UnsafeMutablePointer<AVFrame>, path: String) throws -> Texture {
+    /// The frame scaled into a texture of the pool (one nobody else holds), or into `target`'s
+    /// when it gives one and the fused converter makes the frame; `path` names the file in errors.
+    func scale(_ frame: UnsafeMutablePointer<AVFrame>, path: String, into target: FrameTarget? = nil) throws -> Texture {
         let f = frame.pointee
         let key = (f.width, f.height, f.format, f.colorspace.rawValue, f.color_range.rawValue)
         if source.map({ $0 != key }) ?? true {
@@ -105,10 +123,10 @@ final class FrameScaler {
             source = key
         }
         if let plan {
-            let texture = pool.take().texture
+            let (texture, origin, stride) = fusedDestination(target)
             let nv12 = kc_pix_fmt_yuv420_layout(f.format) == 2
             kc_yuv_plan_run(plan, f.data.0, f.linesize.0, f.data.1, f.linesize.1, nv12 ? nil : f.data.2, f.linesize.2,
-                            UnsafeMutableRawPointer(texture.pixels).assumingMemoryBound(to: UInt8.self), Int32(width * 4))
+                            UnsafeMutableRawPointer(origin).assumingMemoryBound(to: UInt8.self), Int32(stride * 4))
             return texture
         }
         if context == nil || swscaleSource.map({ $0 != key }) ?? true {

@@ -19,6 +19,8 @@ public final class VideoDecoder {
 
     let input: MediaInput
     private let scaler: FrameScaler
+    /// Where frames are scaled straight into when it gives a texture (a card's face).
+    private let target: FrameTarget?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var memoryFrame: UnsafeMutablePointer<AVFrame>?
@@ -49,18 +51,22 @@ public final class VideoDecoder {
     /// the file is open: a card decodes a clip at the size it draws it, which depends on the
     /// clip's aspect ratio). With `shownWidth`, only the middle `shownWidth` columns of each frame
     /// are looked at (a card that crops a wide clip's sides): the others may be left unscaled,
-    /// holding nothing defined (`FrameScaler`).
+    /// holding nothing defined (`FrameScaler`). With `target`, a frame the fused converter makes
+    /// is scaled into the texture it gives (`FrameTarget`).
     public convenience init(path: String, outputSize: (VideoInfo) -> (width: Int, height: Int), shownWidth: Int? = nil,
-                            hardware: HardwareDecode = .auto, threads: Int = 1, limits: VideoLimits = VideoLimits()) throws {
-        try self.init(path: path, outputSize: outputSize, shownWidth: shownWidth, hardware: hardware, threads: threads,
-                      limits: limits, isCancelled: { false })
+                            target: FrameTarget? = nil, hardware: HardwareDecode = .auto, threads: Int = 1,
+                            limits: VideoLimits = VideoLimits()) throws {
+        try self.init(path: path, outputSize: outputSize, shownWidth: shownWidth, target: target, hardware: hardware,
+                      threads: threads, limits: limits, isCancelled: { false })
     }
 
     /// As the public initialisers; `isCancelled` is polled before every read from the file.
     /// `fused`: the fused converter's instruction set at most, nil for libswscale on every frame
     /// (`FrameScaler`), for tests to compare.
-    init(path: String, outputSize: (VideoInfo) -> (width: Int, height: Int), shownWidth: Int? = nil, hardware: HardwareDecode,
-         threads: Int, limits: VideoLimits, fused: FusedConverterLevel? = .avx2, isCancelled: @escaping () -> Bool) throws {
+    init(path: String, outputSize: (VideoInfo) -> (width: Int, height: Int), shownWidth: Int? = nil, target: FrameTarget? = nil,
+         hardware: HardwareDecode, threads: Int, limits: VideoLimits, fused: FusedConverterLevel? = .avx2,
+         isCancelled: @escaping () -> Bool) throws {
+        self.target = target
         input = try MediaInput(path: path, limits: limits, isCancelled: isCancelled)
         info = VideoInfo(input: input)
         let size = outputSize(info)
@@ -100,7 +106,7 @@ public final class VideoDecoder {
         guard try decode() else { return nil }
         let (time, duration) = timing()
         defer { av_frame_unref(frame) }
-        let texture = try scaler.scale(try memoryImage(), path: info.path)
+        let texture = try scaler.scale(try memoryImage(), path: info.path, into: target)
         return VideoFrame(texture: texture, time: time, duration: duration)
     }
 

@@ -66,14 +66,16 @@ public final class VideoPlayer {
     /// Starts playing `path` at the size `outputSize` gives for the clip once it is open (on the
     /// player thread: the caller never opens the file), e.g. the size a card draws it at. With
     /// `shownWidth`, `compose` looks only at the middle `shownWidth` columns of each frame (see
-    /// `VideoDecoder`).
+    /// `VideoDecoder`). With `target`, frames are scaled straight into the textures it gives (a
+    /// card's faces, `FrameTarget`) where they can be; `compose` then gets that texture.
     public init(path: String, outputSize: @escaping (VideoInfo) -> (width: Int, height: Int), shownWidth: Int? = nil,
-                options: Options = Options(), compose: @escaping (Texture) -> Texture = { $0 }, logger: Logger) {
+                options: Options = Options(), target: FrameTarget? = nil, compose: @escaping (Texture) -> Texture = { $0 },
+                logger: Logger) {
         core = PlayerCore(queueDepth: max(1, options.queueDepth))
         self.compose = compose
         self.logger = logger
         let open = { [core] () throws -> VideoDecoder in
-            try VideoDecoder(path: path, outputSize: outputSize, shownWidth: shownWidth,
+            try VideoDecoder(path: path, outputSize: outputSize, shownWidth: shownWidth, target: target,
                              hardware: options.hardware, threads: options.threads, limits: options.limits,
                              isCancelled: { core.isStopping })
         }

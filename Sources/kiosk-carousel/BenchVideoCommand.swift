@@ -90,9 +90,11 @@ struct BenchVideoCommand: ParsableCommand {
         var item = ItemConfig(id: "bench", title: "Harbour")
         item.video = path
         let faces = VideoFaceComposer(item: item, width: card.width, height: card.height, capacity: 5)
-        // On a card, as `CardVideo` opens it: only the card's width of a cropped clip is looked at.
+        // On a card, as `CardVideo` opens it: only the card's width of a cropped clip is looked at,
+        // and frames are scaled straight into the card's faces where they can be.
         let decoders = try Stage.allCases.map { stage in
-            try VideoDecoder(path: path, outputSize: { _ in size }, shownWidth: stage == .onACard ? card.width : nil, hardware: .off)
+            try VideoDecoder(path: path, outputSize: { _ in size }, shownWidth: stage == .onACard ? card.width : nil,
+                             target: stage == .onACard ? faces.target(frameWidth:frameHeight:columns:) : nil, hardware: .off)
         }
         var wall = [[Double]](repeating: [], count: Stage.allCases.count), cpu = wall
         frames: while true {

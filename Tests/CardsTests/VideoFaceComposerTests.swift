@@ -77,6 +77,20 @@ final class VideoFaceComposerTests: XCTestCase {
             cases.append(("radius \(radius), wide", item, (480, 360), (640, 360)))
             cases.append(("radius \(radius), tall", item, (320, 180), (320, 240)))
         }
+        // The text on an opaque plate, and a long title wrapping over three lines whose soft
+        // shadows and glyphs overlap from line to line, over the shadow, with a border.
+        var plate = ItemConfig(id: "plate", title: "Harbour at dawn")
+        plate.subtitle = "On a plate"
+        plate.style.textPlate = 0xFF10_2030
+        plate.style.borderWidth = 2
+        cases.append(("text plate", plate, (480, 360), (640, 360)))
+        var wrapped = ItemConfig(id: "wrapped", title: "Harbour at dawn, gulls over the quay, the fishing boats coming in")
+        wrapped.subtitle = "Recorded on the quay, spring"
+        wrapped.style.titleLines = 3
+        wrapped.style.shadow = true
+        wrapped.style.borderWidth = 1.5
+        wrapped.style.borderColor = 0x80FF_FFFF
+        cases.append(("wrapped title", wrapped, (320, 240), (426, 240)))
         for c in cases {
             let faces = VideoFaceComposer(item: c.item, width: c.card.0, height: c.card.1, capacity: 3)
             for n in 0..<3 {
@@ -86,7 +100,38 @@ final class VideoFaceComposerTests: XCTestCase {
                 let differing = zip(a, b).filter { $0 != $1 }.count
                 XCTAssertEqual(differing, 0, "\(c.name), frame \(n): \(differing) pixels differ from the full redraw")
             }
+            XCTAssertTrue(faces.blendsRecordedOverlay, "\(c.name): blended from the recorded layers, not drawn by cairo")
         }
+    }
+
+    /// A frame the decoder scales straight into a face (`target`, as a cover card's player does)
+    /// gets the same face as a frame copied in; a frame that does not fill the card exactly gets
+    /// no target.
+    func testAFrameScaledIntoTheFaceEqualsTheFullRedraw() throws {
+        var item = ItemConfig(id: "dressed", title: "Harbour at dawn")
+        item.subtitle = "A clip on its card"
+        item.style.shadow = true
+        item.style.borderWidth = 3
+        item.style.cornerRadius = 24
+        let faces = VideoFaceComposer(item: item, width: 480, height: 360, capacity: 3)
+        for n in 0..<3 {
+            let f = frame(n, width: 640, height: 360)
+            let target = try XCTUnwrap(faces.target(frameWidth: 640, frameHeight: 360, columns: 80..<560))
+            XCTAssertEqual(target.x, -80)
+            XCTAssertEqual(target.y, 0)
+            for y in 0..<360 { (target.texture.pixels + y * 480).update(from: f.pixels + y * 640 + 80, count: 480) }
+            let face = faces.face(showing: target.texture)
+            XCTAssertTrue(face === target.texture, "the face is the texture scaled into")
+            let b = pixels(renderer.videoFace(item, frame: f, width: 480, height: 360))
+            XCTAssertEqual(zip(pixels(face), b).filter { $0 != $1 }.count, 0, "frame \(n)")
+        }
+        XCTAssertNil(faces.target(frameWidth: 640, frameHeight: 360, columns: 78..<562), "more columns than the card")
+        XCTAssertNil(faces.target(frameWidth: 480, frameHeight: 400, columns: 0..<480), "taller than the card")
+        XCTAssertNil(faces.target(frameWidth: 641, frameHeight: 360, columns: 80..<560), "not on whole pixels")
+        var contain = item
+        contain.style.imageFit = "contain"
+        XCTAssertNil(VideoFaceComposer(item: contain, width: 480, height: 360, capacity: 3)
+            .target(frameWidth: 640, frameHeight: 360, columns: 80..<560), "contain")
     }
 
     func testAFaceStillHeldIsNeverDrawnOver() {

@@ -217,7 +217,7 @@ final class CardVideo {
             VideoStill.decodeSize(displayWidth: info.displayWidth, displayHeight: info.displayHeight, fit: fit,
                                   boxWidth: cardWidth, boxHeight: cardHeight)
         }, shownWidth: fit == .cover ? cardWidth : nil, options: budget.options(loop: item.loop, queueDepth: depth, synchronous: synchronous),
-           compose: faces.face(showing:), logger: logger)
+           target: faces.target(frameWidth:frameHeight:columns:), compose: faces.face(showing:), logger: logger)
         if let h = held, h.index != index { held = nil }
         let soundtrack = Soundtrack.start(item: item, path: path, at: now, mixer: sound, synchronous: synchronous, logger: logger)
         playing = Playing(index: index, item: item, player: player, faces: faces, start: now, soundtrack: soundtrack)
