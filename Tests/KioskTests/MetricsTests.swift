@@ -40,7 +40,7 @@ final class MetricsTests: XCTestCase {
         h.blanked = false
         h.inputDevices = 2
         h.cardCacheBytes = 12_582_912
-        for seconds in [0.004, 0.009, 0.015, 2.0] { h.frameTimes.record(seconds) }
+        for seconds in [0.004, 0.009, 0.015, 7.0] { h.frameTimes.record(seconds) }
         h.flipsMissed = 3
         h.residentBytes = 48_234_496
         h.startTime = 1_764_129_000
@@ -129,8 +129,10 @@ final class MetricsTests: XCTestCase {
         kiosk_carousel_frame_duration_seconds_bucket{le="0.25"} 3
         kiosk_carousel_frame_duration_seconds_bucket{le="0.5"} 3
         kiosk_carousel_frame_duration_seconds_bucket{le="1.0"} 3
+        kiosk_carousel_frame_duration_seconds_bucket{le="2.0"} 3
+        kiosk_carousel_frame_duration_seconds_bucket{le="5.0"} 3
         kiosk_carousel_frame_duration_seconds_bucket{le="+Inf"} 4
-        kiosk_carousel_frame_duration_seconds_sum 2.028000
+        kiosk_carousel_frame_duration_seconds_sum 7.028000
         kiosk_carousel_frame_duration_seconds_count 4
         # HELP kiosk_carousel_flips_missed_total Page flips that reached the screen more than a refresh late, or never.
         # TYPE kiosk_carousel_flips_missed_total counter

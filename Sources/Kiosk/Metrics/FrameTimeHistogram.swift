@@ -6,10 +6,11 @@
 /// docs/reliability.md "Endurance").
 public struct FrameTimeHistogram: Equatable, Sendable {
     /// The buckets' upper bounds in seconds, ascending: fine below a 60 Hz refresh (16.7 ms),
-    /// coarse above it. A frame above the last bound is counted in `count` only (`+Inf`).
+    /// coarse above it, up to 5 s (a loaded emulator's frames; a quantile in the `+Inf` bucket
+    /// reads as the last bound). A frame above the last bound is counted in `count` only.
     public static let bounds: [Double] = [0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.008, 0.010, 0.012, 0.014,
                                           0.0167, 0.020, 0.025, 0.0333, 0.050, 0.0667, 0.100, 0.150, 0.250,
-                                          0.500, 1.0]
+                                          0.500, 1.0, 2.0, 5.0]
 
     /// Frames per bucket (not cumulative): `counts[i]` took more than `bounds[i-1]` and at most
     /// `bounds[i]` seconds.
