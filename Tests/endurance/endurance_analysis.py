@@ -16,7 +16,10 @@ sampler in the guest (sample.py), the verdict (verdict.py) and the plots (plot.p
   leak does (it tilts every part of the window), and a step — a cache filled, new content
   adopted — that then stays flat is reported as a step, not a leak (the last half is flat).
 """
+import json
 import math
+import os
+import sys
 
 # (column, label, unit, threshold per hour, why that threshold)
 SERIES = [
@@ -166,3 +169,31 @@ def verdict(samples, warmup_minutes):
     if inactive:
         problems.append('the unit was not active at %d samples (first at %.0f s)' % (len(inactive), inactive[0]))
     return not problems, results, problems
+
+
+def read_jsonl(path):
+    """The JSON lines of a file as dicts; a line cut by a stop is left out, a missing file is []."""
+    rows = []
+    try:
+        for line in open(path, errors='replace'):
+            try:
+                rows.append(json.loads(line))
+            except ValueError:
+                pass
+    except OSError:
+        pass
+    return rows
+
+
+def run_arguments(argv, usage):
+    """OUT [--warmup MINUTES] of verdict.py and plot.py: (OUT, warm-up minutes, OUT's samples);
+    exits with the usage, or when OUT has no samples."""
+    if not argv:
+        sys.exit(usage)
+    out, warmup = argv[0], 30.0
+    if '--warmup' in argv:
+        warmup = float(argv[argv.index('--warmup') + 1])
+    samples = read_jsonl(os.path.join(out, 'samples.jsonl'))
+    if not samples:
+        sys.exit('endurance: no samples in %s/samples.jsonl' % out)
+    return out, warmup, samples

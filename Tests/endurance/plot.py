@@ -6,7 +6,6 @@ with its slope per hour and the threshold; under them what the kiosk was doing (
 display connected, input devices, config generation). From OUT/samples.jsonl; writes
 OUT/endurance.png unless --png names another file. Needs python3-matplotlib (the endurance
 target installs it; make test does not need it)."""
-import json
 import os
 import sys
 
@@ -15,24 +14,12 @@ matplotlib.use('Agg')
 import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from endurance_analysis import SERIES, fit, judge  # noqa: E402
+from endurance_analysis import SERIES, fit, judge, run_arguments  # noqa: E402
 
 
 def main(argv):
-    if not argv:
-        sys.exit(__doc__)
-    out, warmup = argv[0], 30.0
-    if '--warmup' in argv:
-        warmup = float(argv[argv.index('--warmup') + 1])
+    out, warmup, samples = run_arguments(argv, __doc__)
     png = argv[argv.index('--png') + 1] if '--png' in argv else os.path.join(out, 'endurance.png')
-    samples = []
-    for line in open(os.path.join(out, 'samples.jsonl'), errors='replace'):
-        try:
-            samples.append(json.loads(line))
-        except ValueError:
-            pass
-    if not samples:
-        sys.exit('plot.py: no samples in %s' % out)
     minutes = [s['elapsed_s'] / 60 for s in samples]
     rows = len(SERIES) + 1
     fig, axes = plt.subplots(rows, 1, figsize=(9, 2.0 * rows), sharex=True)

@@ -12,26 +12,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from endurance_analysis import verdict  # noqa: E402
+from endurance_analysis import read_jsonl, run_arguments, verdict  # noqa: E402
 
 # The actions use.py does on their own clocks: each must have gone as expected at least once.
 SCHEDULED = ('program', 'hotplug', 'reload', 'display', 'usb')
 # The kiosk's events that show the configuration's own churn (each must have happened).
 EXPECTED_EVENTS = ('screen_blanked', 'screen_woke', 'schedule_opened', 'schedule_closed', 'video_started',
                    'action_started', 'action_exited', 'reloaded', 'usb_import', 'selected')
-
-
-def read_jsonl(path):
-    rows = []
-    try:
-        for line in open(path, errors='replace'):
-            try:
-                rows.append(json.loads(line))
-            except ValueError:
-                pass            # a line cut by a stop
-    except OSError:
-        pass
-    return rows
 
 
 def number(v, unit=''):
@@ -41,15 +28,7 @@ def number(v, unit=''):
 
 
 def main(argv):
-    if not argv:
-        sys.exit(__doc__)
-    out, warmup = argv[0], 30.0
-    if '--warmup' in argv:
-        warmup = float(argv[argv.index('--warmup') + 1])
-    samples = read_jsonl(os.path.join(out, 'samples.jsonl'))
-    if not samples:
-        print('endurance verdict: FAIL: no samples in %s/samples.jsonl' % out)
-        return 1
+    out, warmup, samples = run_arguments(argv, __doc__)
     passed, results, problems = verdict(samples, warmup)
     span = samples[-1]['elapsed_s'] / 60
     print('endurance verdict over %.1f min (%d samples, warm-up %g min left out of the fit):' % (span, len(samples), warmup))
