@@ -30,11 +30,13 @@ install_kiosk_unit "$BIN" "$TOP/systemd/kiosk-carousel.service" "$OUT/kiosk.toml
 # new lines to OUT/events.jsonl at every sample: the sandbox cannot write OUT).
 printf '[Service]\nStandardOutput=append:%s/kiosk.log\nStandardError=append:%s/kiosk.log\nEnvironment=LIBDISPATCH_LOG=stderr\n' \
     "$OUT" "$OUT" > /etc/systemd/system/kiosk-carousel.service.d/endurance-output.conf
-# The watchdog's limit is a time limit like the tests' own: scaled by KIOSK_VM_SLOWDOWN. Under TCG
-# on a loaded host a debug build's loop runs 20-50 times slower than natively, and the adoption
-# of a reloaded file (~0.3 s on the loop natively in a debug build with this file's 480 windows)
-# outlasted the shipped 10 s. A restart still fails the run.
-printf '[Service]\nWatchdogSec=%s\n' "$(scaled 10)" > /etc/systemd/system/kiosk-carousel.service.d/endurance-watchdog.conf
+# The unit's own limits are time limits like the tests' own: scaled by KIOSK_VM_SLOWDOWN. Under
+# TCG on a loaded host a debug build runs 20-50 times slower than natively: its start outlasted
+# the shipped TimeoutStartSec=60, and the adoption of a reloaded file (~0.3 s on the loop
+# natively in a debug build with this file's 480 windows) the shipped WatchdogSec=10. A restart
+# still fails the run.
+printf '[Service]\nWatchdogSec=%s\nTimeoutStartSec=%s\n' "$(scaled 10)" "$(scaled 60)" \
+    > /etc/systemd/system/kiosk-carousel.service.d/endurance-limits.conf
 exec_start=$(sed -n 's/^ExecStart=//p' "$TOP/systemd/kiosk-carousel.service")
 printf '[Service]\nExecStart=\nExecStart=%s --events /run/kiosk-carousel/events.jsonl\n' "$exec_start" \
     > /etc/systemd/system/kiosk-carousel.service.d/endurance-events.conf
