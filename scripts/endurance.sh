@@ -13,7 +13,7 @@
 # Environment: KIOSK_VM (../shared/vm/kiosk-vm), BIN (.build/debug/kiosk-carousel),
 # KIOSK_VM_SLOWDOWN (measured when unset, Tests/vm/lib/slowdown.bash), ENDURANCE_SAMPLE
 # (seconds between samples: 60, or 20 for runs under an hour), ENDURANCE_WARMUP (minutes left out
-# of the fit: 30, or 30 % of runs under 100 minutes), ENDURANCE_SEED (the use's random seed).
+# of the fit: 30, or half of runs under 100 minutes), ENDURANCE_SEED (the use's random seed).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 minutes=${1:?usage: scripts/endurance.sh MINUTES OUT}
@@ -24,7 +24,7 @@ BIN=$(realpath "${BIN:-$top/.build/debug/kiosk-carousel}")
 export BIN
 [ -x "$BIN" ] || { echo "endurance: no binary at $BIN (make build)" >&2; exit 2; }
 sample=${ENDURANCE_SAMPLE:-$([ "$minutes" -lt 60 ] && echo 20 || echo 60)}
-warmup=${ENDURANCE_WARMUP:-$([ "$minutes" -lt 100 ] && echo $((minutes * 3 / 10)) || echo 30)}
+warmup=${ENDURANCE_WARMUP:-$([ "$minutes" -lt 100 ] && echo $((minutes / 2)) || echo 30)}
 seed=${ENDURANCE_SEED:-$(date +%s)}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)

@@ -10,7 +10,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from endurance_analysis import (fit, frame_buckets, histogram_quantile, judge, parse_prometheus,  # noqa: E402
-                                t_quantile, verdict)
+                                t_quantile, threshold_factor, verdict, SHORT_FACTOR)
 
 RSS_THRESHOLD = 512.0
 
@@ -132,6 +132,21 @@ class VerdictTests(unittest.TestCase):
         passed, _, problems = verdict(self.samples(pid_change_at=100), warmup_minutes=30)
         self.assertFalse(passed)
         self.assertIn('restarted', problems[0])
+
+    def test_the_ci_form_judges_against_gross_thresholds(self):
+        rng = random.Random(7)
+
+        def ten_minutes(leak_kib_per_minute):
+            return [{'elapsed_s': i * 20, 'pid': 1, 'nrestarts': 0, 'active': 'active',
+                     'rss_kib': 80_000 + leak_kib_per_minute * i / 3 + rng.gauss(0, 300), 'fds': 32, 'threads': 7}
+                    for i in range(31)]
+        self.assertEqual(threshold_factor(ten_minutes(0), 5), SHORT_FACTOR)
+        self.assertEqual(threshold_factor(self.samples(), 30), 1)
+        passed, _, problems = verdict(ten_minutes(1024 / 60), warmup_minutes=5)    # 1 MiB/h: fails a long run only
+        self.assertTrue(passed, problems)
+        passed, _, problems = verdict(ten_minutes(2048), warmup_minutes=5)         # 2 MiB a minute
+        self.assertFalse(passed)
+        self.assertIn('resident memory', problems[0])
 
     def test_no_samples_after_the_warm_up_fails(self):
         passed, _, problems = verdict(self.samples()[:20], warmup_minutes=30)

@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from endurance_analysis import read_jsonl, run_arguments, verdict  # noqa: E402
+from endurance_analysis import SHORT_WINDOW_MINUTES, read_jsonl, run_arguments, threshold_factor, verdict  # noqa: E402
 
 # The actions use.py does on their own clocks: each must have gone as expected at least once.
 SCHEDULED = ('program', 'hotplug', 'reload', 'display', 'usb')
@@ -32,6 +32,9 @@ def main(argv):
     passed, results, problems = verdict(samples, warmup)
     span = samples[-1]['elapsed_s'] / 60
     print('endurance verdict over %.1f min (%d samples, warm-up %g min left out of the fit):' % (span, len(samples), warmup))
+    factor = threshold_factor(samples, warmup)
+    if factor != 1:
+        print('the CI form: under %d min after the warm-up, every threshold x %d (gross leaks only)' % (SHORT_WINDOW_MINUTES, factor))
     print('%-28s %12s %12s %12s %12s %12s %14s %10s  %s' % ('series', 'first', 'last', 'slope/h', 'lower/h',
                                                             'last half/h', '30 days', 'allowed/h', 'status'))
     for r in results:
