@@ -128,6 +128,15 @@ class VerdictTests(unittest.TestCase):
         self.assertEqual(len(problems), 1, problems)
         self.assertIn('resident memory', problems[0])
 
+    def test_reloading_is_active_and_failed_is_not(self):
+        samples = self.samples()
+        samples[50]['active'] = 'reloading'
+        self.assertTrue(verdict(samples, warmup_minutes=30)[0])
+        samples[60]['active'] = 'failed'
+        passed, _, problems = verdict(samples, warmup_minutes=30)
+        self.assertFalse(passed)
+        self.assertIn('not active at 1 samples (first at 3600 s)', problems[0])
+
     def test_a_restart_fails(self):
         passed, _, problems = verdict(self.samples(pid_change_at=100), warmup_minutes=30)
         self.assertFalse(passed)
