@@ -12,8 +12,11 @@ VARIANT
                schedule's `items` still name items after an import), other titles and
                pictures, paths relative to the stick's folder.
 --reload N     titles carry "(reload N)": a reload that changes every card.
---broken       a file the kiosk refuses (an item whose id is not a string): the reload is
-               refused with a located problem and the running configuration stays.
+--broken       a file the kiosk refuses (`[display] pixel_shift = 99`, out of its range): the
+               reload is refused with a located problem and the running configuration stays.
+               In a table of the machine's own: after a USB import the stick's [[item]] table
+               replaces the file's, so a bad item in the file is not read at all (the first
+               4-hour run broke an item and saw its reloads adopted).
 
 The content: a program item first (a foreground program that takes the screen for 5 s), a video
 item (its clip loops while it rests at the centre; it is home_item, so an idle carousel returns
@@ -56,10 +59,10 @@ def items(variant, reload, media_dir, clip):
     return '\n'.join(out)
 
 
-def machine_tables():
+def machine_tables(broken):
     return '''[display]
 backend = "drm"
-pixel_shift = 2
+pixel_shift = %d
 pixel_shift_interval = 7
 
 [carousel]
@@ -92,12 +95,14 @@ import = true
 content = "/var/lib/kiosk-carousel/usb"
 allow_exec = true
 notice_seconds = 4
-'''
+''' % (99 if broken else 2)
 
 
 def main(argv):
     if not argv or argv[0] not in ('machine', 'stick-a', 'stick-b'):
         sys.exit(__doc__)
+    if '--broken' in argv and argv[0] != 'machine':
+        sys.exit('make-config.py: --broken is for the machine file')
     variant, reload, broken = argv[0], 0, False
     rest = argv[1:]
     while rest:
@@ -108,13 +113,11 @@ def main(argv):
         else:
             sys.exit('make-config.py: unknown argument %r\n%s' % (rest[0], __doc__))
     if variant == 'machine':
-        text = machine_tables() + '\n' + items(variant, reload, '/usr/share/kiosk-endurance/media',
+        text = machine_tables(broken) + '\n' + items(variant, reload, '/usr/share/kiosk-endurance/media',
                                                '/usr/share/kiosk-endurance/clip.mp4')
     else:
         text = items(variant, reload, 'pictures', 'clips/clip.mp4')
     text += '\n' + schedule()
-    if broken:
-        text += '\n[[item]]\nid = 7\n'
     sys.stdout.write(text)
 
 
