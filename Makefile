@@ -147,6 +147,18 @@ hostile-sticks: build
 soak: deps
 	scripts/soak.sh
 
+## make endurance HOURS=4 (or MINUTES=10, the CI form): the shipped unit under real systemd in kiosk-vm with
+## synthetic use (drags, knob turns, program selects, unplugs, input hotplug, reloads, USB imports, the clip, a
+## schedule, blanking, pixel shift), sampled every minute (20 s under an hour); fails on growth of memory,
+## descriptors, threads, frame times, flips missed or the card cache (a fitted slope over a threshold per series).
+## Data, verdict and plots in ENDURANCE_OUT (out/endurance). Installs python3-matplotlib for the plots.
+## docs/reliability.md, "Endurance".
+ENDURANCE_OUT ?= out/endurance
+endurance: build
+	@[ -n "$(HOURS)$(MINUTES)" ] || { echo "make endurance HOURS=N or MINUTES=N"; exit 2; }
+	/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || apt-get install -y --no-install-recommends python3-matplotlib
+	scripts/endurance.sh $(if $(MINUTES),$(MINUTES),$$(( $(HOURS) * 60 ))) $(ENDURANCE_OUT)
+
 ## make reliability: the long fuzz, soak and fault runs.
 reliability: deps
 	$(SWIFT) build --build-tests

@@ -63,6 +63,10 @@ public protocol DisplayBackend: ScreenControl {
     /// did (the kernel's vblank timestamp of a page flip where there is one). Set by whoever
     /// measures latency; nil costs nothing.
     var onFrameShown: ((FrameShown) -> Void)? { get set }
+    /// Queued frames (page flips) that reached the screen more than a refresh and a quarter
+    /// after they were queued — a vblank missed — or never (the backend gave up waiting), since
+    /// the start. 0 for displays that queue nothing.
+    var flipsMissed: Int { get }
 }
 
 extension DisplayBackend {
@@ -72,6 +76,7 @@ extension DisplayBackend {
     public var wantsFrame: Bool { false }
     public var health: DisplayHealth { size.width > 0 && size.height > 0 ? .showing : .notShowing }
     public var nextWakeTime: Double? { nil }
+    public var flipsMissed: Int { 0 }
     public func handleWake() -> Bool { false }
     public func setScreenPower(_ on: Bool) -> ScreenPowerResult {
         .unsupported(reason: "\(type(of: self)) has no screen power control")

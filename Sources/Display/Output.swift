@@ -115,7 +115,10 @@ public final class Output<Backend: OutputBackend>: DisplayBackend, OutputEvents 
         wantsFrame = false
         cap.setRefreshRate(backend.refreshRate)
         cap.presented(at: now)
-        guard case .shown(let crtcID) = outcome else { return }
+        guard case .shown(let crtcID) = outcome else {
+            stats.queuedAt = now
+            return
+        }
         if stats.firstFrameTime == nil {
             stats.firstFrameTime = now
             backend.firstFrameShown()
@@ -127,6 +130,7 @@ public final class Output<Backend: OutputBackend>: DisplayBackend, OutputEvents 
 
     public func commitCompleted(_ shown: FrameShown, at now: Double) {
         stats.completions += 1
+        stats.completed(shown, refreshRate: backend.refreshRate)
         stats.firstFrameTime = stats.firstFrameTime ?? now
         onFrameShown?(shown)
     }

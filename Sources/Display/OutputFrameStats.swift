@@ -10,8 +10,26 @@ public struct OutputFrameStats: Equatable, Sendable {
     public var lastCopiedPixels = 0
     /// Monotonic time of the first frame on screen.
     public var firstFrameTime: Double?
+    /// Queued frames shown more than `missedAfter` refreshes after they were queued, or never
+    /// (`DisplayBackend.flipsMissed`).
+    public var flipsMissed = 0
+    /// When the frame in flight was queued (monotonic); nil: none in flight.
+    var queuedAt: Double?
+
+    /// Refresh periods a queued frame may take before it counts as missed: it is due at the next
+    /// vblank, at most one period away; the quarter is for the timestamps' jitter.
+    public static let missedAfter = 1.25
 
     public init() {}
+
+    /// Counts the completion of the frame queued at `queuedAt`: missed when it timed out or came
+    /// later than `missedAfter` periods of `refreshRate`.
+    mutating func completed(_ shown: FrameShown, refreshRate: Double) {
+        defer { queuedAt = nil }
+        if shown.timing == .timedOut { flipsMissed += 1; return }
+        guard let queued = queuedAt, refreshRate > 0 else { return }
+        if shown.time - queued > Self.missedAfter / refreshRate { flipsMissed += 1 }
+    }
 
     /// Counts one present's copy.
     mutating func copied(_ pixels: Int) {
@@ -27,4 +45,6 @@ extension Output {
     public var pixelsCopied: Int { stats.pixelsCopied }
     /// Monotonic time of the first frame on screen (`stats.firstFrameTime`).
     public var firstFrameTime: Double? { stats.firstFrameTime }
+    /// Queued frames shown late or never (`stats.flipsMissed`).
+    public var flipsMissed: Int { stats.flipsMissed }
 }

@@ -24,6 +24,9 @@ public final class InputDevices: InputSource {
 
     public var pollDescriptors: [Int32] { sources.flatMap(\.pollDescriptors) }
     public var descriptorGeneration: Int { sources.reduce(0) { $0 + $1.descriptorGeneration } }
+    /// Every source's devices (the metrics' `input_devices`; without it the protocol's default, 0,
+    /// was reported whatever was plugged in).
+    public var deviceCount: Int { sources.reduce(0) { $0 + $1.deviceCount } }
 
 
     public func readTimed(fd: Int32) -> [TimedInputEvent] {

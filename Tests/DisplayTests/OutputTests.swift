@@ -180,6 +180,30 @@ final class OutputTests: XCTestCase {
         XCTAssertFalse(output.wantsFrame)
     }
 
+    /// A flip shown within a refresh and a quarter of its queueing is on time; a later one, or
+    /// one the backend gave up on, is a flip missed.
+    func testFlipsShownLateOrNeverAreCountedAsMissed() throws {
+        let (output, backend) = makeOutput(pacing: .completionEvents)
+        let frame = patternFrame(width: 64, height: 48, generation: 0)
+        let period = 1 / backend.refreshRate
+        func flip(completedAfter delay: Double, timing: FrameShown.Timing = .vblank) throws {
+            backend.outcomes = [.queued]
+            try output.present(frame, damage: [frame.bounds])
+            let queued = clock.now
+            clock.now += delay
+            backend.events?.commitCompleted(FrameShown(sequence: output.frameSequence, time: queued + delay, timing: timing), at: clock.now)
+            clock.now += period
+        }
+        try flip(completedAfter: 0.002)
+        try flip(completedAfter: period)
+        XCTAssertEqual(output.flipsMissed, 0, "at the next vblank: on time")
+        try flip(completedAfter: 2 * period)
+        XCTAssertEqual(output.flipsMissed, 1, "two refreshes later: a vblank missed")
+        try flip(completedAfter: 0.1, timing: .timedOut)
+        XCTAssertEqual(output.flipsMissed, 2, "never completed: missed")
+        XCTAssertEqual(output.stats.completions, 4)
+    }
+
     // MARK: pacing
 
     func testClockPacingCapsAtTheBackendsRefreshRate() throws {

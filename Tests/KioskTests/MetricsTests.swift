@@ -40,6 +40,8 @@ final class MetricsTests: XCTestCase {
         h.blanked = false
         h.inputDevices = 2
         h.cardCacheBytes = 12_582_912
+        for seconds in [0.004, 0.009, 0.015, 7.0] { h.frameTimes.record(seconds) }
+        h.flipsMissed = 3
         h.residentBytes = 48_234_496
         h.startTime = 1_764_129_000
         h.scheduleOpen = false
@@ -104,6 +106,37 @@ final class MetricsTests: XCTestCase {
         # HELP kiosk_carousel_card_cache_bytes Bytes held by the card face cache.
         # TYPE kiosk_carousel_card_cache_bytes gauge
         kiosk_carousel_card_cache_bytes 12582912
+        # HELP kiosk_carousel_frame_duration_seconds Seconds each presented frame took to draw and hand to the display.
+        # TYPE kiosk_carousel_frame_duration_seconds histogram
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.001"} 0
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.002"} 0
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.003"} 0
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.004"} 1
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.005"} 1
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.006"} 1
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.008"} 1
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.01"} 2
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.012"} 2
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.014"} 2
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.0167"} 3
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.02"} 3
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.025"} 3
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.0333"} 3
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.05"} 3
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.0667"} 3
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.1"} 3
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.15"} 3
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.25"} 3
+        kiosk_carousel_frame_duration_seconds_bucket{le="0.5"} 3
+        kiosk_carousel_frame_duration_seconds_bucket{le="1.0"} 3
+        kiosk_carousel_frame_duration_seconds_bucket{le="2.0"} 3
+        kiosk_carousel_frame_duration_seconds_bucket{le="5.0"} 3
+        kiosk_carousel_frame_duration_seconds_bucket{le="+Inf"} 4
+        kiosk_carousel_frame_duration_seconds_sum 7.028000
+        kiosk_carousel_frame_duration_seconds_count 4
+        # HELP kiosk_carousel_flips_missed_total Page flips that reached the screen more than a refresh late, or never.
+        # TYPE kiosk_carousel_flips_missed_total counter
+        kiosk_carousel_flips_missed_total 3
         # HELP kiosk_carousel_process_resident_memory_bytes Resident memory of the process (/proc/self/statm).
         # TYPE kiosk_carousel_process_resident_memory_bytes gauge
         kiosk_carousel_process_resident_memory_bytes 48234496
@@ -131,7 +164,7 @@ final class MetricsTests: XCTestCase {
             let parts = line.split(separator: " ")
             typed[String(parts[2])] = String(parts[3])
         }
-        XCTAssertEqual(typed.count, 19)
+        XCTAssertEqual(typed.count, 21)
         for (name, type) in typed {
             XCTAssertNotNil(name.range(of: "^kiosk_carousel_[a-z_]+$", options: .regularExpression), name)
             XCTAssertEqual(type == "counter", name.hasSuffix("_total"), "\(name): counters and only counters end in _total")
@@ -141,7 +174,12 @@ final class MetricsTests: XCTestCase {
         for line in text.split(separator: "\n") {
             if line.hasPrefix("# HELP ") { declared.insert(String(line.split(separator: " ")[2])) }
             if !line.hasPrefix("#") {
-                let name = String(line.prefix { $0 != "{" && $0 != " " })
+                var name = String(line.prefix { $0 != "{" && $0 != " " })
+                // A histogram's samples: the family's name with _bucket, _sum or _count after it.
+                for suffix in ["_bucket", "_sum", "_count"] where name.hasSuffix(suffix) {
+                    let family = String(name.dropLast(suffix.count))
+                    if typed[family] == "histogram" { name = family }
+                }
                 XCTAssertTrue(declared.contains(name), "\(name) sampled before its HELP")
             }
         }

@@ -11,7 +11,7 @@
 #   1. the timer starts kiosk-carousel-update.service, whose `update check` fetches the bundle
 #      over the loopback with curl and installs it through `rauc info` + `rauc install`:
 #      status.json `installed`, pending.json, the download removed;
-#   2. the running kiosk (its own sandbox, PrivateNetwork=yes) knows it: `state` says
+#   2. the running kiosk (its own sandbox, no IP sockets) knows it: `state` says
 #      update_state "installed" and its version;
 #   3. `update reboot-when-quiet` asked the kiosk and rebooted (the kiosk is untouched since it
 #      started): the stand-in systemctl was called with `reboot`;

@@ -88,6 +88,7 @@ public final class KioskApp {
         c.register(SpeechComponent(settings: config.speech, setup: speech, context: c))
         c.register(InputDevicesComponent(inputs: inputs, context: c))
         c.register(FramePump(context: c))
+        c.register(FrameTimesComponent(context: c))
         c.register(MetricsComponent(config: config, context: c))
         c.register(WatchdogComponent(notifier: notifier, context: c))
         if let exitAfter { c.register(StopTimer(after: exitAfter) { [unowned reactor] in reactor.stop() }) }

@@ -38,6 +38,11 @@ public struct KioskHealth: Equatable, Sendable {
     public var inputDevices = 0
     /// Bytes held by the card face cache.
     public var cardCacheBytes = 0
+    /// How long presented frames took to draw and hand to the display (`FrameTimesComponent`).
+    public var frameTimes = FrameTimeHistogram()
+    /// Page flips that reached the screen more than a refresh late, or never
+    /// (`DisplayBackend.flipsMissed`).
+    public var flipsMissed = 0
     /// The process's resident memory (`/proc/self/statm`), read when the facts are written; nil:
     /// not read.
     public var residentBytes: Int?

@@ -45,6 +45,14 @@ public enum PrometheusText {
         plain([("blanked", "gauge", "1 while the screen is blanked by the idle controller.", flag(h.blanked)),
                ("input_devices", "gauge", "Input devices open now.", String(h.inputDevices)),
                ("card_cache_bytes", "gauge", "Bytes held by the card face cache.", String(h.cardCacheBytes))])
+        // A histogram's samples carry suffixes after the family's name: `_bucket{le="…"}`, `_sum`, `_count`.
+        let frames = h.frameTimes
+        metric("frame_duration_seconds", "histogram", "Seconds each presented frame took to draw and hand to the display.",
+               zip(FrameTimeHistogram.bounds, frames.cumulativeCounts).map { ("_bucket{le=\"\($0)\"}", String($1)) }
+                   + [("_bucket{le=\"+Inf\"}", String(frames.count)), ("_sum", String(format: "%.6f", frames.sum)),
+                      ("_count", String(frames.count))])
+        plain([("flips_missed_total", "counter", "Page flips that reached the screen more than a refresh late, or never.",
+                String(h.flipsMissed))])
         if let rss = h.residentBytes {
             plain([("process_resident_memory_bytes", "gauge", "Resident memory of the process (/proc/self/statm).", String(rss))])
         }
