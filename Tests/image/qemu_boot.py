@@ -362,6 +362,15 @@ def main():
             time.sleep(0.5)
         step_done('report')
 
+        def left_the_boot(when):
+            """After the keys: True (said, QEMU ended) when the guest is no longer in this boot."""
+            problem = same_boot(proc, qmp, serial)
+            if problem:
+                print(f'FAILED {when}: after Ctrl-Alt-Del x8 and Alt-SysRq-B: {problem}. '
+                      f'Serial log: {serial}', flush=True)
+                kill()
+            return problem is not None
+
         # 5. the keys a stranger presses to leave the kiosk (docs/security.md, section 1).
         if a.hostile_keys:
             step_start, deadline = elapsed(), DEADLINE['keys'] * a.slowdown
@@ -373,11 +382,7 @@ def main():
             print(f'RESULT hostile_keys_sent_s={elapsed():.2f}', flush=True)
             prev = None
             while True:
-                problem = same_boot(proc, qmp, serial)
-                if problem:
-                    print(f'FAILED in step keys: after Ctrl-Alt-Del x8 and Alt-SysRq-B: {problem}. '
-                          f'Serial log: {serial}', flush=True)
-                    kill()
+                if left_the_boot('in step keys'):
                     return 1
                 t_req, fr = grab()
                 diff = fr.sampled_mean_diff(before)
@@ -444,11 +449,7 @@ def main():
         #    the boot they were pressed in (the stick's import, a unit systemd started, came
         #    between: a shutdown under way would have refused it).
         if a.hostile_keys:
-            problem = same_boot(proc, qmp, serial)
-            if problem:
-                print(f'FAILED before the power cut: after Ctrl-Alt-Del x8 and Alt-SysRq-B: {problem}. '
-                      f'Serial log: {serial}', flush=True)
-                kill()
+            if left_the_boot('before the power cut'):
                 return 1
             print(f'RESULT hostile_keys_same_boot_until_s={elapsed():.2f}', flush=True)
         print(f'SHOT before-kill {png("before-kill")}', flush=True)
