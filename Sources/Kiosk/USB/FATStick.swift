@@ -109,8 +109,10 @@ public struct FATStick {
         }
         var st = stat()
         guard stat(device, &st) == 0 else { throw failure("\(SystemCallError(call: "stat", subject: device))") }
-        guard chown(device, st.st_uid, gid) == 0, chmod(device, 0o640) == 0 else {
-            throw failure("\(SystemCallError(call: "chown", subject: device))")
+        guard chown(device, st.st_uid, gid) == 0 else { throw failure("\(SystemCallError(call: "chown", subject: device))") }
+        guard chmod(device, 0o640) == 0 else {
+            _ = chown(device, st.st_uid, st.st_gid)
+            throw failure("\(SystemCallError(call: "chmod", subject: device))")
         }
         // Given back, also when the stick is gone (then the calls fail and nothing is left).
         defer { _ = chown(device, st.st_uid, st.st_gid); _ = chmod(device, st.st_mode & 0o7777) }

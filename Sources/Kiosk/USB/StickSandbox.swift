@@ -31,7 +31,7 @@ public struct StickSandbox: Sendable {
     /// `device` readable, `writable` (if any) writable, at most `seconds` long. Returns its exit
     /// status (128 + N after signal N, 124 when it ran out of time), stdout and stderr.
     func run(unit: String, program: String, arguments: [String], device: String, writable: String?,
-                    seconds: Int) throws(Failure) -> ChildProcess.Result {
+             seconds: Int) throws(Failure) -> ChildProcess.Result {
         mkdir(outputFolder, 0o700)
         let out = "\(outputFolder)/\(unit).out", err = "\(outputFolder)/\(unit).err"
         defer {
