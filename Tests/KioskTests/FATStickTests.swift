@@ -44,6 +44,46 @@ final class FATStickTests: XCTestCase {
         XCTAssertEqual(FATStick.parse(mdir: listing), FATStick.Summary(files: 4, bytes: 5303, hasConfig: true))
     }
 
+    /// Two long names of one folder that differ only in case (a crafted directory entry: the
+    /// FAT driver never writes them) are named, with their folder; the same name in two folders
+    /// and a long name beside an 8.3 one are not a collision.
+    func testNamesThatDifferOnlyInCaseAreNamed() {
+        let crafted = """
+            Directory for ::/kiosk-carousel
+
+            .            <DIR>     2026-11-29  10:39 
+            ..           <DIR>     2026-11-29  10:39 
+            pictures     <DIR>     2026-11-29  10:39 
+            CONFIG~1 TOM         2 2026-11-29  10:39  config.toml
+            X        PNG         2 2026-11-29  10:39 
+                    5 files                   4 bytes
+
+            Directory for ::/kiosk-carousel/pictures
+
+            .            <DIR>     2026-11-29  10:39 
+            ..           <DIR>     2026-11-29  10:39 
+            COLLID~1 PNG         2 2026-11-29  10:39  collide-a.png
+            COLLID~2 PNG         2 2026-11-29  10:39  COLLIDE-A.PNG
+            X        PNG         2 2026-11-29  10:39 
+            XX       PNG         2 2026-11-29  10:39  x.png
+                    6 files                   8 bytes
+
+            Total files listed:
+                   11 files                  12 bytes
+            """
+        let summary = FATStick.parse(mdir: crafted)
+        XCTAssertEqual(summary?.files, 6)
+        XCTAssertEqual(summary?.caseCollisions, [
+            "kiosk-carousel/pictures/COLLIDE-A.PNG: the same name as collide-a.png but for case",
+            "kiosk-carousel/pictures/x.png: the same name as X.PNG but for case",
+        ])
+        XCTAssertEqual(FATStick.parse(mdir: listing)?.caseCollisions, [])
+        XCTAssertEqual(FATStick.entryName("b        png       300 2026-11-29   9:19 "), "b.png")
+        XCTAssertEqual(FATStick.entryName("UPDATE       <DIR>     2026-11-29   9:20  update"), "update")
+        XCTAssertEqual(FATStick.entryName("pictures     <DIR>     2026-11-29  10:39 "), "pictures")
+        XCTAssertNil(FATStick.entryName("        5 files                   4 bytes"))
+    }
+
     func testAFolderWithoutSubfoldersHasNoTotalLine() {
         let one = """
             Directory for ::/kiosk-carousel

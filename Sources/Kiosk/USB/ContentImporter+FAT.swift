@@ -43,6 +43,9 @@ extension ContentImporter {
                 ImportStatus(state: .failed, time: wallClock(), device: device,
                              message: message + " The kiosk shows what it showed before.", problems: problems)
             }
+            if !summary.caseCollisions.isEmpty {
+                return failed("Two names in one folder on the stick differ only in case.", summary.caseCollisions)
+            }
             if summary.files > maxFiles {
                 return failed("The stick's folder has too many files.",
                               ["\(ImportedContent.stickFolder)/: \(summary.files) files, more than \(maxFiles)"])

@@ -17,6 +17,10 @@ public struct FATStick {
         public var bytes: Int64
         /// The folder has a `config.toml` (else it can hold only an update bundle).
         public var hasConfig = false
+        /// Names of one folder that differ only in case (`kiosk-carousel/pictures/A.PNG: …`):
+        /// the kernel's vfat driver reads the first of them, mcopy would keep the last, so which
+        /// file the stick means is not clear and it is refused.
+        public var caseCollisions: [String] = []
     }
 
     /// What is on the stick for the kiosk: its `kiosk-carousel/` folder, and the update bundles
@@ -133,14 +137,29 @@ public struct FATStick {
         var folderBytes: [Int64] = []
         var total: Int64?
         var totalNext = false
+        var folderPath = "", namesHere: [String: String] = [:], collisions: [String] = []
         for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
             let text = line.trimmingCharacters(in: .whitespaces)
-            if text.hasPrefix("Directory for ") { inFolder = true; folders += 1; continue }
+            if text.hasPrefix("Directory for ") {
+                inFolder = true; folders += 1
+                folderPath = String(text.dropFirst("Directory for ".count))
+                if folderPath.hasPrefix("::/") { folderPath.removeFirst(3) }
+                namesHere = [:]
+                continue
+            }
             if text == "Total files listed:" { totalNext = true; continue }
             if let bytes = summaryBytes(text) {
                 if totalNext { total = bytes; totalNext = false } else { folderBytes.append(bytes) }
                 inFolder = false
                 continue
+            }
+            if inFolder, let name = entryName(text), name != ".", name != ".." {
+                let key = name.lowercased()
+                if let other = namesHere[key] {
+                    collisions.append("\(folderPath)/\(name): the same name as \(other) but for case")
+                } else {
+                    namesHere[key] = name
+                }
             }
             if inFolder, !text.isEmpty, !text.contains("<DIR>") {
                 files += 1
@@ -148,9 +167,24 @@ public struct FATStick {
                 if folders == 1, text.hasSuffix(" " + ImportedContent.configName) { hasConfig = true }
             }
         }
-        if let total { return Summary(files: files, bytes: total, hasConfig: hasConfig) }
-        if folderBytes.count == 1 { return Summary(files: files, bytes: folderBytes[0], hasConfig: hasConfig) }
+        if let total { return Summary(files: files, bytes: total, hasConfig: hasConfig, caseCollisions: collisions) }
+        if folderBytes.count == 1 { return Summary(files: files, bytes: folderBytes[0], hasConfig: hasConfig, caseCollisions: collisions) }
         return nil
+    }
+
+    /// The name of one entry line of mdir's listing — `CONFIG~1 TOM   3 2026-11-29   9:19  config.toml`:
+    /// the long name after the time when there is one, else the 8.3 name of the first twelve
+    /// columns (`B        PNG` → `B.PNG`). Nil for a line that is not an entry.
+    static func entryName(_ text: String) -> String? {
+        guard let stamp = text.range(of: #"[0-9]{4}-[0-9]{2}-[0-9]{2} +[0-9]{1,2}:[0-9]{2}"#, options: .regularExpression) else {
+            return nil
+        }
+        let rest = text[stamp.upperBound...]
+        if rest.count > 2, rest.hasPrefix("  ") { return String(rest.dropFirst(2)) }
+        let base = text.prefix(8).trimmingCharacters(in: .whitespaces)
+        let ext = text.dropFirst(9).prefix(3).trimmingCharacters(in: .whitespaces)
+        guard !base.isEmpty else { return nil }
+        return ext.isEmpty || ext.contains("<") ? base : base + "." + ext
     }
 
     /// `12 files   5 303 bytes` → 5303 (mdir groups digits with spaces).
