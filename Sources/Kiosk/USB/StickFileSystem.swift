@@ -5,8 +5,8 @@ import Foundation
 /// (docs/usb.md). blkid parses the superblock in userspace, as udev's own rules already do.
 public enum StickFileSystem {
     /// `blkid -p -o value -s TYPE DEVICE`; nil when blkid finds no file system (or cannot run).
-    public static func type(of device: String, blkid: String = "blkid", scratch: String = StickSandbox().outputFolder) -> String? {
-        guard let r = try? StickCommand.run([blkid, "-p", "-o", "value", "-s", "TYPE", device], scratch: scratch), r.status == 0 else { return nil }
+    public static func type(of device: String, blkid: String = "blkid") -> String? {
+        guard let r = try? ChildProcess.run([blkid, "-p", "-o", "value", "-s", "TYPE", device]), r.status == 0 else { return nil }
         let type = r.output.trimmingCharacters(in: .whitespacesAndNewlines)
         return type.isEmpty ? nil : type
     }

@@ -37,13 +37,13 @@ public struct StickSandbox: Sendable {
         defer {
             unlink(out); unlink(err)
             // A unit that ended stays loaded (RemainAfterExit=): stopped and forgotten.
-            _ = try? StickCommand.run([systemctl, "stop", unit], scratch: outputFolder)
-            _ = try? StickCommand.run([systemctl, "reset-failed", unit], scratch: outputFolder)
+            _ = try? ChildProcess.run([systemctl, "stop", unit])
+            _ = try? ChildProcess.run([systemctl, "reset-failed", unit])
         }
         let argv = command(unit: unit, program: program, arguments: arguments, device: device, writable: writable,
                            seconds: seconds, output: (out, err))
         let started: ChildProcess.Result
-        do { started = try StickCommand.run(argv, scratch: outputFolder) } catch { throw Failure(description: "\(systemdRun) could not be started: \(error)") }
+        do { started = try ChildProcess.run(argv) } catch { throw Failure(description: "\(systemdRun) could not be started: \(error)") }
         guard started.status == 0 else {
             throw Failure(description: "\(systemdRun) \(unit) (exit status \(started.status)): \(started.said)")
         }
@@ -52,8 +52,8 @@ public struct StickSandbox: Sendable {
         let deadline = MonotonicClock.now() + Double(seconds) + 30
         var state: [String: String] = [:]
         while true {
-            if let shown = try? StickCommand.run([systemctl, "show", unit, "-p", "SubState", "-p", "Result",
-                                                   "-p", "ExecMainCode", "-p", "ExecMainStatus"], scratch: outputFolder) {
+            if let shown = try? ChildProcess.run([systemctl, "show", unit, "-p", "SubState", "-p", "Result",
+                                                   "-p", "ExecMainCode", "-p", "ExecMainStatus"]) {
                 state = Dictionary(shown.output.split(separator: "\n").compactMap { line in
                     line.firstIndex(of: "=").map { (String(line[..<$0]), String(line[line.index(after: $0)...])) }
                 }, uniquingKeysWith: { a, _ in a })
