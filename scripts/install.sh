@@ -97,6 +97,7 @@ cat <<NEXT
 
 Next steps (as root; see $PREFIX/share/doc/kiosk-carousel/docs/systemd.md):
   useradd --system --home-dir /nonexistent --shell /usr/sbin/nologin --user-group kiosk
+  groupadd --system kiosk-carousel-stick     # FAT sticks are read in a sandbox of this group (docs/usb.md)
   systemctl daemon-reload
   systemctl enable --now kiosk-carousel.service
 NEXT

@@ -413,6 +413,9 @@ public struct USBSettings: Equatable, Sendable {
     public var maxMB = 4096
     /// Items on a stick may run programs (`action = { exec = … }`) only when true.
     public var allowExec = false
+    /// The file system types (blkid's names: `vfat`, `exfat`, `ext4`, …) a stick may have;
+    /// empty: any the kernel reads. `vfat` is read by mtools in a sandbox, the others mounted.
+    public var fileSystems: [String] = []
     /// Seconds the confirmation card stays (a problem card stays twice as long); a touch ends it.
     public var noticeSeconds = 8.0
     public init() {}

@@ -6,7 +6,8 @@ import KioskConfig
 import Logging
 
 /// `usb-import DEVICE`: what udev's `kiosk-carousel-usb@.service` runs (as root) when a USB
-/// drive appears: mounts it read-only, checks and copies its `kiosk-carousel/` folder into
+/// drive appears: reads a FAT stick with mtools in a sandbox (`FATStick`) or mounts another file
+/// system read-only, checks and copies its `kiosk-carousel/` folder into
 /// `[usb] content`, unmounts it (docs/usb.md); a system update bundle on it is installed
 /// (`StickBundle`, docs/updates.md). The running kiosk sees the statuses and reloads.
 struct USBImportCommand: ParsableCommand {
@@ -20,7 +21,7 @@ struct USBImportCommand: ParsableCommand {
             docs/usb.md says what the folder needs.
             """)
     @OptionGroup var config: ConfigOption
-    @Argument(help: "The stick's block device, e.g. /dev/sda1 (mounted read-only while it is read).")
+    @Argument(help: "The stick's block device, e.g. /dev/sda1 (FAT: read with mtools in a sandbox; other file systems: mounted read-only while it is read).")
     var device: String?
     @Option(help: "Read a folder that holds kiosk-carousel/ (a stick already mounted) instead of a device.")
     var folder: String?
@@ -58,16 +59,30 @@ struct USBImportCommand: ParsableCommand {
         if let folder {
             (status, update) = take(root: folder, device: folder)
         } else if let device {
-            let mount: StickMount
-            do {
-                mount = try StickMount(device: device)
-            } catch {
-                logger.error("\(error)")
+            // FAT is read by mtools in a sandbox, never mounted; [usb] file_systems may refuse a type.
+            let type = StickFileSystem.type(of: device)
+            let accepted = machine.usb.fileSystems
+            if !accepted.isEmpty, !accepted.contains(type ?? "") {
+                logger.error("\(device): \(type.map { "a \($0) file system" } ?? "no file system blkid recognises"); [usb] file_systems = [\(accepted.joined(separator: ", "))] in \(path) does not take it: the stick is not read")
                 throw ExitCode(1)
             }
-            logger.info("\(device) mounted read-only at \(mount.point) (\(mount.type))")
-            (status, update) = take(root: mount.point, device: device)
-            mount.unmount()
+            if type == "vfat" {
+                logger.info("\(device): FAT, read with mtools in a sandbox (not mounted)")
+                switch importer.stage(fat: FATStick(device: device)) {
+                case .notForKiosk:
+                    (status, update) = (nil, nil)
+                case .failed(let refused):
+                    (status, update) = (refused, nil)
+                case .unreadable(let why):
+                    logger.error("\(why)")
+                    throw ExitCode(1)
+                case .staged(let root):
+                    (status, update) = take(root: root, device: device)
+                    importer.removeStaging(root)
+                }
+            } else {
+                (status, update) = try mounted(device: device, logger: logger, take: take)
+            }
         } else {
             (status, update) = (nil, nil)
         }
@@ -76,5 +91,21 @@ struct USBImportCommand: ParsableCommand {
         default: break
         }
         if status?.state == .failed { throw ExitCode(1) }
+    }
+
+    /// A stick of another file system than FAT: mounted read-only by the kernel, read, unmounted.
+    private func mounted(device: String, logger: Logger,
+                         take: (String, String) -> (ImportStatus?, BundleInstaller.Outcome?)) throws -> (ImportStatus?, BundleInstaller.Outcome?) {
+        let mount: StickMount
+        do {
+            mount = try StickMount(device: device)
+        } catch {
+            logger.error("\(error)")
+            throw ExitCode(1)
+        }
+        logger.info("\(device) mounted read-only at \(mount.point) (\(mount.type))")
+        let result = take(mount.point, device)
+        mount.unmount()
+        return result
     }
 }

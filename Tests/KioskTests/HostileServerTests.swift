@@ -119,8 +119,10 @@ final class HostileServerTests: XCTestCase {
             ("announced too large", "/huge.raucb", "larger than an update may be (67108864 bytes)"),
             // HEAD says 2000, the GET's body ends at 1000.
             ("shorter than announced", "/liar.raucb", "the download has 1000 bytes, the server said 2000"),
-            // HEAD says 1000, the GET announces and sends 5000.
-            ("longer than announced", "/long.raucb", "the download has 5000 bytes, the server said 1000"),
+            // HEAD says 1000, the GET announces and sends 5000 (at once: whether curl has ended
+            // before the watch on the part sees more than 1000 bytes depends on the machine's
+            // load, so either refusal is right; the part must go either way).
+            ("longer than announced", "/long.raucb", "the download has 5000 bytes, the server said 1000|the server sent more than 1000 bytes"),
             // HEAD says 1000, the GET has no length and never ends.
             ("endless after a length", "/endless.raucb", "the server sent more than 1000 bytes, more than it said the file has"),
             // Neither says a length and the body never ends: cut at the cap.
@@ -128,7 +130,7 @@ final class HostileServerTests: XCTestCase {
         ]
         for (name, path, words) in cases {
             let (message, _) = refusal(name) { try self.fetch(self.server.url(path)) }
-            XCTAssertTrue(message.contains(words), "\(name): \(message)")
+            XCTAssertTrue(words.split(separator: "|").contains { message.contains($0) }, "\(name): \(message)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/b.raucb"), name)
             if name != "shorter than announced" {   // a short part is kept to resume; a wrong one is not
                 XCTAssertNil(Downloader.size(of: folder + "/b.raucb.part"), "\(name): the part was kept")

@@ -15,7 +15,13 @@
 #      partition unchanged; then, as a laptop would, a changed config.toml written to the KIOSK
 #      partition (other background colours, and [usb] import = true); boot again: the carousel is
 #      back and equals `simulate` of the changed config
-#   6. USB content import on the image: a FAT32 stick with a kiosk-carousel/ folder (mtools, no
+#   6. the keys a stranger presses to leave the kiosk (boot 2, after the report, while the
+#      carousel runs): QMP send-key Ctrl-Alt-Del 8 times within 2 s, then Alt-SysRq-B; the image's
+#      masked ctrl-alt-del.target, CtrlAltDelBurstAction=none and kernel.sysrq = 0 must leave the
+#      guest in the same boot (QEMU runs on under -no-reboot, no reset event, one firmware banner
+#      and one boot report on the serial port, the carousel unchanged), checked again after the
+#      USB import below (a unit systemd starts: a shutdown under way would refuse it)
+#   7. USB content import on the image: a FAT32 stick with a kiosk-carousel/ folder (mtools, no
 #      root) plugged in at run time (QMP device_add usb-storage on QEMU's xHCI): the screen changes
 #      to a card, then to the result card; power cut; the data partition e2fsck-clean with the
 #      import's `current` and status `done` on it; boot 3: the screen equals `simulate` of the
@@ -272,11 +278,13 @@ check "the stick's content looks different from the edited config's start frame"
     "$PY" Tests/vm/display/compare.py "$W/ref-start2.png" "$W/ref-start3.png" --expect-different
 
 # --- boot 2, after the power cut, with the edited config; the USB stick plugged in -------------
-say "== boot 2 after the power cut, config.toml edited on the KIOSK partition, then the USB stick (load $(cut -d' ' -f1-3 /proc/loadavg))"
+say "== boot 2 after the power cut, config.toml edited on the KIOSK partition, then Ctrl-Alt-Del and Alt-SysRq-B, then the USB stick (load $(cut -d' ' -f1-3 /proc/loadavg))"
 "$PY" "$here/qemu_boot.py" --arch "$ARCH" --disk "$W/disk.img" --out "$W" --name boot2 --size "$SIZE" \
-    --ref-start "$W/ref-start2.png" --usb-stick "$W/stick.img" | tee "$W/boot2.out"
+    --ref-start "$W/ref-start2.png" --hostile-keys --usb-stick "$W/stick.img" | tee "$W/boot2.out"
 rc=${PIPESTATUS[0]}
 check "boot 2 (after SIGKILL of QEMU): the carousel came up again, then the stick's cards showed" test "$rc" -eq 0
+check "boot 2: Ctrl-Alt-Del x8 and Alt-SysRq-B left the carousel on the screen and the guest in the same boot" \
+    grep -q '^RESULT hostile_keys_same_boot_until_s=' "$W/boot2.out"
 if [ -f "$W/boot2-start.png" ]; then
     check "boot 2: the screen equals simulate's frame of the edited config (the kiosk reads the KIOSK partition)" \
         "$PY" Tests/vm/display/compare.py "$W/ref-start2.png" "$W/boot2-start.png" "${CMP[@]}"

@@ -15,6 +15,17 @@ Standard library only. Steps, each with its own deadline (base seconds x --slowd
   turned         (with --ref-after) QMP input-send-event: key "right" down and up; the screen
                  matches --ref-after and stops changing
   report         the guest's kiosk-boot-report on the serial port (KIOSK-BOOT-REPORT END)
+  keys           (with --hostile-keys) after the report, while the carousel runs: what a stranger
+                 at the kiosk's keyboard might press to leave it, over QMP send-key: Ctrl-Alt-Del
+                 8 times within 2 s (more than systemd's burst of 7, whose default action is a
+                 forced reboot), then Alt-SysRq-B (the kernel's immediate reboot). On an
+                 unprotected guest either one resets the machine, which -no-reboot turns into
+                 QEMU's end (a SHUTDOWN event, reason guest-reset) and the firmware's banner
+                 would show again on a reset without it; sysrq-B acts inside the key's interrupt,
+                 Ctrl-Alt-Del through PID 1. Passed when the screen is steady and unchanged, and
+                 (checked again before the power cut, after the steps below have given the guest
+                 time) QEMU still runs, no reset or shutdown event came, and the serial port holds
+                 one firmware banner and one boot report: the same boot.
   usb-card       (with --usb-stick) after the report: the FAT image plugged in as a USB
                  mass-storage device on QEMU's xHCI controller (QMP blockdev-add + device_add):
                  the screen changes away from the settled frame (the "Reading the USB stick…"
@@ -45,7 +56,7 @@ AAVMF_VARS = '/usr/share/AAVMF/AAVMF_VARS.fd'
 # Base deadlines in seconds (TCG on this 2-core machine, quiet: the whole boot to the first
 # frame took ~45 s; x3 for a busy machine), multiplied by --slowdown.
 DEADLINE = {'first-frame': 240, 'settled': 90, 'turned': 60, 'report': 180,
-            'usb-card': 120, 'usb-result': 120}
+            'keys': 60, 'usb-card': 120, 'usb-result': 120}
 
 
 def read_ppm(path):
@@ -138,6 +149,7 @@ class QMP:
                     raise
                 time.sleep(0.05)
         self.f = self.sock.makefile('rw')
+        self.events = []   # QMP events (SHUTDOWN, RESET, …) read while waiting for replies
         json.loads(self.f.readline())  # greeting
         self.cmd('qmp_capabilities')
 
@@ -152,6 +164,8 @@ class QMP:
             if not line:
                 raise EOFError('QMP connection closed')
             r = json.loads(line)
+            if 'event' in r:
+                self.events.append(r)
             if 'error' in r:
                 raise RuntimeError(f'QMP {name}: {r["error"]}')
             if 'return' in r:
@@ -162,6 +176,29 @@ class QMP:
             self.cmd('input-send-event', events=[
                 {'type': 'key', 'data': {'down': down, 'key': {'type': 'qcode', 'data': qcode}}}])
             time.sleep(0.05)
+
+    def send_keys(self, *qcodes, hold_ms=100):
+        """QMP send-key: QCODES pressed in order, held HOLD_MS, released in reverse (a chord)."""
+        self.cmd('send-key', keys=[{'type': 'qcode', 'data': q} for q in qcodes], **{'hold-time': hold_ms})
+
+
+def same_boot(proc, qmp, serial):
+    """None when the guest is still in its first boot: QEMU runs (-no-reboot ends it on a reset),
+    no SHUTDOWN or RESET event came, the serial port holds one firmware banner and one boot
+    report; else what shows that it is not."""
+    if proc.poll() is not None:
+        return f'QEMU ended (exit status {proc.returncode}): the guest reset or powered off'
+    status = qmp.cmd('query-status')
+    if status.get('status') != 'running':
+        return f'QEMU status {status.get("status")}, not running'
+    ends = [e for e in qmp.events if e['event'] in ('SHUTDOWN', 'RESET', 'POWERDOWN')]
+    if ends:
+        return 'QMP events ' + ', '.join(f'{e["event"]} {e.get("data", {})}' for e in ends)
+    text = open(serial, 'rb').read()
+    banners, reports = text.count(b'BdsDxe: starting'), text.count(b'KIOSK-BOOT-REPORT END')
+    if banners != 1 or reports != 1:
+        return f'the serial port shows {banners} firmware banners and {reports} boot reports, not 1 and 1'
+    return None
 
 
 def main():
@@ -177,6 +214,8 @@ def main():
     ap.add_argument('--smp', default='2')
     ap.add_argument('--arch', default='amd64', choices=('amd64', 'arm64'))
     ap.add_argument('--usb-stick', help='a FAT image plugged in as a USB stick after the report')
+    ap.add_argument('--hostile-keys', action='store_true',
+                    help='after the report: Ctrl-Alt-Del x8 and Alt-SysRq-B; the guest must not reset')
     a = ap.parse_args()
     code, vars_src = (OVMF_CODE, OVMF_VARS) if a.arch == 'amd64' else (AAVMF_CODE, AAVMF_VARS)
     if a.arch == 'arm64':
@@ -323,7 +362,42 @@ def main():
             time.sleep(0.5)
         step_done('report')
 
-        # 5. a USB stick plugged in at run time: the card, then the stick's content.
+        def left_the_boot(when):
+            """After the keys: True (said, QEMU ended) when the guest is no longer in this boot."""
+            problem = same_boot(proc, qmp, serial)
+            if problem:
+                print(f'FAILED {when}: after Ctrl-Alt-Del x8 and Alt-SysRq-B: {problem}. '
+                      f'Serial log: {serial}', flush=True)
+                kill()
+            return problem is not None
+
+        # 5. the keys a stranger presses to leave the kiosk (docs/security.md, section 1).
+        if a.hostile_keys:
+            step_start, deadline = elapsed(), DEADLINE['keys'] * a.slowdown
+            _, before = grab()
+            for _ in range(8):          # systemd's burst: more than 7 within 2 s
+                qmp.send_keys('ctrl', 'alt', 'delete', hold_ms=50)
+                time.sleep(0.1)
+            qmp.send_keys('alt', 'sysrq', 'b')
+            print(f'RESULT hostile_keys_sent_s={elapsed():.2f}', flush=True)
+            prev = None
+            while True:
+                if left_the_boot('in step keys'):
+                    return 1
+                t_req, fr = grab()
+                diff = fr.sampled_mean_diff(before)
+                if diff <= 1.0 and prev is not None and fr.rgb == prev.rgb:
+                    break
+                if elapsed() - step_start > deadline:
+                    png('keys-timeout')
+                    return timeout('keys', 'after Ctrl-Alt-Del and Alt-SysRq-B the screen never came back '
+                                           f'to the carousel as before the keys (sampled mean difference {diff:.2f})')
+                prev = fr
+                time.sleep(1.0)
+            step_done('keys')
+            print(f'SHOT keys {png("keys")}', flush=True)
+
+        # 6. a USB stick plugged in at run time: the card, then the stick's content.
         if a.usb_stick:
             _, settled = grab()
             step_start, deadline = elapsed(), DEADLINE['usb-card'] * a.slowdown
@@ -334,6 +408,9 @@ def main():
                     removable=True)
             t_plug = elapsed()
             while True:
+                if proc.poll() is not None:
+                    print(f'QEMU exited with {proc.returncode} during usb-card', flush=True)
+                    return 1
                 t_req, fr = grab()
                 diff = fr.sampled_mean_diff(settled)
                 if diff > 3.0:
@@ -350,6 +427,9 @@ def main():
             step_start, deadline = elapsed(), DEADLINE['usb-result'] * a.slowdown
             prev = None
             while True:
+                if proc.poll() is not None:
+                    print(f'QEMU exited with {proc.returncode} during usb-result', flush=True)
+                    return 1
                 t_req, fr = grab()
                 d_card, d_start = fr.sampled_mean_diff(card), fr.sampled_mean_diff(ref_start)
                 if d_card > 3.0 and d_start > 3.0 and prev is not None and fr.rgb == prev.rgb:
@@ -365,7 +445,13 @@ def main():
             print(f'RESULT usb_plug_to_result_s={t_req - t_plug:.2f}', flush=True)
             print(f'SHOT usb-result {png("usb-result")}', flush=True)
 
-        # 6. the power cut, while the kiosk runs.
+        # 7. the power cut, while the kiosk runs; first, after the keys, whether this is still
+        #    the boot they were pressed in (the stick's import, a unit systemd started, came
+        #    between: a shutdown under way would have refused it).
+        if a.hostile_keys:
+            if left_the_boot('before the power cut'):
+                return 1
+            print(f'RESULT hostile_keys_same_boot_until_s={elapsed():.2f}', flush=True)
         print(f'SHOT before-kill {png("before-kill")}', flush=True)
         kill()
         step_done('power-cut')

@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # usb-stick: content from a USB stick (docs/usb.md) on a real kernel: virtual USB mass-storage
 # devices plugged into an xHCI controller through QMP (`device_add usb-storage`; the host side is
-# lib/usb-host.py), the kernel's usb-storage, sd and vfat drivers, udevd with the shipped rule,
+# lib/usb-host.py), the kernel's usb-storage and sd drivers (the FAT sticks are read by mtools in
+# the import's sandboxed systemd-run unit, never mounted), udevd with the shipped rule,
 # systemd (Debian 12's, PID 1 of a namespace: lib/systemd-ns.bash) with the shipped unit, and a
 # running kiosk on bochs-drm. Nothing starts the import but udev and systemd.
 #   1. a good stick: the shipped rule gives the add event SYSTEMD_WANTS=kiosk-carousel-usb@sda.service
 #      (after Debian's blkid rules), systemd starts the unit, which exits 0: status `done`, a
 #      `current` link to a new generation, the kiosk's `usb_import` (done) and `reloaded` events,
 #      the confirmation card on the screen (`state` card), then the stick's items after the
-#      card's time; the stick is unmounted.
+#      card's time; the unit's log says the stick was read with mtools, not mounted.
 #   2. a stick whose config.toml has problems: the unit exits 1, status `failed` naming the file
 #      and line as on the stick, the problem card, `current` unchanged.
 #   3. a stick pulled out half-way through the copy (its reads throttled by QEMU to 1 MB/s, pulled
 #      while the status says `copying`): the unit exits 1, status `failed`, `current` unchanged,
-#      no half copy left, no mount left (in either namespace).
+#      no half copy (`.incoming-*`, `.stick-*`) left, no mount left (in either namespace).
 # Needs: $KIOSK_VM, $BIN (debug kiosk-carousel), mkfs.vfat and mcopy (dosfstools, mtools).
 set -u
 source "$(dirname "$0")/lib/input-host.sh"
@@ -124,6 +125,8 @@ sed -e 's|^\[Unit\]\$|[Unit]\nDefaultDependencies=no|' "\$TOP/systemd/kiosk-caro
 printf '[Service]\nStandardOutput=append:/run/usb-unit.log\nStandardError=append:/run/usb-unit.log\n' \
     > /etc/systemd/system/kiosk-carousel-usb@.service.d/test-output.conf
 printf '[Unit]\nDefaultDependencies=no\n' > /etc/systemd/system/kiosk-test-idle.target
+# The group FAT sticks are read in (the package's sysusers makes it).
+getent group kiosk-carousel-stick >/dev/null || groupadd --system kiosk-carousel-stick || step_fail "groupadd"
 start_systemd kiosk-test-idle.target || step_fail "systemd did not start"
 UNIT=kiosk-carousel-usb@sda.service
 STEP_ON_FAIL="\$STEP_ON_FAIL; cat /run/usb-unit.log; sc status \$UNIT --no-pager; sc show dev-sda.device -p Wants,ActiveState,SysFSPath,Following; sc list-units --all --type=device --no-pager; inside ls -la /run/udev | head; inside cat /proc/self/mountinfo | grep -E ' /sys | /run '"
@@ -160,6 +163,11 @@ grep -q "^SYSTEMD_WANTS=.*\$UNIT" "\$OUT/udev-good-add.txt" \
 note "udev add: \$(grep -E '^(ID_BUS|ID_FS_TYPE|ID_FS_USAGE|SYSTEMD_WANTS)=' "\$OUT/udev-good-add.txt" | tr '\n' ' ')"
 finished 0
 status_is done || step_fail "status: \$(cat \$CONTENT/status.json)"
+# FAT: read by mtools in a sandboxed unit of its own, never mounted (docs/usb.md).
+grep -q 'FAT, read with mtools in a sandbox (not mounted)' /run/usb-unit.log \
+    || step_fail "the FAT stick was not read through mtools: \$(tail -5 /run/usb-unit.log)"
+grep -q 'mounted read-only' /run/usb-unit.log && step_fail "the FAT stick was mounted: \$(grep 'mounted read-only' /run/usb-unit.log)"
+note "read without a mount: \$(grep -m1 'FAT, read with mtools' /run/usb-unit.log)"
 wait_until 30 "grep -q '\"usb_import\".*\"state\":\"done\"' \"\$OUT/events.jsonl\""
 wait_until 20 'card_is "\"New content from the USB stick\""'
 kiosk-vm-shot usb-done > /dev/null
@@ -193,7 +201,7 @@ status_is failed || step_fail "status: \$(cat \$CONTENT/status.json)"
 cp \$CONTENT/status.json "\$OUT/status-big.json"
 [ "\$(current)" = "\$GOOD" ] || step_fail "current changed to \$(current)"
 ls -a \$CONTENT > "\$OUT/content-after.txt"
-grep -q '^.incoming' "\$OUT/content-after.txt" && step_fail "a half copy is left: \$(cat "\$OUT/content-after.txt")"
+grep -qE '^\.(incoming|stick)-' "\$OUT/content-after.txt" && step_fail "a half copy is left: \$(cat "\$OUT/content-after.txt")"
 grep -q kiosk-carousel-usb /proc/mounts && step_fail "the pulled stick is still mounted"
 inside grep kiosk-carousel-usb /proc/mounts && step_fail "the pulled stick is still mounted in systemd's namespace"
 wait_until 20 'card_is "\"This USB stick was not used\""'

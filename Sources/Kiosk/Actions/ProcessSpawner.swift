@@ -49,8 +49,10 @@ enum ProcessSpawner {
     }
 
     /// Starts `argv` with exactly `environment`, in `workingDirectory` when given, as the leader
-    /// of a new process group. Returns the child's pid.
-    static func spawn(argv: [String], environment: [String: String], workingDirectory: String?) throws -> pid_t {
+    /// of a new process group. With `stdio`, its stdin is /dev/null and its stdout and stderr
+    /// are those two descriptors (else it shares the kiosk's). Returns the child's pid.
+    static func spawn(argv: [String], environment: [String: String], workingDirectory: String?,
+                      stdio: (output: Int32, errors: Int32)? = nil) throws -> pid_t {
         guard let first = argv.first else { throw Failure(description: "empty argv") }
         for (k, v) in environment where k.isEmpty || k.contains("=") || k.contains("\0") || v.contains("\0") {
             throw Failure(description: "invalid environment variable name or value: '\(k)'")
@@ -70,6 +72,11 @@ enum ProcessSpawner {
             guard st.st_mode & S_IFMT == S_IFDIR else { throw Failure(description: "\(dir): not a directory") }
             let rc = dir.withCString { addChdir(&actions, $0) }
             if rc != 0 { throw Failure(description: errnoMessage("posix_spawn_file_actions_addchdir_np", subject: dir, code: rc)) }
+        }
+        if let stdio {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, stdio.output, 1)
+            posix_spawn_file_actions_adddup2(&actions, stdio.errors, 2)
         }
         if let addClosefrom { _ = addClosefrom(&actions, 3) }
 

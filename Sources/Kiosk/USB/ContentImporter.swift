@@ -59,6 +59,13 @@ public final class ContentImporter {
             logger.info("\(device): no \(ImportedContent.stickFolder)/ folder on it; not a stick for the kiosk")
             return nil
         }
+        return locked(device: device) { run(folder: folder, root: root, device: device) }
+    }
+
+    /// `body` with the content folder made and the import lock held, leftovers of cut-short
+    /// imports removed and (`announce`) the status `checking` written; its status (if any) is
+    /// written, logged and returned.
+    func locked(device: String, announce: Bool = true, _ body: () -> ImportStatus?) -> ImportStatus? {
         do {
             try FileManager.default.createDirectory(atPath: settings.content, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o755])
@@ -73,9 +80,8 @@ public final class ContentImporter {
         defer { if lock >= 0 { close(lock) } }
         removeLeftovers()
 
-        let started = wallClock()
-        report(ImportStatus(state: .checking, time: started, device: device, message: "Reading the USB stick…"))
-        let final = run(folder: folder, root: root, device: device)
+        if announce { report(ImportStatus(state: .checking, time: wallClock(), device: device, message: "Reading the USB stick…")) }
+        guard let final = body() else { return nil }
         report(final)
         switch final.state {
         case .done: logger.notice("\(device): \(final.message)")
@@ -260,20 +266,27 @@ public final class ContentImporter {
         return name
     }
 
-    /// Half copies left by an import that was cut short (a power cut, a killed process).
+    /// Half copies left by an import that was cut short (a power cut, a killed process); a FAT
+    /// stick's staged copy only when the import that made it is gone (`stage(fat:)` and its
+    /// `importStick` are two turns of the lock).
     private func removeLeftovers() {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: settings.content)) ?? [] where name.hasPrefix(".incoming-") {
+        func staged(byALiveImport name: String) -> Bool {
+            guard name.hasPrefix(Self.stagingPrefix), let pid = pid_t(name.dropFirst(Self.stagingPrefix.count)) else { return false }
+            return pid == getpid() || kill(pid, 0) == 0 || errno == EPERM
+        }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: settings.content)) ?? []
+        where (name.hasPrefix(".incoming-") || name.hasPrefix(Self.stagingPrefix)) && !staged(byALiveImport: name) {
             logger.info("removing \(name), left by an import that did not finish")
             removeTree((settings.content as NSString).appendingPathComponent(name))
         }
     }
 
-    private func removeTree(_ path: String) {
+    func removeTree(_ path: String) {
         if FileManager.default.fileExists(atPath: path) { try? FileManager.default.removeItem(atPath: path) }
     }
 
     /// Writes the status; an unwritable status is logged, never fatal (the import goes on).
-    private func report(_ status: ImportStatus) {
+    func report(_ status: ImportStatus) {
         do {
             try status.write(to: statusPath)
         } catch {

@@ -22,6 +22,14 @@ enum USBSchema {
                 .bool("allow_exec", \.usb.allowExec,
                       "Items on a stick may run programs (`action = { exec = … }`). Off: such an item refuses the stick (anyone with a stick could otherwise run a program).",
                       example: "false"),
+                KeySpec(name: "file_systems", type: .strings, doc: """
+                    The file systems a stick may have, as blkid names them (`vfat`, `exfat`, `ext4`, `ntfs`, …); a stick \
+                    with another one (or one blkid does not recognise) is not read, and the journal says why. FAT \
+                    (`vfat`) is never mounted: mtools lists and copies it as an unprivileged user in a sandbox; the others \
+                    are mounted by the kernel (read-only). `["vfat"]` keeps every stick's bytes away from the kernel's \
+                    file system drivers. Empty: any file system the kernel reads.
+                    """, defaultOf: { ValueFormat.strings($0.usb.fileSystems) }, example: "[\"vfat\"]",
+                    apply: { $0.usb.fileSystems = $1.strings.map { $0.lowercased() } }),
                 .number("notice_seconds", \.usb.noticeSeconds, .closed(1, 3600),
                         "Seconds the confirmation card stays on the screen (a problem card: twice as long); a touch or key ends it.",
                         example: "8"),

@@ -1,0 +1,89 @@
+import Foundation
+import Glibc
+import KioskConfig
+
+/// A FAT stick's side of the import (docs/usb.md, "Reading FAT without a kernel mount"): its
+/// folder copied off the stick by mtools in a sandbox (`FATStick`), into a staging folder that
+/// `importStick(root:device:)` then checks and copies as it does a mounted stick.
+extension ContentImporter {
+    /// What `stage(fat:)` did.
+    public enum Staging {
+        /// The stick has no `kiosk-carousel/` folder: nothing written, nothing shown.
+        case notForKiosk
+        /// The folder is copied under this root (`ROOT/kiosk-carousel/…`), to be imported with
+        /// `importStick(root:device:)` and then removed with `removeStaging`.
+        case staged(root: String)
+        /// Refused or failed before or during the copy; the status is written.
+        case failed(ImportStatus)
+        /// The stick could not be listed (a damaged file system, the sandbox): logged, nothing shown.
+        case unreadable(String)
+    }
+
+    /// A FAT stick read without a kernel mount: mtools lists and sums its folder (refused as a
+    /// mounted stick's would be: too many files, larger than `max_mb`, or than the free space
+    /// for it and its checked copy), then copies it in its sandbox into `content/.stick-PID`.
+    /// The checks of `importStick` then run on that copy, before anything becomes current.
+    public func stage(fat stick: FATStick) -> Staging {
+        let contents: FATStick.Contents
+        do {
+            guard let listed = try stick.contents() else {
+                logger.info("\(stick.device): no \(ImportedContent.stickFolder)/ folder and no update bundle on it; not a stick for the kiosk")
+                return .notForKiosk
+            }
+            contents = listed
+        } catch {
+            return .unreadable("\(error)")
+        }
+        let summary = contents.folder ?? FATStick.Summary(files: 0, bytes: 0)
+        let device = stick.device
+        var staging: String?
+        // A stick with only an update bundle (kiosk-carousel/update/) shows no content card.
+        let status = locked(device: device, announce: summary.hasConfig) { () -> ImportStatus? in
+            func failed(_ message: String, _ problems: [String]) -> ImportStatus {
+                ImportStatus(state: .failed, time: wallClock(), device: device,
+                             message: message + " The kiosk shows what it showed before.", problems: problems)
+            }
+            if !summary.caseCollisions.isEmpty {
+                return failed("Two names in one folder on the stick differ only in case.", summary.caseCollisions)
+            }
+            if summary.files > maxFiles {
+                return failed("The stick's folder has too many files.",
+                              ["\(ImportedContent.stickFolder)/: \(summary.files) files, more than \(maxFiles)"])
+            }
+            if summary.bytes > Int64(settings.maxMB) << 20 {
+                return failed("The stick's folder is too large.",
+                              ["\(ImportedContent.stickFolder)/: \(Self.mebibytes(summary.bytes)) MiB, more than [usb] max_mb = \(settings.maxMB)"])
+            }
+            var fs = statvfs()
+            if statvfs(settings.content, &fs) == 0 {
+                // The copy off the stick, and the checked copy made current (or the bundle's).
+                let free = Int64(fs.f_bavail) * Int64(fs.f_frsize), needed = 2 * contents.bytes + (8 << 20)
+                if needed > free {
+                    return failed("There is not enough free space for it.",
+                                  ["\(settings.content): \(Self.mebibytes(free)) MiB free, the stick's folder and bundles need \(Self.mebibytes(needed)) MiB (read off the stick, then checked and copied)"])
+                }
+            }
+            let folder = (settings.content as NSString).appendingPathComponent("\(Self.stagingPrefix)\(getpid())")
+            if summary.hasConfig {
+                report(ImportStatus(state: .copying, time: wallClock(), device: device, message: "Copying from the USB stick…", bytes: 0))
+            }
+            removeTree(folder)   // one left by an earlier process of the same id (a power cut, a reboot)
+            do {
+                try stick.copy(contents, into: folder)
+            } catch {
+                removeTree(folder)
+                return failed("The stick could not be read to the end (was it pulled out?). Nothing changed.", ["\(error)"])
+            }
+            staging = folder
+            return nil
+        }
+        if let status { return .failed(status) }
+        return staging.map { .staged(root: $0) } ?? .notForKiosk
+    }
+
+    /// Removes a FAT stick's staged copy (`stage(fat:)`).
+    public func removeStaging(_ root: String) { removeTree(root) }
+
+    /// Where a FAT stick is copied before its check: `content/.stick-PID`.
+    static let stagingPrefix = ".stick-"
+}
