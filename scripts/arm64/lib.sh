@@ -46,6 +46,12 @@ step_end() { step "finished"; _arm64_step_name=""; }
 # die MESSAGE: stops with the step it failed in.
 die() { echo "arm64: FAILED in step '${_arm64_step_name}': $*" >&2; exit 1; }
 
+# nice_to_10: the increment that brings this process's niceness to 10 (0 when it is 10 or more).
+# The long steps (a root's mmdebstrap, the cross build) run at niceness 10, not 10 more than
+# the caller's: under `nice make` that was 19, and the trixie root's dpkg under qemu-user got
+# ~2 % of a core beside other engineers' builds (load 10-20).
+nice_to_10() { local n; n=$(nice); echo $(( n < 10 ? 10 - n : 0 )); }
+
 need_root() { [ "$(id -u)" -eq 0 ] || die "needs root (chroot, mount, mmdebstrap --mode=root)"; }
 
 # host_packages PKG...: installs the host's missing Debian packages (apt-get, no recommends).
@@ -101,11 +107,8 @@ make_root() {
     rm -rf --one-file-system "$dir"; mkdir -p "$(dirname "$dir")"
     local include=(--include="$pkgs")
     [ "$variant" = extract ] && include=(--include='?essential' --include="$pkgs")
-    # Niceness 10, not 10 more than the caller's: under `nice make` that was 19, and the apt
-    # variant's dpkg under qemu-user got ~2 % of a core beside other builds (load 10).
-    local more=$(( $(nice) < 10 ? 10 - $(nice) : 0 ))
     # sid's Release file on this mirror is past its Valid-Until date; the archive key still checks it.
-    nice -n "$more" mmdebstrap --mode=root --arch="$arch" --variant="$variant" \
+    nice -n "$(nice_to_10)" mmdebstrap --mode=root --arch="$arch" --variant="$variant" \
         --aptopt='APT::Install-Recommends "false"' --aptopt='Acquire::Check-Valid-Until "false"' \
         "${include[@]}" "$suite" "$dir" "$MIRROR" > "$dir.log" 2>&1 \
         || { tail -20 "$dir.log" >&2; die "mmdebstrap $suite $arch (log: $dir.log)"; }
