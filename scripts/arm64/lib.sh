@@ -48,8 +48,10 @@ die() { echo "arm64: FAILED in step '${_arm64_step_name}': $*" >&2; exit 1; }
 
 # nice_to_10: the increment that brings this process's niceness to 10 (0 when it is 10 or more).
 # The long steps (a root's mmdebstrap, the cross build) run at niceness 10, not 10 more than
-# the caller's: under `nice make` that was 19, and the trixie root's dpkg under qemu-user got
-# ~2 % of a core beside other engineers' builds (load 10-20).
+# the caller's: under `nice make` that was 19, the lowest, and the trixie root's dpkg under
+# qemu-user got ~2 % of a core beside a `nice swift build` of the same session. (With the
+# kernel's autogroups, nice orders only the processes of one session: other sessions' builds
+# take their share whatever it says.)
 nice_to_10() { local n; n=$(nice); echo $(( n < 10 ? 10 - n : 0 )); }
 
 need_root() { [ "$(id -u)" -eq 0 ] || die "needs root (chroot, mount, mmdebstrap --mode=root)"; }
