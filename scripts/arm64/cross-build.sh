@@ -102,6 +102,6 @@ fi
 
 step "cross-build $MODE: swift build ${ARGS[*]}"
 # "prohibited flag" warnings: SwiftPM's notice that the destination passes -sdk/-resource-dir.
-in_root "$TOOLCHAIN" "${ENVS[@]}" "cd /src && nice -n 10 swift build ${ARGS[*]} 2>&1 | grep -v 'prohibited flag'; exit \${PIPESTATUS[0]}" \
+in_root "$TOOLCHAIN" "${ENVS[@]}" "cd /src && nice -n $(nice_to_10) swift build ${ARGS[*]} 2>&1 | grep -v 'prohibited flag'; exit \${PIPESTATUS[0]}" \
     || die "swift build failed"
 step_end

@@ -14,7 +14,9 @@
 #                        arm64's libraries and their shlibs/symbols files are
 #        strip           dh_strip takes aarch64-linux-gnu-strip itself (DEB_HOST_GNU_TYPE)
 #   3. apt-get install ./the.deb in a fresh copy of a clean trixie arm64 root (apt's downloads
-#      cached in $ARM64_CACHE/apt-archives), then what it pulled in, and --version there
+#      cached in $ARM64_CACHE/apt-archives), then what it pulled in, and there, under qemu-user:
+#      --version, and check-config of the example the package ships (config/example.toml) and of
+#      the conffile
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$(cd "$HERE/../.." && pwd)
@@ -52,7 +54,8 @@ deb=$(sed -n 's/^build-deb: \(\/.*\.deb\) (.*/\1/p' "$deb_log" | tail -1)
 
 step "apt-get install ./$(basename "$deb") in a clean trixie arm64 root (qemu-user)"
 test_root=$(mktemp -d "$ARM64_CACHE/deb-test.XXXXXX")
-cleanup() { umount_root "$test_root"; rm -rf "$test_root"; }
+# --one-file-system: should a mount (the shared apt-archives) outlive umount_root, rm stops at it.
+cleanup() { umount_root "$test_root"; rm -rf --one-file-system "$test_root"; }
 trap cleanup EXIT
 cp -a "$CLEAN/." "$test_root/"
 mkdir -p "$ARM64_CACHE/apt-archives/partial"
@@ -69,6 +72,15 @@ echo "installed with it ($(wc -l <<< "$added") packages): $(echo $added)"
 bad=$(grep -E -- '-dev$|swift|clang|gcc|binutils' <<< "$added" || true)
 [ -z "$bad" ] || die "the package pulled in build packages: $bad"
 in_root "$test_root" "kiosk-carousel --version" || die "kiosk-carousel --version failed in the clean root"
+# The example the package ships is the tree's config/example.toml (debian/rules installs it with
+# its media/); check-config of it and of the conffile made from it, by the installed binary.
+cmp "$SRC/config/example.toml" "$test_root/usr/share/kiosk-carousel/example/config.toml" \
+    || die "the package's example/config.toml is not the tree's config/example.toml"
+for config in /usr/share/kiosk-carousel/example/config.toml /etc/kiosk-carousel/config.toml; do
+    said=$(in_root "$test_root" "kiosk-carousel check-config $config" 2>&1) \
+        || { echo "$said"; die "kiosk-carousel check-config $config failed in the clean root"; }
+    echo "check-config $config: $said"
+done
 in_root "$test_root" "dpkg -s kiosk-carousel | grep -E '^(Version|Depends):'"
 step_end
 echo "arm64 package: $deb"

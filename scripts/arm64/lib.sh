@@ -4,7 +4,9 @@
 #
 # Everything downloaded lives outside the tree, in $ARM64_CACHE (default
 # /var/cache/kiosk-carousel/arm64). A root is made once and reused while its recipe (suite,
-# architecture, variant, package list) is unchanged: its stamp file records the recipe.
+# architecture, variant, package list) is unchanged: its stamp file records the recipe, and is
+# written last, so a root without one is unfinished (its mmdebstrap failed or was stopped) and is
+# made again from the start.
 
 ARM64_CACHE=${ARM64_CACHE:-/var/cache/kiosk-carousel/arm64}
 # The Debian mirror this machine already uses (its apt sources: scripts/apt-mirrors.sh).
@@ -43,6 +45,14 @@ step_end() { step "finished"; _arm64_step_name=""; }
 
 # die MESSAGE: stops with the step it failed in.
 die() { echo "arm64: FAILED in step '${_arm64_step_name}': $*" >&2; exit 1; }
+
+# nice_to_10: the increment that brings this process's niceness to 10 (0 when it is 10 or more).
+# The long steps (a root's mmdebstrap, the cross build) run at niceness 10, not 10 more than
+# the caller's: under `nice make` that was 19, the lowest, and the trixie root's dpkg under
+# qemu-user got ~2 % of a core beside a `nice swift build` of the same session. (With the
+# kernel's autogroups, nice orders only the processes of one session: other sessions' builds
+# take their share whatever it says.)
+nice_to_10() { local n; n=$(nice); echo $(( n < 10 ? 10 - n : 0 )); }
 
 need_root() { [ "$(id -u)" -eq 0 ] || die "needs root (chroot, mount, mmdebstrap --mode=root)"; }
 
@@ -90,12 +100,17 @@ make_root() {
         return 0
     fi
     [ -n "$MIRROR" ] || die "no Debian mirror: set MIRROR"
+    if [ -f "$dir/.kiosk-root-stamp" ]; then echo "arm64: $dir: its recipe changed, making it again"
+    elif [ -e "$dir" ]; then echo "arm64: $dir has no stamp (unfinished: log $dir.log), making it again"
+    else echo "arm64: making $dir"; fi
     umount_root "$dir"
-    rm -rf "$dir"; mkdir -p "$(dirname "$dir")"
+    # --one-file-system: a mount that outlived umount_root (the host's /dev, a bind-mounted tree)
+    # stops rm instead of being emptied.
+    rm -rf --one-file-system "$dir"; mkdir -p "$(dirname "$dir")"
     local include=(--include="$pkgs")
     [ "$variant" = extract ] && include=(--include='?essential' --include="$pkgs")
     # sid's Release file on this mirror is past its Valid-Until date; the archive key still checks it.
-    nice -n 10 mmdebstrap --mode=root --arch="$arch" --variant="$variant" \
+    nice -n "$(nice_to_10)" mmdebstrap --mode=root --arch="$arch" --variant="$variant" \
         --aptopt='APT::Install-Recommends "false"' --aptopt='Acquire::Check-Valid-Until "false"' \
         "${include[@]}" "$suite" "$dir" "$MIRROR" > "$dir.log" 2>&1 \
         || { tail -20 "$dir.log" >&2; die "mmdebstrap $suite $arch (log: $dir.log)"; }
