@@ -156,7 +156,8 @@ soak: deps
 ENDURANCE_OUT ?= out/endurance
 endurance: build
 	@[ -n "$(HOURS)$(MINUTES)" ] || { echo "make endurance HOURS=N or MINUTES=N"; exit 2; }
-	/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || apt-get install -y --no-install-recommends python3-matplotlib
+	/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || { apt-get update -q >/dev/null && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-matplotlib >/dev/null; }
 	scripts/endurance.sh $(if $(MINUTES),$(MINUTES),$$(( $(HOURS) * 60 ))) $(ENDURANCE_OUT)
 
 ## make reliability: the long fuzz, soak and fault runs.
