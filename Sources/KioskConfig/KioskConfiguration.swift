@@ -414,8 +414,10 @@ public struct USBSettings: Equatable, Sendable {
     /// Items on a stick may run programs (`action = { exec = … }`) only when true.
     public var allowExec = false
     /// The file system types (blkid's names: `vfat`, `exfat`, `ext4`, …) a stick may have;
-    /// empty: any the kernel reads. `vfat` is read by mtools in a sandbox, the others mounted.
+    /// empty: any the kernel reads.
     public var fileSystems: [String] = []
+    /// A FAT stick is read by mtools in a sandbox instead of mounted (`fat_without_mount`).
+    public var fatWithoutMount = false
     /// Seconds the confirmation card stays (a problem card stays twice as long); a touch ends it.
     public var noticeSeconds = 8.0
     public init() {}

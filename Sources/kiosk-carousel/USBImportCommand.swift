@@ -59,14 +59,15 @@ struct USBImportCommand: ParsableCommand {
         if let folder {
             (status, update) = take(root: folder, device: folder)
         } else if let device {
-            // FAT is read by mtools in a sandbox, never mounted; [usb] file_systems may refuse a type.
+            // [usb] file_systems may refuse a type; with fat_without_mount FAT is read by mtools in a
+            // sandbox, not mounted.
             let type = StickFileSystem.type(of: device)
             let accepted = machine.usb.fileSystems
             if !accepted.isEmpty, !accepted.contains(type ?? "") {
                 logger.error("\(device): \(type.map { "a \($0) file system" } ?? "no file system blkid recognises"); [usb] file_systems = [\(accepted.joined(separator: ", "))] in \(path) does not take it: the stick is not read")
                 throw ExitCode(1)
             }
-            if type == "vfat" {
+            if type == "vfat", machine.usb.fatWithoutMount {
                 logger.info("\(device): FAT, read with mtools in a sandbox (not mounted)")
                 switch importer.stage(fat: FATStick(device: device)) {
                 case .notForKiosk:

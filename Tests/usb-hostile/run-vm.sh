@@ -35,6 +35,7 @@ PY
 cat > "$out/kiosk.toml" <<TOML
 [usb]
 import = true
+fat_without_mount = true
 content = "/var/lib/kiosk-carousel/usb"
 
 [[item]]

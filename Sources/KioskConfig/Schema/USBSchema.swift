@@ -24,12 +24,18 @@ enum USBSchema {
                       example: "false"),
                 KeySpec(name: "file_systems", type: .strings, doc: """
                     The file systems a stick may have, as blkid names them (`vfat`, `exfat`, `ext4`, `ntfs`, …); a stick \
-                    with another one (or one blkid does not recognise) is not read, and the journal says why. FAT \
-                    (`vfat`) is never mounted: mtools lists and copies it as an unprivileged user in a sandbox; the others \
-                    are mounted by the kernel (read-only). `["vfat"]` keeps every stick's bytes away from the kernel's \
-                    file system drivers. Empty: any file system the kernel reads.
+                    with another one (or one blkid does not recognise) is not read, and the journal says why. With \
+                    `fat_without_mount`, `["vfat"]` keeps every stick's bytes away from the kernel's file system \
+                    drivers. Empty: any file system the kernel reads.
                     """, defaultOf: { ValueFormat.strings($0.usb.fileSystems) }, example: "[\"vfat\"]",
                     apply: { $0.usb.fileSystems = $1.strings.map { $0.lowercased() } }),
+                .bool("fat_without_mount", \.usb.fatWithoutMount, """
+                    Read a FAT (`vfat`) stick without mounting it: mtools lists and copies its folder as an \
+                    unprivileged dynamic user in a sandbox of its own (no capabilities, no network, the one device), \
+                    so a crafted file system reaches that process, not the kernel (docs/usb.md, "Reading FAT without \
+                    a kernel mount"). Other file systems are mounted by the kernel (read-only) either way. Off by \
+                    default in this release: proven on a real kernel (kiosk-vm), not yet in the disk image's boot test.
+                    """, example: "true"),
                 .number("notice_seconds", \.usb.noticeSeconds, .closed(1, 3600),
                         "Seconds the confirmation card stays on the screen (a problem card: twice as long); a touch or key ends it.",
                         example: "8"),
