@@ -60,6 +60,11 @@ step "the key, the focus spoken"
 date +%s.%N > "\$OUT/key.time"
 touch "\$OUT/GO"
 wait_for "\$OUT/keys.play.out" done 90 || exit 1
+# The utterance is queued when the focus changes; espeak-ng starts at the first one and the sound
+# follows it by ~2-3 s on a quiet host: wait for the event, then give the sound its time, scaled
+# (stopping at once after the key lost it under load).
+wait_for "\$OUT/events.jsonl" '"spoken"' 30 || exit 1
+sleep "\$(scaled 5)"
 step "SIGTERM"
 stop_kiosk \$RUN
 kill -INT \$REC; wait \$REC
