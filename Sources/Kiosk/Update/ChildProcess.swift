@@ -20,7 +20,7 @@ struct ChildProcess {
 
     /// Runs `argv` (its first element a path, or a name looked up in PATH) and waits, its stdin
     /// /dev/null, both outputs read through pipes as they come (a chatty child cannot block).
-    /// `stopWhen` is asked at once and then five times a second while it runs: a reason ends the child
+    /// `stopWhen` is asked about five times a second while it runs: a reason ends the child
     /// and what it started (SIGKILL to its process group: a child started by a process that
     /// blocks SIGTERM for a signalfd inherits the block).
     ///
