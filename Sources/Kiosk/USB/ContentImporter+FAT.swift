@@ -46,22 +46,11 @@ extension ContentImporter {
             if !summary.caseCollisions.isEmpty {
                 return failed("Two names in one folder on the stick differ only in case.", summary.caseCollisions)
             }
-            if summary.files > maxFiles {
-                return failed("The stick's folder has too many files.",
-                              ["\(ImportedContent.stickFolder)/: \(summary.files) files, more than \(maxFiles)"])
-            }
-            if summary.bytes > Int64(settings.maxMB) << 20 {
-                return failed("The stick's folder is too large.",
-                              ["\(ImportedContent.stickFolder)/: \(Self.mebibytes(summary.bytes)) MiB, more than [usb] max_mb = \(settings.maxMB)"])
-            }
-            var fs = statvfs()
-            if statvfs(settings.content, &fs) == 0 {
-                // The copy off the stick, and the checked copy made current (or the bundle's).
-                let free = Int64(fs.f_bavail) * Int64(fs.f_frsize), needed = 2 * contents.bytes + (8 << 20)
-                if needed > free {
-                    return failed("There is not enough free space for it.",
-                                  ["\(settings.content): \(Self.mebibytes(free)) MiB free, the stick's folder and bundles need \(Self.mebibytes(needed)) MiB (read off the stick, then checked and copied)"])
-                }
+            // The copy off the stick, and the checked copy made current (or the bundle's).
+            let needed = 2 * contents.bytes + (8 << 20)
+            if let broken = limitBroken(files: summary.files, bytes: summary.bytes, needing: needed,
+                                        need: "the stick's folder and bundles need \(Self.mebibytes(needed)) MiB (read off the stick, then checked and copied)") {
+                return failed(broken.message, [broken.problem])
             }
             let folder = (settings.content as NSString).appendingPathComponent("\(Self.stagingPrefix)\(getpid())")
             if summary.hasConfig {

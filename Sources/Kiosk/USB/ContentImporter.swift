@@ -118,21 +118,9 @@ public final class ContentImporter {
         func refused(_ message: String, _ problem: String) -> ImportStatus {
             failed(message, [problem] + check(configFile: configFile, root: root).problems)
         }
-        if listing.files.count > maxFiles {
-            return refused("The stick's folder has too many files.",
-                           "\(ImportedContent.stickFolder)/: \(listing.files.count) files, more than \(maxFiles)")
-        }
-        if listing.bytes > Int64(settings.maxMB) << 20 {
-            return refused("The stick's folder is too large.",
-                           "\(ImportedContent.stickFolder)/: \(Self.mebibytes(listing.bytes)) MiB, more than [usb] max_mb = \(settings.maxMB)")
-        }
-        var fs = statvfs()
-        if statvfs(settings.content, &fs) == 0 {
-            let free = Int64(fs.f_bavail) * Int64(fs.f_frsize)
-            if listing.bytes + (8 << 20) > free {
-                return refused("There is not enough free space for it.",
-                               "\(settings.content): \(Self.mebibytes(free)) MiB free, the stick's folder needs \(Self.mebibytes(listing.bytes)) MiB")
-            }
+        if let broken = limitBroken(files: listing.files.count, bytes: listing.bytes, needing: listing.bytes + (8 << 20),
+                                    need: "the stick's folder needs \(Self.mebibytes(listing.bytes)) MiB") {
+            return refused(broken.message, broken.problem)
         }
         // The rules, the overlay and every picture and clip, read from the stick.
         let problems = check(configFile: configFile, root: root, media: StickMediaChecks.only(listing, folder: folder)).problems
@@ -292,6 +280,27 @@ public final class ContentImporter {
         } catch {
             logger.warning("cannot write the import status: \(error)")
         }
+    }
+
+    /// The first of a stick's limits that `files` and `bytes` break — too many files, more than
+    /// `max_mb`, `needed` bytes more than the content folder's free space (`need` says so in the
+    /// problem) — as a refusal's message and its located problem; nil within them all.
+    func limitBroken(files: Int, bytes: Int64, needing needed: Int64, need: String) -> (message: String, problem: String)? {
+        if files > maxFiles {
+            return ("The stick's folder has too many files.", "\(ImportedContent.stickFolder)/: \(files) files, more than \(maxFiles)")
+        }
+        if bytes > Int64(settings.maxMB) << 20 {
+            return ("The stick's folder is too large.",
+                    "\(ImportedContent.stickFolder)/: \(Self.mebibytes(bytes)) MiB, more than [usb] max_mb = \(settings.maxMB)")
+        }
+        var fs = statvfs()
+        if statvfs(settings.content, &fs) == 0 {
+            let free = Int64(fs.f_bavail) * Int64(fs.f_frsize)
+            if needed > free {
+                return ("There is not enough free space for it.", "\(settings.content): \(Self.mebibytes(free)) MiB free, \(need)")
+            }
+        }
+        return nil
     }
 
     static func mebibytes(_ bytes: Int64) -> String {
