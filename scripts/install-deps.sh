@@ -17,7 +17,7 @@ else
     sudo=(false)
 fi
 apt_get() {
-    if [ "${sudo[0]}" = false ]; then
+    if [ "${sudo[0]:-}" = false ]; then
         echo "install-deps: run as root, or install sudo, or install them yourself:" >&2
         echo "    apt-get $*" >&2
         exit 1

@@ -29,9 +29,6 @@ need_root
 ARM64_TESTS=${ARM64_TESTS:-all}
 ARM64_PNG_BOUND=${ARM64_PNG_BOUND:-0}
 # Left out, with the reason (docs/arm64.md):
-# - testMissingBinaryFailsWithoutChild: qemu-user cannot report a failed exec from posix_spawn
-#   (glibc's CLONE_VFORK hand-back of the exec error is emulated as a plain fork): an emulator
-#   artefact, not a defect of the program.
 # - testClientThatNeverReadsIsDroppedWithoutBlocking: 20,000 broadcasts must take < 10 s, a
 #   wall-clock bound for native speed; the debug build under qemu-user took 32.6 s here on the
 #   loaded machine (it does not block: the test's other assertions passed).
@@ -39,8 +36,7 @@ ARM64_PNG_BOUND=${ARM64_PNG_BOUND:-0}
 #   pango/cairo/fonts; with sid's, 1.32 % of its pixels differ (bound 1 %) on x86-64 exactly as on
 #   aarch64 (measured in the amd64 sid root; the two cards are identical): library versions,
 #   not the architecture. The PNG comparison above is the cross-architecture check.
-SKIP=(KioskTests.ActionRunnerTests/testMissingBinaryFailsWithoutChild
-      KioskTests.ControlServerTests/testClientThatNeverReadsIsDroppedWithoutBlocking
+SKIP=(KioskTests.ControlServerTests/testClientThatNeverReadsIsDroppedWithoutBlocking
       CardsTests.GoldenCardTests/testTextOnlyGradientBorderWrapsWithEllipsis)
 # The slow classes under emulation (~7 of the ~12 minutes), left out by ARM64_TESTS=quick; and
 # HostileServerTests (issue 32: curl against a misbehaving python3 server on the loopback, bounds

@@ -31,12 +31,23 @@ enum ProcessSpawner {
         var description: String
     }
 
-    /// Finds the program: `argv0` itself when it contains `/`, otherwise the first executable
-    /// regular file named `argv0` in `path` (colon-separated; empty entries mean the current
-    /// directory, as in `execvp`).
+    /// Finds the program: `argv0` itself when it contains `/` (checked to be an executable
+    /// file), otherwise the first executable regular file named `argv0` in `path`
+    /// (colon-separated; empty entries mean the current directory, as in `execvp`).
+    ///
+    /// A path is checked here rather than left to `posix_spawn`'s error: glibc hands the exec's
+    /// errno back through `CLONE_VFORK`, which an emulator (qemu-user) runs as a plain fork, and
+    /// there a missing program became a child that exits 127 instead of a refusal. The exec can
+    /// still fail (the file removed in between); then `posix_spawn` says so where it can.
     static func resolve(_ argv0: String, path: String?) throws -> String {
         if argv0.isEmpty { throw Failure(description: "empty program name") }
-        if argv0.contains("/") { return argv0 }
+        if argv0.contains("/") {
+            var st = stat()
+            guard stat(argv0, &st) == 0 else { throw Failure(description: errnoMessage("stat", subject: argv0)) }
+            guard st.st_mode & S_IFMT == S_IFREG else { throw Failure(description: "\(argv0): not a regular file") }
+            guard access(argv0, X_OK) == 0 else { throw Failure(description: errnoMessage("access", subject: argv0)) }
+            return argv0
+        }
         let dirs = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
         for d in dirs {
             let candidate = (d.isEmpty ? "." : String(d)) + "/" + argv0
