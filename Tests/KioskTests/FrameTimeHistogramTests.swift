@@ -18,6 +18,22 @@ final class FrameTimeHistogramTests: XCTestCase {
         XCTAssertEqual(h.cumulativeCounts, h.cumulativeCounts.sorted(), "cumulative counts never fall")
     }
 
+    func testQuantilesAreTheBucketBoundsThatHoldThem() {
+        var h = FrameTimeHistogram()
+        XCTAssertNil(h.quantile(0.5), "no frame yet")
+        for _ in 0..<90 { h.record(0.007) }     // the 8 ms bucket
+        for _ in 0..<9 { h.record(0.030) }      // the 33.3 ms bucket
+        h.record(0.2)                            // the 250 ms bucket
+        XCTAssertEqual(h.quantile(0.5), 0.008)
+        XCTAssertEqual(h.quantile(0.9), 0.008, "the 90th frame is the last of the 8 ms bucket")
+        XCTAssertEqual(h.quantile(0.95), 0.0333)
+        XCTAssertEqual(h.quantile(0.99), 0.0333)
+        XCTAssertEqual(h.quantile(1), 0.250)
+        h.record(9)
+        XCTAssertEqual(h.quantile(1), 5.0, "above the last bound: the last bound")
+        XCTAssertEqual(h.quantile(-3), 0.008, "q clamped to 0…1: the first bucket with a frame")
+    }
+
     func testBoundsAscend() {
         XCTAssertEqual(FrameTimeHistogram.bounds, FrameTimeHistogram.bounds.sorted())
         XCTAssertEqual(Set(FrameTimeHistogram.bounds).count, FrameTimeHistogram.bounds.count)

@@ -99,6 +99,10 @@ public enum ControlReply: Equatable, Sendable {
             ("tv_power_time", time(h.tv?.reportedAt)),
             ("cec_sent", h.tv.map { String($0.messagesSent) } ?? "null"),
             ("cec_failed", h.tv.map { String($0.messagesFailed) } ?? "null"),
+            ("frames_timed", String(h.frameTimes.count)),
+            ("frame_seconds_median", h.frameTimes.quantile(0.5).map(number) ?? "null"),
+            ("frame_seconds_p99", h.frameTimes.quantile(0.99).map(number) ?? "null"),
+            ("flips_missed", String(h.flipsMissed)),
         ]
     }
 

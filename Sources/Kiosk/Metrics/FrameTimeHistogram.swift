@@ -30,6 +30,16 @@ public struct FrameTimeHistogram: Equatable, Sendable {
         if let i = Self.bounds.firstIndex(where: { d <= $0 }) { counts[i] += 1 }
     }
 
+    /// The upper bound of the bucket that holds the `q`-quantile (0…1) of every frame counted,
+    /// the estimate `histogram_quantile` would give without interpolation; the last bound when it
+    /// lies above it, nil before the first frame.
+    public func quantile(_ q: Double) -> Double? {
+        guard count > 0 else { return nil }
+        let rank = Double(count) * min(max(q, 0), 1)
+        for (i, c) in cumulativeCounts.enumerated() where Double(c) >= rank && c > 0 { return Self.bounds[i] }
+        return Self.bounds.last
+    }
+
     /// Frames at most `bounds[i]` seconds, for each bound (the exposition format's `le` buckets).
     public var cumulativeCounts: [Int] {
         var running = 0
