@@ -27,6 +27,32 @@ public enum InstructionSet: String, CaseIterable, Sendable {
     /// multiply-adds (module `RasterKernelsNEON`; NEON is part of every AArch64 CPU).
     case neon
 
+    /// True when this build contains loops for it (x86-64 builds: baseline, x86-64-v2, AVX2;
+    /// AArch64 builds: baseline, NEON), whether or not this CPU can run them.
+    public var isBuilt: Bool {
+        switch self {
+        case .baseline: return true
+        case .v2:
+            #if canImport(RasterKernelsV2)
+            return true
+            #else
+            return false
+            #endif
+        case .avx2:
+            #if canImport(RasterKernelsAVX2)
+            return true
+            #else
+            return false
+            #endif
+        case .neon:
+            #if canImport(RasterKernelsNEON)
+            return true
+            #else
+            return false
+            #endif
+        }
+    }
+
     /// True when this build contains loops for it and this CPU can run them.
     public var isAvailable: Bool {
         switch self {

@@ -22,7 +22,7 @@ struct KioskCarouselCommand: ParsableCommand {
 if CommandLine.arguments.dropFirst() == ["--version"] {
     print(KioskVersion.string)
     print("compositor: \(InstructionSet.best.rawValue) loops (built: "
-          + InstructionSet.allCases.map { $0.rawValue + ($0.isAvailable ? "" : " [not on this CPU]") }.joined(separator: ", ") + ")")
+          + InstructionSet.allCases.filter(\.isBuilt).map { $0.rawValue + ($0.isAvailable ? "" : " [not on this CPU]") }.joined(separator: ", ") + ")")
     print(VideoCapabilities.current().summary)
     exit(0)
 }

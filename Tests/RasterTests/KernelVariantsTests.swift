@@ -110,6 +110,16 @@ final class KernelVariantsTests: XCTestCase {
         #endif
     }
 
+    /// A build holds the loops of its own architecture only: what `--version` lists as built.
+    func testEachBuildHoldsItsArchitecturesLoops() {
+        #if arch(arm64)
+        XCTAssertEqual(InstructionSet.allCases.filter(\.isBuilt), [.baseline, .neon])
+        #elseif arch(x86_64)
+        XCTAssertEqual(InstructionSet.allCases.filter(\.isBuilt), [.baseline, .v2, .avx2])
+        #endif
+        for set in InstructionSet.allCases where set.isAvailable { XCTAssertTrue(set.isBuilt, "\(set) runs, so it is built") }
+    }
+
     /// The best set the CPU has is the default: AVX2, else x86-64-v2, else NEON (AArch64), else
     /// the baseline. Every x86-64 CPU with AVX2 has x86-64-v2 too, and each module reports its own set.
     func testBestIsTheWidestAvailableSet() {
