@@ -416,8 +416,9 @@ public struct USBSettings: Equatable, Sendable {
     /// The file system types (blkid's names: `vfat`, `exfat`, `ext4`, …) a stick may have;
     /// empty: any the kernel reads.
     public var fileSystems: [String] = []
-    /// A FAT stick is read by mtools in a sandbox instead of mounted (`fat_without_mount`).
-    public var fatWithoutMount = false
+    /// A FAT stick is read by mtools in a sandbox instead of mounted (`fat_without_mount`; on by
+    /// default: docs/usb.md, "Reading FAT without a kernel mount").
+    public var fatWithoutMount = true
     /// Seconds the confirmation card stays (a problem card stays twice as long); a touch ends it.
     public var noticeSeconds = 8.0
     public init() {}

@@ -23,7 +23,8 @@
 #      USB import below (a unit systemd starts: a shutdown under way would refuse it)
 #   7. USB content import on the image: a FAT32 stick with a kiosk-carousel/ folder (mtools, no
 #      root) plugged in at run time (QMP device_add usb-storage on QEMU's xHCI): the screen changes
-#      to a card, then to the result card; power cut; the data partition e2fsck-clean with the
+#      to a card, the import's end is on the serial port (the image's usb-report: systemd's
+#      result success, status.json done), then the result card; power cut; the data partition e2fsck-clean with the
 #      import's `current` and status `done` on it; boot 3: the screen equals `simulate` of the
 #      config with the stick's content (it survived the power cut); after the last power cut the
 #      KIOSK files are the edited ones, the data partition is clean, the ESP's entries unchanged,
@@ -289,7 +290,9 @@ if [ -f "$W/boot2-start.png" ]; then
     check "boot 2: the screen equals simulate's frame of the edited config (the kiosk reads the KIOSK partition)" \
         "$PY" Tests/vm/display/compare.py "$W/ref-start2.png" "$W/boot2-start.png" "${CMP[@]}"
 fi
-say "== boot 2 breakdown (load at first frame: $(result boot2 load_at_first_frame); the first frame came between the screendumps at $(result boot2 first_frame_after_s) s and $(result boot2 first_frame_s) s; stick plugged -> a card $(result boot2 usb_plug_to_card_s) s, -> the result card $(result boot2 usb_plug_to_result_s) s)"
+check "boot 2: the import's end on the serial port says the FAT stick was read by mtools, not mounted (the default, [usb] fat_without_mount): $(sed -n 's/^USB-IMPORT //p' "$W/boot2.out" | cut -c1-160)" \
+    grep -q '^USB-IMPORT .* read=mtools ' "$W/boot2.out"
+say "== boot 2 breakdown (load at first frame: $(result boot2 load_at_first_frame); the first frame came between the screendumps at $(result boot2 first_frame_after_s) s and $(result boot2 first_frame_s) s; stick plugged -> a card $(result boot2 usb_plug_to_card_s) s, -> the import's end on the serial port $(result boot2 usb_plug_to_import_end_s) s, -> the result card $(result boot2 usb_plug_to_result_s) s)"
 breakdown boot2
 
 # --- the data partition after the power cut: clean, with the import on it --------------------

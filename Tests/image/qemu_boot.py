@@ -30,9 +30,15 @@ Standard library only. Steps, each with its own deadline (base seconds x --slowd
                  mass-storage device on QEMU's xHCI controller (QMP blockdev-add + device_add):
                  the screen changes away from the settled frame (the "Reading the USB stick…"
                  card, or the result card) and is saved as NAME-usb-card.png
-  usb-result     the screen changes again and settles, unlike that card and the start frame: the
-                 result card ("New content from the USB stick — N items…", or the problem card),
-                 saved as NAME-usb-result.png (the content itself: boot-test.sh's next boot)
+  usb-import     the import's own end: the image's usb-report line on the serial port
+                 (KIOSK-USB-IMPORT END, written by kiosk-carousel-usb@.service's ExecStopPost);
+                 failed unless systemd says success and status.json says "done". Waited for on
+                 the serial port, not guessed from the screen: an attract-mode frame once passed
+                 for the result card while a slow (mtools) copy was still running, and the power
+                 cut came mid-copy.
+  usb-result     then the screen settles, unlike that card and the start frame: the result card
+                 ("New content from the USB stick — N items…"), saved as NAME-usb-result.png
+                 (the content itself: boot-test.sh's next boot)
 then SIGKILL of QEMU while the kiosk runs (the power cut). Screenshots (PNG) land in --out as
 NAME-start.png and NAME-after.png; the serial log as NAME-serial.log. Prints one
 "RESULT key=value" line per figure and "STEP name seconds" per step; exit status 0 when every
@@ -56,7 +62,7 @@ AAVMF_VARS = '/usr/share/AAVMF/AAVMF_VARS.fd'
 # Base deadlines in seconds (TCG on this 2-core machine, quiet: the whole boot to the first
 # frame took ~45 s; x3 for a busy machine), multiplied by --slowdown.
 DEADLINE = {'first-frame': 240, 'settled': 90, 'turned': 60, 'report': 180,
-            'keys': 60, 'usb-card': 120, 'usb-result': 120}
+            'keys': 60, 'usb-card': 120, 'usb-import': 300, 'usb-result': 120}
 
 
 def read_ppm(path):
@@ -198,6 +204,31 @@ def same_boot(proc, qmp, serial):
     banners, reports = text.count(b'BdsDxe: starting'), text.count(b'KIOSK-BOOT-REPORT END')
     if banners != 1 or reports != 1:
         return f'the serial port shows {banners} firmware banners and {reports} boot reports, not 1 and 1'
+    return None
+
+
+def usb_import_end(serial):
+    """The image's KIOSK-USB-IMPORT END line (usr/lib/kiosk-image/usb-report) on the serial
+    port, without its marker; None while there is none."""
+    text = open(serial, 'rb').read().decode('utf-8', 'replace').replace('\r', '')
+    for line in text.splitlines():
+        if line.startswith('KIOSK-USB-IMPORT END '):
+            return line[len('KIOSK-USB-IMPORT END '):]
+    return None
+
+
+def usb_import_problem(end):
+    """None when the line says the import succeeded (systemd's result success, status.json's
+    state done); else what it says instead."""
+    fields = dict(f.split('=', 1) for f in end.split(' status=', 1)[0].split() if '=' in f)
+    if fields.get('result') != 'success':
+        return f'the unit ended with result {fields.get("result")} (exit {fields.get("exit")})'
+    try:
+        status = json.loads(end.split(' status=', 1)[1])
+    except (IndexError, ValueError):
+        return 'status.json is not whole JSON'
+    if status.get('state') != 'done':
+        return f'status.json says {status.get("state")}: {status.get("message")} {status.get("problems", [])}'
     return None
 
 
@@ -424,6 +455,27 @@ def main():
             print(f'RESULT usb_plug_to_card_s={t_req - t_plug:.2f}', flush=True)
             print(f'SHOT usb-card {png("usb-card")}', flush=True)
             card = fr
+            step_start, deadline = elapsed(), DEADLINE['usb-import'] * a.slowdown
+            while True:
+                if proc.poll() is not None:
+                    print(f'QEMU exited with {proc.returncode} during usb-import', flush=True)
+                    return 1
+                end = usb_import_end(serial)
+                if end:
+                    break
+                if elapsed() - step_start > deadline:
+                    png('usb-import-timeout')
+                    return timeout('usb-import', 'no KIOSK-USB-IMPORT END line on the serial port: the import '
+                                                 f'did not end (serial log {serial})')
+                time.sleep(0.5)
+            step_done('usb-import')
+            print(f'RESULT usb_plug_to_import_end_s={elapsed() - t_plug:.2f}', flush=True)
+            print(f'USB-IMPORT {end}', flush=True)
+            problem = usb_import_problem(end)
+            if problem:
+                png('usb-import-failed')
+                print(f'FAILED usb-import: {problem}: {end}', flush=True)
+                return 1
             step_start, deadline = elapsed(), DEADLINE['usb-result'] * a.slowdown
             prev = None
             while True:

@@ -33,9 +33,9 @@ enum USBSchema {
                     Read a FAT (`vfat`) stick without mounting it: mtools lists and copies its folder as an \
                     unprivileged dynamic user in a sandbox of its own (no capabilities, no network, the one device), \
                     so a crafted file system reaches that process, not the kernel (docs/usb.md, "Reading FAT without \
-                    a kernel mount"). Other file systems are mounted by the kernel (read-only) either way. Off by \
-                    default in this release: proven on a real kernel (kiosk-vm), not yet in the disk image's boot test.
-                    """, example: "true"),
+                    a kernel mount"). Other file systems are mounted by the kernel (read-only) either way. `false`: FAT \
+                    sticks are mounted by the kernel (read-only) too, as before this key existed.
+                    """, example: "false"),
                 .number("notice_seconds", \.usb.noticeSeconds, .closed(1, 3600),
                         "Seconds the confirmation card stays on the screen (a problem card: twice as long); a touch or key ends it.",
                         example: "8"),
