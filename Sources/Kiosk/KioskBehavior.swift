@@ -224,12 +224,21 @@ public final class KioskBehavior {
 
     /// The rest of `reload`, on the thread that owns the behaviour: `loaded` (what `load` read)
     /// adopted, or refused with its problems, exactly as `reload` says.
+    ///
+    /// A file with problems read as a rescue (`ConfigLoader.loadForRun`: a USB stick's content
+    /// over what can be read of the file, `machineProblems`) is adopted only where there is no
+    /// good file to keep: while the start-up problem card shows (`rescues`), or when what runs
+    /// is itself such a rescue. Over a good configuration it is refused like any broken file: a
+    /// mistaken edit of `[display]` must not drop that table while a stick's content is current.
     @discardableResult
     public func apply(_ loaded: Result<KioskConfiguration, any Error>, path: String, reason: String, now: Double,
-                      logger: Logger, kept: String = "the running configuration") -> KioskConfiguration? {
+                      logger: Logger, kept: String = "the running configuration", rescues: Bool = false) -> KioskConfiguration? {
         store.lastReloadProblems = []
         do {
             let new = try loaded.get()
+            if !new.machineProblems.isEmpty && !rescues && store.loaded.machineProblems.isEmpty {
+                throw ConfigErrors(new.machineProblems)
+            }
             Self.logLoaded(new, logger: logger)
             if new.items.isEmpty && !session.config.items.isEmpty {
                 // An empty file (caught half-written) or an emptied items folder: keep showing

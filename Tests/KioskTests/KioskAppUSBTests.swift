@@ -110,6 +110,51 @@ final class KioskAppUSBTests: XCTestCase {
         XCTAssertEqual(app.behavior.loadedConfig.machineProblems, problems)
         // check-config still says the file is wrong.
         XCTAssertThrowsError(try ConfigLoader.load(path: path))
+        // What runs is a rescue: the next stick's content is taken over the same broken file.
+        XCTAssertEqual(try importStick("[[item]]\nid = \"t\"\ntitle = \"The next stick\"\n")?.state, .done)
+        app.usbStatusChanged()
+        app.finishPendingReloads()
+        XCTAssertEqual(app.session.config.items.map(\.id), ["t"])
+        XCTAssertEqual(app.behavior.configLoadErrors, 0)
+    }
+
+    /// A file that breaks while a good one runs is refused, also while a stick's content is
+    /// current (found by the endurance run: it was adopted without its broken table, counted
+    /// nowhere).
+    func testAFileBrokenWhileAGoodOneRunsIsRefusedAlsoOverAStick() throws {
+        let app = try makeApp(HeadlessDisplay(width: 800, height: 480))
+        XCTAssertEqual(try importStick("[[item]]\nid = \"s\"\ntitle = \"From the stick\"\n")?.state, .done)
+        app.usbStatusChanged()
+        app.finishPendingReloads()
+        XCTAssertEqual(app.session.config.items.map(\.id), ["s"])
+        let generation = app.behavior.configGeneration
+        try """
+            [carousel]
+            type = "linear"
+            item_size = [160, 120]
+            [display]
+            pixel_shift = 99
+            [usb]
+            import = true
+            content = "usb"
+            notice_seconds = 5
+            [[item]]
+            id = "m"
+            title = "Machine"
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertFalse(app.reload(reason: "test"), "refused")
+        XCTAssertEqual(app.behavior.configGeneration, generation, "the running configuration kept")
+        XCTAssertEqual(app.behavior.configLoadErrors, 1)
+        XCTAssertEqual(app.behavior.lastReloadProblems.map(\.line), [5], "pixel_shift's line")
+        XCTAssertTrue(app.behavior.loadedConfig.machineProblems.isEmpty)
+        XCTAssertEqual(app.session.config.items.map(\.id), ["s"])
+        XCTAssertEqual(app.session.config.display.pixelShift, 0, "[display] as it was")
+        // Mended: adopted again.
+        try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "pixel_shift = 99", with: "pixel_shift = 2")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertTrue(app.reload(reason: "test"))
+        XCTAssertEqual(app.session.config.display.pixelShift, 2)
+        XCTAssertEqual(app.session.config.items.map(\.id), ["s"])
     }
 
     func testProgressShowsAReadingCardAndAnOldStatusIsNotNews() throws {

@@ -72,7 +72,7 @@ final class ConfigReload: KioskComponent {
         let store = context.store, behavior = context.behavior, session = context.session
         let booted = session.config.display
         guard let new = behavior.apply(loaded, path: store.path, reason: reason, now: context.now, logger: context.logger,
-                                       kept: "the problem card") else {
+                                       kept: "the problem card", rescues: true) else {
             let problems = behavior.lastReloadProblems.isEmpty ? store.problems : behavior.lastReloadProblems
             if problems != store.problems {
                 showProblems(problems)
