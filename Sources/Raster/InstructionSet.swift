@@ -55,26 +55,11 @@ public enum InstructionSet: String, CaseIterable, Sendable {
 
     /// True when this build contains loops for it and this CPU can run them.
     public var isAvailable: Bool {
+        guard isBuilt else { return false }
         switch self {
-        case .baseline: return true
-        case .v2:
-            #if canImport(RasterKernelsV2)
-            return raster_cpu_has_x86_64_v2() != 0
-            #else
-            return false
-            #endif
-        case .avx2:
-            #if canImport(RasterKernelsAVX2)
-            return raster_cpu_has_x86_64_v3() != 0
-            #else
-            return false
-            #endif
-        case .neon:
-            #if canImport(RasterKernelsNEON)
-            return true
-            #else
-            return false
-            #endif
+        case .baseline, .neon: return true      // NEON is part of every AArch64 CPU
+        case .v2: return raster_cpu_has_x86_64_v2() != 0
+        case .avx2: return raster_cpu_has_x86_64_v3() != 0
         }
     }
 
