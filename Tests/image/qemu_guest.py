@@ -212,9 +212,14 @@ class Disk:
             os.unlink(fs)
 
     def ext4_fsck(self, part, scratch):
-        """(clean, output) of e2fsck -fn on PART."""
+        """(clean, output) of e2fsck -fn on PART after its journal is replayed (`-E journal_only`:
+        what the next mount, or systemd-fsck, does first). Every check here follows a SIGKILL of
+        QEMU, often while the kiosk was writing (a bundle's download, a resumed one's clean-up):
+        without the replay, -fn reads metadata the journal has not yet put in place and reports
+        a free-block count the next mount would never see (a cut during a download, stop 39)."""
         fs = self.extract(part, os.path.join(scratch, part + '.ext4'))
         try:
+            subprocess.run(['e2fsck', '-E', 'journal_only', '-y', fs], capture_output=True)
             r = subprocess.run(['e2fsck', '-fn', fs], capture_output=True, text=True)
             return r.returncode == 0, r.stdout + r.stderr
         finally:
