@@ -85,6 +85,9 @@ sed -e 's|^\[Unit\]$|[Unit]\nDefaultDependencies=no|' "$TOP/systemd/kiosk-carous
 printf '[Service]\nStandardOutput=append:%s\nStandardError=append:%s\n' $LOG $LOG \
     > /etc/systemd/system/kiosk-carousel-usb@.service.d/test-output.conf
 printf '[Unit]\nDefaultDependencies=no\n' > /etc/systemd/system/kiosk-test-idle.target
+# The group FAT sticks are read in (the package's sysusers makes it; without it every FAT stick
+# ends at "no group kiosk-carousel-stick", as it did on a fresh machine).
+getent group kiosk-carousel-stick >/dev/null || groupadd --system kiosk-carousel-stick || step_fail "groupadd"
 start_systemd kiosk-test-idle.target || step_fail "systemd did not start"
 touch $LOG
 PREVIOUS=-
