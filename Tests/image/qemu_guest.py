@@ -197,13 +197,16 @@ class Disk:
         return dest
 
     def ext4_read(self, part, path, scratch, live=False):
-        """PATH from the ext4 partition PART, or None when it is not there (yet). live: a guest may
+        """PATH from the ext4 partition PART, or None when it is not there (yet), read from a copy
+        whose journal is replayed first (what the next mount does: the reads here follow a
+        SIGKILL of QEMU; debugfs alone reads the metadata as if the journal were not there, and
+        a boot.json written just before the cut read as unreadable, stop 39). live: a guest may
         be writing it — read a copy of the partition as it is on the disk this moment (what a
-        power cut now would leave) after e2fsck has replayed its journal."""
+        power cut now would leave) after e2fsck has repaired it as the boot's fsck would."""
         fs = self.extract(part, os.path.join(scratch, part + ('-live' if live else '') + '.ext4'))
         try:
-            if live:
-                subprocess.run(['e2fsck', '-fy', fs], capture_output=True)
+            subprocess.run(['e2fsck', '-fy', fs] if live else ['e2fsck', '-E', 'journal_only', '-y', fs],
+                           capture_output=True)
             r = subprocess.run(['debugfs', '-R', f'cat {path}', fs], capture_output=True)
             if r.returncode != 0 or b'File not found' in r.stderr:
                 return None
