@@ -67,10 +67,7 @@ started_since() { local t; t=$(unit_prop $UNIT ExecMainStartTimestampMonotonic);
 wait_moment() {
     case $1 in
         mounting) return 0 ;;
-        # A FAT stick read by mtools (the default) is staged whole before it is checked: at
-        # 512 kB/s its 16 MiB take over 30 s, and after that the stick is not read again (a pull
-        # then finds the import past the stick: `any` takes a whole copy).
-        checking) wait_until 120 'status_is checking' ;;
+        checking) wait_until 30 'status_is checking' ;;
         copying@*) local mib=${1#copying@}; mib=${mib%MiB}
                    wait_until 60 "status_is copying && [ \$(copied_mib) -ge $mib ]" ;;
     esac
