@@ -14,7 +14,8 @@
 #      keyboard leave the same main process running, not restarted; Ctrl-Alt-F2 leaves tty1 the
 #      active console;
 #   4. the watchdog: after `kill -STOP` of the main process systemd reports a watchdog timeout,
-#      kills it and restarts it (Restart=always): a new main pid, active again;
+#      kills it and restarts it (Restart=always): a new main pid, active again; the SIGABRT ends
+#      the process by itself (no SIGKILL after TimeoutAbortSec: the backtracer is off);
 #   5. the output has no "Failed to set thread priority" (libdispatch under the seccomp filter);
 #   6. `systemctl stop`: STOPPING=1 and a clean exit (status 0), the unit inactive.
 # Each step has its own limit (Tests/vm/lib/steps.bash, scaled by $KIOSK_VM_SLOWDOWN); a step
@@ -109,6 +110,10 @@ restarted() {
 }
 wait_until 60 restarted
 dmesg | grep -q "kiosk-carousel.service: Watchdog timeout" || step_fail "systemd did not log a watchdog timeout"
+# SIGABRT ends the process itself (SWIFT_BACKTRACE=enable=no in the unit): no SIGKILL needed.
+dmesg | grep "kiosk-carousel.service: Main process exited" | tail -1
+dmesg | grep -q "kiosk-carousel.service: State 'stop-watchdog' timed out" \
+    && step_fail "the process outlived its SIGABRT until TimeoutAbortSec's SIGKILL"
 echo "watchdog: stopped pid $main, systemd logged a watchdog timeout and restarted it as pid $(prop MainPID) within $(( $(date +%s) - stopped )) s (NRestarts=$(prop NRestarts))"
 
 step "the kiosk's output has no errors of its own making"
@@ -118,6 +123,7 @@ step "the kiosk's output has no errors of its own making"
 out=$(inside cat /run/kiosk-test.log 2>/dev/null)
 echo "$out" | grep -E "Failed to set thread priority|error" | head -5
 if echo "$out" | grep -q "Failed to set thread priority"; then step_fail "libdispatch could not set a worker thread's priority under the unit"; fi
+if echo "$out" | grep -q "swift-backtrace"; then step_fail "the Swift backtracer ran under the unit (SWIFT_BACKTRACE)"; fi
 
 stop_kiosk_unit
 steps_done
