@@ -119,4 +119,41 @@ final class FATStickTests: XCTestCase {
                                              writable: nil, seconds: 5, output: ("/r/o", "/r/e"))
         XCTAssertFalse(listing.contains { $0.hasPrefix("--property=ReadWritePaths") }, "a listing writes nowhere")
     }
+
+    func testTheBytesReadSoFarAreTheFilesUnderTheStagingFolder() throws {
+        let staging = NSTemporaryDirectory() + "fat-staging-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: staging) }
+        try FileManager.default.createDirectory(atPath: staging + "/kiosk-carousel/pictures", withIntermediateDirectories: true)
+        try Data(count: 3).write(to: URL(fileURLWithPath: staging + "/kiosk-carousel/config.toml"))
+        try Data(count: 5000).write(to: URL(fileURLWithPath: staging + "/kiosk-carousel/pictures/a.jpg"))
+        try Data(count: 700).write(to: URL(fileURLWithPath: staging + "/update.raucb"))
+        try FileManager.default.createSymbolicLink(atPath: staging + "/kiosk-carousel/link", withDestinationPath: "/etc/passwd")
+        XCTAssertEqual(FATStick.bytes(under: staging), 5703, "regular files only, links not followed")
+        XCTAssertEqual(FATStick.bytes(under: staging + "/missing"), 0)
+    }
+
+    /// The sandboxed program's run calls back while it runs (the FAT stick's read progress),
+    /// and not after it ended: a systemctl that says "running" three times, then "exited".
+    func testTheSandboxCallsBackWhileTheProgramRuns() throws {
+        let dir = NSTemporaryDirectory() + "fat-sandbox-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let run = dir + "/systemd-run", ctl = dir + "/systemctl"
+        try "#!/bin/sh\nexit 0\n".write(toFile: run, atomically: true, encoding: .utf8)
+        try """
+            #!/bin/sh
+            [ "$1" = show ] || exit 0
+            n=$(cat \(dir)/looks 2>/dev/null || echo 0); echo $((n + 1)) > \(dir)/looks
+            if [ "$n" -lt 3 ]; then echo SubState=running; else printf 'SubState=exited\\nResult=success\\nExecMainCode=1\\nExecMainStatus=0\\n'; fi
+
+            """.write(toFile: ctl, atomically: true, encoding: .utf8)
+        chmod(run, 0o755); chmod(ctl, 0o755)
+        var sandbox = StickSandbox()
+        sandbox.systemdRun = run; sandbox.systemctl = ctl; sandbox.outputFolder = dir + "/out"
+        var calls = 0
+        let result = try sandbox.run(unit: "t.service", program: "/usr/bin/mcopy", arguments: [], device: "/dev/null",
+                                     writable: nil, seconds: 10, whileRunning: { calls += 1 })
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(calls, 3, "once after each look that saw it running")
+    }
 }

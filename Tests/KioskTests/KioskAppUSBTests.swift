@@ -156,5 +156,11 @@ final class KioskAppUSBTests: XCTestCase {
             .write(to: ImportStatus.path(in: content))
         app.usbStatusChanged()
         XCTAssertEqual(app.behavior.sceneCards.shownMessage?.title, "Reading the USB stick…")
+        // A FAT stick read off by mtools: the same card while its bytes come in.
+        try ImportStatus(state: .reading, time: Date().timeIntervalSince1970, device: "/dev/sdz", message: "Reading", bytes: 1 << 20)
+            .write(to: ImportStatus.path(in: content))
+        app.usbStatusChanged()
+        XCTAssertEqual(app.behavior.sceneCards.shownMessage?.title, "Reading the USB stick…")
+        XCTAssertEqual(ImportStatus.read(from: ImportStatus.path(in: content))?.state, .reading)
     }
 }

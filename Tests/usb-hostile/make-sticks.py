@@ -446,10 +446,13 @@ for n in range(2, 9):
 os.makedirs(os.path.join(folder, 'film'))
 for n in range(8):
     write(os.path.join(folder, 'film', 'part%d.bin' % n), random.Random(n).randbytes(2 << 20))
-moments = ['mounting', 'checking'] + ['copying@%dMiB' % m for m in (0, 2, 4, 6, 8, 10, 12, 14)]
+# A mounted stick (ext4) is checked, then copied from; a FAT stick is read off whole by mtools
+# (`reading`, bytes read so far), then its read copy is checked and copied (`staged`).
+moments = {'ext4': ['mounting', 'checking'] + ['copying@%dMiB' % m for m in (0, 2, 4, 6, 8, 10, 12, 14)],
+           'fat32': ['mounting'] + ['reading@%dMiB' % m for m in (0, 2, 4, 6, 8, 10, 12, 14)] + ['staged']}
 for fs in (('ext4',) if quick else ('fat32', 'ext4')):
     e = image('removal', fs, root, 48)
-    for m in moments:
+    for m in moments[fs]:
         # `any`: a pull late in the copy may come after the import ended (then `current` must be
         # the stick's whole copy); before that, `failed` and `current` unchanged.
         manifest.append(dict(e, case='removal-' + m, group='removal', what='pulled while %s (%s)' % (m, fs),

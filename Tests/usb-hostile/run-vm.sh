@@ -6,8 +6,8 @@
 # unit, which mounts it with the kernel's vfat, exfat or ext4 driver. A stick udev does not
 # start the unit for (a damaged one whose file system blkid does not recognise) gets the unit
 # started by hand (`systemctl start kiosk-carousel-usb@sda.service`: the same command line).
-# Removal sticks are pulled at their moment (`pull`: mounting, checking, copying@N MiB) with
-# their reads throttled.
+# Removal sticks are pulled at their moment (`pull`: mounting, checking, copying@N MiB; a FAT
+# stick, read by mtools: reading@N MiB, staged) with their reads throttled.
 #
 # For each stick the guest records (OUT/results-vm.jsonl, read by summarize.py): the unit's exit
 # status (or `hang` after 300 s, or the signal), the status.json, the unit's journal lines,
@@ -63,14 +63,28 @@ copied_mib() { local b; b=$(grep -o '"bytes":[0-9]*' $CONTENT/status.json 2>/dev
 # prop NAME: a property of the unit, asked again when systemctl gave nothing (its 10 s limit on a busy host).
 prop() { local v n; for n in 1 2 3 4 5; do v=$(unit_prop $UNIT "$1"); [ -n "$v" ] && break; sleep 1; done; echo "$v"; }
 started_since() { local t; t=$(unit_prop $UNIT ExecMainStartTimestampMonotonic); [ -n "$t" ] && [ "$t" != 0 ] && [ "$t" != "$1" ]; }
-# wait_moment MOMENT: until the import is at MOMENT (mounting: started; checking; copying@N: N MiB copied).
+# wait_moment MOMENT: until the import is at MOMENT (mounting: started; checking; copying@N: N MiB
+# copied; a FAT stick read by mtools: reading@N: N MiB read off the stick, staged: its read copy
+# being checked or copied). Returns 1 when the import ended first (or after 120 s x slowdown).
 wait_moment() {
+    local cond mib n=0 seen_reading= limit
     case $1 in
         mounting) return 0 ;;
-        checking) wait_until 30 'status_is checking' ;;
-        copying@*) local mib=${1#copying@}; mib=${mib%MiB}
-                   wait_until 60 "status_is copying && [ \$(copied_mib) -ge $mib ]" ;;
+        checking) cond='status_is checking' ;;
+        staged) cond='[ -n "$seen_reading" ] && { status_is checking || status_is copying; }' ;;
+        reading@*|copying@*) mib=${1#*@}; mib=${mib%MiB}
+                   cond="status_is ${1%@*} && [ \$(copied_mib) -ge $mib ]" ;;
+        *) step_fail "unknown moment $1" ;;
     esac
+    limit=$(scaled 120)
+    while [ $n -lt $((limit * 5)) ]; do
+        status_is reading && seen_reading=yes
+        eval "$cond" && return 0
+        # The import's end, looked at once a second (a systemctl call costs most of one under TCG).
+        if [ $((n % 5)) = 4 ] && [ "$(unit_prop $UNIT ActiveState)" != activating ]; then return 1; fi
+        n=$((n + 1)); sleep 0.2
+    done
+    return 1
 }
 
 step "drivers, udev rule, systemd with the shipped unit"
@@ -118,9 +132,9 @@ while IFS=$'\t' read -r n case fs image fill damage pull bps group expect; do
     fi
     pulled=no
     if [ "$pull" != - ]; then
-        wait_moment "$pull"
+        if wait_moment "$pull"; then at=at; else at="after the moment passed, at"; fi
         state="$(grep -o '"state":"[a-z]*"' $CONTENT/status.json 2>/dev/null | cut -d'"' -f4) $(copied_mib) MiB"
-        usb $name pull; pulled="at $state"
+        usb $name pull; pulled="$at $state"
     fi
     exit=
     for _ in $(seq 1 1500); do [ "$(unit_prop $UNIT ActiveState)" != activating ] && break; sleep 0.2; done

@@ -53,12 +53,14 @@ extension ContentImporter {
                 return failed(broken.message, [broken.problem])
             }
             let folder = (settings.content as NSString).appendingPathComponent("\(Self.stagingPrefix)\(getpid())")
-            if summary.hasConfig {
-                report(ImportStatus(state: .copying, time: wallClock(), device: device, message: "Copying from the USB stick…", bytes: 0))
+            func reading(_ bytes: Int64) {
+                guard summary.hasConfig else { return }
+                report(ImportStatus(state: .reading, time: wallClock(), device: device, message: "Reading the USB stick…", bytes: bytes))
             }
+            reading(0)
             removeTree(folder)   // one left by an earlier process of the same id (a power cut, a reboot)
             do {
-                try stick.copy(contents, into: folder)
+                try stick.copy(contents, into: folder, progress: reading)
             } catch {
                 removeTree(folder)
                 return failed("The stick could not be read to the end (was it pulled out?). Nothing changed.", ["\(error)"])

@@ -82,8 +82,9 @@ public struct FATStick {
 
     /// Copies `kiosk-carousel/` and the bundles at the top (what `contents` found) into
     /// `staging` (made here, the sandbox's group may write it): `staging/kiosk-carousel/…`,
-    /// `staging/NAME.raucb`.
-    public func copy(_ contents: Contents, into staging: String) throws {
+    /// `staging/NAME.raucb`. `progress` gets the bytes under `staging` while mcopy runs, about
+    /// once a second (less often when summing them takes long: 100,000 small files).
+    public func copy(_ contents: Contents, into staging: String, progress: ((Int64) -> Void)? = nil) throws {
         guard let gid = StickSandbox.groupID() else {
             throw ReadFailure(device: device, what: "no group \(StickSandbox.group) (the package makes it)", status: -1, said: "")
         }
@@ -93,16 +94,26 @@ public struct FATStick {
         var sources: [(String, [String])] = []
         if contents.folder != nil { sources.append(("copying the stick's folder with mcopy", ["-s", "::/" + ImportedContent.stickFolder])) }
         if contents.bundles != nil { sources.append(("copying the stick's update bundles with mcopy", [Self.bundlesAtTop])) }
+        var nextLook = MonotonicClock.now() + 1
+        func look() {
+            guard let progress, MonotonicClock.now() >= nextLook else { return }
+            let t0 = MonotonicClock.now()
+            let bytes = Self.bytes(under: staging)
+            let t1 = MonotonicClock.now()
+            nextLook = t1 + max(1, 10 * (t1 - t0))
+            progress(bytes)
+        }
         for (what, source) in sources {
             // -n: no question on a name that is there, -Q: stop at the first file that fails, -m: keep times.
             let r = try run("mcopy", ["-n", "-Q", "-m", "-i", device] + source + [staging + "/"],
-                            writable: staging, seconds: copySeconds, what: what)
+                            writable: staging, seconds: copySeconds, what: what, whileRunning: look)
             guard r.status == 0 else { throw ReadFailure(device: device, what: what, status: r.status, said: r.said) }
         }
     }
 
     /// Runs an mtools program in the sandbox, the device readable by the sandbox's group meanwhile.
-    private func run(_ name: String, _ arguments: [String], writable: String?, seconds: Int, what: String) throws(ReadFailure) -> ChildProcess.Result {
+    private func run(_ name: String, _ arguments: [String], writable: String?, seconds: Int, what: String,
+                     whileRunning: (() -> Void)? = nil) throws(ReadFailure) -> ChildProcess.Result {
         func failure(_ said: String) -> ReadFailure { ReadFailure(device: device, what: what, status: -1, said: said) }
         guard let gid = StickSandbox.groupID() else { throw failure("no group \(StickSandbox.group) (the package makes it)") }
         let program: String
@@ -122,10 +133,32 @@ public struct FATStick {
         defer { _ = chown(device, st.st_uid, st.st_gid); _ = chmod(device, st.st_mode & 0o7777) }
         let unit = "kiosk-carousel-stick-\((device as NSString).lastPathComponent)-\(getpid())-\(name)-\(UInt32.random(in: 0 ... .max)).service"
         do {
-            return try sandbox.run(unit: unit, program: program, arguments: arguments, device: device, writable: writable, seconds: seconds)
+            return try sandbox.run(unit: unit, program: program, arguments: arguments, device: device, writable: writable,
+                                   seconds: seconds, whileRunning: whileRunning)
         } catch {
             throw failure(error.description)
         }
+    }
+
+    /// The bytes of the regular files under `folder` (a staging folder mcopy is writing: a file
+    /// half written counts with what it has); 0 when it cannot be listed.
+    static func bytes(under folder: String) -> Int64 {
+        var total: Int64 = 0
+        func walk(_ dir: String) {
+            guard let names = try? StickListing.names(in: dir).names else { return }
+            for name in names {
+                let path = (dir as NSString).appendingPathComponent(name)
+                var st = stat()
+                guard lstat(path, &st) == 0 else { continue }
+                switch st.st_mode & S_IFMT {
+                case S_IFREG: total += Int64(st.st_size)
+                case S_IFDIR: walk(path)
+                default: break
+                }
+            }
+        }
+        walk(folder)
+        return total
     }
 
     /// The files and bytes of `mdir -/ -a`'s listing: the entries that are not `<DIR>`, and the

@@ -7,8 +7,12 @@ import LinuxSystem
 /// card for it: "reading the stick", then "new content" or the problems.
 public struct ImportStatus: Codable, Equatable, Sendable {
     public enum State: String, Codable, Sendable {
-        /// The stick is mounted and its folder is being checked.
+        /// The stick is mounted and its folder is being checked (on a FAT stick read without a
+        /// mount: listed, and later its staged copy checked).
         case checking
+        /// A FAT stick's folder is being read off by mtools into a staging folder, before its
+        /// check (`bytes`: read so far; docs/usb.md, "Reading FAT without a kernel mount").
+        case reading
         /// Checked; the folder is being copied.
         case copying
         /// Copied and made current: the kiosk reloads.
@@ -27,7 +31,7 @@ public struct ImportStatus: Codable, Equatable, Sendable {
     public var problems: [String]
     /// Items of the new content (done).
     public var items: Int?
-    /// Bytes copied so far (copying) or in all (done).
+    /// Bytes read off the stick so far (reading), copied so far (copying) or in all (done).
     public var bytes: Int64?
 
     public init(state: State, time: Double, device: String, message: String, problems: [String] = [],

@@ -28,10 +28,11 @@ public struct StickSandbox: Sendable {
     }
 
     /// Runs `program` (absolute) with `arguments` in a transient unit `unit` (`….service`):
-    /// `device` readable, `writable` (if any) writable, at most `seconds` long. Returns its exit
-    /// status (128 + N after signal N, 124 when it ran out of time), stdout and stderr.
+    /// `device` readable, `writable` (if any) writable, at most `seconds` long; `whileRunning` is
+    /// called between the looks at its state (about 5 times a second). Returns its exit status
+    /// (128 + N after signal N, 124 when it ran out of time), stdout and stderr.
     func run(unit: String, program: String, arguments: [String], device: String, writable: String?,
-             seconds: Int) throws(Failure) -> ChildProcess.Result {
+             seconds: Int, whileRunning: (() -> Void)? = nil) throws(Failure) -> ChildProcess.Result {
         mkdir(outputFolder, 0o700)
         let out = "\(outputFolder)/\(unit).out", err = "\(outputFolder)/\(unit).err"
         defer {
@@ -59,6 +60,7 @@ public struct StickSandbox: Sendable {
                 }, uniquingKeysWith: { a, _ in a })
             }
             if ["exited", "failed", "dead"].contains(state["SubState"] ?? "") { break }
+            whileRunning?()
             if MonotonicClock.now() > deadline {
                 throw Failure(description: "\(unit) did not end within \(seconds + 30) s (state: \(state["SubState"] ?? "unknown"))")
             }

@@ -57,7 +57,7 @@ final class USBStatusComponent: KioskComponent {
         let fromServer = status.device.hasPrefix("https://") || status.device.hasPrefix("http://")
         var fields: [(String, String)] = [("state", JSONString.quoted(status.state.rawValue)), ("device", JSONString.quoted(status.device))]
         switch status.state {
-        case .checking, .copying:
+        case .checking, .reading, .copying:
             if status.state == .checking || behavior.sceneCards.notice == nil {
                 behavior.sceneCards.showNotice(until: now + 600) { l in
                     fromServer ? MessageCard(tone: .notice, title: KioskStrings.text(.checkingContent, l), lines: [])
