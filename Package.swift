@@ -79,8 +79,12 @@ let package = Package(
         systemLibrary("CEvdev", pkgConfig: "libevdev", apt: "libevdev-dev"),
         // cairo, pango, librsvg, libjpeg-turbo, libpng, libwebp in one module (cairo.h seen once).
         systemLibrary("CCardLibs", pkgConfig: "pangocairo", apt: "libpango1.0-dev"),
-        // FFmpeg's libavformat, libavcodec, libswscale, libavutil in one module (docs/video.md).
-        systemLibrary("CFFmpeg", pkgConfig: "libavformat", apt: "libavformat-dev"),
+        // FFmpeg's headers (libavformat, libavcodec, libswscale, libswresample, libavutil) in one
+        // module, found in the default include path (/usr/include/<triplet>, also in a sysroot).
+        // No pkg-config and no link lines: the program does not link FFmpeg; CFFmpegLoader opens
+        // it when the first video needs it (docs/video.md, "FFmpeg loaded on demand").
+        .systemLibrary(name: "CFFmpeg", path: "Sources/C/CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev",
+                                                                                  "libswscale-dev", "libswresample-dev"])]),
         // espeak-ng: text to speech, offline (issue 30; docs/accessibility.md).
         systemLibrary("CESpeakNG", pkgConfig: "espeak-ng", apt: "libespeak-ng-dev"),
         // ALSA's PCM API: the kiosk's sound output (Sources/Audio).
@@ -111,8 +115,11 @@ let package = Package(
         .target(name: "Raster", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"] + rasterKernelModules),
         // YUV 4:2:0 to BGRA, scaled down, in one pass (a video frame into a card's picture; docs/video.md).
         .target(name: "CVideoConvert", path: "Sources/C/CVideoConvert"),
+        // FFmpeg's functions that Video calls, each jumping into the library opened with dlopen at
+        // the first use (include/ffmpeg_loader.h).
+        .target(name: "CFFmpegLoader", path: "Sources/C/CFFmpegLoader"),
         // Video files through FFmpeg: probe, poster frame, a decoder scaled to a card, a player thread.
-        .target(name: "Video", dependencies: ["CFFmpeg", "CVideoConvert", "RasterCore", "LinuxSystem",
+        .target(name: "Video", dependencies: ["CFFmpeg", "CFFmpegLoader", "CVideoConvert", "RasterCore", "LinuxSystem",
                                               .product(name: "Logging", package: "swift-log")]),
         // Sound: the mixer (soundtrack, speech, ducking), the ALSA output thread, the WAV file of
         // `simulate --audio-out` (docs/accessibility.md "Sound").
@@ -147,7 +154,7 @@ let package = Package(
         .testTarget(name: "CardsTests", dependencies: ["Cards", "CCardLibs", "CarouselCore", "KioskConfig", "Raster", "TestSupport",
                                                      .product(name: "Logging", package: "swift-log")],
                     resources: [.copy("Golden")]),
-        .testTarget(name: "VideoTests", dependencies: ["Video", "RasterCore", "LinuxSystem", "TestSupport",
+        .testTarget(name: "VideoTests", dependencies: ["Video", "CFFmpeg", "RasterCore", "LinuxSystem", "TestSupport",
                                                      .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Audio", "LinuxSystem"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", .product(name: "Logging", package: "swift-log")]),

@@ -11,7 +11,3 @@ func codecName(_ id: AVCodecID) -> String {
     guard let name = avcodec_get_name(id) else { return "unknown" }
     return String(cString: name)
 }
-
-/// FFmpeg's own log is silenced once per process: every failure that matters reaches the caller
-/// as a `VideoError` naming the file, and a damaged clip would otherwise print a line per packet.
-let ffmpegLogSilenced: Void = { kc_quiet_ffmpeg_log() }()

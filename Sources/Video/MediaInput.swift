@@ -74,7 +74,11 @@ final class MediaInput {
     /// stream. Checks `limits` against the coded size as soon as the header gives it (before
     /// `avformat_find_stream_info` decodes anything) and again after.
     init(path: String, limits: VideoLimits, isCancelled: @escaping () -> Bool = { false }) throws {
-        _ = ffmpegLogSilenced
+        do {
+            try FFmpegLibraries.load()
+        } catch {
+            throw VideoError(path: path, kind: .noDecoder, reason: error.description)
+        }
         self.path = path
         source = try Self.openFile(path)
         source.isCancelled = isCancelled

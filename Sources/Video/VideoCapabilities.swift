@@ -33,9 +33,17 @@ public struct VideoCapabilities {
     public var v4l2Decoders: [String]
     /// `/dev/video*` nodes that are memory-to-memory devices.
     public var devices: [Device]
+    /// Why FFmpeg's libraries could not be opened; nil when they were.
+    public var ffmpegMissing: String?
 
     /// Looks at libavcodec and `/dev` now.
     public static func current() -> VideoCapabilities {
+        do {
+            try FFmpegLibraries.load()
+        } catch {
+            return VideoCapabilities(codecs: commonCodecs.map(Codec.init(codec:)), v4l2Decoders: [], devices: m2mDevices(),
+                                     ffmpegMissing: error.description)
+        }
         var v4l2: [String] = []
         var state: UnsafeMutableRawPointer?
         while let c = av_codec_iterate(&state) {
@@ -48,12 +56,13 @@ public struct VideoCapabilities {
             return Codec(codec: name, software: softwareDecoder(for: id),
                          v4l2: VideoDecoder.v4l2Decoder(for: id).map { String(cString: $0.pointee.name) })
         }
-        return VideoCapabilities(codecs: codecs, v4l2Decoders: v4l2.sorted(), devices: m2mDevices())
+        return VideoCapabilities(codecs: codecs, v4l2Decoders: v4l2.sorted(), devices: m2mDevices(), ffmpegMissing: nil)
     }
 
     /// One line per codec, then the V4L2 decoders in libavcodec and the m2m device nodes.
     public var summary: String {
-        var lines = codecs.map { c in
+        var lines = ffmpegMissing.map { ["\($0): no video"] } ?? []
+        lines += codecs.map { c in
             "\(c.codec): software \(c.software ?? "none"), V4L2 \(c.v4l2 ?? "none")"
         }
         lines.append("V4L2 m2m decoders in libavcodec: " + (v4l2Decoders.isEmpty ? "none" : v4l2Decoders.joined(separator: ", ")))

@@ -12,7 +12,8 @@ public struct VideoError: Error, CustomStringConvertible, Equatable, Hashable {
         case noVideoStream
         /// A clip asked to play its sound (`audio = true`) has no audio stream.
         case noAudioStream
-        /// The codec is known but this machine's libavcodec has no decoder for it.
+        /// The codec is known but this machine's libavcodec has no decoder for it (or FFmpeg's
+        /// libraries are not installed: `FFmpegLibraries`).
         case noDecoder
         /// The picture is bigger than `VideoLimits` allow; refused before any frame is allocated.
         case tooLarge

@@ -13,6 +13,8 @@
 #                        inside the installed trixie arm64 root (shlibdeps-in-root.sh), where
 #                        arm64's libraries and their shlibs/symbols files are
 #        strip           dh_strip takes aarch64-linux-gnu-strip itself (DEB_HOST_GNU_TYPE)
+#        KIOSK_SYSROOT   the trixie root, whose FFmpeg libraries scripts/ffmpeg-probe.sh links
+#                        for dh_shlibdeps (the binary opens them with dlopen)
 #   3. apt-get install ./the.deb in a fresh copy of a clean trixie arm64 root (apt's downloads
 #      cached in $ARM64_CACHE/apt-archives), then what it pulled in, and there, under qemu-user:
 #      --version, and check-config of the example the package ships (config/example.toml) and of
@@ -46,7 +48,7 @@ mkdir -p "$shlibdeps_bin"
 printf '#!/bin/sh\nexec %q "$@"\n' "$HERE/shlibdeps-in-root.sh" > "$shlibdeps_bin/dpkg-shlibdeps"
 chmod +x "$shlibdeps_bin/dpkg-shlibdeps"
 deb_log=$SRC/.build-arm64-release/build-deb.log
-(cd "$SRC" && ARCH=arm64 KIOSK_BIN=$BIN KIOSK_HOST_BIN=$wrapper KIOSK_SCRATCH=$SRC/.build-arm64-release \
+(cd "$SRC" && ARCH=arm64 KIOSK_BIN=$BIN KIOSK_HOST_BIN=$wrapper KIOSK_SCRATCH=$SRC/.build-arm64-release KIOSK_SYSROOT=$TRIXIE \
     PATH="$shlibdeps_bin:$PATH" scripts/build-deb.sh "$SRC/out") 2>&1 | tee "$deb_log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || die "dpkg-buildpackage failed (log: $deb_log)"
 deb=$(sed -n 's/^build-deb: \(\/.*\.deb\) (.*/\1/p' "$deb_log" | tail -1)

@@ -1,8 +1,8 @@
-// FFmpeg's libraries (Debian: libavformat-dev, libavcodec-dev, libswscale-dev, libswresample-dev,
-// libavutil-dev), in one module. pkg-config "libavformat" gives the include path, which all five
-// share (/usr/include/<triplet>); its --libs names only -lavformat (the others are
-// Requires.private), so module.modulemap adds the link lines for avcodec, swscale, swresample and
-// avutil.
+// FFmpeg's headers (Debian: libavformat-dev, libavcodec-dev, libswscale-dev, libswresample-dev,
+// libavutil-dev), in one module, from the default include path (/usr/include/<triplet>, which all
+// five share). Nothing is linked: the FFmpeg functions called here and from Swift are defined by
+// CFFmpegLoader, which opens the libraries at the first use (docs/video.md, "FFmpeg loaded on
+// demand").
 //
 // The static inline functions below stand in for what Swift cannot import: function-like
 // macros (AVERROR, av_err2str) and fields whose name changed between FFmpeg 5.1 (Debian 12)
