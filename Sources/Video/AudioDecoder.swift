@@ -132,6 +132,23 @@ public final class AudioDecoder {
         guard result >= 0 else {
             throw VideoError(path: path, kind: .corrupt, failed: "cannot seek back to the start of the clip's sound", ffmpegCode: result)
         }
+        restart()
+    }
+
+    /// To clip time `time` (the video's time, as the chunks'): the audio stream's packet at or
+    /// before it, then on; the decoder and the resampler flushed. The next chunk starts at or a
+    /// little before `time` (an audio packet is some 20 ms).
+    public func seek(to time: Double) throws {
+        let timestamp = Int64(((max(0, time) + videoStart) / timeBase).rounded(.down))
+        let result = av_seek_frame(input.format, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD)
+        guard result >= 0 else {
+            throw VideoError(path: path, kind: .corrupt, failed: "cannot seek to \(time) s in the clip's sound", ffmpegCode: result)
+        }
+        restart()
+    }
+
+    /// After a seek: the decoder and the resampler hold nothing from before it.
+    private func restart() {
         avcodec_flush_buffers(codec)
         if let resampler { kc_swr_free(resampler) }
         resampler = kc_swr_to_s16_stereo(codec, Int32(sampleRate))

@@ -10,7 +10,11 @@ import Logging
 /// ahead or waits with silence to the clock's time.
 ///
 /// Decoding (`AudioDecoder`) runs on a thread of its own, about half a second ahead of the time
-/// last asked for, sleeping on a condition in between; `synchronous` decodes on the caller's
+/// last asked for, sleeping on a condition in between. When it is further behind the clock than
+/// `resyncAfter` (a slow start: the decoder's own open, a starved machine), it seeks to just
+/// ahead of the clock instead of decoding its way there: decoding through would drop everything
+/// it made until it caught up, and a decoder that is not much faster than the clock would never
+/// catch up — a clip played silent throughout. `synchronous` decodes on the caller's
 /// thread as needed (`simulate`: the same calls give the same samples). `stop()` ends it; the
 /// thread holds the soundtrack until then (or until the sound ends), as a player's thread does.
 public final class Soundtrack: @unchecked Sendable {
@@ -18,6 +22,11 @@ public final class Soundtrack: @unchecked Sendable {
     public static let tolerance = 0.02
     /// Seconds decoded ahead of the time last asked for.
     static let readAhead = 0.5
+    /// How far behind the clock the decoding may fall before it seeks ahead to it.
+    static let resyncAfter = 0.25
+    /// Where such a seek lands: this much ahead of the clock, for the first chunk to be decoded
+    /// before it is heard.
+    static let resyncLead = 0.15
 
     /// The session time of the clip's time 0.
     public let start: Double
@@ -40,6 +49,11 @@ public final class Soundtrack: @unchecked Sendable {
     private var loopOffset = 0.0
     private var passEnd = 0.0
     private var passChunks = 0
+    /// Chunks decoded, and seeks ahead to the clock (for tests and the log).
+    private var decodedChunks = 0, resyncs = 0
+    /// The chunks decoded when the last seek ahead was made: the next one waits for one more, so
+    /// a seek slower than `resyncAfter` cannot follow another for ever without a sound between.
+    private var chunksAtResync = -1
 
     /// Plays `path`'s sound as if from session time `start` on, converted to `sampleRate` stereo.
     ///
@@ -120,6 +134,11 @@ public final class Soundtrack: @unchecked Sendable {
         condition.lock(); defer { condition.unlock() }; return (bufferTime, bufferEnd)
     }
 
+    /// For tests: chunks decoded so far and seeks ahead to the clock.
+    var decodingCounts: (chunks: Int, resyncs: Int) {
+        condition.lock(); defer { condition.unlock() }; return (decodedChunks, resyncs)
+    }
+
     // MARK: Decoding
 
     private func open() {
@@ -149,9 +168,46 @@ public final class Soundtrack: @unchecked Sendable {
             }
             let done = stopped || finished
             dropPassed()
+            let behind = clock == nil ? nil : resyncTarget()
             condition.unlock()
             if done { decoder = nil; return }
-            decodeOne()
+            if let behind { resync(to: behind) } else { decodeOne() }
+        }
+    }
+
+    /// The pass's clip time to seek to when the decoding is more than `resyncAfter` behind the
+    /// clock (under the lock); nil when it is not, or the clock is past this pass's end (a loop
+    /// then goes on to the next pass by decoding).
+    private func resyncTarget() -> Double? {
+        let now = clipNow
+        guard now - bufferEnd > Self.resyncAfter, decoder != nil, decodedChunks > chunksAtResync else { return nil }
+        let target = now + Self.resyncLead - loopOffset
+        if let duration = decoder?.duration, target >= duration - Self.resyncLead { return nil }
+        return target > 0 ? target : nil
+    }
+
+    /// Seeks the decoder to `target` (this pass's clip time) and drops what was decoded: what
+    /// comes next is appended from there.
+    private func resync(to target: Double) {
+        guard let decoder else { return }
+        do {
+            try decoder.seek(to: target)
+        } catch {
+            if !isStopped { logger.warning("video \(path): sound stopped: \((error as? VideoError)?.reason ?? "\(error)")") }
+            markFinished()
+            return
+        }
+        condition.lock()
+        let behind = clipNow - bufferEnd
+        samples.removeAll(keepingCapacity: true)
+        readIndex = 0
+        bufferTime = loopOffset + target - Self.resyncLead
+        resyncs += 1
+        chunksAtResync = decodedChunks
+        let first = resyncs == 1
+        condition.unlock()
+        if first {
+            logger.info("video \(path): the sound was \(String(format: "%.2f", behind)) s behind the clip; skipped ahead to it (a slow start or a busy machine)")
         }
     }
 
@@ -186,6 +242,7 @@ public final class Soundtrack: @unchecked Sendable {
         do {
             if let chunk = try decoder.nextChunk() {
                 passChunks += 1
+                condition.lock(); decodedChunks += 1; condition.unlock()
                 passEnd = max(passEnd, chunk.time + Double(chunk.frames) / Double(sampleRate))
                 append(chunk, at: loopOffset + chunk.time)
                 return

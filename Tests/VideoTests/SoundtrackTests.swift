@@ -130,4 +130,33 @@ final class SoundtrackTests: XCTestCase {
         out.withUnsafeMutableBufferPointer { soundtrack.render(into: $0, frames: 1024, at: clock()) }
         XCTAssertGreaterThan(Self.rms(out[...]), 0.05, "the first period asked for late is heard")
     }
+
+    /// A start that comes late (the decoder's own open on a slow machine, simulated by a clock
+    /// already 3 s into the clip): the thread seeks to the clock instead of decoding (and
+    /// dropping) the 3 s before it, and the sound of the moment is heard at once — before, a
+    /// decoder not much faster than the clock caught up only after the clip had ended.
+    func testALateStartSeeksToTheClockInsteadOfDecodingItsWayThere() throws {
+        let path = try TestClips.withTone(seconds: 6)
+        let origin = MonotonicClock.now() - 3
+        let clock: @Sendable () -> Double = { MonotonicClock.now() - origin }
+        let soundtrack = Soundtrack(path: path, start: 0, sampleRate: Self.rate, loop: false, synchronous: false,
+                                    clock: clock, logger: Logger(label: "test"))
+        defer { soundtrack.stop() }
+        let deadline = MonotonicClock.now() + 30
+        // The seek lands `resyncLead` ahead of the clock (silence until there: nothing is decoded
+        // before it), so that its first chunk is ready before it is heard.
+        let lead = Soundtrack.resyncLead + 0.05
+        while !(soundtrack.decodedSpan.to > clock() + lead + 0.05) {
+            if MonotonicClock.now() > deadline { return XCTFail("the thread never reached the clock: \(soundtrack.decodedSpan) at \(clock())") }
+            usleep(20_000)
+        }
+        var out = [Float](repeating: 0, count: 2048)
+        out.withUnsafeMutableBufferPointer { soundtrack.render(into: $0, frames: 1024, at: clock() + lead) }
+        XCTAssertGreaterThan(Self.rms(out[...]), 0.05, "heard from the seek's landing on")
+        let counts = soundtrack.decodingCounts
+        XCTAssertGreaterThanOrEqual(counts.resyncs, 1, "it sought ahead")
+        // 3 s of 44.1 kHz AAC are ~130 chunks of 1024 frames; from the seek on, the read-ahead's
+        // 0.5 s and what the clock passed meanwhile are a few dozen.
+        XCTAssertLessThan(counts.chunks, 100, "it did not decode the 3 s before the clock: \(counts)")
+    }
 }
