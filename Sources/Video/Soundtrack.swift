@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import LinuxSystem
 
 /// A clip's sound, playing against the session's clock: frames are asked for by the session
 /// time they will be heard at, and the clip time is that time less `start` — the same clock the
@@ -54,6 +55,11 @@ public final class Soundtrack: @unchecked Sendable {
     /// The chunks decoded when the last seek ahead was made: the next one waits for one more, so
     /// a seek slower than `resyncAfter` cannot follow another for ever without a sound between.
     private var chunksAtResync = -1
+    /// The clip time after the last chunk decoded (on the buffer's timeline): where the decoder
+    /// is. Not `bufferEnd`, which the output moves ahead when it finds nothing to play.
+    private var decodedEnd = 0.0
+    /// Frames asked for by the output since the clip's start, and those of them that had sound.
+    private var askedFrames = 0, heardFrames = 0
 
     /// Plays `path`'s sound as if from session time `start` on, converted to `sampleRate` stereo.
     ///
@@ -84,14 +90,21 @@ public final class Soundtrack: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Stops decoding (the thread ends) and makes the sound silent from now on.
+    /// Stops decoding (the thread ends) and makes the sound silent from now on. The first stop
+    /// of a sound that was asked for logs how much of it was heard (why a clip was quiet).
     public func stop() {
         condition.lock()
+        let first = !stopped
         stopped = true
         samples = []
         readIndex = 0
         condition.broadcast()
+        let heard = Double(heardFrames) / Double(sampleRate), asked = Double(askedFrames) / Double(sampleRate)
+        let seeks = resyncs
         condition.unlock()
+        if first && askedFrames > 0 && !synchronous {
+            logger.info("video \(path): sound: \(String(format: "%.1f", heard)) s heard of the \(String(format: "%.1f", asked)) s asked for, \(seeks) seek(s) ahead to the clock")
+        }
     }
 
     /// True once the sound ended (no loop) or failed, or was stopped.
@@ -108,6 +121,7 @@ public final class Soundtrack: @unchecked Sendable {
         requested = clipTime
         condition.broadcast()
         guard !stopped else { return }
+        if clipTime >= 0 { askedFrames += frames }
         var offset = Int(((clipTime - bufferTime) * Double(sampleRate)).rounded())
         if abs(offset) <= Int(Self.tolerance * Double(sampleRate)) { offset = 0 }
         var available = (samples.count - readIndex) / 2
@@ -122,6 +136,7 @@ public final class Soundtrack: @unchecked Sendable {
         let silence = min(frames, -offset)   // ahead of the clock: wait with silence
         let count = min(frames - silence, available)
         guard count > 0 else { return }
+        heardFrames += count
         let scale: Float = 1 / 32768, from = readIndex, to = silence * 2
         samples.withUnsafeBufferPointer { decoded in
             for i in 0..<(count * 2) { buffer[to + i] += Float(decoded[from + i]) * scale }
@@ -142,10 +157,15 @@ public final class Soundtrack: @unchecked Sendable {
     // MARK: Decoding
 
     private func open() {
+        let opening = MonotonicClock.now()
         do {
             decoder = try AudioDecoder(path: path, sampleRate: sampleRate, isCancelled: { [weak self] in
                 self?.isStopped ?? true
             })
+            if !synchronous {
+                let clipTime = clock.map { String(format: " at clip time %.2f s", $0() - start) } ?? ""
+                logger.info("video \(path): sound: \(decoder?.decoderName ?? "") decoder opened in \(Int((MonotonicClock.now() - opening) * 1000)) ms\(clipTime)")
+            }
         } catch {
             if !isStopped { logger.warning("video \(path): \(String(describing: (error as? VideoError)?.reason ?? "\(error)")); no sound") }
             markFinished()
@@ -180,7 +200,7 @@ public final class Soundtrack: @unchecked Sendable {
     /// then goes on to the next pass by decoding).
     private func resyncTarget() -> Double? {
         let now = clipNow
-        guard now - bufferEnd > Self.resyncAfter, decoder != nil, decodedChunks > chunksAtResync else { return nil }
+        guard now - decodedEnd > Self.resyncAfter, decoder != nil, decodedChunks > chunksAtResync else { return nil }
         let target = now + Self.resyncLead - loopOffset
         if let duration = decoder?.duration, target >= duration - Self.resyncLead { return nil }
         return target > 0 ? target : nil
@@ -198,10 +218,11 @@ public final class Soundtrack: @unchecked Sendable {
             return
         }
         condition.lock()
-        let behind = clipNow - bufferEnd
+        let behind = clipNow - decodedEnd
         samples.removeAll(keepingCapacity: true)
         readIndex = 0
         bufferTime = loopOffset + target - Self.resyncLead
+        decodedEnd = loopOffset + target
         resyncs += 1
         chunksAtResync = decodedChunks
         let first = resyncs == 1
@@ -242,7 +263,10 @@ public final class Soundtrack: @unchecked Sendable {
         do {
             if let chunk = try decoder.nextChunk() {
                 passChunks += 1
-                condition.lock(); decodedChunks += 1; condition.unlock()
+                condition.lock()
+                decodedChunks += 1
+                decodedEnd = loopOffset + chunk.time + Double(chunk.frames) / Double(sampleRate)
+                condition.unlock()
                 passEnd = max(passEnd, chunk.time + Double(chunk.frames) / Double(sampleRate))
                 append(chunk, at: loopOffset + chunk.time)
                 return
