@@ -60,6 +60,8 @@ public final class Soundtrack: @unchecked Sendable {
     private var decodedEnd = 0.0
     /// Frames asked for by the output since the clip's start, and those of them that had sound.
     private var askedFrames = 0, heardFrames = 0
+    /// For the log: how the decoder's open went, and the furthest it was behind at a seek.
+    private var opened = "", mostBehind = 0.0
 
     /// Plays `path`'s sound as if from session time `start` on, converted to `sampleRate` stereo.
     ///
@@ -91,7 +93,8 @@ public final class Soundtrack: @unchecked Sendable {
     deinit { stop() }
 
     /// Stops decoding (the thread ends) and makes the sound silent from now on. The first stop
-    /// of a sound that was asked for logs how much of it was heard (why a clip was quiet).
+    /// of a sound that was asked for logs, in one line, how it went (why a clip was quiet): the
+    /// decoder's open, the seconds heard of those asked for, the seeks ahead to the clock.
     public func stop() {
         condition.lock()
         let first = !stopped
@@ -100,10 +103,11 @@ public final class Soundtrack: @unchecked Sendable {
         readIndex = 0
         condition.broadcast()
         let heard = Double(heardFrames) / Double(sampleRate), asked = Double(askedFrames) / Double(sampleRate)
-        let seeks = resyncs
+        let seeks = resyncs == 0 ? "no seek ahead" : String(format: "%d seek(s) ahead to the clock (at most %.2f s behind)", resyncs, mostBehind)
+        let openedText = opened
         condition.unlock()
         if first && askedFrames > 0 && !synchronous {
-            logger.info("video \(path): sound: \(String(format: "%.1f", heard)) s heard of the \(String(format: "%.1f", asked)) s asked for, \(seeks) seek(s) ahead to the clock")
+            logger.info("video \(path): sound: \(openedText)\(String(format: "%.1f", heard)) s heard of the \(String(format: "%.1f", asked)) s asked for, \(seeks)")
         }
     }
 
@@ -162,10 +166,9 @@ public final class Soundtrack: @unchecked Sendable {
             decoder = try AudioDecoder(path: path, sampleRate: sampleRate, isCancelled: { [weak self] in
                 self?.isStopped ?? true
             })
-            if !synchronous {
-                let clipTime = clock.map { String(format: " at clip time %.2f s", $0() - start) } ?? ""
-                logger.info("video \(path): sound: \(decoder?.decoderName ?? "") decoder opened in \(Int((MonotonicClock.now() - opening) * 1000)) ms\(clipTime)")
-            }
+            let clipTime = clock.map { String(format: " (clip time %.2f s)", $0() - start) } ?? ""
+            let text = "\(decoder?.decoderName ?? "") decoder opened in \(Int((MonotonicClock.now() - opening) * 1000)) ms\(clipTime); "
+            condition.lock(); opened = text; condition.unlock()
         } catch {
             if !isStopped { logger.warning("video \(path): \(String(describing: (error as? VideoError)?.reason ?? "\(error)")); no sound") }
             markFinished()
@@ -225,11 +228,8 @@ public final class Soundtrack: @unchecked Sendable {
         decodedEnd = loopOffset + target
         resyncs += 1
         chunksAtResync = decodedChunks
-        let first = resyncs == 1
+        mostBehind = max(mostBehind, behind)
         condition.unlock()
-        if first {
-            logger.info("video \(path): the sound was \(String(format: "%.2f", behind)) s behind the clip; skipped ahead to it (a slow start or a busy machine)")
-        }
     }
 
     /// The clip time the sound is needed at (under the lock): the time last asked for, or the
