@@ -12,8 +12,9 @@
 #      card's time; the unit's log says the stick was read by mtools (not mounted).
 #   2. a stick whose config.toml has problems: the unit exits 1, status `failed` naming the file
 #      and line as on the stick, the problem card, `current` unchanged.
-#   3. a stick pulled out half-way through the copy (its reads throttled by QEMU to 1 MB/s, pulled
-#      while the status says `copying`): the unit exits 1, status `failed`, `current` unchanged,
+#   3. a stick pulled out half-way through its read (its reads throttled by QEMU to 1 MB/s, pulled
+#      while the status says `reading`, mcopy reading it off with 1 MiB or more read): the unit
+#      exits 1, status `failed`, `current` unchanged,
 #      no half copy (`.incoming-*`, `.stick-*`) left, no mount left (in either namespace).
 #   4. the good stick again with `[usb] fat_without_mount = false`: mounted read-only by the
 #      kernel's vfat, imported (a new generation), unmounted in both namespaces.
@@ -198,10 +199,12 @@ kiosk-vm-shot usb-bad > /dev/null
 [ "\$(current)" = "\$GOOD" ] || step_fail "current changed to \$(current)"
 pull bad
 
-step "big stick: pulled while copying"
+step "big stick: pulled while it is read"
 plug_and_run big 1000000
-wait_until 60 'status_is copying'
-note "copying: \$(cat \$CONTENT/status.json)"
+# Through mtools the stick is read off whole first (status "reading", the bytes so far);
+# "copying" comes after, from the read copy, when the stick is no longer needed.
+wait_until 60 'status_is reading && grep -qE "\"bytes\":[0-9]{7,}" \$CONTENT/status.json'
+note "reading: \$(cat \$CONTENT/status.json)"
 pull big
 finished 1
 status_is failed || step_fail "status: \$(cat \$CONTENT/status.json)"
@@ -261,8 +264,8 @@ check(big['state'] == 'failed' and 'pulled out' in big['message'], 'pulled stick
 ev = [json.loads(l) for l in open(d + '/events.jsonl') if l.strip()]
 usb = [e for e in ev if e['event'] == 'usb_import']
 states = [e['state'] for e in usb]
-check('done' in states and all(s in ('checking', 'copying') for s in states[:states.index('done')]),
-      'good stick: usb_import checking/copying, then done: %s' % states)
+check('done' in states and all(s in ('checking', 'reading', 'copying') for s in states[:states.index('done')]),
+      'good stick: usb_import checking/reading/copying, then done: %s' % states)
 check(states.count('failed') == 2, 'two usb_import failed (bad, pulled): %s' % states)
 check(states.count('done') == 2 and states[-1] == 'done', 'two usb_import done (good through mtools, then mounted): %s' % states)
 reloads = [e for e in ev if e['event'] == 'reloaded']
