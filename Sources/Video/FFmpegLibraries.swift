@@ -28,9 +28,6 @@ public enum FFmpegLibraries {
         _ = logSilenced
     }
 
-    /// True when they are open (for `--version` and the tests; opening is `load`).
-    public static var isLoaded: Bool { (try? load()) != nil }
-
     /// The libraries' sonames as this program was built for them, `libavutil.so.57 …`.
     public static var sonames: String { String(cString: kc_ffmpeg_sonames()) }
 

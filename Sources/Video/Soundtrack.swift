@@ -216,8 +216,7 @@ public final class Soundtrack: @unchecked Sendable {
         do {
             try decoder.seek(to: target)
         } catch {
-            if !isStopped { logger.warning("video \(path): sound stopped: \((error as? VideoError)?.reason ?? "\(error)")") }
-            markFinished()
+            soundStopped(by: error)
             return
         }
         condition.lock()
@@ -263,10 +262,6 @@ public final class Soundtrack: @unchecked Sendable {
         do {
             if let chunk = try decoder.nextChunk() {
                 passChunks += 1
-                condition.lock()
-                decodedChunks += 1
-                decodedEnd = loopOffset + chunk.time + Double(chunk.frames) / Double(sampleRate)
-                condition.unlock()
                 passEnd = max(passEnd, chunk.time + Double(chunk.frames) / Double(sampleRate))
                 append(chunk, at: loopOffset + chunk.time)
                 return
@@ -277,16 +272,23 @@ public final class Soundtrack: @unchecked Sendable {
             passChunks = 0
             try decoder.rewind()
         } catch {
-            if !isStopped { logger.warning("video \(path): sound stopped: \((error as? VideoError)?.reason ?? "\(error)")") }
-            markFinished()
+            soundStopped(by: error)
         }
     }
 
+    /// A read, decode or seek failed: the sound ends here (one warning, unless it was stopped).
+    private func soundStopped(by error: Error) {
+        if !isStopped { logger.warning("video \(path): sound stopped: \((error as? VideoError)?.reason ?? "\(error)")") }
+        markFinished()
+    }
+
     /// Appends `chunk` at clip time `time`, on the buffer's timeline: a gap is filled with
-    /// silence, an overlap dropped from the chunk's start.
+    /// silence, an overlap dropped from the chunk's start. Counts it, and moves `decodedEnd`.
     private func append(_ chunk: AudioChunk, at time: Double) {
         condition.lock()
         defer { condition.unlock() }
+        decodedChunks += 1
+        decodedEnd = time + Double(chunk.frames) / Double(sampleRate)
         guard !stopped else { return }
         if readIndex == samples.count {
             samples.removeAll(keepingCapacity: true)

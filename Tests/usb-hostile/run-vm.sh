@@ -67,7 +67,7 @@ started_since() { local t; t=$(unit_prop $UNIT ExecMainStartTimestampMonotonic);
 # copied; a FAT stick read by mtools: reading@N: N MiB read off the stick, staged: its read copy
 # being checked or copied). Returns 1 when the import ended first (or after 120 s x slowdown).
 wait_moment() {
-    local cond mib n=0 seen_reading= limit
+    local cond mib n=0 seen_reading= deadline
     case $1 in
         mounting) return 0 ;;
         checking) cond='status_is checking' ;;
@@ -76,8 +76,8 @@ wait_moment() {
                    cond="status_is ${1%@*} && [ \$(copied_mib) -ge $mib ]" ;;
         *) step_fail "unknown moment $1" ;;
     esac
-    limit=$(scaled 120)
-    while [ $n -lt $((limit * 5)) ]; do
+    deadline=$(( $(date +%s) + $(scaled 120) ))
+    while [ "$(date +%s)" -lt $deadline ]; do
         status_is reading && seen_reading=yes
         eval "$cond" && return 0
         # The import's end, looked at once a second (a systemctl call costs most of one under TCG).

@@ -5,7 +5,6 @@
 // cannot be served (the libraries are not installed) ends the program with the loader's words:
 // the callers (Sources/Video) load first and turn a failure into a VideoError, so that point is
 // never reached by a kiosk.
-#define _GNU_SOURCE
 #include "ffmpeg_loader.h"
 
 #include <dlfcn.h>
