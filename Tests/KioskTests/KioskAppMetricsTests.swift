@@ -32,6 +32,8 @@ final class KioskAppMetricsTests: XCTestCase {
         XCTAssertTrue(file.contains("kiosk_carousel_current_item_info{id=\"i0\"} 1\n"))
         XCTAssertTrue(file.contains("kiosk_carousel_config_generation 1\n"))
         XCTAssertTrue(file.contains("kiosk_carousel_process_resident_memory_bytes "))
+        let heap = try XCTUnwrap(file.split(separator: "\n").first { $0.hasPrefix("kiosk_carousel_heap_bytes ") })
+        XCTAssertGreaterThan(Int(heap.split(separator: " ")[1]) ?? 0, 0, "malloc's bytes in use, read at the write")
         // The facts change while cards arrive and are drawn, then not at all: a write at the
         // start, at most one per second until the settled frame, then the one that frame's facts
         // wait for (`interval` after the write before), and none in the still seconds after it.

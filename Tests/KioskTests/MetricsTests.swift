@@ -43,6 +43,7 @@ final class MetricsTests: XCTestCase {
         for seconds in [0.004, 0.009, 0.015, 7.0] { h.frameTimes.record(seconds) }
         h.flipsMissed = 3
         h.residentBytes = 48_234_496
+        h.heapBytes = 21_004_288
         h.startTime = 1_764_129_000
         h.scheduleOpen = false
         h.version = "0.1.1"
@@ -140,6 +141,9 @@ final class MetricsTests: XCTestCase {
         # HELP kiosk_carousel_process_resident_memory_bytes Resident memory of the process (/proc/self/statm).
         # TYPE kiosk_carousel_process_resident_memory_bytes gauge
         kiosk_carousel_process_resident_memory_bytes 48234496
+        # HELP kiosk_carousel_heap_bytes Bytes malloc has handed out and not had back (mallinfo2: every arena and mmapped blocks).
+        # TYPE kiosk_carousel_heap_bytes gauge
+        kiosk_carousel_heap_bytes 21004288
         # HELP kiosk_carousel_process_start_time_seconds Unix time the process started.
         # TYPE kiosk_carousel_process_start_time_seconds gauge
         kiosk_carousel_process_start_time_seconds 1764129000.000
@@ -164,7 +168,7 @@ final class MetricsTests: XCTestCase {
             let parts = line.split(separator: " ")
             typed[String(parts[2])] = String(parts[3])
         }
-        XCTAssertEqual(typed.count, 21)
+        XCTAssertEqual(typed.count, 22)
         for (name, type) in typed {
             XCTAssertNotNil(name.range(of: "^kiosk_carousel_[a-z_]+$", options: .regularExpression), name)
             XCTAssertEqual(type == "counter", name.hasSuffix("_total"), "\(name): counters and only counters end in _total")
@@ -193,6 +197,7 @@ final class MetricsTests: XCTestCase {
         XCTAssertTrue(text.contains("# TYPE kiosk_carousel_display_mode_info gauge\n# HELP kiosk_carousel_blanked"))
         XCTAssertTrue(text.contains("kiosk_carousel_display_connected 0\n"))
         XCTAssertFalse(text.contains("resident_memory"), "not read: not written")
+        XCTAssertFalse(text.contains("heap_bytes"), "not read: not written")
     }
 
     // MARK: - When it is written (fake clock)
@@ -201,6 +206,7 @@ final class MetricsTests: XCTestCase {
         let r = MetricsReporter(path: path ?? folder + "/m.prom", interval: interval, asynchronous: false,
                                 logger: Logger(label: "test.metrics"))
         r.residentBytes = { 4096 }
+        r.heapBytes = { 2048 }
         return r
     }
 
@@ -484,6 +490,16 @@ final class MetricsTests: XCTestCase {
     func testResidentBytesFromProc() throws {
         let rss = try XCTUnwrap(KioskHealth.readResidentBytes())
         XCTAssertGreaterThan(rss, 1 << 20)
+    }
+
+    func testHeapBytesFollowMallocAndFree() throws {
+        let before = try XCTUnwrap(KioskHealth.readHeapBytes())
+        let block = try XCTUnwrap(malloc(8 << 20))
+        let held = try XCTUnwrap(KioskHealth.readHeapBytes())
+        free(block)
+        let after = try XCTUnwrap(KioskHealth.readHeapBytes())
+        XCTAssertGreaterThanOrEqual(held - before, 8 << 20, "a block handed out is counted")
+        XCTAssertGreaterThanOrEqual(held - after, 8 << 20, "and no longer once it is freed")
     }
 }
 

@@ -25,6 +25,8 @@ import sys
 SERIES = [
     ('rss_kib', 'resident memory', 'KiB', 512.0,
      '512 KiB/h is 360 MiB in 30 days: a third of a 1 GiB board'),
+    ('heap_kib', 'malloc heap in use', 'KiB', 512.0,
+     'as resident memory; freed pages the arenas keep do not move it, so a leak shows plainly'),
     ('fds', 'open descriptors', 'fds', 1.0,
      '1/h is 720 in 30 days: past the 1024 soft limit with what a kiosk holds'),
     ('threads', 'threads', 'threads', 0.5,
@@ -39,7 +41,7 @@ SERIES = [
      '512 KiB/h is 360 MiB in 30 days (the cache has a budget; growth past it is a leak)'),
 ]
 # Series that must have enough samples to judge (the others may lack frames, e.g. a blanked hour).
-REQUIRED = ('rss_kib', 'fds', 'threads')
+REQUIRED = ('rss_kib', 'heap_kib', 'fds', 'threads')
 MIN_POINTS = 8
 # A window (after the warm-up) shorter than this is the CI form's: the kiosk is still meeting each
 # kind of use for the first or second time (a decoder, a USB generation, a program's hand-over),

@@ -106,13 +106,15 @@ class JudgeTests(unittest.TestCase):
 
 
 class VerdictTests(unittest.TestCase):
-    def samples(self, leak_kib_per_hour=0, pid_change_at=None):
+    def samples(self, leak_kib_per_hour=0, pid_change_at=None, heap_leak_kib_per_hour=None):
+        heap_leak = leak_kib_per_hour if heap_leak_kib_per_hour is None else heap_leak_kib_per_hour
         rng = random.Random(5)
         out = []
         for i in range(0, 241):
             out.append({'elapsed_s': i * 60, 'pid': 100 if pid_change_at is None or i < pid_change_at else 200,
                         'nrestarts': 0 if pid_change_at is None or i < pid_change_at else 1, 'active': 'active',
                         'rss_kib': 80_000 + leak_kib_per_hour * i / 60 + rng.gauss(0, 200), 'fds': 42, 'threads': 9,
+                        'heap_kib': 30_000 + heap_leak * i / 60 + rng.gauss(0, 100),
                         'frame_ms_median': 8 + rng.gauss(0, 0.3), 'frame_ms_p99': 20 + rng.gauss(0, 2),
                         'flips_missed_per_min': 0, 'card_cache_kib': 12_000 if i % 7 else None})
         return out
@@ -125,8 +127,24 @@ class VerdictTests(unittest.TestCase):
     def test_a_leak_fails_naming_the_series(self):
         passed, _, problems = verdict(self.samples(leak_kib_per_hour=2048), warmup_minutes=30)
         self.assertFalse(passed)
+        self.assertEqual(len(problems), 2, problems)
+        self.assertIn('resident memory', problems[0])
+        self.assertIn('malloc heap in use', problems[1])
+
+    def test_resident_growth_with_a_flat_heap_still_fails(self):
+        # Pages the arenas keep (fragmentation) cost a board as much as a leak does.
+        passed, _, problems = verdict(self.samples(leak_kib_per_hour=2048, heap_leak_kib_per_hour=0), warmup_minutes=30)
+        self.assertFalse(passed)
         self.assertEqual(len(problems), 1, problems)
         self.assertIn('resident memory', problems[0])
+
+    def test_a_run_without_the_heap_gauge_is_too_few(self):
+        samples = self.samples()
+        for s in samples:
+            del s['heap_kib']
+        passed, _, problems = verdict(samples, warmup_minutes=30)
+        self.assertFalse(passed)
+        self.assertTrue(any('malloc heap in use' in p for p in problems), problems)
 
     def test_reloading_is_active_and_failed_is_not(self):
         samples = self.samples()
@@ -147,7 +165,8 @@ class VerdictTests(unittest.TestCase):
 
         def ten_minutes(leak_kib_per_minute):
             return [{'elapsed_s': i * 20, 'pid': 1, 'nrestarts': 0, 'active': 'active',
-                     'rss_kib': 80_000 + leak_kib_per_minute * i / 3 + rng.gauss(0, 300), 'fds': 32, 'threads': 7}
+                     'rss_kib': 80_000 + leak_kib_per_minute * i / 3 + rng.gauss(0, 300), 'fds': 32, 'threads': 7,
+                     'heap_kib': 30_000 + leak_kib_per_minute * i / 3 + rng.gauss(0, 100)}
                     for i in range(31)]
         self.assertEqual(threshold_factor(ten_minutes(0), 5), SHORT_FACTOR)
         self.assertEqual(threshold_factor(self.samples(), 30), 1)

@@ -1,3 +1,4 @@
+import Cards
 import Foundation
 
 /// The facts a fleet watches, gathered by the loop (`KioskApp.health`): what the metrics file
@@ -46,6 +47,10 @@ public struct KioskHealth: Equatable, Sendable {
     /// The process's resident memory (`/proc/self/statm`), read when the facts are written; nil:
     /// not read.
     public var residentBytes: Int?
+    /// Bytes malloc has handed out and not had back (`HeapTuning.bytesInUse`: every arena and
+    /// the mmapped blocks), read when the facts are written; nil: not read. Unlike the resident
+    /// memory it does not move with freed pages the arenas keep, so a leak shows in it plainly.
+    public var heapBytes: Int?
     /// When the process started.
     public var startTime = 0.0
     /// True inside a `[[schedule]]` window, false outside; nil: no schedule.
@@ -67,6 +72,10 @@ public struct KioskHealth: Equatable, Sendable {
     public var tv: TVHealth?
 
     public init() {}
+
+    /// Reads malloc's bytes in use (`mallinfo2`; walks the arenas' free lists: call it when
+    /// writing, not every frame).
+    public static func readHeapBytes() -> Int? { HeapTuning.bytesInUse }
 
     /// Reads the resident set size from `/proc/self/statm` (its second field, in pages).
     public static func readResidentBytes() -> Int? {

@@ -13,6 +13,8 @@ public final class MetricsReporter {
     private var lastSeen: KioskHealth?
     /// Reads the resident memory when writing (tests pass a fixed one).
     var residentBytes: () -> Int? = KioskHealth.readResidentBytes
+    /// Reads malloc's bytes in use when writing (tests pass a fixed one).
+    var heapBytes: () -> Int? = KioskHealth.readHeapBytes
 
     public init(path: String, interval: Double, asynchronous: Bool = true, logger: Logger) {
         schedule = MetricsSchedule(interval: interval)
@@ -34,6 +36,7 @@ public final class MetricsReporter {
     public func writeIfDue(now: Double) -> Bool {
         guard var h = lastSeen, schedule.take(now: now) else { return false }
         h.residentBytes = residentBytes()
+        h.heapBytes = heapBytes()
         file.write(PrometheusText.render(h))
         return true
     }
@@ -42,6 +45,7 @@ public final class MetricsReporter {
     public func finish() {
         if schedule.due != nil, var h = lastSeen {
             h.residentBytes = residentBytes()
+            h.heapBytes = heapBytes()
             file.write(PrometheusText.render(h))
         }
         file.flush()

@@ -56,6 +56,10 @@ public enum PrometheusText {
         if let rss = h.residentBytes {
             plain([("process_resident_memory_bytes", "gauge", "Resident memory of the process (/proc/self/statm).", String(rss))])
         }
+        if let heap = h.heapBytes {
+            plain([("heap_bytes", "gauge", "Bytes malloc has handed out and not had back (mallinfo2: every arena and mmapped blocks).",
+                    String(heap))])
+        }
         plain([("process_start_time_seconds", "gauge", "Unix time the process started.", time(h.startTime))])
         metric("version_info", "gauge", "The running version and root slot (none off the image).",
                [("{slot=\"\(escape(h.slot))\",version=\"\(escape(h.version))\"}", "1")])
