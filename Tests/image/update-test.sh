@@ -22,7 +22,8 @@
 # which the image trusts.
 #
 # Variables: IMG (default the newest out/kiosk-carousel-*-amd64.img), QUICK=1 (CI's form: 3 power
-# cuts), STEPS (default all four, comma-separated), KIOSK_VM_SLOWDOWN (multiplies every deadline;
+# cuts), STEPS (default all four, comma-separated), CUTS=FIRST-LAST (only those power cuts, numbered
+# from 1: the rest of a 20-point run that did not fit one sitting), KIOSK_VM_SLOWDOWN (multiplies every deadline;
 # measured here when unset, as the VM tests do), ZSTD_LEVEL (the bundles' compression, default
 # 3: 10 s a bundle instead of ~60 at mksquashfs' default 15, ~13 % larger), KEEP=1 keeps the work
 # folder.
@@ -107,4 +108,5 @@ fi
 args=(--image "$IMG" --bundles "$B" --versions "$N,$N1,$N2,$OLDER" --out "$W/run")
 [ "${QUICK:-0}" = 1 ] && args+=(--quick)
 [ -n "${STEPS:-}" ] && args+=(--steps "$STEPS")
+[ -n "${CUTS:-}" ] && args+=(--cuts "$CUTS")
 python3 "$here/update_test.py" "${args[@]}"

@@ -313,10 +313,12 @@ class Run:
         print(f'RESULT rollback_boots={boots - 1} rollback_s={rolled:.0f}', flush=True)
 
     # --- 3 ------------------------------------------------------------------------------------
-    def power_cuts(self, versions, tries, count):
+    def power_cuts(self, versions, tries, count, only=None):
         """COUNT power cuts spread over the phases of an update; after each, the guest must come
         back to a working carousel on N or N+1 by itself (within the boot counter's tries) with
-        the data partition clean. The phases' lengths are measured once on an uncut update."""
+        the data partition clean. The phases' lengths are measured once on an uncut update.
+        ONLY (first, last), numbered from 1: run those points of the COUNT and no others (a
+        session that cannot fit all of them runs the rest later; the points do not move)."""
         n, n1 = versions['N'], versions['N+1']
         base = self.fresh_disk('cut-base')
         self.plant_marker(base)
@@ -355,7 +357,11 @@ class Run:
             k_first = max(1, count - k_update)
             points += [('first-boot', t_first * (i + 0.5) / k_first) for i in range(k_first)]
             good = 0
+            if only:
+                print(f'power cuts: points {only[0]}-{only[1]} of {len(points)}', flush=True)
             for i, (phase, at) in enumerate(points, 1):
+                if only and not only[0] <= i <= only[1]:
+                    continue
                 name = f'cut{i:02d}-{phase}'
                 disk = os.path.join(self.work, name + '.img')
                 shutil.copyfile(base if phase == 'update' else pending, disk)
@@ -396,7 +402,8 @@ class Run:
                          f'boot.json {b}, fsck: {out[-200:]}'):
                     good += 1
                 os.unlink(disk)
-            print(f'RESULT power_cuts={len(points)} recovered={good}', flush=True)
+            ran = len(points) if not only else min(only[1], len(points)) - only[0] + 1
+            print(f'RESULT power_cuts={ran} recovered={good}', flush=True)
         finally:
             server.close()
 
@@ -451,6 +458,7 @@ def main():
     ap.add_argument('--tries', type=int, default=3)
     ap.add_argument('--quick', action='store_true')
     ap.add_argument('--steps', default='updates,rollback,refusals,power-cuts')
+    ap.add_argument('--cuts', help='FIRST-LAST: run only those power cuts of the 20 (or 3), numbered from 1')
     ap.add_argument('--slowdown', type=float, default=float(os.environ.get('KIOSK_VM_SLOWDOWN', '1')))
     a = ap.parse_args()
     v = a.versions.split(',')
@@ -469,7 +477,8 @@ def main():
             elif step == 'rollback':
                 run.rollback(versions, a.tries, refusals='refusals' in steps)
             elif step == 'power-cuts':
-                run.power_cuts(versions, a.tries, 3 if a.quick else 20)
+                only = tuple(int(x) for x in a.cuts.split('-')) if a.cuts else None
+                run.power_cuts(versions, a.tries, 3 if a.quick else 20, only)
             elif step == 'refusals':
                 run.refusals()
             else:
