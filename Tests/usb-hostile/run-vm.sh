@@ -96,7 +96,10 @@ install -D -m 0755 "$BIN" /usr/bin/kiosk-carousel
 install -D -m 0644 "$OUT/kiosk.toml" /etc/kiosk-carousel/config.toml
 mkdir -p /etc/systemd/system/kiosk-carousel-usb@.service.d $CONTENT /run/hostile
 sed -e 's|^\[Unit\]$|[Unit]\nDefaultDependencies=no|' "$TOP/systemd/kiosk-carousel-usb@.service" > /etc/systemd/system/kiosk-carousel-usb@.service
-printf '[Service]\nStandardOutput=append:%s\nStandardError=append:%s\n' $LOG $LOG \
+# The import's exit as systemd saw it, kept after the unit is gone: a unit that ends with success
+# is collected at once and its ExecMain* properties read as 0 then. `+`: outside the sandbox.
+printf '[Service]\nStandardOutput=append:%s\nStandardError=append:%s\nExecStopPost=+/bin/sh -c %s\n' $LOG $LOG \
+    "'echo \"\$EXIT_CODE \$EXIT_STATUS\" > /run/hostile/exit'" \
     > /etc/systemd/system/kiosk-carousel-usb@.service.d/test-output.conf
 printf '[Unit]\nDefaultDependencies=no\n' > /etc/systemd/system/kiosk-test-idle.target
 # The group FAT sticks are read in (the package's sysusers makes it; without it every FAT stick
@@ -116,7 +119,7 @@ while IFS=$'\t' read -r n case fs image fill damage pull bps group expect; do
         umount /run/hostile/fill
         [ "$damage" != - ] && { python3 "$HERE/make-sticks.py" --damage "$image" "$fs" $damage || step_fail "damage"; }
     fi
-    rm -f $CONTENT/status.json
+    rm -f $CONTENT/status.json /run/hostile/exit
     touch /run/hostile/mark; sleep 0.01
     logstart=$(stat -c %s $LOG)
     before=$(unit_prop $UNIT ExecMainStartTimestampMonotonic)
@@ -144,8 +147,18 @@ while IFS=$'\t' read -r n case fs image fill damage pull bps group expect; do
         wait_until 30 '[ "$(unit_prop $UNIT ActiveState)" != activating ]'
     fi
     seconds=$(echo "$(date +%s.%N) - $t0" | bc)
-    code=$(prop ExecMainCode)
-    [ -z "$exit" ] && { [ "$code" = 1 ] && exit=$(prop ExecMainStatus) || exit="code-$code-status-$(prop ExecMainStatus)"; }
+    if [ -z "$exit" ]; then
+        # ExecStopPost's line (exited STATUS, killed SIGNAL, dumped SIGNAL); systemd's
+        # properties only when it never came.
+        for _ in $(seq 1 150); do [ -s /run/hostile/exit ] && break; sleep 0.2; done
+        read -r ecode estatus < /run/hostile/exit 2>/dev/null
+        case $ecode in
+            exited) exit=$estatus ;;
+            killed|dumped) exit="$ecode-$estatus" ;;
+            *) code=$(prop ExecMainCode)
+               [ "$code" = 1 ] && exit=$(prop ExecMainStatus) || exit="code-$code-status-$(prop ExecMainStatus)" ;;
+        esac
+    fi
     [ "$pulled" = no ] && usb $name pull
     wait_until 30 '[ ! -b /dev/sda ]'
     tail -c +$((logstart + 1)) $LOG > /run/hostile/log-$n.txt
