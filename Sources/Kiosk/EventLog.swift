@@ -12,6 +12,11 @@ public final class EventLog {
     /// How many of the latest lines `lines` keeps (a kiosk writes events for months).
     public let retainedLines: Int
 
+    /// What the running kiosk keeps (`kiosk-carousel run`): it reads only the last line (to hand
+    /// it to control clients), and 10,000 kept lines are ~1.5–3 MB that fill over the first
+    /// hours or days of use — growth an endurance run cannot tell from a leak.
+    public static let runningKioskLines = 64
+
     /// Logs to `path` (`-` is standard output); nil logs nowhere but still collects lines.
     /// `lines` keeps only the latest lines (see `lines`), so memory stays bounded however long
     /// the program runs. A file that cannot be created throws a `FileWriteError` naming `path`.

@@ -74,7 +74,7 @@ struct RunCommand: ParsableCommand {
         let inputs = InputFactory.open(cfg, screenWidth: display.fullSize.width, screenHeight: display.fullSize.height,
                                        logger: logger)
         let app = try KioskApp(configPath: path, config: cfg, display: display, inputs: inputs,
-                               log: try EventLog(path: events), logger: logger, exitAfter: exitAfter,
+                               log: try EventLog(path: events, retainedLines: EventLog.runningKioskLines), logger: logger, exitAfter: exitAfter,
                                configProblems: problems, speech: .kiosk(output: nil))
         if !problems.isEmpty {
             // [input] was not known when the devices were opened: open them again for the fixed file.
