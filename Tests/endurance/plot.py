@@ -29,7 +29,7 @@ def main(argv):
         ax.axvspan(0, warmup, color='0.92', lw=0)
         if points:
             ax.plot([p[0] for p in points], [p[1] for p in points], '.-', ms=3, lw=0.8, color='tab:blue')
-        threshold *= factor
+        threshold = threshold and threshold * factor
         r = judge(column, [m / 60 for m in minutes], [s.get(column) for s in samples], threshold, warmup / 60)
         title = '%s (%s)' % (label, unit)
         if r['status'] != 'few':
@@ -37,7 +37,8 @@ def main(argv):
             slope, _, intercept = fit([p[0] / 60 for p in kept], [p[1] for p in kept])
             xs = [kept[0][0], kept[-1][0]]
             ax.plot(xs, [intercept + slope * x / 60 for x in xs], '-', color='tab:red', lw=1.2)
-            title += ': %+.3g %s/h (allowed %.3g/h) — %s' % (slope, unit, threshold, r['status'])
+            allowed = 'allowed %.3g/h' % threshold if threshold is not None else 'not judged'
+            title += ': %+.3g %s/h (%s) — %s' % (slope, unit, allowed, r['status'])
         else:
             title += ': %s' % r['text']
         ax.set_title(title, fontsize=9, loc='left')

@@ -5,7 +5,9 @@
 
 Every EVERY_SECONDS (on a fixed schedule: a slow sample does not shift the later ones) it reads
 - from systemd: the unit's MainPID, NRestarts, ActiveState;
-- from /proc/MAINPID: resident memory (VmRSS), open descriptors (/proc/PID/fd), threads;
+- from /proc/MAINPID: resident memory (VmRSS, and its two parts: RssAnon — heap, stacks,
+  buffers — and RssFile — the binary's and libraries' pages, which the kernel drops and reads
+  again at will), open descriptors (/proc/PID/fd), threads;
 - from the kiosk's metrics file (/run/kiosk-carousel/metrics.prom, `[metrics]`): the frame-time
   histogram (median and 99th percentile of the frames since the previous sample), page flips
   missed per minute since the previous sample, the card cache's bytes, and a few facts that say what the
@@ -33,7 +35,7 @@ EVENTS = '/run/kiosk-carousel/events.jsonl'
 COLUMNS = ['t', 'elapsed_s', 'pid', 'nrestarts', 'active', 'rss_kib', 'fds', 'threads', 'frames',
            'frame_ms_median', 'frame_ms_p99', 'flips_missed_per_min', 'card_cache_kib', 'input_devices',
            'config_generation', 'config_load_errors', 'blanked', 'display_connected', 'program_selections',
-           'metrics_age_s', 'heap_kib']
+           'metrics_age_s', 'heap_kib', 'rss_anon_kib', 'rss_file_kib']
 stopping = False
 
 
@@ -60,6 +62,10 @@ def proc(pid):
         for line in open('/proc/%d/status' % pid):
             if line.startswith('VmRSS:'):
                 out['rss_kib'] = int(line.split()[1])
+            elif line.startswith('RssAnon:'):
+                out['rss_anon_kib'] = int(line.split()[1])
+            elif line.startswith('RssFile:'):
+                out['rss_file_kib'] = int(line.split()[1])
             elif line.startswith('Threads:'):
                 out['threads'] = int(line.split()[1])
         out['fds'] = len(os.listdir('/proc/%d/fd' % pid))

@@ -35,14 +35,14 @@ def main(argv):
     factor = threshold_factor(samples, warmup)
     if factor != 1:
         print('the CI form: under %d min after the warm-up, every threshold x %d (gross leaks only)' % (SHORT_WINDOW_MINUTES, factor))
-    print('%-28s %12s %12s %12s %12s %12s %14s %10s  %s' % ('series', 'first', 'last', 'slope/h', 'lower/h',
+    print('%-36s %12s %12s %12s %12s %12s %14s %10s  %s' % ('series', 'first', 'last', 'slope/h', 'lower/h',
                                                             'last half/h', '30 days', 'allowed/h', 'status'))
     for r in results:
-        print('%-28s %12s %12s %12s %12s %12s %14s %10s  %s' % (
+        print('%-36s %12s %12s %12s %12s %12s %14s %10s  %s' % (
             '%s (%s)' % (r['label'], r['unit']), number(r.get('first')), number(r.get('last')),
             number(r.get('slope_per_hour')), number(r.get('lower_bound_per_hour')),
             number(r.get('last_half_slope_per_hour')), number(r.get('projected_30_days')),
-            number(r['threshold_per_hour']), r['status']))
+            number(r['threshold_per_hour']) if r['threshold_per_hour'] is not None else '-', r['status']))
     use = read_jsonl(os.path.join(out, 'use.jsonl'))
     kinds = collections.OrderedDict()
     for row in use:
