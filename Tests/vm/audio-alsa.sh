@@ -4,8 +4,9 @@
 # with `audio = true` on the loopback's playback side while `arecord` (alsa-utils) captures the
 # other side:
 #   1. the capture is silent before the clip starts (start_delay 3 s), loud while it plays (RMS
-#      of 100 ms windows: at least 2 s of the 6 s clip; under TCG on a busy host the guest
-#      underruns, and the sound keeps to the clip's clock, so the periods lost stay silent), silent
+#      of 100 ms windows: at least 2 s of the 6 s clip divided by KIOSK_VM_SLOWDOWN; under TCG on
+#      a busy host the guest underruns and its decoder falls behind, and the sound keeps to the
+#      clip's clock, so the periods lost stay silent), silent
 #      again after it ends (loop = false), never longer than the clip;
 #   2. a config whose device does not exist: the kiosk runs, shows its frames (first frame, the
 #      looping clip's video_started), logs the device's error once in 12 s of retries.
@@ -87,7 +88,7 @@ GUEST
 
 run_guest "$out" --out "$out" --display bochs --timeout 400
 { cat <<'PY'; } | check_events "$out"
-import re, struct, wave
+import os, re, struct, wave
 w = wave.open(d + '/capture.wav')
 check(w.getframerate() == 48000 and w.getnchannels() == 2, 'capture is 48 kHz stereo')
 data = w.readframes(w.getnframes())
@@ -104,7 +105,11 @@ if any(loud):
     check(first >= 20, 'silent for 2 s before the clip starts (start_delay 3 s): first loud window %d' % first)
     check(len(loud) - last > 10, 'silent after the clip ends: last loud window %d of %d' % (last, len(loud)))
     check((last - first + 1) / 10 <= 6.6, 'the sound does not outlast the 6 s clip: %.1f s' % ((last - first + 1) / 10))
-    check(heard >= 20, 'at least 2 s of the clip heard (an emulated guest on a busy host underruns; it is never silent throughout): %.1f s' % (heard / 10))
+    # A rate, not a wait: the guest's share of a busy host's CPU bounds it. 2 s of the 6 s on a
+    # quiet host, divided by KIOSK_VM_SLOWDOWN (the suite's measure of the host's load).
+    slowdown = max(1.0, float(os.environ.get('KIOSK_VM_SLOWDOWN') or 1))
+    need = 20 / slowdown
+    check(heard >= need, 'at least %.1f s of the clip heard (2 s / KIOSK_VM_SLOWDOWN %.1f: an emulated guest on a busy host underruns; it is never silent throughout): %.1f s' % (need / 10, slowdown, heard / 10))
 ok = open(d + '/plughw-run.err').read()
 problems = [l for l in ok.splitlines() if re.match(r'<[0-4]>kiosk\.audio', l)]
 check(not problems, 'no audio error or warning with the loopback: %s' % problems)
