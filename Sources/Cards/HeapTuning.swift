@@ -19,4 +19,8 @@ public enum HeapTuning {
         let m = mallinfo2()
         return Int(m.uordblks) + Int(m.hblkhd)
     }
+
+    /// Bytes malloc holds free in its arenas (freed, not given back to the system): what sets
+    /// resident memory above `bytesInUse` besides stacks and the program's own mappings.
+    public static var bytesHeldFree: Int { Int(mallinfo2().fordblks) }
 }

@@ -44,6 +44,7 @@ final class MetricsTests: XCTestCase {
         h.flipsMissed = 3
         h.residentBytes = 48_234_496
         h.heapBytes = 21_004_288
+        h.heapFreeBytes = 3_145_728
         h.startTime = 1_764_129_000
         h.scheduleOpen = false
         h.version = "0.1.1"
@@ -144,6 +145,9 @@ final class MetricsTests: XCTestCase {
         # HELP kiosk_carousel_heap_bytes Bytes malloc has handed out and not had back (mallinfo2: every arena and mmapped blocks).
         # TYPE kiosk_carousel_heap_bytes gauge
         kiosk_carousel_heap_bytes 21004288
+        # HELP kiosk_carousel_heap_free_bytes Bytes malloc holds free in its arenas, not given back to the system (mallinfo2's fordblks).
+        # TYPE kiosk_carousel_heap_free_bytes gauge
+        kiosk_carousel_heap_free_bytes 3145728
         # HELP kiosk_carousel_process_start_time_seconds Unix time the process started.
         # TYPE kiosk_carousel_process_start_time_seconds gauge
         kiosk_carousel_process_start_time_seconds 1764129000.000
@@ -168,7 +172,7 @@ final class MetricsTests: XCTestCase {
             let parts = line.split(separator: " ")
             typed[String(parts[2])] = String(parts[3])
         }
-        XCTAssertEqual(typed.count, 22)
+        XCTAssertEqual(typed.count, 23)
         for (name, type) in typed {
             XCTAssertNotNil(name.range(of: "^kiosk_carousel_[a-z_]+$", options: .regularExpression), name)
             XCTAssertEqual(type == "counter", name.hasSuffix("_total"), "\(name): counters and only counters end in _total")
@@ -198,6 +202,7 @@ final class MetricsTests: XCTestCase {
         XCTAssertTrue(text.contains("kiosk_carousel_display_connected 0\n"))
         XCTAssertFalse(text.contains("resident_memory"), "not read: not written")
         XCTAssertFalse(text.contains("heap_bytes"), "not read: not written")
+        XCTAssertFalse(text.contains("heap_free_bytes"), "not read: not written")
     }
 
     // MARK: - When it is written (fake clock)
@@ -207,6 +212,7 @@ final class MetricsTests: XCTestCase {
                                 logger: Logger(label: "test.metrics"))
         r.residentBytes = { 4096 }
         r.heapBytes = { 2048 }
+        r.heapFreeBytes = { 1024 }
         return r
     }
 
@@ -501,6 +507,7 @@ final class MetricsTests: XCTestCase {
         let after = try XCTUnwrap(KioskHealth.readHeapBytes())
         XCTAssertGreaterThanOrEqual(held - before, 56 << 20, "a block handed out is counted")
         XCTAssertGreaterThanOrEqual(held - after, 56 << 20, "and no longer once it is freed")
+        XCTAssertNotNil(KioskHealth.readHeapFreeBytes())
     }
 }
 

@@ -27,6 +27,9 @@ SERIES = [
      '512 KiB/h is 360 MiB in 30 days: a third of a 1 GiB board'),
     ('heap_kib', 'malloc heap in use', 'KiB', 512.0,
      'as resident memory; freed pages the arenas keep do not move it, so a leak shows plainly'),
+    ('heap_free_kib', 'malloc heap held free', 'KiB', None,
+     "recorded, not judged: freed memory the arenas keep (with the heap in use, the stacks and "
+     "the program's own mappings, what the anonymous resident memory is made of)"),
     ('rss_kib', 'resident memory, all', 'KiB', None,
      'recorded, not judged: its file-backed part (the next series) is not a leak'),
     ('rss_file_kib', 'resident memory, file pages', 'KiB', None,

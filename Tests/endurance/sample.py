@@ -12,8 +12,9 @@ Every EVERY_SECONDS (on a fixed schedule: a slow sample does not shift the later
   histogram (median and 99th percentile of the frames since the previous sample), page flips
   missed per minute since the previous sample, the card cache's bytes, and a few facts that say what the
   kiosk was doing (input devices, config generation, blanked, display connected, selections of
-  the program item) and malloc's bytes in use (`kiosk_carousel_heap_bytes`, as of the file's
-  last write: `metrics_age_s` says how old);
+  the program item), malloc's bytes in use and those it holds free in its arenas
+  (`kiosk_carousel_heap_bytes`, `kiosk_carousel_heap_free_bytes`, as of the file's last write:
+  `metrics_age_s` says how old);
 and appends one line to OUT/samples.jsonl and OUT/samples.csv, and the kiosk's new event lines
 (its --events file in the unit's RuntimeDirectory) to OUT/events.jsonl, flushed and fsynced at
 once: the data stay on the host (OUT is shared) even if the run is stopped. Ends when OUT/sampler.stop
@@ -35,7 +36,7 @@ EVENTS = '/run/kiosk-carousel/events.jsonl'
 COLUMNS = ['t', 'elapsed_s', 'pid', 'nrestarts', 'active', 'rss_kib', 'fds', 'threads', 'frames',
            'frame_ms_median', 'frame_ms_p99', 'flips_missed_per_min', 'card_cache_kib', 'input_devices',
            'config_generation', 'config_load_errors', 'blanked', 'display_connected', 'program_selections',
-           'metrics_age_s', 'heap_kib', 'rss_anon_kib', 'rss_file_kib']
+           'metrics_age_s', 'heap_kib', 'rss_anon_kib', 'rss_file_kib', 'heap_free_kib']
 stopping = False
 
 
@@ -139,6 +140,8 @@ def main():
         row['card_cache_kib'] = round(cache / 1024, 1) if cache is not None else None
         heap = m.get('kiosk_carousel_heap_bytes')
         row['heap_kib'] = round(heap / 1024, 1) if heap is not None else None
+        free = m.get('kiosk_carousel_heap_free_bytes')
+        row['heap_free_kib'] = round(free / 1024, 1) if free is not None else None
         for column, key in (('input_devices', 'kiosk_carousel_input_devices'),
                             ('config_generation', 'kiosk_carousel_config_generation'),
                             ('config_load_errors', 'kiosk_carousel_config_load_errors_total'),

@@ -117,6 +117,7 @@ class VerdictTests(unittest.TestCase):
                         'rss_file_kib': 50_000 + file_kib_per_hour * i / 60,
                         'fds': 42, 'threads': 9,
                         'heap_kib': 30_000 + heap_leak * i / 60 + rng.gauss(0, 100),
+                        'heap_free_kib': 4_000 + rng.gauss(0, 300),
                         'frame_ms_median': 8 + rng.gauss(0, 0.3), 'frame_ms_p99': 20 + rng.gauss(0, 2),
                         'flips_missed_per_min': 0, 'card_cache_kib': 12_000 if i % 7 else None})
         for row in out:
@@ -127,7 +128,7 @@ class VerdictTests(unittest.TestCase):
         passed, results, problems = verdict(self.samples(), warmup_minutes=30)
         self.assertTrue(passed, problems)
         self.assertEqual({r['status'] for r in results}, {'pass', 'info'})
-        self.assertEqual({r['series'] for r in results if r['status'] == 'info'}, {'rss_kib', 'rss_file_kib'})
+        self.assertEqual({r['series'] for r in results if r['status'] == 'info'}, {'rss_kib', 'rss_file_kib', 'heap_free_kib'})
 
     def test_a_leak_fails_naming_the_series(self):
         passed, _, problems = verdict(self.samples(leak_kib_per_hour=2048), warmup_minutes=30)

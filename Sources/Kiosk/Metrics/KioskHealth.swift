@@ -51,6 +51,8 @@ public struct KioskHealth: Equatable, Sendable {
     /// the mmapped blocks), read when the facts are written; nil: not read. Unlike the resident
     /// memory it does not move with freed pages the arenas keep, so a leak shows in it plainly.
     public var heapBytes: Int?
+    /// Bytes malloc holds free in its arenas (`HeapTuning.bytesHeldFree`), read with `heapBytes`.
+    public var heapFreeBytes: Int?
     /// When the process started.
     public var startTime = 0.0
     /// True inside a `[[schedule]]` window, false outside; nil: no schedule.
@@ -76,6 +78,9 @@ public struct KioskHealth: Equatable, Sendable {
     /// Reads malloc's bytes in use (`mallinfo2`; walks the arenas' free lists: call it when
     /// writing, not every frame).
     public static func readHeapBytes() -> Int? { HeapTuning.bytesInUse }
+
+    /// Reads the bytes malloc holds free in its arenas (`mallinfo2`, as `readHeapBytes`).
+    public static func readHeapFreeBytes() -> Int? { HeapTuning.bytesHeldFree }
 
     /// Reads the resident set size from `/proc/self/statm` (its second field, in pages).
     public static func readResidentBytes() -> Int? {

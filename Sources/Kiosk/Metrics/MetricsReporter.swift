@@ -15,6 +15,7 @@ public final class MetricsReporter {
     var residentBytes: () -> Int? = KioskHealth.readResidentBytes
     /// Reads malloc's bytes in use when writing (tests pass a fixed one).
     var heapBytes: () -> Int? = KioskHealth.readHeapBytes
+    var heapFreeBytes: () -> Int? = KioskHealth.readHeapFreeBytes
 
     public init(path: String, interval: Double, asynchronous: Bool = true, logger: Logger) {
         schedule = MetricsSchedule(interval: interval)
@@ -37,6 +38,7 @@ public final class MetricsReporter {
         guard var h = lastSeen, schedule.take(now: now) else { return false }
         h.residentBytes = residentBytes()
         h.heapBytes = heapBytes()
+        h.heapFreeBytes = heapFreeBytes()
         file.write(PrometheusText.render(h))
         return true
     }
@@ -46,6 +48,7 @@ public final class MetricsReporter {
         if schedule.due != nil, var h = lastSeen {
             h.residentBytes = residentBytes()
             h.heapBytes = heapBytes()
+            h.heapFreeBytes = heapFreeBytes()
             file.write(PrometheusText.render(h))
         }
         file.flush()

@@ -60,6 +60,10 @@ public enum PrometheusText {
             plain([("heap_bytes", "gauge", "Bytes malloc has handed out and not had back (mallinfo2: every arena and mmapped blocks).",
                     String(heap))])
         }
+        if let free = h.heapFreeBytes {
+            plain([("heap_free_bytes", "gauge", "Bytes malloc holds free in its arenas, not given back to the system (mallinfo2's fordblks).",
+                    String(free))])
+        }
         plain([("process_start_time_seconds", "gauge", "Unix time the process started.", time(h.startTime))])
         metric("version_info", "gauge", "The running version and root slot (none off the image).",
                [("{slot=\"\(escape(h.slot))\",version=\"\(escape(h.version))\"}", "1")])
