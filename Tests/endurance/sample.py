@@ -15,7 +15,9 @@ Every EVERY_SECONDS (on a fixed schedule: a slow sample does not shift the later
   the program item), malloc's bytes in use and those it holds free in its arenas
   (`kiosk_carousel_heap_bytes`, `kiosk_carousel_heap_free_bytes`, as of the file's last write:
   `metrics_age_s` says how old);
-and appends one line to OUT/samples.jsonl and OUT/samples.csv, and the kiosk's new event lines
+and appends one line to OUT/samples.jsonl and OUT/samples.csv (and every SMAPS_EVERY seconds of
+the run, 1800, and at its last sample, a copy of /proc/MAINPID/smaps in OUT/smaps/SECONDS.txt: which mappings the
+resident memory is in, for smaps_diff.py), and the kiosk's new event lines
 (its --events file in the unit's RuntimeDirectory) to OUT/events.jsonl, flushed and fsynced at
 once: the data stay on the host (OUT is shared) even if the run is stopped. Ends when OUT/sampler.stop
 appears (after one last sample) or at SIGTERM.
@@ -31,6 +33,7 @@ OUT, TOP, EVERY = sys.argv[1], sys.argv[2], float(sys.argv[3])
 sys.path.insert(0, os.path.join(TOP, 'Tests/endurance'))
 from endurance_analysis import frame_buckets, histogram_quantile, parse_prometheus  # noqa: E402
 
+SMAPS_EVERY = 1800
 METRICS = '/run/kiosk-carousel/metrics.prom'
 EVENTS = '/run/kiosk-carousel/events.jsonl'
 COLUMNS = ['t', 'elapsed_s', 'pid', 'nrestarts', 'active', 'rss_kib', 'fds', 'threads', 'frames',
@@ -75,6 +78,18 @@ def proc(pid):
     return out
 
 
+def keep_smaps(pid, elapsed):
+    """Copies /proc/PID/smaps to OUT/smaps/ELAPSED.txt (a process gone: nothing)."""
+    try:
+        text = open('/proc/%d/smaps' % pid).read()
+    except OSError:
+        return
+    folder = os.path.join(OUT, 'smaps')
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, '%d.txt' % elapsed), 'w') as f:
+        f.write(text)
+
+
 def fsync_append(path, text):
     with open(path, 'a') as f:
         f.write(text)
@@ -107,6 +122,7 @@ def main():
     if not os.path.exists(csv_path):
         fsync_append(csv_path, ','.join(COLUMNS) + '\n')
     n = 0
+    next_smaps = 0.0
     while True:
         row = {'t': round(time.time(), 1), 'elapsed_s': round(time.monotonic() - start, 1)}
         u = unit()
@@ -114,6 +130,9 @@ def main():
         row.update(pid=pid, nrestarts=int(u.get('NRestarts') or 0), active=u.get('ActiveState'))
         if pid:
             row.update(proc(pid))
+            if row['elapsed_s'] >= next_smaps:
+                keep_smaps(pid, row['elapsed_s'])
+                next_smaps += SMAPS_EVERY
         try:
             text = open(METRICS).read()
             row['metrics_age_s'] = round(time.time() - os.stat(METRICS).st_mtime, 1)
@@ -156,6 +175,8 @@ def main():
         fsync_append(csv_path, ','.join('' if row.get(c) is None else str(row.get(c)) for c in COLUMNS) + '\n')
         n += 1
         if stopping or os.path.exists(os.path.join(OUT, 'sampler.stop')):
+            if pid:
+                keep_smaps(pid, row['elapsed_s'])     # and one at the end
             return
         next_at = start + n * EVERY
         while not stopping and time.monotonic() < next_at:
