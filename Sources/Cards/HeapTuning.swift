@@ -14,13 +14,26 @@ public enum HeapTuning {
         _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
     }
 
-    /// Bytes malloc has handed out and not had back (heap plus mmapped blocks).
-    public static var bytesInUse: Int {
-        let m = mallinfo2()
-        return Int(m.uordblks) + Int(m.hblkhd)
+    /// What malloc holds, from one `mallinfo2` (which walks every arena's free lists).
+    public struct Usage: Equatable, Sendable {
+        /// Bytes handed out and not had back (the arenas' plus the mmapped blocks).
+        public var inUse: Int
+        /// Bytes free in the arenas (freed, not given back to the system): what sets resident
+        /// memory above `inUse` besides stacks and the program's own mappings.
+        public var heldFree: Int
+
+        public init(inUse: Int, heldFree: Int) {
+            self.inUse = inUse
+            self.heldFree = heldFree
+        }
     }
 
-    /// Bytes malloc holds free in its arenas (freed, not given back to the system): what sets
-    /// resident memory above `bytesInUse` besides stacks and the program's own mappings.
-    public static var bytesHeldFree: Int { Int(mallinfo2().fordblks) }
+    /// Reads `Usage` (call it when writing a report, not every frame).
+    public static var usage: Usage {
+        let m = mallinfo2()
+        return Usage(inUse: Int(m.uordblks) + Int(m.hblkhd), heldFree: Int(m.fordblks))
+    }
+
+    /// Bytes malloc has handed out and not had back (heap plus mmapped blocks).
+    public static var bytesInUse: Int { usage.inUse }
 }

@@ -356,12 +356,13 @@ class Run:
             points = [('update', t_report + t_update * (i + 0.5) / k_update) for i in range(k_update)]
             k_first = max(1, count - k_update)
             points += [('first-boot', t_first * (i + 0.5) / k_first) for i in range(k_first)]
-            good = 0
+            good = ran = 0
             if only:
                 print(f'power cuts: points {only[0]}-{only[1]} of {len(points)}', flush=True)
             for i, (phase, at) in enumerate(points, 1):
                 if only and not only[0] <= i <= only[1]:
                     continue
+                ran += 1
                 name = f'cut{i:02d}-{phase}'
                 disk = os.path.join(self.work, name + '.img')
                 shutil.copyfile(base if phase == 'update' else pending, disk)
@@ -402,7 +403,6 @@ class Run:
                          f'boot.json {b}, fsck: {out[-200:]}'):
                     good += 1
                 os.unlink(disk)
-            ran = len(points) if not only else min(only[1], len(points)) - only[0] + 1
             print(f'RESULT power_cuts={ran} recovered={good}', flush=True)
         finally:
             server.close()

@@ -47,12 +47,10 @@ public struct KioskHealth: Equatable, Sendable {
     /// The process's resident memory (`/proc/self/statm`), read when the facts are written; nil:
     /// not read.
     public var residentBytes: Int?
-    /// Bytes malloc has handed out and not had back (`HeapTuning.bytesInUse`: every arena and
-    /// the mmapped blocks), read when the facts are written; nil: not read. Unlike the resident
-    /// memory it does not move with freed pages the arenas keep, so a leak shows in it plainly.
-    public var heapBytes: Int?
-    /// Bytes malloc holds free in its arenas (`HeapTuning.bytesHeldFree`), read with `heapBytes`.
-    public var heapFreeBytes: Int?
+    /// What malloc holds (`HeapTuning.usage`), read when the facts are written; nil: not read.
+    /// Unlike the resident memory its bytes in use do not move with freed pages the arenas
+    /// keep, so a leak shows in them plainly.
+    public var heap: HeapTuning.Usage?
     /// When the process started.
     public var startTime = 0.0
     /// True inside a `[[schedule]]` window, false outside; nil: no schedule.
@@ -74,13 +72,6 @@ public struct KioskHealth: Equatable, Sendable {
     public var tv: TVHealth?
 
     public init() {}
-
-    /// Reads malloc's bytes in use (`mallinfo2`; walks the arenas' free lists: call it when
-    /// writing, not every frame).
-    public static func readHeapBytes() -> Int? { HeapTuning.bytesInUse }
-
-    /// Reads the bytes malloc holds free in its arenas (`mallinfo2`, as `readHeapBytes`).
-    public static func readHeapFreeBytes() -> Int? { HeapTuning.bytesHeldFree }
 
     /// Reads the resident set size from `/proc/self/statm` (its second field, in pages).
     public static func readResidentBytes() -> Int? {

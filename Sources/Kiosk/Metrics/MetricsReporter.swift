@@ -1,3 +1,4 @@
+import Cards
 import Foundation
 import LinuxSystem
 import Logging
@@ -13,9 +14,8 @@ public final class MetricsReporter {
     private var lastSeen: KioskHealth?
     /// Reads the resident memory when writing (tests pass a fixed one).
     var residentBytes: () -> Int? = KioskHealth.readResidentBytes
-    /// Reads malloc's bytes in use when writing (tests pass a fixed one).
-    var heapBytes: () -> Int? = KioskHealth.readHeapBytes
-    var heapFreeBytes: () -> Int? = KioskHealth.readHeapFreeBytes
+    /// Reads what malloc holds when writing (tests pass a fixed one).
+    var heap: () -> HeapTuning.Usage? = { HeapTuning.usage }
 
     public init(path: String, interval: Double, asynchronous: Bool = true, logger: Logger) {
         schedule = MetricsSchedule(interval: interval)
@@ -35,23 +35,25 @@ public final class MetricsReporter {
     /// Writes the file when a write is due at `now`; returns whether it did.
     @discardableResult
     public func writeIfDue(now: Double) -> Bool {
-        guard var h = lastSeen, schedule.take(now: now) else { return false }
-        h.residentBytes = residentBytes()
-        h.heapBytes = heapBytes()
-        h.heapFreeBytes = heapFreeBytes()
-        file.write(PrometheusText.render(h))
+        guard let h = lastSeen, schedule.take(now: now) else { return false }
+        file.write(PrometheusText.render(measured(h)))
         return true
     }
 
     /// Writes what was last seen if it was not written yet (at exit), and waits for the file.
     public func finish() {
-        if schedule.due != nil, var h = lastSeen {
-            h.residentBytes = residentBytes()
-            h.heapBytes = heapBytes()
-            h.heapFreeBytes = heapFreeBytes()
-            file.write(PrometheusText.render(h))
+        if schedule.due != nil, let h = lastSeen {
+            file.write(PrometheusText.render(measured(h)))
         }
         file.flush()
         file.stop()
+    }
+
+    /// The facts with the memory read now (the loop's facts do not carry it: it changes without them).
+    private func measured(_ facts: KioskHealth) -> KioskHealth {
+        var h = facts
+        h.residentBytes = residentBytes()
+        h.heap = heap()
+        return h
     }
 }

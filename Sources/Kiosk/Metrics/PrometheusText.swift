@@ -56,13 +56,11 @@ public enum PrometheusText {
         if let rss = h.residentBytes {
             plain([("process_resident_memory_bytes", "gauge", "Resident memory of the process (/proc/self/statm).", String(rss))])
         }
-        if let heap = h.heapBytes {
+        if let heap = h.heap {
             plain([("heap_bytes", "gauge", "Bytes malloc has handed out and not had back (mallinfo2: every arena and mmapped blocks).",
-                    String(heap))])
-        }
-        if let free = h.heapFreeBytes {
-            plain([("heap_free_bytes", "gauge", "Bytes malloc holds free in its arenas, not given back to the system (mallinfo2's fordblks).",
-                    String(free))])
+                    String(heap.inUse)),
+                   ("heap_free_bytes", "gauge", "Bytes malloc holds free in its arenas, not given back to the system (mallinfo2's fordblks).",
+                    String(heap.heldFree))])
         }
         plain([("process_start_time_seconds", "gauge", "Unix time the process started.", time(h.startTime))])
         metric("version_info", "gauge", "The running version and root slot (none off the image).",
