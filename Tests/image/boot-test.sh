@@ -201,6 +201,14 @@ print(f"  our unit: exec -> READY=1 (after the first frame)  {s(act) - s(ex):6.2
 print(f"  kernel start -> READY=1                            {s(act):6.2f} s")
 print(f"  boot finished (all units, guest)                   {s(fin):6.2f} s")
 EOF
+    # Early KMS (the initramfs hook kiosk-early-kms): the GPU's driver is loaded by the initramfs's
+    # udev, so the card is there before systemd starts in the real root and the kiosk does not
+    # wait for the real root's coldplug (docs/start-up.md).
+    local drm_at us_at
+    drm_at=$(printf '%s\n' "$r" | sed -n 's/^\[ *\([0-9.]*\)\].*\[drm\] Initialized.*/\1/p' | head -1)
+    us_at=$(awk -v u="$(v UserspaceTimestampMonotonic)" 'BEGIN { printf "%.3f", u / 1e6 }')
+    check "$b: the GPU's driver started in the initramfs ([drm] Initialized at ${drm_at:-never} s, systemd in the real root at $us_at s)" \
+        awk -v d="$drm_at" -v u="$us_at" 'BEGIN { exit !(d != "" && d + 0 < u + 0) }'
     check "$b: no failed units" test -z "$(printf '%s\n' "$r" | sed -n '/^--- failed units/,/^---/p' | grep -v '^---' | grep -v '^$')"
     check "$b: the kiosk started once (no restart)" test "$(v KioskNRestarts)" = 0
     check "$b: root mounted read-only, KIOSK read-only at /srv/kiosk" \
