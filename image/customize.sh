@@ -46,6 +46,17 @@ systemctl --root="$root" mask ctrl-alt-del.target
 # 257: efi.automount failed, the system "degraded"); root= names the root partition anyway.
 mkdir -p "$root/etc/systemd/system-generators"
 ln -sf /dev/null "$root/etc/systemd/system-generators/systemd-gpt-auto-generator"
+# Generators for what the image has none of, masked the same way (systemd.generator(7)): systemd
+# runs every generator before it starts a unit, and under QEMU TCG each is a process start that
+# the whole boot waits for (docs/start-up.md, "What was cut"). No /etc/crypttab, integritytab or
+# veritytab (the slots are not dm-verity at boot: docs/updates.md), no swap to resume from, no
+# /etc/rc.local, no System V init script without a native unit (dbus, hwclock.sh, kmod, udev all
+# have one), no offline-update symlink (RAUC writes the other slot), no logins (the gettys are
+# masked above). Kept: fstab, bless-boot (boot counting), debug and run (systemd.mask=,
+# systemd.debug_shell, systemd.run= on the kernel command line, for a person at the kiosk).
+for g in cryptsetup integritysetup veritysetup hibernate-resume rc-local sysv system-update getty; do
+    ln -sf /dev/null "$root/etc/systemd/system-generators/systemd-$g-generator"
+done
 
 # /etc/machine-id empty: systemd makes a transient one in RAM at every boot (read-only /etc).
 : >"$root/etc/machine-id"
