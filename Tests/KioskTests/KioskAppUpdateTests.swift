@@ -88,10 +88,11 @@ final class KioskAppUpdateTests: XCTestCase {
 
     func testARollbackIsShownAndCounted() throws {
         let app = try makeApp()
-        try StatusFile.write(BootReport(slot: "A", version: "0.1.0", rolledBack: true, rolledBackFrom: "B", failedVersion: "0.1.1"), to: paths.boot)
+        let running = app.updates.version
+        try StatusFile.write(BootReport(slot: "A", version: running, rolledBack: true, rolledBackFrom: "B", failedVersion: "0.1.1"), to: paths.boot)
         app.updates.bootChanged()
         let card = try XCTUnwrap(app.behavior.sceneCards.shownMessage)
-        XCTAssertEqual(card.title, "Rolled back to 0.1.0")
+        XCTAssertEqual(card.title, "Rolled back to \(running)")
         XCTAssertEqual(card.lines, ["The new version 0.1.1 did not start."])
         app.updates.bootChanged()
         var h = KioskHealth()
@@ -99,6 +100,32 @@ final class KioskAppUpdateTests: XCTestCase {
         XCTAssertEqual(h.rollbacks, 1, "the same report is one rollback")
         XCTAssertEqual(h.slot, "A", "the slot the boot report names")
         XCTAssertTrue(PrometheusText.render(h).contains("kiosk_carousel_rollbacks_total 1\n"))
+    }
+
+    /// The kiosk starts before the image has written this boot's report: the one on disk may be
+    /// an earlier boot's, of the version that failed (the rollback's own boot) or of the one
+    /// before an update. It is neither shown nor taken for the slot; this boot's report, when it
+    /// is written, is.
+    func testAnEarlierBootsReportOfAnotherVersionWaitsForThisBoots() throws {
+        let app = try makeApp()
+        let running = app.updates.version
+        try StatusFile.write(BootReport(slot: "B", version: running + ".1", rolledBack: true, rolledBackFrom: "A",
+                                        failedVersion: running), to: paths.boot)
+        app.updates.bootChanged()
+        XCTAssertNil(app.behavior.sceneCards.shownMessage, "an earlier boot's report (another version) is not this boot's")
+        var h = KioskHealth()
+        app.updates.report(into: &h)
+        XCTAssertEqual(h.rollbacks, 0)
+        XCTAssertNotEqual(h.slot, "B", "the slot is not taken from an earlier boot's report")
+        try StatusFile.write(BootReport(slot: "A", version: running, rolledBack: true, rolledBackFrom: "B",
+                                        failedVersion: running + ".1"), to: paths.boot)
+        app.updates.bootChanged()
+        let card = try XCTUnwrap(app.behavior.sceneCards.shownMessage, "this boot's report, written after the start")
+        XCTAssertEqual(card.title, "Rolled back to \(running)")
+        h = KioskHealth()
+        app.updates.report(into: &h)
+        XCTAssertEqual(h.rollbacks, 1)
+        XCTAssertEqual(h.slot, "A")
     }
 }
 

@@ -60,9 +60,14 @@ final class UpdateStatusComponent: KioskComponent {
         }
     }
 
-    /// The boot report changed (or the kiosk started): a rollback is shown and counted.
+    /// The boot report changed (or the kiosk started): a rollback is shown and counted. The image
+    /// writes this boot's report while the kiosk starts (kiosk-boot-state.service does not hold
+    /// the kiosk's start back: docs/start-up.md), so the file found at the start can be an earlier
+    /// boot's: one that names another version than the one running is left alone (neither shown
+    /// nor taken for the slot) until this boot's is written.
     func bootChanged() {
-        guard let report = load({ try BootReport.read(from: paths.boot) }), report != lastBoot else { return }
+        guard let report = load({ try BootReport.read(from: paths.boot) }), report != lastBoot,
+              report.version == version else { return }
         lastBoot = report
         guard report.rolledBack else { return }
         rollbacks += 1
