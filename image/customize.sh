@@ -48,12 +48,13 @@ mkdir -p "$root/etc/systemd/system-generators"
 ln -sf /dev/null "$root/etc/systemd/system-generators/systemd-gpt-auto-generator"
 # Generators for what the image has none of, masked the same way (systemd.generator(7)): systemd
 # runs every generator before it starts a unit, and under QEMU TCG each is a process start that
-# the whole boot waits for (docs/start-up.md, "What was cut"). No /etc/crypttab, integritytab or
-# veritytab (the slots are not dm-verity at boot: docs/updates.md), no swap to resume from, no
-# /etc/rc.local, no System V init script without a native unit (dbus, hwclock.sh, kmod, udev all
-# have one), no offline-update symlink (RAUC writes the other slot), no logins (the gettys are
-# masked above). Kept: fstab, bless-boot (boot counting), debug and run (systemd.mask=,
-# systemd.debug_shell, systemd.run= on the kernel command line, for a person at the kiosk).
+# the whole boot waits for (docs/start-up.md, "Early KMS, and ten boots"). No /etc/crypttab,
+# integritytab or veritytab (no dm-verity on the slots: docs/updates.md, "dm-verity on the root
+# slots"), no swap to resume from, no /etc/rc.local, no System V init script without a native
+# unit (dbus, hwclock.sh, kmod, udev all have one), no offline-update symlink (RAUC writes the
+# other slot), no logins (the gettys are masked above). Kept: fstab, bless-boot (boot counting),
+# debug and run (systemd.mask=, systemd.debug_shell, systemd.run= on the kernel command line, for
+# a person at the kiosk).
 for g in cryptsetup integritysetup veritysetup hibernate-resume rc-local sysv system-update getty; do
     ln -sf /dev/null "$root/etc/systemd/system-generators/systemd-$g-generator"
 done
