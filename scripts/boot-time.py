@@ -22,6 +22,9 @@ Phases, from the guest's boot report (image/rootfs/usr/lib/kiosk-image/boot-repo
   initrd                -> systemd starts in the real root (UserspaceTimestampMonotonic)
   userspace before exec -> kiosk-carousel.service's ExecMainStartTimestampMonotonic
   exec -> first frame   -> the kiosk's `first frame on screen` log line
+  first frame -> keyboard  -> the kiosk's `input: device added: … keyboard` line: the kiosk starts
+                        before udev's coldplug has announced the input devices, and until then a
+                        key or a touch is lost (not part of power-on -> first frame)
   power-on -> first frame (host)
 --summarize: no boots, the summary again from OUT/LABEL's logs of an earlier run.
 Writes OUT/LABEL/boots.tsv (one row per boot), OUT/LABEL/summary.md (medians, min, max, loads),
@@ -49,8 +52,13 @@ PHASES = [
     ('initrd', 'initrd (-> systemd in the real root)'),
     ('userspace', 'userspace before our exec'),
     ('exec_to_frame', 'exec -> first frame (its log line)'),
+    ('frame_to_keyboard', 'first frame -> the keyboard added (its log line)'),
     ('first_frame', 'power-on -> first frame (host)'),
 ]
+
+# The kiosk's journal line for a keyboard libinput added (as Tests/image/qemu_boot.py waits for it).
+KEYBOARD_ADDED = re.compile(r'^\[\s*[0-9]+\.[0-9]+\][^\n]*input: device added: [^\n]*[Kk]eyboard '
+                            r'\(/dev/input/event[0-9]+; [^)\n]*keyboard', re.M)
 
 
 def run(cmd, **kw):
@@ -105,6 +113,9 @@ def parse_report(serial):
         elif line.startswith(('KernelRunInit ', 'KioskFirstFrame ')):
             k, v = line.split(' ', 1)
             values[k] = v
+    keyboard = KEYBOARD_ADDED.search(body)
+    if keyboard:
+        values['KioskKeyboard'] = keyboard.group(0)
     chain = re.search(r'--- systemd-analyze critical-chain kiosk-carousel.service\n(.*?)\n---', body, re.S)
     return values, body if chain is None else chain.group(1)
 
@@ -131,6 +142,9 @@ def phases(values, host_first_frame, host_loader_start):
         p['userspace'] = exec_start - userspace
     if first is not None and exec_start:
         p['exec_to_frame'] = first - exec_start
+    keyboard = monotonic_of(values.get('KioskKeyboard'))
+    if first is not None and keyboard is not None:
+        p['frame_to_keyboard'] = keyboard - first
     p['first_frame'] = host_first_frame
     return p
 

@@ -12,6 +12,12 @@ Standard library only. Steps, each with its own deadline (base seconds x --slowd
                  corners (the colours of --ref-start's corners): power-on -> first frame
   settled        the screen matches --ref-start and two screendumps 1 s apart are identical
                  (the card faces have arrived and faded in)
+  keyboard       (with --ref-after) the kiosk has the guest's keyboard: its "input: device added:
+                 … keyboard (/dev/input/eventN; keyboard)" journal line on the serial port (the
+                 image's boot-report copies those lines there live as "KIOSK-INPUT …"). The kiosk
+                 starts before udev's coldplug has announced the input devices (libinput adds
+                 them as they come: docs/start-up.md), so a key pressed before that line is
+                 lost, as it would be on the real machine; the key is pressed after it
   turned         (with --ref-after) QMP input-send-event: key "right" down and up; the screen
                  matches --ref-after and stops changing
   report         the guest's kiosk-boot-report on the serial port (KIOSK-BOOT-REPORT END)
@@ -48,6 +54,7 @@ steps took), 2 on a usage or QEMU error.
 import argparse
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -61,8 +68,13 @@ AAVMF_VARS = '/usr/share/AAVMF/AAVMF_VARS.fd'
 
 # Base deadlines in seconds (TCG on this 2-core machine, quiet: the whole boot to the first
 # frame took ~45 s; x3 for a busy machine), multiplied by --slowdown.
-DEADLINE = {'first-frame': 240, 'settled': 90, 'turned': 60, 'report': 180,
+DEADLINE = {'first-frame': 240, 'settled': 90, 'keyboard': 60, 'turned': 60, 'report': 180,
             'keys': 60, 'usb-card': 120, 'usb-import': 300, 'usb-result': 120}
+
+# The kiosk's line for a keyboard libinput has added (Sources/Input/LibInputSource.swift): the
+# PS/2 "AT Translated Set 2 keyboard" on amd64, "QEMU QEMU USB Keyboard" on arm64's virt; not the
+# power button, which libinput also counts as a keyboard.
+KEYBOARD_ADDED = re.compile(rb'input: device added: [^\n]*[Kk]eyboard \(/dev/input/event[0-9]+; [^)\n]*keyboard')
 
 
 def read_ppm(path):
@@ -360,8 +372,16 @@ def main():
         print(f'RESULT settled_s={t_req:.2f}', flush=True)
         print(f'SHOT start {png("start")}', flush=True)
 
-        # 3. the Right arrow: one item further.
+        # 3. the Right arrow: one item further, once the kiosk has the keyboard.
         if ref_after:
+            step_start, deadline = elapsed(), DEADLINE['keyboard'] * a.slowdown
+            while not KEYBOARD_ADDED.search(open(serial, 'rb').read()):
+                if elapsed() - step_start > deadline:
+                    return timeout('keyboard', 'the kiosk never said it added a keyboard (no "input: '
+                                               'device added: … keyboard" line on the serial port)')
+                time.sleep(0.3)
+            step_done('keyboard')
+            print(f'RESULT keyboard_s={elapsed():.2f}', flush=True)
             step_start, deadline = elapsed(), DEADLINE['turned'] * a.slowdown
             qmp.key('right')
             t_key = elapsed()
