@@ -147,7 +147,8 @@ wait_for() {
 wait_for "kernel started" 'Linux version|Kernel command line' 300 &&
 wait_for "SD card found (mmc)" 'mmcblk[0-9]+: p1 p2 p3 p4 < p5 p6 p7 p8 >' 600 &&
 wait_for "systemd started in the root (initramfs found root=PARTUUID)" 'systemd\[1\]: systemd [0-9]+.* running in system mode|Welcome to .*Debian' 1200 &&
-wait_for "kiosk-carousel.service started" 'Starting kiosk-carousel.service' 1800 &&
+# (systemd's status lines colour the unit's name: an escape sequence between "Starting" and it)
+wait_for "kiosk-carousel.service started" 'Starting .*kiosk-carousel\.service' 1800 &&
 wait_for "the kiosk's own log on the console" 'kiosk-carousel\[[0-9]+\]: ' 2100 &&
 wait_for "boot report on the serial port" 'KIOSK-BOOT-REPORT END' 2400
 kill "$qpid" 2>/dev/null
