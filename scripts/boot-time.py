@@ -43,6 +43,8 @@ import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QEMU_BOOT = os.path.join(TOP, 'Tests', 'image', 'qemu_boot.py')
+sys.path.insert(0, os.path.dirname(QEMU_BOOT))
+from qemu_boot import keyboard_added_at  # noqa: E402  (the line qemu_boot.py waits for)
 SIZE = '1280x720'
 PHASES = [
     ('firmware', 'firmware (power-on -> systemd-boot)'),
@@ -55,10 +57,6 @@ PHASES = [
     ('frame_to_keyboard', 'first frame -> the keyboard added (its log line)'),
     ('first_frame', 'power-on -> first frame (host)'),
 ]
-
-# The kiosk's journal line for a keyboard libinput added (as Tests/image/qemu_boot.py waits for it).
-KEYBOARD_ADDED = re.compile(r'^\[\s*[0-9]+\.[0-9]+\][^\n]*input: device added: [^\n]*[Kk]eyboard '
-                            r'\(/dev/input/event[0-9]+; [^)\n]*keyboard', re.M)
 
 
 def run(cmd, **kw):
@@ -113,9 +111,7 @@ def parse_report(serial):
         elif line.startswith(('KernelRunInit ', 'KioskFirstFrame ')):
             k, v = line.split(' ', 1)
             values[k] = v
-    keyboard = KEYBOARD_ADDED.search(body)
-    if keyboard:
-        values['KioskKeyboard'] = keyboard.group(0)
+    values['KioskKeyboardAt'] = keyboard_added_at(body)
     chain = re.search(r'--- systemd-analyze critical-chain kiosk-carousel.service\n(.*?)\n---', body, re.S)
     return values, body if chain is None else chain.group(1)
 
@@ -142,7 +138,7 @@ def phases(values, host_first_frame, host_loader_start):
         p['userspace'] = exec_start - userspace
     if first is not None and exec_start:
         p['exec_to_frame'] = first - exec_start
-    keyboard = monotonic_of(values.get('KioskKeyboard'))
+    keyboard = values.get('KioskKeyboardAt')
     if first is not None and keyboard is not None:
         p['frame_to_keyboard'] = keyboard - first
     p['first_frame'] = host_first_frame

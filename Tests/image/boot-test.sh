@@ -183,9 +183,12 @@ breakdown() {
         "$(v UserspaceTimestampMonotonic)" "$(v KioskExecMainStartTimestampMonotonic)" \
         "$(v KioskActiveEnterTimestampMonotonic)" "$(v FinishTimestampMonotonic)" \
         "$(printf '%s\n' "$r" | sed -n 's/^\[ *\([0-9.]*\)\].*first frame on screen.*/\1/p' | head -1)" \
-        "$(printf '%s\n' "$r" | sed -n 's/^\[ *\([0-9.]*\)\].*input: device added: .*[Kk]eyboard (\/dev\/input\/event[0-9]*; [^)]*keyboard.*/\1/p' | head -1)" <<'EOF'
+        "$here" "$r" <<'EOF'
 import sys
-first, fw, ld, us, ex, act, fin, ff, kb = sys.argv[1:]
+first, fw, ld, us, ex, act, fin, ff, here, report = sys.argv[1:]
+sys.path.insert(0, here)
+from qemu_boot import keyboard_added_at
+kb = keyboard_added_at(report)
 s = lambda x: int(x) / 1e6
 first = float(first) if first else None
 print(f"  QEMU start -> first frame (host, screendump poll)  {first:6.2f} s" if first else "  first frame: not seen")
@@ -199,8 +202,8 @@ print(f"  userspace before our unit (systemd -> exec)       {s(ex) - s(us):6.2f}
 if ff:
     print(f"  our unit: exec -> first frame on screen (its log)  {float(ff) - s(ex):6.2f} s")
 print(f"  our unit: exec -> READY=1 (after the first frame)  {s(act) - s(ex):6.2f} s")
-if ff and kb:
-    print(f"  our unit: first frame -> its keyboard added (its log)  {float(kb) - float(ff):6.2f} s")
+if ff and kb is not None:
+    print(f"  our unit: first frame -> its keyboard added (its log)  {kb - float(ff):6.2f} s")
 print(f"  kernel start -> READY=1                            {s(act):6.2f} s")
 print(f"  boot finished (all units, guest)                   {s(fin):6.2f} s")
 EOF

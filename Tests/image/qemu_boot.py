@@ -73,8 +73,20 @@ DEADLINE = {'first-frame': 240, 'settled': 90, 'keyboard': 60, 'turned': 60, 're
 
 # The kiosk's line for a keyboard libinput has added (Sources/Input/LibInputSource.swift): the
 # PS/2 "AT Translated Set 2 keyboard" on amd64, "QEMU QEMU USB Keyboard" on arm64's virt; not the
-# power button, which libinput also counts as a keyboard.
+# power button, which libinput also counts as a keyboard. Also read by boot-test.sh's breakdown
+# and scripts/boot-time.py (keyboard_added_at).
 KEYBOARD_ADDED = re.compile(rb'input: device added: [^\n]*[Kk]eyboard \(/dev/input/event[0-9]+; [^)\n]*keyboard')
+
+
+def keyboard_added_at(text):
+    """The guest's monotonic time ("[   21.54]") of the first journal line in TEXT (a serial log
+    or the boot report, str) that says the kiosk added a keyboard; None when there is none."""
+    for line in text.splitlines():
+        if KEYBOARD_ADDED.search(line.encode('utf-8', 'replace')):
+            m = re.search(r'\[\s*([0-9]+\.[0-9]+)\]', line)
+            if m:
+                return float(m.group(1))
+    return None
 
 
 def read_ppm(path):
