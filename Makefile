@@ -25,6 +25,7 @@ run: build
 ## (scripts/check-imports.py), builds, runs the unit tests and the VM tests.
 test: deps
 	scripts/check-imports.py
+	Tests/image/update_test.py --self-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/fuzz.sh --quick

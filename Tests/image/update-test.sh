@@ -15,6 +15,11 @@
 #   power-cuts  QEMU killed during download, install, slot switch and first boot of N+1:
 #               every time the kiosk comes back (20 points; QUICK=1: 3)
 #
+# The steps side by side when all run (LANES=3, the default: update_test.py's run_in_lanes):
+# updates in one guest, rollback with the refusals in another, the power cuts in a third as soon
+# as the updates step has measured their phase, then in all three (a booted guest mostly waits:
+# the health gate's steady time, the update timer, the quiet moment). LANES=1: one after another.
+#
 # No second mmdebstrap: N is `make image`'s image (out/kiosk-carousel-<version>-amd64.img and its
 # .rootfs.ext4, as make package-test left them); N+1, N+2 and the broken N+1 are copies of its root
 # filesystem with another IMAGE_VERSION (Tests/image/derive-rootfs.sh); the bundles that must be
@@ -24,9 +29,9 @@
 # Variables: IMG (default the newest out/kiosk-carousel-*-amd64.img), QUICK=1 (CI's form: 3 power
 # cuts), STEPS (default all four, comma-separated), CUTS=FIRST-LAST (only those power cuts, numbered
 # from 1: the rest of a 20-point run that did not fit one sitting), KIOSK_VM_SLOWDOWN (multiplies every deadline;
-# measured here when unset, as the VM tests do), ZSTD_LEVEL (the bundles' compression, default
-# 3: 10 s a bundle instead of ~60 at mksquashfs' default 15, ~13 % larger), KEEP=1 keeps the work
-# folder.
+# measured here when unset, as the VM tests do, with KIOSK_VM or ../shared/vm/kiosk-vm), LANES
+# (above), ZSTD_LEVEL (the bundles' compression, default 3: 10 s a bundle instead of ~60 at
+# mksquashfs' default 15, ~13 % larger), KEEP=1 keeps the work folder.
 # Prints "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -63,6 +68,7 @@ keys=$top/out/update-keys
 [ -f "$keys/signing.key.pem" ] || die "no development keys in $keys: the image was not built with them (UPDATE_KEY= given?); build it with make image"
 export UPDATE_KEY=$keys/signing.key.pem UPDATE_CERT=$keys/signing.cert.pem UPDATE_KEYRING=$keys/ca.cert.pem
 
+python3 "$here/update_test.py" --self-test >/dev/null || die "update_test.py --self-test failed (run it to see which check)"
 t0=$(date +%s)
 say "== bundles from $ROOTFS (N = $N)"
 bundle() {   # bundle ROOTFS OUT [VAR=VALUE ...]
@@ -100,13 +106,14 @@ tiny_bundle "$W" "$OLDER" "$B/older.raucb" || die "could not make older.raucb"
 say "bundles made in $(( $(date +%s) - t0 )) s:"
 ls -l "$B" | sed 's/^/  /'
 
-if [ -z "${KIOSK_VM_SLOWDOWN:-}" ] && [ -x "$top/../shared/vm/kiosk-vm" ]; then
-    KIOSK_VM=$top/../shared/vm/kiosk-vm
+KIOSK_VM=${KIOSK_VM:-$top/../shared/vm/kiosk-vm}
+if [ -z "${KIOSK_VM_SLOWDOWN:-}" ] && [ -x "$KIOSK_VM" ]; then
     source Tests/vm/lib/slowdown.bash
     vm_slowdown_setup
 fi
 args=(--image "$IMG" --bundles "$B" --versions "$N,$N1,$N2,$OLDER" --out "$W/run")
 [ "${QUICK:-0}" = 1 ] && args+=(--quick)
 [ -n "${STEPS:-}" ] && args+=(--steps "$STEPS")
+[ -n "${LANES:-}" ] && args+=(--lanes "$LANES")
 [ -n "${CUTS:-}" ] && args+=(--cuts "$CUTS")
 python3 "$here/update_test.py" "${args[@]}"

@@ -29,6 +29,10 @@ wait and how long it had. Standard library only (Tests/image/qemu_guest.py, bund
   4 refusals      wrong architecture, foreign key, tampered, older: each refused with its reason,
                   slot B and the boot entries not written (in step 2's rolled-back boot when
                   both run, else a boot of its own).
+
+When every step runs, they run side by side (run_in_lanes: updates, rollback and the power cuts
+each in a guest of its own, a cut as soon as its phase has been measured); --lanes 1 runs them
+one after the other. --self-test checks the cuts' numbering and the lanes' queue without a guest.
 """
 import argparse
 import json
@@ -38,6 +42,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -50,18 +55,26 @@ INSTALL = 900       # stick plugged or URL due -> installed and rebooted (a bund
 COUNTED_BOOT = 420  # a boot of a broken slot: power-on -> the health gate gives up and reboots
 
 passed = failed = 0
+counted = threading.Lock()   # run_in_lanes' lanes count and print from their own threads
 
 
 def ok(what):
     global passed
-    passed += 1
-    print(f'ok: {what}', flush=True)
+    with counted:
+        passed += 1
+        print(f'ok: {what}', flush=True)
 
 
 def fail(what):
     global failed
-    failed += 1
-    print(f'FAIL: {what}', flush=True)
+    with counted:
+        failed += 1
+        print(f'FAIL: {what}', flush=True)
+
+
+def sparse_copy(src, dest):
+    """A copy of the disk SRC that keeps its holes (4 GiB, ~1 GiB of it written)."""
+    subprocess.run(['cp', '--sparse=always', src, dest], check=True)
 
 
 def check(what, cond, detail=''):
@@ -73,13 +86,26 @@ class Run:
     def __init__(self, a):
         self.a = a
         self.work = a.out
-        self.scratch = tempfile.mkdtemp(dir=a.out, prefix='scratch-')
+        self.lane = threading.local()
+        self.scratches = []
         self.sticks = {}
+        self.sticks_made = threading.Lock()
+        self.cut_queue = None       # run_in_lanes' CutQueue
+        self.phases = None          # (power-on -> report, report -> reboot, first boot) of the updates step
+        self.pending_disk = None    # a disk with N+1 installed, not yet booted
+
+    @property
+    def scratch(self):
+        """A folder for the disk's partitions copied out, one per lane (thread)."""
+        if not getattr(self.lane, 'scratch', None):
+            self.lane.scratch = tempfile.mkdtemp(dir=self.a.out, prefix='scratch-')
+            self.scratches.append(self.lane.scratch)
+        return self.lane.scratch
 
     # --- the disk, offline ------------------------------------------------------------------
     def fresh_disk(self, name):
         path = os.path.join(self.work, name + '.img')
-        subprocess.run(['cp', '--sparse=always', self.a.image, path], check=True)
+        sparse_copy(self.a.image, path)
         return path
 
     def entries(self, disk):
@@ -146,6 +172,10 @@ class Run:
     # --- sticks -----------------------------------------------------------------------------
     def stick(self, bundle):
         """A FAT32 stick with kiosk-carousel/update/BUNDLE on it (made once per bundle)."""
+        with self.sticks_made:
+            return self._stick(bundle)
+
+    def _stick(self, bundle):
         if bundle in self.sticks:
             return self.sticks[bundle]
         src = os.path.join(self.a.bundles, bundle)
@@ -224,7 +254,7 @@ class Run:
         print(f'RESULT stick_plugged_to_reboot_s={g.elapsed() - plugged:.0f}', flush=True)
         # N+1 installed, not yet booted: where the power cuts during a first boot start from.
         self.pending_disk = os.path.join(self.work, 'pending-n1.img')
-        subprocess.run(['cp', '--sparse=always', disk, self.pending_disk], check=True)
+        sparse_copy(disk, self.pending_disk)
         check('updates: slot B was written', Disk(disk).part_sha256('root-b') != root_b)
         entry, tries = self.slot_entry(disk, 'B')
         check('updates: slot B\'s new entry is on trial (boot counter set)', tries is not None and tries > 0,
@@ -239,11 +269,15 @@ class Run:
                                   'check_every = "1m"\n')
             g = self.boot_to_report(disk, 'updates-boot2', net_to=server.port)
             t_report = t_first = g.elapsed()
+            if self.cut_queue:      # the first-boot power cuts can start (run_in_lanes)
+                self.cut_queue.publish(self.cut_points(self.cut_queue.count, first_boot=t_first))
             g.wait_exit('updates: N+2 from the URL installed, then the reboot when idle', INSTALL,
                         'the guest to reboot after installing N+2 from the URL')
             # The phases the power cuts are spread over: power-on -> report, report -> the reboot
             # (the check due, download, install, slot switch), and a first boot (N+1's, here).
             self.phases = (t_report, g.elapsed() - t_report, t_first)
+            if self.cut_queue:      # and the update's
+                self.cut_queue.publish(self.cut_points(self.cut_queue.count, update=self.phases[:2]))
             print(f'RESULT url_report_to_reboot_s={self.phases[1]:.0f} first_boot_to_report_s={t_first:.0f}', flush=True)
             self.expect_slot(disk, 'updates-boot2', 'B', n1)
             sent = server.log.get('next2.raucb', {})
@@ -313,97 +347,124 @@ class Run:
         print(f'RESULT rollback_boots={boots - 1} rollback_s={rolled:.0f}', flush=True)
 
     # --- 3 ------------------------------------------------------------------------------------
+    def cut_base(self):
+        """The disk every update-phase cut starts from (N, the data partition's file planted) and
+        the KIOSK config that points [update] url at N+1: self.base_disk, self.url_cfg."""
+        self.base_disk = self.fresh_disk('cut-base')
+        self.plant_marker(self.base_disk)
+        self.url_cfg = (self.kiosk_config(self.base_disk)
+                        + '\n[update]\nurl = "http://10.0.2.100/next.raucb"\ncheck_every = "1m"\n')
+
+    @staticmethod
+    def cut_points(count, update=None, first_boot=None):
+        """{number: (phase, seconds after power-on)} of the COUNT power-cut points whose phase's
+        length is given: two thirds (numbers 1..) spread over download + install + slot switch
+        (UPDATE = (power-on -> report, report -> the reboot)), the rest over the first boot of N+1
+        (FIRST_BOOT = its power-on -> report: boot loader, kernel, the kiosk's start, the health
+        gate). The numbers do not depend on which phases are given."""
+        k_update = max(1, round(count * 2 / 3))
+        k_first = max(1, count - k_update)
+        points = {}
+        if update:
+            t_report, t_update = update
+            points.update({i + 1: ('update', t_report + t_update * (i + 0.5) / k_update) for i in range(k_update)})
+        if first_boot:
+            points.update({k_update + i + 1: ('first-boot', first_boot * (i + 0.5) / k_first) for i in range(k_first)})
+        return points
+
+    def measure_phases(self, server):
+        """The phases' lengths from an uncut URL update of N+1 (when the updates step did not give
+        them): (t_report, t_update, t_first), and a disk with N+1 installed, not yet booted, as
+        self.pending_disk."""
+        timing = self.fresh_disk('cut-timing')
+        sparse_copy(self.base_disk, timing)
+        self.set_kiosk_config(timing, self.url_cfg)
+        g = self.boot_to_report(timing, 'cut-timing-boot1', net_to=server.port)
+        t_report = g.elapsed()
+        g.wait_exit('power cuts: an uncut URL update, to time its phases', INSTALL,
+                    'the guest to reboot after installing N+1 from the URL')
+        t_update = g.elapsed() - t_report
+        self.pending_disk = os.path.join(self.work, 'cut-pending.img')
+        sparse_copy(timing, self.pending_disk)
+        g = self.boot_to_report(timing, 'cut-timing-boot2')
+        t_first = g.elapsed()
+        g.kill()
+        os.unlink(timing)
+        return t_report, t_update, t_first
+
+    def cut_plan(self, count, server):
+        """All COUNT points, from the updates step's phases when it ran (it also left the disk with
+        N+1 pending), else measured here."""
+        self.cut_base()
+        if getattr(self, 'phases', None) and getattr(self, 'pending_disk', None):
+            t_report, t_update, t_first = self.phases
+            print(f'power cuts: the phases from the updates step: report {t_report:.0f} s, '
+                  f'update {t_update:.0f} s, first boot {t_first:.0f} s', flush=True)
+        else:
+            t_report, t_update, t_first = self.measure_phases(server)
+        print(f'RESULT cut_phase_update_s={t_update:.0f} cut_phase_first_boot_s={t_first:.0f}', flush=True)
+        return self.cut_points(count, update=(t_report, t_update), first_boot=t_first)
+
+    def power_cut(self, versions, tries, i, phase, at, server):
+        """Power cut number I (from 1), in PHASE at AT s after power-on: QEMU killed there; then
+        powered on again until a boot comes up by itself (within the boot counter's tries), on N
+        or N+1, with the data partition clean and its file intact. True when it did. An update
+        cut starts from self.base_disk with [update] url set, a first-boot cut from the disk with
+        N+1 pending."""
+        n, n1 = versions['N'], versions['N+1']
+        name = f'cut{i:02d}-{phase}'
+        disk = os.path.join(self.work, name + '.img')
+        sparse_copy(self.base_disk if phase == 'update' else self.pending_disk, disk)
+        if phase == 'update':
+            self.set_kiosk_config(disk, self.url_cfg)
+        g = self.power_on(disk, name, net_to=server.port)
+        while g.running() and g.elapsed() < at:
+            time.sleep(0.2)
+        cut_at = g.elapsed()
+        g.kill()
+        print(f'{name}: power cut at {cut_at:.1f} s after power-on', flush=True)
+        # Power on again until a boot comes up (a counted boot may reboot by itself).
+        came_up = None
+        for attempt in range(1, tries + 3):
+            try:
+                g = self.power_on(disk, f'{name}-after{attempt}', net_to=server.port)
+                g.wait(f'{name}: boot {attempt} after the cut', COUNTED_BOOT,
+                       'the guest to come up with the kiosk running or to reboot by itself',
+                       lambda: self.came_up(g))
+            except StepTimeout as e:
+                fail(str(e))
+                break
+            if g.running():
+                came_up = g
+                break
+            g.close()
+        if came_up is None:
+            return False
+        r = self.report(came_up)
+        came_up.kill()
+        b = self.boot_json(disk)
+        up = 'KioskActiveState=active' in r and b.get('version') in (n, n1)
+        clean, out = Disk(disk).ext4_fsck('data', self.scratch)
+        marker = Disk(disk).ext4_read('data', '/update-test-marker', self.scratch)
+        good = check(f'{name}: after the cut the kiosk came back on {b.get("version")} (slot {b.get("slot")}),'
+                     f' data partition clean and intact', up and clean and marker is not None,
+                     f'report kiosk lines: {[l for l in r.split(chr(10)) if l.startswith("Kiosk")]}, '
+                     f'boot.json {b}, fsck: {out[-200:]}')
+        os.unlink(disk)
+        return good
+
     def power_cuts(self, versions, tries, count, only=None):
-        """COUNT power cuts spread over the phases of an update; after each, the guest must come
-        back to a working carousel on N or N+1 by itself (within the boot counter's tries) with
-        the data partition clean. The phases' lengths are measured once on an uncut update.
+        """COUNT power cuts spread over the phases of an update (cut_plan), one after the other;
         ONLY (first, last), numbered from 1: run those points of the COUNT and no others (a
         session that cannot fit all of them runs the rest later; the points do not move)."""
-        n, n1 = versions['N'], versions['N+1']
-        base = self.fresh_disk('cut-base')
-        self.plant_marker(base)
-        cfg = self.kiosk_config(base)
-        url_cfg = cfg + '\n[update]\nurl = "http://10.0.2.100/next.raucb"\ncheck_every = "1m"\n'
         server = BundleServer(self.a.bundles)
         try:
-            if getattr(self, 'phases', None) and getattr(self, 'pending_disk', None):
-                # The updates step measured them on the same kind of update (N+1 -> N+2 by URL,
-                # N+1's first boot) and left a disk with N+1 installed and not yet booted.
-                t_report, t_update, t_first = self.phases
-                pending = self.pending_disk
-                print(f'power cuts: the phases from the updates step: report {t_report:.0f} s, '
-                      f'update {t_update:.0f} s, first boot {t_first:.0f} s', flush=True)
-            else:
-                # The lengths of the phases: URL due -> reboot (download + install + the wait for
-                # idle), and the first boot of N+1 (power-on -> report).
-                timing = self.fresh_disk('cut-timing')
-                shutil.copyfile(base, timing)
-                self.set_kiosk_config(timing, url_cfg)
-                g = self.boot_to_report(timing, 'cut-timing-boot1', net_to=server.port)
-                t_report = g.elapsed()
-                g.wait_exit('power cuts: an uncut URL update, to time its phases', INSTALL,
-                            'the guest to reboot after installing N+1 from the URL')
-                t_update = g.elapsed() - t_report
-                pending = os.path.join(self.work, 'cut-pending.img')
-                shutil.copyfile(timing, pending)
-                g = self.boot_to_report(timing, 'cut-timing-boot2')
-                t_first = g.elapsed()
-                g.kill()
-            print(f'RESULT cut_phase_update_s={t_update:.0f} cut_phase_first_boot_s={t_first:.0f}', flush=True)
-            # COUNT points: two thirds over download+install+slot switch, the rest over the first
-            # boot of N+1 (its boot loader, kernel, the kiosk's start and the health gate).
-            k_update = max(1, round(count * 2 / 3))
-            points = [('update', t_report + t_update * (i + 0.5) / k_update) for i in range(k_update)]
-            k_first = max(1, count - k_update)
-            points += [('first-boot', t_first * (i + 0.5) / k_first) for i in range(k_first)]
-            good = ran = 0
+            points = self.cut_plan(count, server)
+            wanted = [i for i in range(1, count + 1) if not only or only[0] <= i <= only[1]]
             if only:
-                print(f'power cuts: points {only[0]}-{only[1]} of {len(points)}', flush=True)
-            for i, (phase, at) in enumerate(points, 1):
-                if only and not only[0] <= i <= only[1]:
-                    continue
-                ran += 1
-                name = f'cut{i:02d}-{phase}'
-                disk = os.path.join(self.work, name + '.img')
-                shutil.copyfile(base if phase == 'update' else pending, disk)
-                if phase == 'update':
-                    self.set_kiosk_config(disk, url_cfg)
-                g = self.power_on(disk, name, net_to=server.port)
-                while g.running() and g.elapsed() < at:
-                    time.sleep(0.2)
-                cut_at = g.elapsed()
-                g.kill()
-                print(f'{name}: power cut at {cut_at:.1f} s after power-on', flush=True)
-                # Power on again until a boot comes up (a counted boot may reboot by itself).
-                came_up = None
-                for attempt in range(1, tries + 3):
-                    try:
-                        g = self.power_on(disk, f'{name}-after{attempt}', net_to=server.port)
-                        g.wait(f'{name}: boot {attempt} after the cut', COUNTED_BOOT,
-                               'the guest to come up with the kiosk running or to reboot by itself',
-                               lambda: self.came_up(g))
-                    except StepTimeout as e:
-                        fail(str(e))
-                        break
-                    if g.running():
-                        came_up = g
-                        break
-                    g.close()
-                if came_up is None:
-                    continue
-                r = self.report(came_up)
-                came_up.kill()
-                b = self.boot_json(disk)
-                up = 'KioskActiveState=active' in r and b.get('version') in (n, n1)
-                clean, out = Disk(disk).ext4_fsck('data', self.scratch)
-                marker = Disk(disk).ext4_read('data', '/update-test-marker', self.scratch)
-                if check(f'{name}: after the cut the kiosk came back on {b.get("version")} (slot {b.get("slot")}),'
-                         f' data partition clean and intact', up and clean and marker is not None,
-                         f'report kiosk lines: {[l for l in r.split(chr(10)) if l.startswith("Kiosk")]}, '
-                         f'boot.json {b}, fsck: {out[-200:]}'):
-                    good += 1
-                os.unlink(disk)
-            print(f'RESULT power_cuts={ran} recovered={good}', flush=True)
+                print(f'power cuts: points {only[0]}-{only[1]} of {count}', flush=True)
+            good = sum(1 for i in wanted if self.power_cut(versions, tries, i, *points[i], server))
+            print(f'RESULT power_cuts={len(wanted)} recovered={good}', flush=True)
         finally:
             server.close()
 
@@ -449,7 +510,163 @@ class Run:
         check(f'{where}: no boot entry added or changed by a refused bundle', sorted(self.entries(disk)) == entries,
               f'before {entries}, after {sorted(self.entries(disk))}')
 
+def run_step(run, step, versions, a, steps):
+    """STEP of the test, its failures counted (a wait that runs out says which), its time printed."""
+    t0 = time.monotonic()
+    print(f'=== step {step}', flush=True)
+    try:
+        if step == 'updates':
+            run.updates(versions)
+        elif step == 'rollback':
+            run.rollback(versions, a.tries, refusals='refusals' in steps)
+        elif step == 'power-cuts':
+            only = tuple(int(x) for x in a.cuts.split('-')) if a.cuts else None
+            run.power_cuts(versions, a.tries, 3 if a.quick else 20, only)
+        elif step == 'refusals':
+            run.refusals()
+        else:
+            fail(f'unknown step {step}')
+    except StepTimeout as e:
+        fail(str(e))
+    except subprocess.CalledProcessError as e:
+        fail(f'step {step}: {" ".join(map(str, e.cmd))} exited with {e.returncode}')
+    print(f'RESULT step_{step}_s={time.monotonic() - t0:.0f}', flush=True)
+
+
+class CutQueue:
+    """The power cuts the lanes share (run_in_lanes): a point is handed out once the length of its
+    phase is known (publish); take() waits for one, and says None when none is left or no more
+    will come (close)."""
+
+    def __init__(self, count, wanted):
+        self.count = count
+        self.todo = set(wanted)
+        self.known = {}
+        self.closed = False
+        self.cv = threading.Condition()
+
+    def publish(self, points):
+        with self.cv:
+            self.known.update(points)
+            self.cv.notify_all()
+
+    def all_known(self):
+        with self.cv:
+            return all(i in self.known for i in self.todo)
+
+    def close(self):
+        with self.cv:
+            self.closed = True
+            self.cv.notify_all()
+
+    def take(self):
+        with self.cv:
+            while True:
+                ready = sorted(i for i in self.todo if i in self.known)
+                if ready:
+                    self.todo.discard(ready[0])
+                    return (ready[0],) + self.known[ready[0]]
+                if not self.todo or self.closed:
+                    return None
+                self.cv.wait()
+
+    def left(self):
+        with self.cv:
+            return sorted(self.todo)
+
+
+def run_in_lanes(run, versions, a):
+    """Three guests at once (--lanes 3, the default, when every step runs): lane 1 the updates
+    step, lane 2 rollback with the refusals, lane 3 the power cuts; lanes 1 and 2 take power cuts
+    too once their step is done. A cut is run once the updates step has measured its phase (a
+    first-boot cut once N+1's first boot has reported, an update cut once N+2's URL update has
+    rebooted); when that step could not, lane 1 measures them on an uncut update. A guest mostly
+    waits once booted (the health gate's steady time, the update timer, the quiet moment: ~5 % of
+    a core), and boots are staggered, so the lanes share the host's CPUs; every wait is as long
+    as in one lane (the deadlines allow a boot ~3x as slow as a quiet one's)."""
+    count = 3 if a.quick else 20
+    only = tuple(int(x) for x in a.cuts.split('-')) if a.cuts else (1, count)
+    queue = CutQueue(count, range(only[0], only[1] + 1))
+    results = []
+    server = BundleServer(a.bundles)
+    print('=== step power-cuts (beside the other steps)', flush=True)
+    run.cut_base()
+    run.cut_queue = queue
+
+    def cuts(lane):
+        while (point := queue.take()) is not None:
+            i, phase, at = point
+            try:
+                results.append(run.power_cut(versions, a.tries, i, phase, at, server))
+            except (StepTimeout, subprocess.CalledProcessError) as e:
+                fail(f'power cut {i} (lane {lane}): {e}')
+                results.append(False)
+
+    def lane1():
+        run_step(run, 'updates', versions, a, ['updates'])
+        if not queue.all_known():
+            print('power cuts: the updates step gave no phases: measured on an uncut update', flush=True)
+            try:
+                t_report, t_update, t_first = run.phases = run.measure_phases(server)
+                queue.publish(run.cut_points(count, update=(t_report, t_update), first_boot=t_first))
+            except (StepTimeout, subprocess.CalledProcessError) as e:
+                fail(f'power cuts: the phases could not be measured: {e}')
+        queue.close()
+        cuts(1)
+
+    def lane2():
+        run_step(run, 'rollback', versions, a, ['rollback', 'refusals'])
+        cuts(2)
+
+    t0 = time.monotonic()
+    lanes = [threading.Thread(target=f, name=f.__name__) for f in (lane1, lane2, lambda: cuts(3))]
+    for t in lanes:
+        t.start()
+    for t in lanes:
+        t.join()
+    server.close()
+    for i in queue.left():
+        fail(f'power cut {i}: not run (its phase was never measured)')
+    if run.phases:
+        print(f'RESULT cut_phase_update_s={run.phases[1]:.0f} cut_phase_first_boot_s={run.phases[2]:.0f}', flush=True)
+    print(f'RESULT power_cuts={len(results)} recovered={sum(results)}', flush=True)
+    print(f'RESULT lanes_s={time.monotonic() - t0:.0f}', flush=True)
+
+
+def self_test():
+    """--self-test: the power cuts' numbering and the lanes' queue, without a guest."""
+    quick = Run.cut_points(3, update=(60, 120), first_boot=100)
+    check('self-test: 3 points: 1-2 in the update (at 90 and 150 s), 3 in the first boot (at 50 s)',
+          quick == {1: ('update', 90.0), 2: ('update', 150.0), 3: ('first-boot', 50.0)}, str(quick))
+    full = Run.cut_points(20, update=(60, 130), first_boot=70)
+    check('self-test: 20 points: 1-13 in the update, 14-20 in the first boot, each inside its phase',
+          sorted(full) == list(range(1, 21)) and all(full[i][0] == 'update' and 60 < full[i][1] < 190 for i in range(1, 14))
+          and all(full[i][0] == 'first-boot' and 0 < full[i][1] < 70 for i in range(14, 21)), str(full))
+    check('self-test: one phase given, only its points (numbered as with both)',
+          sorted(Run.cut_points(20, first_boot=70)) == list(range(14, 21)) and sorted(Run.cut_points(3, update=(1, 2))) == [1, 2])
+    q = CutQueue(3, [1, 2, 3])
+    got = []
+    t = threading.Thread(target=lambda: got.append(q.take()))
+    t.start()
+    t.join(0.3)
+    waited = t.is_alive()
+    q.publish(Run.cut_points(3, first_boot=100))
+    t.join(5)
+    check('self-test: take() waits until a point\'s phase is known, then hands it out',
+          waited and got == [(3, 'first-boot', 50.0)], str(got))
+    q.publish(Run.cut_points(3, update=(60, 120)))
+    check('self-test: the rest in order, then None', [q.take(), q.take(), q.take()] ==
+          [(1, 'update', 90.0), (2, 'update', 150.0), None])
+    q = CutQueue(3, [1, 2])
+    q.close()
+    check('self-test: closed with nothing known: None, and the points are left', q.take() is None and q.left() == [1, 2])
+
+
 def main():
+    if sys.argv[1:] == ['--self-test']:
+        self_test()
+        print(f'{passed} passed, {failed} failed')
+        return 0 if failed == 0 else 1
     ap = argparse.ArgumentParser()
     ap.add_argument('--image', required=True)
     ap.add_argument('--bundles', required=True)
@@ -459,6 +676,8 @@ def main():
     ap.add_argument('--quick', action='store_true')
     ap.add_argument('--steps', default='updates,rollback,refusals,power-cuts')
     ap.add_argument('--cuts', help='FIRST-LAST: run only those power cuts of the 20 (or 3), numbered from 1')
+    ap.add_argument('--lanes', type=int, choices=(1, 3), default=3,
+                    help='3 (default): the steps side by side when every step runs (run_in_lanes); 1: one after the other')
     ap.add_argument('--slowdown', type=float, default=float(os.environ.get('KIOSK_VM_SLOWDOWN', '1')))
     a = ap.parse_args()
     v = a.versions.split(',')
@@ -466,29 +685,15 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     run = Run(a)
     steps = a.steps.split(',')
-    for step in steps:
-        if step == 'refusals' and 'rollback' in steps:
-            continue    # plugged into the rolled-back boot
-        t0 = time.monotonic()
-        print(f'=== step {step}', flush=True)
-        try:
-            if step == 'updates':
-                run.updates(versions)
-            elif step == 'rollback':
-                run.rollback(versions, a.tries, refusals='refusals' in steps)
-            elif step == 'power-cuts':
-                only = tuple(int(x) for x in a.cuts.split('-')) if a.cuts else None
-                run.power_cuts(versions, a.tries, 3 if a.quick else 20, only)
-            elif step == 'refusals':
-                run.refusals()
-            else:
-                fail(f'unknown step {step}')
-        except StepTimeout as e:
-            fail(str(e))
-        except subprocess.CalledProcessError as e:
-            fail(f'step {step}: {" ".join(map(str, e.cmd))} exited with {e.returncode}')
-        print(f'RESULT step_{step}_s={time.monotonic() - t0:.0f}', flush=True)
-    shutil.rmtree(run.scratch, ignore_errors=True)
+    if a.lanes == 3 and set(steps) == {'updates', 'rollback', 'refusals', 'power-cuts'}:
+        run_in_lanes(run, versions, a)
+    else:
+        for step in steps:
+            if step == 'refusals' and 'rollback' in steps:
+                continue    # plugged into the rolled-back boot
+            run_step(run, step, versions, a, steps)
+    for d in run.scratches:
+        shutil.rmtree(d, ignore_errors=True)
     print(f'{passed} passed, {failed} failed')
     return 0 if failed == 0 and passed > 0 else 1
 
