@@ -104,7 +104,12 @@ done
 # sequence, on the same expander: QEMU's copy has it without, and without the Wi-Fi chip.
 fdtput -d "$work/bcm2711-rpi-4-b.dtb" /soc/mmc@7e300000 mmc-pwrseq && fdtput -d "$work/bcm2711-rpi-4-b.dtb" /soc/mmc@7e300000 non-removable \
     && fdtput -r "$work/bcm2711-rpi-4-b.dtb" /soc/mmc@7e300000/wifi@1 || { fail "fdtput mmc@7e300000"; finish; }
-say "disabled in QEMU's copy of the DTB (not emulated): $unemulated; emmc2 without vmmc-supply/vqmmc-supply; mmc@7e300000 without the Wi-Fi"
+# The PL011 (uart0, QEMU's first serial port) is the Bluetooth chip's on a Pi 4: its serdev driver
+# takes it and no /dev/ttyAMA0 exists, so the console and the boot report (which writes to
+# ttyAMA0 when there is one, else to ttyS0: the mini UART on GPIO 14/15, a real board's serial
+# cable) would reach no port QEMU brings out (stop 43). QEMU's copy has uart0 without the chip.
+fdtput -r "$work/bcm2711-rpi-4-b.dtb" /soc/serial@7e201000/bluetooth || { fail "fdtput -r the PL011's bluetooth"; finish; }
+say "disabled in QEMU's copy of the DTB (not emulated): $unemulated; emmc2 without vmmc-supply/vqmmc-supply; mmc@7e300000 without the Wi-Fi; uart0 without the Bluetooth chip"
 say "boot partition $bootnum: kernel=$kernel initramfs=$initramfs; cmdline: $cmdline"
 # The SD card: a sparse copy, enlarged to a power of two.
 cp --sparse=always "$IMG" "$work/sd.img"
