@@ -598,24 +598,28 @@ def run_in_lanes(run, versions, a):
             i, phase, at = point
             try:
                 results.append(run.power_cut(versions, a.tries, i, phase, at, server))
-            except (StepTimeout, subprocess.CalledProcessError) as e:
-                fail(f'power cut {i} (lane {lane}): {e}')
+            except Exception as e:     # a lane's failure is a check that failed, never a hang
+                fail(f'power cut {i} (lane {lane}): {type(e).__name__}: {e}')
                 results.append(False)
 
     def lane1():
-        run_step(run, 'updates', versions, a, ['updates'])
-        if not queue.all_known():
-            print('power cuts: the updates step gave no phases: measured on an uncut update', flush=True)
-            try:
+        try:
+            run_step(run, 'updates', versions, a, ['updates'])
+            if not queue.all_known():
+                print('power cuts: the updates step gave no phases: measured on an uncut update', flush=True)
                 t_report, t_update, t_first = run.phases = run.measure_phases(server)
                 queue.publish(run.cut_points(count, update=(t_report, t_update), first_boot=t_first))
-            except (StepTimeout, subprocess.CalledProcessError) as e:
-                fail(f'power cuts: the phases could not be measured: {e}')
-        queue.close()
+        except Exception as e:
+            fail(f'lane 1 (updates, the cuts\' phases): {type(e).__name__}: {e}')
+        finally:
+            queue.close()       # the other lanes stop waiting for phases that will not come
         cuts(1)
 
     def lane2():
-        run_step(run, 'rollback', versions, a, ['rollback', 'refusals'])
+        try:
+            run_step(run, 'rollback', versions, a, ['rollback', 'refusals'])
+        except Exception as e:
+            fail(f'lane 2 (rollback, refusals): {type(e).__name__}: {e}')
         cuts(2)
 
     t0 = time.monotonic()
