@@ -22,7 +22,8 @@ run: build
 	scripts/run-example.sh $(BIN_DEBUG) $(CONFIG)
 
 ## make test: installs what is missing, checks that every import is a declared dependency
-## (scripts/check-imports.py), builds, runs the unit tests and the VM tests.
+## (scripts/check-imports.py) and the update test's own logic (update_test.py --self-test), builds,
+## runs the unit tests, the quick fuzz and the VM tests.
 test: deps
 	scripts/check-imports.py
 	Tests/image/update_test.py --self-test
@@ -99,8 +100,8 @@ content-bundle: build
 
 ## make update-test: N from the image's own disk updated to N+1 from a USB stick and N+2 from a URL,
 ## a broken N+1 rolled back by itself, bad bundles refused, power cuts during an update
-## (Tests/image/update-test.sh, docs/updates.md; QUICK=1: 3 power cuts instead of 20). Builds the
-## image first when out/ has none.
+## (Tests/image/update-test.sh, docs/updates.md; QUICK=1: 3 power cuts instead of 20; the steps in
+## guests side by side, LANES=1 one after the other). Builds the image first when out/ has none.
 .PHONY: update-test
 update-test: $(if $(wildcard out/kiosk-carousel-*-amd64.img),,image)
 	QUICK=$(QUICK) Tests/image/update-test.sh
