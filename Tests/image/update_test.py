@@ -376,7 +376,7 @@ class Run:
         """The phases' lengths from an uncut URL update of N+1 (when the updates step did not give
         them): (t_report, t_update, t_first), and a disk with N+1 installed, not yet booted, as
         self.pending_disk."""
-        timing = self.fresh_disk('cut-timing')
+        timing = os.path.join(self.work, 'cut-timing.img')
         sparse_copy(self.base_disk, timing)
         self.set_kiosk_config(timing, self.url_cfg)
         g = self.boot_to_report(timing, 'cut-timing-boot1', net_to=server.port)
@@ -396,7 +396,7 @@ class Run:
         """All COUNT points, from the updates step's phases when it ran (it also left the disk with
         N+1 pending), else measured here."""
         self.cut_base()
-        if getattr(self, 'phases', None) and getattr(self, 'pending_disk', None):
+        if self.phases and self.pending_disk:
             t_report, t_update, t_first = self.phases
             print(f'power cuts: the phases from the updates step: report {t_report:.0f} s, '
                   f'update {t_update:.0f} s, first boot {t_first:.0f} s', flush=True)
