@@ -260,8 +260,17 @@ public final class CardPipeline {
 
     private func startWorkers(_ count: Int) {
         for n in 0..<max(1, count) {
-            let queue = self.queue, signal = self.signal, renderer = self.renderer
+            let queue = self.queue, signal = self.signal, renderer = self.renderer, logger = self.logger
             let t = Thread {
+                CurrentThread.setName("card-worker-\(n)")
+                // Faces are background work: the loop that draws frames and reads input goes
+                // first when both want a CPU (the first frame at start-up, under a drag while
+                // faces load; docs/start-up.md). A face waits; a frame or a touch must not.
+                do {
+                    try CurrentThread.lowerPriority(by: CurrentThread.backgroundPriority)
+                } catch {
+                    logger.warning("card-worker-\(n): \(error): drawing faces at the loop's own priority")
+                }
                 while let job = queue.next() {
                     let r = renderer.renderFace(job.item, width: job.width, height: job.height)
                     r.texture.buildMipLevels()

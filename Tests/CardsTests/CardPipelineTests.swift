@@ -1,5 +1,6 @@
 import Foundation
 import KioskConfig
+import LinuxSystem
 import Raster
 import XCTest
 @testable import Cards
@@ -45,6 +46,35 @@ final class CardPipelineTests: XCTestCase {
         XCTAssertNil(done.underlay)
         XCTAssertFalse(p.isAnimating(now: 10.3))
         XCTAssertFalse(done.texture.mipLevels.isEmpty, "mip levels are built on the worker")
+    }
+
+    /// The nice value of each of this process's threads named `prefix…` (proc(5): field 19 of
+    /// `/proc/self/task/TID/stat`, counted after the name's last `)`).
+    func niceValues(ofThreadsNamed prefix: String) -> [Int] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { tid -> Int? in
+            guard let comm = try? String(contentsOfFile: "/proc/self/task/\(tid)/comm", encoding: .utf8),
+                  comm.hasPrefix(prefix),
+                  let stat = try? String(contentsOfFile: "/proc/self/task/\(tid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 16 ? Int(fields[16]) : nil
+        }
+    }
+
+    func testWorkersDrawAtABackgroundPriorityBelowTheLoops() throws {
+        var options = CardPipeline.Options()
+        options.workers = 2
+        let p = CardPipeline(items: items(3), cardWidth: 120, cardHeight: 90, options: options)
+        p.request(visible: [0, 1, 2], focus: 1)
+        pump(p) { (0...2).allSatisfy { p.isReady($0) } }
+        XCTAssertTrue((0...2).allSatisfy { p.isReady($0) })
+        let loop = try CurrentThread.priority()
+        let workers = niceValues(ofThreadsNamed: "card-worker-")
+        XCTAssertGreaterThanOrEqual(workers.count, 2, "this pipeline's two workers")
+        for nice in workers {
+            XCTAssertEqual(nice, Int(min(19, loop + CurrentThread.backgroundPriority)), "a face waits; a frame must not")
+        }
     }
 
     func testSynchronousModeIsDeterministicWithoutFades() {

@@ -14,6 +14,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <linux/kd.h>
+#include <sys/syscall.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 #include "kiosk_cec.h"
 
@@ -25,6 +28,11 @@ static inline int kiosk_ioctl_int(int fd, unsigned long request, unsigned long a
 static inline int kiosk_open(const char *path, int flags, unsigned int mode) { return open(path, flags, mode); }
 /// fcntl(2) with an integer argument.
 static inline int kiosk_fcntl_int(int fd, int cmd, int arg) { return fcntl(fd, cmd, arg); }
+/// gettid(2): the calling thread's id (`setpriority` takes it for one thread).
+static inline int kiosk_gettid(void) { return (int)syscall(SYS_gettid); }
+/// prctl(PR_SET_NAME): the calling thread's name as the kernel shows it (`/proc/PID/task/TID/comm`,
+/// `top -H`, `perf`); up to 15 bytes are kept. Returns 0 or -1 with errno.
+static inline int kiosk_set_thread_name(const char *name) { return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0); }
 
 
 /// Whether the kernel says the system clock is synchronised (NTP): 1 yes, 0 no, -1 when
