@@ -38,6 +38,8 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The start, step by step: logged with the first frame on screen (docs/start-up.md).
+        var startup = StartupTimeline()
         // Before any thread starts (card workers, render bands, libdispatch): see SignalWatcher.
         try SignalWatcher.blockWatchedSignals()
         HeapTuning.returnLargeBuffersToSystem()
@@ -61,10 +63,12 @@ struct RunCommand: ParsableCommand {
             // The display and the services the file names, as far as they can be read.
             cfg = KioskApp.configurationWhileInvalid(path: path)
         }
+        startup.mark("config")
         // A keyboard at the kiosk must not type into its console (docs/security.md).
         let consoleKeyboard = Self.turnOffConsoleKeyboard(logger: logger)
         defer { consoleKeyboard?.restore() }
         let display = try DisplayFactory.open(cfg.display, backend: backend ?? cfg.display.backend, logger: logger)
+        startup.mark("display")
         let shots = try parsedShots()
         guard shots.isEmpty || display is HeadlessDisplay else {
             // The config's backend (or "auto") found a screen.
@@ -73,9 +77,12 @@ struct RunCommand: ParsableCommand {
         }
         let inputs = InputFactory.open(cfg, screenWidth: display.fullSize.width, screenHeight: display.fullSize.height,
                                        logger: logger)
+        startup.mark("input devices")
         let app = try KioskApp(configPath: path, config: cfg, display: display, inputs: inputs,
                                log: try EventLog(path: events, retainedLines: EventLog.runningKioskLines), logger: logger, exitAfter: exitAfter,
                                configProblems: problems, speech: .kiosk(output: nil))
+        startup.mark("components")
+        app.startup = startup
         if !problems.isEmpty {
             // [input] was not known when the devices were opened: open them again for the fixed file.
             app.reopenInputs = { new in

@@ -63,6 +63,12 @@ extension KioskApp {
         context.register(c)
         try? c.attach(to: reactor)
     }
+    /// What `run()` does with `startup`: the report registered, its components attached.
+    func startStartupReport(_ timeline: StartupTimeline) {
+        let c = StartupReportComponent(timeline: timeline, context: context)
+        context.register(c)
+        c.mark("attach")
+    }
     static func modeText(width: Int, height: Int, refreshRate: Double) -> String {
         MetricsComponent.modeText(width: width, height: height, refreshRate: refreshRate)
     }

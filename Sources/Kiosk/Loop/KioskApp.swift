@@ -24,6 +24,9 @@ public final class KioskApp {
     public var latencyTrace: LatencyTrace?
     /// `run --shot`: PNG files of the headless screen at given times; nil: none. Set before `run()`.
     public var timedShots: TimedShots?
+    /// The start so far (`run`'s steps); logged with the first frame on screen
+    /// (`StartupReportComponent`). Nil: not logged. Set before `run()`.
+    public var startup: StartupTimeline?
 
     /// - Parameters:
     ///   - exitAfter: stop by itself after this many seconds (tests, measurements); nil: run until a signal.
@@ -153,7 +156,9 @@ public final class KioskApp {
         let c = context
         if let latencyTrace { c.register(LatencyTraceComponent(trace: latencyTrace, context: c)) }
         if let timedShots { c.register(timedShots) }
+        if let startup { c.register(StartupReportComponent(timeline: startup, context: c)) }
         for component in c.components { try component.attach(to: c.reactor) }
+        c.component(StartupReportComponent.self)?.mark("attach")
         let display = c.display
         if c.store.problems.isEmpty {
             c.logger.info("running: \(c.session.config.items.count) items, \(display.size.width)x\(display.size.height)")

@@ -1,0 +1,25 @@
+import LinuxSystem
+
+/// `run`'s start, logged once with the first frame of the carousel on screen
+/// (`StartupTimeline.summary`): one journal line that says where the start went on this
+/// machine — before `run` (the unit's sandbox, loading the binary), the config, the display, the
+/// input devices, the components, the first frame.
+final class StartupReportComponent: KioskComponent {
+    private var timeline: StartupTimeline
+    private unowned let context: KioskContext
+    private var reported = false
+
+    init(timeline: StartupTimeline, context: KioskContext) {
+        self.timeline = timeline
+        self.context = context
+    }
+
+    /// Ends the step `name` now (`KioskApp.run`: the components attached).
+    func mark(_ name: String) { timeline.mark(name, at: context.reactor.clock()) }
+
+    func framePresented(_ frame: PresentedFrame) {
+        guard !reported else { return }
+        reported = true
+        context.logger.info("start-up: \(timeline.summary(shownAt: frame.time + frame.duration, drawing: frame.duration))")
+    }
+}

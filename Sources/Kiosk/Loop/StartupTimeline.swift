@@ -1,0 +1,86 @@
+import Foundation
+import Glibc
+import LinuxSystem
+
+/// The kiosk's start, step by step, on the monotonic clock: when the process began, when `run`
+/// began, and when each step of the start ended (`mark`). `StartupReportComponent` logs it with
+/// the first frame on screen, so a journal says where the start went on the machine it ran on
+/// (docs/start-up.md: under systemd, "process began → first frame" is the image's *exec → first
+/// frame*).
+public struct StartupTimeline: Sendable {
+    /// One step of the start: its name and the monotonic time it ended.
+    public struct Step: Sendable, Equatable {
+        public var name: String
+        public var end: Double
+    }
+
+    /// When the process began (monotonic seconds), as the kernel counts it: its fork, which
+    /// under systemd is the moment of the unit's `ExecMainStartTimestampMonotonic`, before the
+    /// unit's sandbox is set up and the binary and its libraries are loaded. Nil where
+    /// `/proc/self/stat` cannot be read.
+    public let processStart: Double?
+    /// When `run` began (the program's own code, after the runtime's start).
+    public let runStart: Double
+    /// The steps since `runStart`, in order.
+    public private(set) var steps: [Step] = []
+
+    public init(processStart: Double? = StartupTimeline.processStartTime(), runStart: Double = MonotonicClock.now()) {
+        self.processStart = processStart
+        self.runStart = runStart
+    }
+
+    /// Ends the step `name` at `time` (the next step begins there).
+    public mutating func mark(_ name: String, at time: Double = MonotonicClock.now()) {
+        steps.append(Step(name: name, end: time))
+    }
+
+    /// The log line of the first frame on screen at `shownAt`, drawn in `drawing` seconds:
+    /// `first frame on screen 2.31 s after the process began: 0.85 s before run (sandbox,
+    /// libraries, runtime), config 0.31 s, … , first frame 0.52 s (drawn in 0.40 s)`.
+    public func summary(shownAt: Double, drawing: Double) -> String {
+        var parts: [String] = []
+        var head = "first frame on screen"
+        if let processStart {
+            head += " " + Self.seconds(shownAt - processStart) + " after the process began"
+            parts.append(Self.seconds(runStart - processStart) + " before run (sandbox, libraries, runtime)")
+        } else {
+            head += " " + Self.seconds(shownAt - runStart) + " after run began"
+        }
+        var from = runStart
+        for step in steps {
+            parts.append("\(step.name) " + Self.seconds(step.end - from))
+            from = step.end
+        }
+        parts.append("first frame " + Self.seconds(shownAt - from) + " (drawn and handed over in " + Self.seconds(drawing) + ")")
+        return head + ": " + parts.joined(separator: ", ")
+    }
+
+    private static func seconds(_ s: Double) -> String { String(format: "%.2f s", max(0, s)) }
+
+    /// When this process began, on the monotonic clock: `/proc/self/stat`'s start time (clock
+    /// ticks since boot, on the boot-time clock) carried over to `CLOCK_MONOTONIC`. Nil when it
+    /// cannot be read.
+    public static func processStartTime() -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8) else { return nil }
+        let ticks = sysconf(Int32(_SC_CLK_TCK))
+        guard ticks > 0 else { return nil }
+        var boot = timespec(), mono = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &boot)
+        clock_gettime(CLOCK_MONOTONIC, &mono)
+        return processStartTime(stat: stat, ticksPerSecond: Double(ticks),
+                                bootTimeNow: MonotonicClock.seconds(boot), monotonicNow: MonotonicClock.seconds(mono))
+    }
+
+    /// `processStartTime()` from the text of a `/proc/PID/stat` file (proc(5): the start time is
+    /// field 22; the command name, field 2, is in parentheses and may hold spaces and
+    /// parentheses itself, so the fields are counted after its last `)`).
+    static func processStartTime(stat: String, ticksPerSecond: Double, bootTimeNow: Double, monotonicNow: Double) -> Double? {
+        guard let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ", omittingEmptySubsequences: true)
+        // Field 3 (state) is the first after the name: field 22 is the 20th.
+        guard fields.count >= 20, let startTicks = Double(fields[19]), startTicks >= 0 else { return nil }
+        let age = bootTimeNow - startTicks / ticksPerSecond
+        guard age >= 0 else { return nil }
+        return monotonicNow - age
+    }
+}

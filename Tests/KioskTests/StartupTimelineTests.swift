@@ -1,0 +1,85 @@
+import Display
+import Foundation
+import KioskConfig
+import LinuxSystem
+import TestSupport
+import XCTest
+@testable import Kiosk
+
+/// `StartupTimeline`: the process's start read from `/proc/PID/stat` (the name may hold spaces
+/// and parentheses), the steps' durations in the log line, and the line logged once, with the
+/// first frame the kiosk presents (`StartupReportComponent`).
+final class StartupTimelineTests: XCTestCase {
+    /// A `/proc/PID/stat` line whose command name is `name` and whose start time is `ticks`.
+    private func stat(name: String, ticks: Int) -> String {
+        // Fields 3..21, then 22 = starttime, then a few more.
+        let before = ["S", "1", "305", "305", "0", "-1", "4194560", "1000", "0", "0", "0", "12", "3", "0", "0", "20", "0", "4", "0"]
+        return "305 (\(name)) " + (before + ["\(ticks)", "123456789", "2000"]).joined(separator: " ") + "\n"
+    }
+
+    func testProcessStartIsFieldTwentyTwoCountedAfterTheNamesLastParenthesis() throws {
+        for name in ["kiosk-carousel", "a b", "x) 7 (y", ")"] {
+            let start = try XCTUnwrap(StartupTimeline.processStartTime(stat: stat(name: name, ticks: 1552),
+                                                                        ticksPerSecond: 100, bootTimeNow: 20, monotonicNow: 19.5),
+                                      "name \(name)")
+            // Began 15.52 s after boot on the boot-time clock, which runs 0.5 s ahead of the monotonic one.
+            XCTAssertEqual(start, 15.02, accuracy: 1e-9, "name \(name)")
+        }
+    }
+
+    func testAStatThatCannotBeReadGivesNoStart() {
+        XCTAssertNil(StartupTimeline.processStartTime(stat: "", ticksPerSecond: 100, bootTimeNow: 20, monotonicNow: 20))
+        XCTAssertNil(StartupTimeline.processStartTime(stat: "305 (short) S 1 2 3\n", ticksPerSecond: 100, bootTimeNow: 20, monotonicNow: 20))
+        XCTAssertNil(StartupTimeline.processStartTime(stat: stat(name: "k", ticks: -5), ticksPerSecond: 100, bootTimeNow: 20, monotonicNow: 20))
+        XCTAssertNil(StartupTimeline.processStartTime(stat: stat(name: "k", ticks: 9000), ticksPerSecond: 100, bootTimeNow: 20, monotonicNow: 20),
+                     "a start after now")
+    }
+
+    func testThisProcessBeganBeforeNow() throws {
+        let start = try XCTUnwrap(StartupTimeline.processStartTime())
+        let now = MonotonicClock.now()
+        XCTAssertLessThanOrEqual(start, now)
+        XCTAssertGreaterThan(start, now - 24 * 3600, "this test process began less than a day ago")
+    }
+
+    func testTheSummaryGivesEachStepFromTheEndOfTheOneBefore() {
+        var t = StartupTimeline(processStart: 10.0, runStart: 10.85)
+        t.mark("config", at: 11.16)
+        t.mark("display", at: 11.21)
+        t.mark("attach", at: 11.4)
+        XCTAssertEqual(t.summary(shownAt: 12.31, drawing: 0.4),
+                       "first frame on screen 2.31 s after the process began: 0.85 s before run (sandbox, libraries, runtime), "
+                       + "config 0.31 s, display 0.05 s, attach 0.19 s, first frame 0.91 s (drawn and handed over in 0.40 s)")
+        let unknown = StartupTimeline(processStart: nil, runStart: 5)
+        XCTAssertEqual(unknown.summary(shownAt: 5.5, drawing: 0.25),
+                       "first frame on screen 0.50 s after run began: first frame 0.50 s (drawn and handed over in 0.25 s)")
+    }
+
+    func testTheKioskLogsItsStartOnceWithItsFirstFrame() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("startup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let configPath = folder.appendingPathComponent("config.toml").path
+        var text = "[carousel]\ntype = \"linear\"\nitem_size = [200, 150]\n"
+        for i in 0..<4 { text += "[[item]]\nid = \"i\(i)\"\ntitle = \"Item \(i)\"\n" }
+        try text.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let log = LogCapture()
+        let app = try KioskApp(configPath: configPath, config: try ConfigLoader.load(path: configPath),
+                               display: HeadlessDisplay(width: 400, height: 240), inputs: [],
+                               log: try EventLog(path: nil), logger: log.logger)
+        let began = MonotonicClock.now()
+        var timeline = StartupTimeline(processStart: began - 1, runStart: began - 0.5)
+        timeline.mark("config", at: began - 0.25)
+        app.startStartupReport(timeline)
+
+        _ = app.beforeWait()                                   // the first frame
+        app.session.requestFullFrame()
+        _ = app.beforeWait()                                   // another: not logged again
+        let lines = log.messages(.info).filter { $0.hasPrefix("start-up: ") }
+        XCTAssertEqual(lines.count, 1, "\(log.lines)")
+        let line = try XCTUnwrap(lines.first)
+        XCTAssertTrue(line.hasPrefix("start-up: first frame on screen "), line)
+        XCTAssertTrue(line.contains(" after the process began: 0.50 s before run (sandbox, libraries, runtime), config 0.25 s, attach "), line)
+        XCTAssertTrue(line.contains(", first frame "), line)
+    }
+}
