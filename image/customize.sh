@@ -59,6 +59,25 @@ for g in cryptsetup integritysetup veritysetup hibernate-resume rc-local sysv sy
     ln -sf /dev/null "$root/etc/systemd/system-generators/systemd-$g-generator"
 done
 
+# The static device nodes (modules.devname: /dev/loop-control for RAUC's bundles, /dev/fuse,
+# /dev/uinput, /dev/snd/seq …) listed once here, for the image's only kernel, instead of by
+# kmod-static-nodes.service at every boot: that unit is a process start on the way to the local
+# file systems (kmod-static-nodes → systemd-tmpfiles-setup-dev → local-fs-pre.target → the
+# checks and mounts the kiosk waits for; 0.4–0.6 s under QEMU TCG: docs/start-up.md). The root is
+# read-only and its kernel changes only with an update of the whole slot, which has its own list.
+# kmod reads /lib/modules/$(uname -r): the build host's release is pointed at the image's kernel
+# for the moment it runs.
+kernels=$(ls "$root/lib/modules")
+[ "$(echo "$kernels" | wc -l)" = 1 ] || { echo "customize: expected one kernel in /lib/modules, found: $kernels" >&2; exit 1; }
+host_release=$(uname -r)
+linked=
+if [ ! -e "$root/lib/modules/$host_release" ]; then ln -s "$kernels" "$root/lib/modules/$host_release"; linked=1; fi
+chroot "$root" kmod static-nodes --format=tmpfiles --output=/usr/lib/tmpfiles.d/kiosk-static-nodes.conf
+[ -z "$linked" ] || rm "$root/lib/modules/$host_release"
+grep -q '^c' "$root/usr/lib/tmpfiles.d/kiosk-static-nodes.conf" || {
+    echo "customize: kmod static-nodes listed no device node for $kernels" >&2; exit 1; }
+systemctl --root="$root" mask kmod-static-nodes.service
+
 # /etc/machine-id empty: systemd makes a transient one in RAM at every boot (read-only /etc).
 : >"$root/etc/machine-id"
 rm -f "$root/var/lib/dbus/machine-id"

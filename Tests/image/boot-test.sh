@@ -216,6 +216,14 @@ EOF
     check "$b: the GPU's driver started in the initramfs ([drm] Initialized at ${drm_at:-never} s, systemd in the real root at $us_at s)" \
         awk -v d="$drm_at" -v u="$us_at" 'BEGIN { exit !(d != "" && d + 0 < u + 0) }'
     check "$b: no failed units" test -z "$(printf '%s\n' "$r" | sed -n '/^--- failed units/,/^---/p' | grep -v '^---' | grep -v '^$')"
+    # The static device nodes come from the image's own list (customize.sh; kmod-static-nodes is
+    # masked), the KIOSK partition's modules from modules-load.d (docs/start-up.md).
+    local nodes
+    nodes=$(printf '%s\n' "$r" | grep '^node ')
+    check "$b: the image's static device nodes made at boot ($(printf '%s\n' "$nodes" | grep -c 'character special file') character devices, /dev/loop-control among them for RAUC)" \
+        bash -c 'test -n "$1" && ! printf "%s\n" "$1" | grep -qv "character special file" && printf "%s\n" "$1" | grep -q "^node /dev/loop-control "' _ "$nodes"
+    check "$b: vfat, nls_cp437 and nls_utf8 loaded by systemd-modules-load" \
+        has "$r" 'modules: active success;' 'vfat ' 'nls_cp437 ' 'nls_utf8 '
     check "$b: the kiosk started once (no restart)" test "$(v KioskNRestarts)" = 0
     check "$b: root mounted read-only, KIOSK read-only at /srv/kiosk" \
         bash -c "printf '%s\n' \"\$1\" | grep -q ' / ext4 ro,' && printf '%s\n' \"\$1\" | grep -q ' /srv/kiosk vfat ro,'" _ "$r"
