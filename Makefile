@@ -79,10 +79,11 @@ image: $(if $(filter arm64,$(IMAGE_ARCH)),,deb)
 ## make boot-time BOOTS=10: the newest amd64 image booted BOOTS times in QEMU as image-test boots it, one at a
 ## time; firmware, loader, kernel, initrd, userspace before our exec, exec -> first frame: medians with the host
 ## load, and the kiosk unit's critical chain (scripts/boot-time.py; out/boot-time/LABEL/; docs/start-up.md).
+## DISK=ssd: the disk as a SCSI disk that does not rotate (a kiosk's SD card or SSD) instead of virtio-blk.
 .PHONY: boot-time
 BOOTS ?= 10
 boot-time:
-	scripts/boot-time.py --boots $(BOOTS) $(if $(IMG),--img $(IMG)) $(if $(LABEL),--label $(LABEL))
+	scripts/boot-time.py --boots $(BOOTS) $(if $(IMG),--img $(IMG)) $(if $(LABEL),--label $(LABEL)) $(if $(DISK),--disk-kind $(DISK))
 
 ## make update-bundle: out/kiosk-carousel-<version>-<arch>.raucb, a signed RAUC bundle of the image's root
 ## filesystem (from make image; UPDATE_KEY= UPDATE_CERT=, else a development key in out/update-keys/). docs/updates.md.

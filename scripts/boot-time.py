@@ -2,10 +2,11 @@
 """make boot-time: where the image's boot goes, phase by phase, over N boots (docs/start-up.md).
 
     scripts/boot-time.py [--boots 10] [--img out/kiosk-carousel-<v>-amd64.img] [--label NAME]
-                         [--out out/boot-time]
+                         [--out out/boot-time] [--disk-kind virtio|ssd]
 
 Each boot is a fresh copy of the image booted as `make image-test` boots it (Tests/image/
-qemu_boot.py: QEMU TCG, OVMF, virtio disk and GPU 1280x720, screendumps twice a second until
+qemu_boot.py: QEMU TCG, OVMF, virtio disk (--disk-kind ssd: a SCSI disk that does not rotate) and
+GPU 1280x720, screendumps twice a second until
 the kiosk's background is on screen, then until it matches `simulate`'s start frame, then the
 guest's boot report on the serial port, then SIGKILL). One boot at a time, so that the figures
 are comparable; the host's load average is noted with each boot.
@@ -112,8 +113,26 @@ def parse_report(serial):
             k, v = line.split(' ', 1)
             values[k] = v
     values['KioskKeyboardAt'] = keyboard_added_at(body)
+    values['KioskStartupSteps'] = startup_steps(body)
     chain = re.search(r'--- systemd-analyze critical-chain kiosk-carousel.service\n(.*?)\n---', body, re.S)
     return values, body if chain is None else chain.group(1)
+
+
+def startup_steps(body):
+    """The kiosk's own start, step by step, from its `start-up: first frame on screen …` journal
+    line (StartupTimeline): {'before run': 0.85, 'config': 0.31, …, 'first frame': 0.52}, in order;
+    {} when the line is not in the report (an image from before stop 45)."""
+    m = re.search(r'start-up: first frame on screen [0-9.]+ s after the process began: (.*)$', body, re.M)
+    if not m:
+        return {}
+    steps = {}
+    for part in m.group(1).split(', '):
+        s = re.match(r'([0-9.]+) s before run\b|(.+?) ([0-9.]+) s\b', part)
+        if s and s.group(1):
+            steps['before run'] = float(s.group(1))
+        elif s:
+            steps[s.group(2)] = float(s.group(3))
+    return steps
 
 
 def phases(values, host_first_frame, host_loader_start):
@@ -155,6 +174,8 @@ def main():
     ap.add_argument('--img')
     ap.add_argument('--label', default=time.strftime('%Y%m%d-%H%M%S'))
     ap.add_argument('--out', default=os.path.join(TOP, 'out', 'boot-time'))
+    ap.add_argument('--disk-kind', default='virtio', choices=('virtio', 'ssd'),
+                    help="the image's disk (qemu_boot.py): virtio (default, as make image-test boots it) or ssd (a SCSI disk that does not rotate, like a kiosk's SD card or SSD)")
     ap.add_argument('--summarize', action='store_true', help='no boots: summarize an earlier run of LABEL again')
     a = ap.parse_args()
     img = a.img
@@ -168,6 +189,13 @@ def main():
     out = os.path.join(a.out, a.label)
     os.makedirs(out, exist_ok=True)
     print(f'boot-time: {a.boots} boots of {img} -> {out}', flush=True)
+    # The disk the boots had (a summary of an earlier run reads it back; older runs: virtio).
+    kind_file = os.path.join(out, 'disk-kind')
+    if a.summarize:
+        disk_kind = open(kind_file).read().strip() if os.path.exists(kind_file) else 'virtio'
+    else:
+        disk_kind = a.disk_kind
+        open(kind_file, 'w').write(disk_kind + '\n')
     ref = None if a.summarize else references(img, out)
     rows, failures = [], 0
     for n in range(1, a.boots + 1):
@@ -180,7 +208,8 @@ def main():
             disk = os.path.join(out, 'disk.img')
             run(['cp', '--sparse=always', img, disk])
             r = subprocess.run(['nice', sys.executable, QEMU_BOOT, '--disk', disk, '--out', out, '--name', name,
-                                '--size', SIZE, '--ref-start', ref], capture_output=True, text=True)
+                                '--size', SIZE, '--ref-start', ref, '--disk-kind', a.disk_kind],
+                               capture_output=True, text=True)
             open(os.path.join(out, f'{name}.out'), 'w').write(r.stdout + r.stderr)
             stdout, returncode = r.stdout, r.returncode
         results = dict(re.findall(r'^RESULT (\w+)=(.*)$', stdout, re.M))
@@ -196,6 +225,7 @@ def main():
         open(os.path.join(out, f'{name}-critical-chain.txt'), 'w').write(chain + '\n')
         p = phases(values, host_first, host_loader)
         p['load'], p['boot'], p['chain'] = load, n, chain
+        p['steps'] = values.get('KioskStartupSteps') or {}
         rows.append(p)
         print(f'boot {n}: ' + ', '.join(f'{k} {fmt(p[k])}' for k, _ in PHASES) + f' (load {load})', flush=True)
     for f in ('disk.img',):
@@ -206,7 +236,7 @@ def main():
         for p in rows:
             f.write('\t'.join([str(p['boot'])] + [fmt(p[k]) for k, _ in PHASES] + [p['load']]) + '\n')
     loads = [float(p['load'].split()[0]) for p in rows if p['load']]
-    lines = [f'{len(rows)} boots of {os.path.basename(img)} ({a.label}); host 1-minute load at the first frame: '
+    lines = [f'{len(rows)} boots of {os.path.basename(img)} ({a.label}, {disk_kind} disk); host 1-minute load at the first frame: '
              + (f'median {statistics.median(loads):.2f}, {min(loads):.2f}-{max(loads):.2f}' if loads else '-'),
              '', '| phase (s) | median | min | max | boots |', '| --- | --- | --- | --- | --- |']
     for k, title in PHASES:
@@ -215,6 +245,16 @@ def main():
             lines.append(f'| {title} | {statistics.median(xs):.2f} | {min(xs):.2f} | {max(xs):.2f} | {len(xs)} |')
         else:
             lines.append(f'| {title} | - | - | - | 0 |')
+    # exec -> first frame, step by step (the kiosk's start-up line), in the order the steps came.
+    names = []
+    for p in rows:
+        names += [k for k in p['steps'] if k not in names]
+    if names:
+        lines += ['', "exec -> first frame, step by step (the kiosk's `start-up:` line):", '',
+                  '| step (s) | median | min | max | boots |', '| --- | --- | --- | --- | --- |']
+        for k in names:
+            xs = [p['steps'][k] for p in rows if k in p['steps']]
+            lines.append(f'| {k} | {statistics.median(xs):.2f} | {min(xs):.2f} | {max(xs):.2f} | {len(xs)} |')
     if rows:
         lines += ['', f'systemd-analyze critical-chain kiosk-carousel.service (boot {rows[0]["boot"]}):', '```',
                   rows[0]['chain'].rstrip(), '```']

@@ -116,8 +116,26 @@ def read_png_rgb(path):
     return w, h, bytes(c for row in px for p in row for c in p)
 
 
+DISK_KINDS = ('virtio', 'ssd')
+
+
+def disk_options(disk, kind):
+    """The image's disk on QEMU's command line. `virtio`: a virtio-blk disk, which Linux takes
+    for a rotating one (virtio has no way to say otherwise). `ssd`: a SCSI disk on virtio-scsi that
+    says it does not rotate (`rotation_rate=1`, QEMU's way), as the SD card, eMMC or SSD of a real
+    kiosk does: fsck, for one, checks two partitions of a rotating disk one after the other
+    (docs/start-up.md)."""
+    if kind == 'virtio':
+        return ['-drive', f'file={disk},format=raw,if=virtio']
+    if kind == 'ssd':
+        return ['-device', 'virtio-scsi-pci,id=scsi0',
+                '-drive', f'file={disk},format=raw,if=none,id=kioskdisk',
+                '-device', 'scsi-hd,drive=kioskdisk,bus=scsi0.0,rotation_rate=1']
+    raise ValueError(f'disk kind {kind!r} is not one of {DISK_KINDS}')
+
+
 def qemu_command(arch, code, vars_fd, disk, serial, qmp_path, xres, yres, mem='1024', smp='2',
-                 xhci=False, reboot=False, extra_disk=None):
+                 xhci=False, reboot=False, extra_disk=None, disk_kind='virtio'):
     """The QEMU command line of the image's machine (also Tests/image/qemu_run.py's)."""
     if arch == 'amd64':
         qemu = ['qemu-system-x86_64', '-machine', 'q35']
@@ -126,7 +144,7 @@ def qemu_command(arch, code, vars_fd, disk, serial, qmp_path, xres, yres, mem='1
     qemu += ['-accel', 'tcg', '-m', mem, '-smp', smp, '-nodefaults', '-display', 'none',
              '-drive', f'if=pflash,format=raw,readonly=on,file={code}',
              '-drive', f'if=pflash,format=raw,file={vars_fd}',
-             '-drive', f'file={disk},format=raw,if=virtio',
+             *disk_options(disk, disk_kind),
              '-device', f'virtio-gpu-pci,xres={xres},yres={yres}',
              '-serial', f'file:{serial}',
              '-qmp', f'unix:{qmp_path},server=on,wait=off']
@@ -268,6 +286,8 @@ def main():
     ap.add_argument('--mem', default='1024')
     ap.add_argument('--smp', default='2')
     ap.add_argument('--arch', default='amd64', choices=('amd64', 'arm64'))
+    ap.add_argument('--disk-kind', default='virtio', choices=DISK_KINDS,
+                    help='virtio (default): virtio-blk, rotating to Linux; ssd: a SCSI disk that does not rotate')
     ap.add_argument('--usb-stick', help='a FAT image plugged in as a USB stick after the report')
     ap.add_argument('--hostile-keys', action='store_true',
                     help='after the report: Ctrl-Alt-Del x8 and Alt-SysRq-B; the guest must not reset')
@@ -295,7 +315,7 @@ def main():
     want_corners = ref_start.corners()
 
     qemu = qemu_command(a.arch, code, vars_fd, a.disk, serial, qmp_path, xres, yres, a.mem, a.smp,
-                        xhci=bool(a.usb_stick))
+                        xhci=bool(a.usb_stick), disk_kind=a.disk_kind)
     log = open(run + '-qemu.log', 'w')
     t0 = time.monotonic()
     proc = subprocess.Popen(qemu, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
