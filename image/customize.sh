@@ -59,14 +59,16 @@ for g in cryptsetup integritysetup veritysetup hibernate-resume rc-local sysv sy
     ln -sf /dev/null "$root/etc/systemd/system-generators/systemd-$g-generator"
 done
 
-# The static device nodes (modules.devname: /dev/loop-control for RAUC's bundles, /dev/fuse,
-# /dev/uinput, /dev/snd/seq …) listed once here, for the image's only kernel, instead of by
-# kmod-static-nodes.service at every boot: that unit is a process start on the way to the local
-# file systems (kmod-static-nodes → systemd-tmpfiles-setup-dev → local-fs-pre.target → the
-# checks and mounts the kiosk waits for; 0.4–0.6 s under QEMU TCG: docs/start-up.md). The root is
-# read-only and its kernel changes only with an update of the whole slot, which has its own list.
-# kmod reads /lib/modules/$(uname -r): the build host's release is pointed at the image's kernel
-# for the moment it runs.
+# The way to the local file systems the kiosk waits for is systemd-tmpfiles-setup-dev →
+# local-fs-pre.target → the KIOSK and data partitions' checks and mounts (docs/start-up.md), and
+# every process started before it is a fraction of a second under QEMU TCG:
+# - The static device nodes (modules.devname: /dev/loop-control for RAUC's bundles, /dev/fuse,
+#   /dev/uinput, /dev/snd/seq …) are listed once here, for the image's only kernel, instead of by
+#   kmod-static-nodes.service at every boot (0.4–0.6 s there). The root is read-only and its
+#   kernel changes only with an update of the whole slot, which has its own list. kmod reads
+#   /lib/modules/$(uname -r): the build host's release is pointed at the image's kernel for the
+#   moment it runs.
+# - systemd-remount-fs.service is masked by scripts/make-image.sh, next to the fstab it writes.
 kernels=$(ls "$root/lib/modules")
 [ "$(echo "$kernels" | wc -l)" = 1 ] || { echo "customize: expected one kernel in /lib/modules, found: $kernels" >&2; exit 1; }
 host_release=$(uname -r)

@@ -284,6 +284,16 @@ tmpfs         /var/log           tmpfs  mode=0755,nosuid,nodev,noexec,size=10%  
 tmpfs         /var/lib/systemd   tmpfs  mode=0755,nosuid,nodev,size=16M  0 0
 EOF
 mkdir -p "$ROOT/srv/kiosk" "$ROOT/efi" "$ROOT/data" "$ROOT/var/lib/kiosk-carousel"
+# systemd-remount-fs.service applies fstab's options to /, /usr and the kernel's API file
+# systems; this fstab names none of them (the root is mounted read-only from the kernel's command
+# line), so it would have nothing to do. Masked: under QEMU TCG that process start was on the
+# kiosk's way to its partitions — systemd-tmpfiles-setup-dev waits for systemd-sysusers, which is
+# ordered after it (and then skipped: /etc is read-only), and local-fs-pre.target, the partitions'
+# checks and mounts wait for tmpfiles-setup-dev (docs/start-up.md).
+if grep -qE '^[^#[:space:]]+[[:space:]]+(/|/usr|/proc|/sys|/dev|/run)[[:space:]]' "$ROOT/etc/fstab"; then
+    die "the image's fstab names the root, /usr or an API file system: systemd-remount-fs must stay"
+fi
+ln -sf /dev/null "$ROOT/etc/systemd/system/systemd-remount-fs.service"
 
 # The data partition's first contents: the folders the package's tmpfiles.d creates below
 # /var/lib/kiosk-carousel (with their modes and owners, users looked up in the image), the
