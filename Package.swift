@@ -151,7 +151,7 @@ let package = Package(
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "CarouselCore", "LinuxSystem", "TestSupport",
                                                          .product(name: "TOMLKit", package: "TOMLKit")]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterKernels", "CarouselCore", "CRasterSupport", "TestSupport"]),
-        .testTarget(name: "CardsTests", dependencies: ["Cards", "CCardLibs", "CarouselCore", "KioskConfig", "Raster", "TestSupport",
+        .testTarget(name: "CardsTests", dependencies: ["Cards", "CCardLibs", "CarouselCore", "KioskConfig", "LinuxSystem", "Raster", "TestSupport",
                                                      .product(name: "Logging", package: "swift-log")],
                     resources: [.copy("Golden")]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "CFFmpeg", "RasterCore", "LinuxSystem", "TestSupport",
