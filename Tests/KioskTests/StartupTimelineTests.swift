@@ -9,7 +9,9 @@ import XCTest
 /// `StartupTimeline`: the process's start read from `/proc/PID/stat` (the name may hold spaces
 /// and parentheses), the steps' durations in the log line, and the line logged once, with the
 /// first frame the kiosk presents (`StartupReportComponent`).
-final class StartupTimelineTests: XCTestCase {
+final class StartupTimelineTests: ConfigFolderTestCase {
+    override var folderPrefix: String { "startup-timeline" }
+
     /// A `/proc/PID/stat` line whose command name is `name` and whose start time is `ticks`.
     private func stat(name: String, ticks: Int) -> String {
         // Fields 3..21, then 22 = starttime, then a few more.
@@ -56,15 +58,11 @@ final class StartupTimelineTests: XCTestCase {
     }
 
     func testTheKioskLogsItsStartOnceWithItsFirstFrame() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("startup-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let configPath = folder.appendingPathComponent("config.toml").path
         var text = "[carousel]\ntype = \"linear\"\nitem_size = [200, 150]\n"
         for i in 0..<4 { text += "[[item]]\nid = \"i\(i)\"\ntitle = \"Item \(i)\"\n" }
-        try text.write(toFile: configPath, atomically: true, encoding: .utf8)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
         let log = LogCapture()
-        let app = try KioskApp(configPath: configPath, config: try ConfigLoader.load(path: configPath),
+        let app = try KioskApp(configPath: path, config: try ConfigLoader.load(path: path),
                                display: HeadlessDisplay(width: 400, height: 240), inputs: [],
                                log: try EventLog(path: nil), logger: log.logger)
         let began = MonotonicClock.now()
