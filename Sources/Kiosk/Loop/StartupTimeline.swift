@@ -36,7 +36,8 @@ public struct StartupTimeline: Sendable {
 
     /// The log line of the first frame on screen at `shownAt`, drawn in `drawing` seconds:
     /// `first frame on screen 2.31 s after the process began: 0.85 s before run (sandbox,
-    /// libraries, runtime), config 0.31 s, … , first frame 0.52 s (drawn in 0.40 s)`.
+    /// libraries, runtime), config 0.31 s, … , first frame 0.52 s (drawn and handed over in
+    /// 0.40 s)`: each step from the end of the one before.
     public func summary(shownAt: Double, drawing: Double) -> String {
         var parts: [String] = []
         var head = "first frame on screen"
