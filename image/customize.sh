@@ -59,12 +59,13 @@ for g in cryptsetup integritysetup veritysetup hibernate-resume rc-local sysv sy
     ln -sf /dev/null "$root/etc/systemd/system-generators/systemd-$g-generator"
 done
 
-# The way to the local file systems the kiosk waits for is systemd-tmpfiles-setup-dev →
-# local-fs-pre.target → the KIOSK and data partitions' checks and mounts (docs/start-up.md), and
-# every process started before it is a fraction of a second under QEMU TCG:
+# Fewer process starts before the local file systems the kiosk waits for (systemd-tmpfiles-setup-dev
+# → local-fs-pre.target → the KIOSK and data partitions' checks and mounts; each start is a
+# fraction of a second under QEMU TCG, docs/start-up.md):
 # - The static device nodes (modules.devname: /dev/loop-control for RAUC's bundles, /dev/fuse,
 #   /dev/uinput, /dev/snd/seq …) are listed once here, for the image's only kernel, instead of by
-#   kmod-static-nodes.service at every boot (0.4–0.6 s there). The root is read-only and its
+#   kmod-static-nodes.service at every boot (0.4–0.6 s, beside systemd-remount-fs, which was the
+#   link tmpfiles-setup-dev really waited for). The root is read-only and its
 #   kernel changes only with an update of the whole slot, which has its own list. kmod reads
 #   /lib/modules/$(uname -r): the build host's release is pointed at the image's kernel for the
 #   moment it runs.

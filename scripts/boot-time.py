@@ -45,7 +45,7 @@ import time
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QEMU_BOOT = os.path.join(TOP, 'Tests', 'image', 'qemu_boot.py')
 sys.path.insert(0, os.path.dirname(QEMU_BOOT))
-from qemu_boot import keyboard_added_at  # noqa: E402  (the line qemu_boot.py waits for)
+from qemu_boot import DISK_KINDS, keyboard_added_at  # noqa: E402  (the line qemu_boot.py waits for; its disks)
 SIZE = '1280x720'
 PHASES = [
     ('firmware', 'firmware (power-on -> systemd-boot)'),
@@ -174,7 +174,7 @@ def main():
     ap.add_argument('--img')
     ap.add_argument('--label', default=time.strftime('%Y%m%d-%H%M%S'))
     ap.add_argument('--out', default=os.path.join(TOP, 'out', 'boot-time'))
-    ap.add_argument('--disk-kind', default='virtio', choices=('virtio', 'ssd'),
+    ap.add_argument('--disk-kind', default='virtio', choices=DISK_KINDS,
                     help="the image's disk (qemu_boot.py): virtio (default, as make image-test boots it) or ssd (a SCSI disk that does not rotate, like a kiosk's SD card or SSD)")
     ap.add_argument('--summarize', action='store_true', help='no boots: summarize an earlier run of LABEL again')
     a = ap.parse_args()

@@ -14,15 +14,13 @@ public enum CurrentThread {
 
     /// Makes the calling thread `steps` nice levels less important than it is (never more: a
     /// thread may lower its priority without privileges, and raising it needs CAP_SYS_NICE).
-    /// Throws the `errno` of `getpriority`/`setpriority`.
+    /// Throws the `errno` of `getpriority`/`setpriority`; lowering by 0 or less does nothing.
     public static func lowerPriority(by steps: Int32) throws {
-        let tid = id_t(kiosk_gettid())
-        let which = __priority_which_t(PRIO_PROCESS.rawValue)
-        errno = 0
-        let now = getpriority(which, tid)
-        if now == -1 && errno != 0 { throw SystemCallError(call: "getpriority") }
         guard steps > 0 else { return }
-        guard setpriority(which, tid, min(19, now + steps)) == 0 else { throw SystemCallError(call: "setpriority") }
+        let now = try priority()
+        guard setpriority(which, id_t(kiosk_gettid()), min(19, now + steps)) == 0 else {
+            throw SystemCallError(call: "setpriority")
+        }
     }
 
     /// Names the calling thread for the kernel (`/proc/PID/task/TID/comm`, `top -H`, `perf`,
@@ -34,8 +32,11 @@ public enum CurrentThread {
     /// The calling thread's nice value (-20…19). Throws the `errno` of `getpriority`.
     public static func priority() throws -> Int32 {
         errno = 0
-        let value = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(kiosk_gettid()))
+        let value = getpriority(which, id_t(kiosk_gettid()))
         if value == -1 && errno != 0 { throw SystemCallError(call: "getpriority") }
         return value
     }
+
+    /// `PRIO_PROCESS` with a thread id: the one thread (setpriority(2), NOTES).
+    private static let which = __priority_which_t(PRIO_PROCESS.rawValue)
 }
