@@ -25,6 +25,7 @@ public final class PixelShiftState: SceneShifting {
         let display = session.config.display
         pixelShift = PixelShift(range: display.pixelShift, interval: display.pixelShiftInterval, phase: phase)
         sceneOffset = pixelShift.offset(at: 0)
+        nextStep = pixelShift.nextChange(after: 0)
         session.shift = self
     }
 
@@ -32,14 +33,19 @@ public final class PixelShiftState: SceneShifting {
     /// pixel). The loop calls it when `nextStep` is due, the session's tick and every frame do.
     public func update(now: Double) {
         let o = pixelShift.offset(at: now)
+        nextStep = pixelShift.nextChange(after: now)
         if o != sceneOffset {
             sceneOffset = o
             session.needsFrame = true
         }
     }
 
-    /// When the next step is taken (in the session's time); nil when the shift is off.
-    public func nextStep(after now: Double) -> Double? { pixelShift.nextChange(after: now) }
+    /// When the step after the one taken last (`update(now:)`) is due, in the session's time; nil
+    /// when the shift is off. Kept from the last step taken, never worked out from the clock when
+    /// asked: a step whose time passes while a frame is drawn is still due when the loop arms its
+    /// timer after that frame (its deadline is then in the past, and the loop takes it at once),
+    /// where a deadline from the clock would already point to the step after it.
+    public private(set) var nextStep: Double?
 
     /// The session's configuration is `config` from `now` on: a changed `[display]` shift takes
     /// its step at once (keeping the phase).

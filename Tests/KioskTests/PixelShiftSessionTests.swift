@@ -2,6 +2,7 @@ import CarouselCore
 import Display
 import Foundation
 import KioskConfig
+import LinuxSystem
 import Logging
 import Raster
 import XCTest
@@ -48,7 +49,7 @@ final class PixelShiftSessionTests: XCTestCase {
             _ = session.tick(now: t)
             XCTAssertFalse(session.needsFrame, "no frame between steps (t = \(t))")
         }
-        XCTAssertEqual(shift.nextStep(after: 59.9) ?? 0, 60 + PixelShift.lateness, accuracy: 1e-9)
+        XCTAssertEqual(shift.nextStep ?? 0, 60 + PixelShift.lateness, accuracy: 1e-9)
         _ = session.tick(now: 60 + PixelShift.lateness)
         XCTAssertTrue(session.needsFrame, "the step needs a frame")
         let o = shift.sceneOffset
@@ -110,11 +111,11 @@ final class PixelShiftSessionTests: XCTestCase {
         let session = CarouselSession(config: config(shift: 0), width: 480, height: 320)
         let shift = PixelShiftState(session: session)
         _ = session.renderFrame(now: 0)
-        XCTAssertNil(shift.nextStep(after: 0))
+        XCTAssertNil(shift.nextStep)
         session.reload(config(shift: 2, interval: 10), now: 35)
         XCTAssertTrue(shift.sceneOffset == PixelShift(range: 2, interval: 10).offset(at: 35))
         XCTAssertFalse(shift.sceneOffset == (0, 0))
-        XCTAssertEqual(shift.nextStep(after: 35) ?? 0, 40 + PixelShift.lateness, accuracy: 1e-9)
+        XCTAssertEqual(shift.nextStep ?? 0, 40 + PixelShift.lateness, accuracy: 1e-9)
         _ = session.renderFrame(now: 35)
         session.reload(config(shift: 0), now: 36)
         XCTAssertTrue(shift.sceneOffset == (0, 0))
@@ -189,5 +190,44 @@ final class PixelShiftSessionTests: XCTestCase {
         for n in due { XCTAssertEqual(steps.filter { $0 == n }.count, 1, "one frame for step \(n) (frames in steps \(steps))") }
         XCTAssertLessThanOrEqual(fast.wakeupsAfter, off.wakeupsAfter + 2 * steps.count,
                                  "at most two wake-ups per step (the timer, the paced display's cap)")
+    }
+
+    /// A frame drawn so slowly that the next step's time passes while it is drawn (a busy
+    /// host): that step is drawn at the loop's next pass, not an interval later. The loop's clock
+    /// is made to jump past the step while the settled frame is drawn.
+    func testAStepWhoseTimePassesWhileAFrameIsDrawnIsDrawnAtOnce() throws {
+        let interval = 2.0
+        let path = folder.appendingPathComponent("config.toml").path
+        var text = "[display]\npixel_shift = 4\npixel_shift_interval = \(interval)\n"
+        text += "[cards]\nfade_duration = 0\n[carousel]\ntype = \"coverflow\"\nitem_size = [160, 120]\n"
+        for i in 0..<6 { text += "[[item]]\nid = \"i\(i)\"\ntitle = \"Item \(i)\"\n" }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let display = HeadlessDisplay(width: 480, height: 320, paced: true)
+        final class JumpingClock: @unchecked Sendable { var ahead = 0.0 }
+        let jump = JumpingClock()
+        let app = try KioskApp(configPath: path, config: try ConfigLoader.load(path: path), display: display, inputs: [],
+                               log: try EventLog(path: nil), logger: Logger(label: "test"), exitAfter: 60,
+                               notifier: nil, clock: { MonotonicClock.now() + jump.ahead }, wallClock: { 1_000_000 })
+        let shift = app.behavior.pixelShift
+        var jumpedTo: Double?
+        var offsetsShown: [(x: Int, y: Int)] = []
+        display.onFrameShown = { [unowned app] _ in
+            if jumpedTo != nil { return offsetsShown.append(shift.sceneOffset) }
+            // The settled frame (as runAfterStartUp judges it): drawn before the next step,
+            // shown after it.
+            guard (0..<6).allSatisfy(app.session.cards.isReady), !app.session.isMoving else { return }
+            let step = shift.pixelShift.nextChange(after: app.now)!
+            jump.ahead += step + 0.002 - app.now
+            jumpedTo = app.now
+        }
+        // Watched for less than the interval after the jump: the step after it is not due.
+        let run = try runAfterStartUp(app, display: display, window: interval - 0.5)
+        let jumped = try XCTUnwrap(jumpedTo)
+        XCTAssertEqual(run.settled, jumped, accuracy: 0.001, "runAfterStartUp settled on the frame the clock jumped in")
+        XCTAssertEqual(run.framesAfter.count, 1, "one frame for the step that passed while the settled frame was drawn, at \(run.framesAfter)")
+        XCTAssertTrue(offsetsShown.first.map { $0 == shift.pixelShift.offset(at: jumped) } ?? false,
+                      "it shows that step's offset: \(offsetsShown) for \(shift.pixelShift.offset(at: jumped))")
+        XCTAssertLessThan(run.framesAfter.first ?? .infinity, jumped + interval / 2,
+                          "drawn at the next pass, not at the step after (\(run.framesAfter))")
     }
 }

@@ -8,7 +8,7 @@ final class PixelShiftTimer: KioskComponent {
 
     var nextDeadline: Double? {
         guard !context.framesHeld else { return nil }
-        return context.behavior.pixelShift.nextStep(after: context.now)
+        return context.behavior.pixelShift.nextStep
     }
 
     func deadlineReached(now: Double) { context.behavior.pixelShift.update(now: now) }
