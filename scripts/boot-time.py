@@ -120,18 +120,19 @@ def parse_report(serial):
 
 def startup_steps(body):
     """The kiosk's own start, step by step, from its `start-up: first frame on screen …` journal
-    line (StartupTimeline): {'before run': 0.85, 'config': 0.31, …, 'first frame': 0.52}, in order;
+    line (StartupTimeline): {'before main': 0.70, 'arguments': 0.15, 'config': 0.31, …,
+    'first frame': 0.52}, in order ('before run' for both first steps in stop 45's line);
     {} when the line is not in the report (an image from before stop 45)."""
     m = re.search(r'start-up: first frame on screen [0-9.]+ s after the process began: (.*)$', body, re.M)
     if not m:
         return {}
     steps = {}
     for part in m.group(1).split(', '):
-        s = re.match(r'([0-9.]+) s before run\b|(.+?) ([0-9.]+) s\b', part)
+        s = re.match(r'([0-9.]+) s (before (?:run|main))\b|(.+?) ([0-9.]+) s\b', part)
         if s and s.group(1):
-            steps['before run'] = float(s.group(1))
+            steps[s.group(2)] = float(s.group(1))
         elif s:
-            steps[s.group(2)] = float(s.group(3))
+            steps[s.group(3)] = float(s.group(4))
     return steps
 
 

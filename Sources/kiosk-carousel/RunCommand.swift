@@ -39,7 +39,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         // The start, step by step: logged with the first frame on screen (docs/start-up.md).
-        var startup = StartupTimeline()
+        var startup = StartupTimeline(mainStart: mainStarted)
         // Before any thread starts (card workers, render bands, libdispatch): see SignalWatcher.
         try SignalWatcher.blockWatchedSignals()
         HeapTuning.returnLargeBuffersToSystem()

@@ -3,6 +3,7 @@ import Foundation
 import Input
 import Kiosk
 import KioskConfig
+import LinuxSystem
 import Raster
 import Video
 
@@ -16,6 +17,10 @@ struct KioskCarouselCommand: ParsableCommand {
                       RecordCommand.self, BenchCommand.self, ConfigReferenceCommand.self, USBImportCommand.self,
                       UpdateCommand.self,                       CommandListCommand.self])
 }
+
+/// When `main` began, on the monotonic clock: `run`'s start-up line tells the time before it
+/// (the sandbox, the loader, the runtime) from the arguments' parsing (`StartupTimeline`).
+let mainStarted = MonotonicClock.now()
 
 // `--version` also says which compositor loops this CPU gets and what this machine can decode
 // (probing the V4L2 devices only then).

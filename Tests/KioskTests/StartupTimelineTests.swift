@@ -45,13 +45,17 @@ final class StartupTimelineTests: ConfigFolderTestCase {
     }
 
     func testTheSummaryGivesEachStepFromTheEndOfTheOneBefore() {
-        var t = StartupTimeline(processStart: 10.0, runStart: 10.85)
+        var t = StartupTimeline(processStart: 10.0, mainStart: 10.7, runStart: 10.85)
         t.mark("config", at: 11.16)
         t.mark("display", at: 11.21)
         t.mark("attach", at: 11.4)
         XCTAssertEqual(t.summary(shownAt: 12.31, drawing: 0.4),
-                       "first frame on screen 2.31 s after the process began: 0.85 s before run (sandbox, libraries, runtime), "
-                       + "config 0.31 s, display 0.05 s, attach 0.19 s, first frame 0.91 s (drawn and handed over in 0.40 s)")
+                       "first frame on screen 2.31 s after the process began: 0.70 s before main (sandbox, libraries, runtime), "
+                       + "arguments 0.15 s, config 0.31 s, display 0.05 s, attach 0.19 s, first frame 0.91 s (drawn and handed over in 0.40 s)")
+        let noMain = StartupTimeline(processStart: 10.0, runStart: 10.85)
+        XCTAssertEqual(noMain.summary(shownAt: 11.0, drawing: 0.1),
+                       "first frame on screen 1.00 s after the process began: 0.85 s before run (sandbox, libraries, runtime, arguments), "
+                       + "first frame 0.15 s (drawn and handed over in 0.10 s)")
         let unknown = StartupTimeline(processStart: nil, runStart: 5)
         XCTAssertEqual(unknown.summary(shownAt: 5.5, drawing: 0.25),
                        "first frame on screen 0.50 s after run began: first frame 0.50 s (drawn and handed over in 0.25 s)")
@@ -77,7 +81,7 @@ final class StartupTimelineTests: ConfigFolderTestCase {
         XCTAssertEqual(lines.count, 1, "\(log.lines)")
         let line = try XCTUnwrap(lines.first)
         XCTAssertTrue(line.hasPrefix("start-up: first frame on screen "), line)
-        XCTAssertTrue(line.contains(" after the process began: 0.50 s before run (sandbox, libraries, runtime), config 0.25 s, attach "), line)
+        XCTAssertTrue(line.contains(" after the process began: 0.50 s before run (sandbox, libraries, runtime, arguments), config 0.25 s, attach "), line)
         XCTAssertTrue(line.contains(", first frame "), line)
     }
 }

@@ -19,13 +19,18 @@ public struct StartupTimeline: Sendable {
     /// unit's sandbox is set up and the binary and its libraries are loaded. Nil where
     /// `/proc/self/stat` cannot be read.
     public let processStart: Double?
-    /// When `run` began (the program's own code, after the runtime's start).
+    /// When the program's `main` began (after the sandbox, the loader and the runtime's start),
+    /// nil when not known: the time before it and the arguments' parsing are then one step.
+    public let mainStart: Double?
+    /// When `run` began (the program's own code, after the arguments were parsed).
     public let runStart: Double
     /// The steps since `runStart`, in order.
     public private(set) var steps: [Step] = []
 
-    public init(processStart: Double? = StartupTimeline.processStartTime(), runStart: Double = MonotonicClock.now()) {
+    public init(processStart: Double? = StartupTimeline.processStartTime(), mainStart: Double? = nil,
+                runStart: Double = MonotonicClock.now()) {
         self.processStart = processStart
+        self.mainStart = mainStart
         self.runStart = runStart
     }
 
@@ -35,15 +40,21 @@ public struct StartupTimeline: Sendable {
     }
 
     /// The log line of the first frame on screen at `shownAt`, drawn in `drawing` seconds:
-    /// `first frame on screen 2.31 s after the process began: 0.85 s before run (sandbox,
-    /// libraries, runtime), config 0.31 s, … , first frame 0.52 s (drawn and handed over in
-    /// 0.40 s)`: each step from the end of the one before.
+    /// `first frame on screen 2.31 s after the process began: 0.70 s before main (sandbox,
+    /// libraries, runtime), arguments 0.15 s, config 0.31 s, … , first frame 0.52 s (drawn and
+    /// handed over in 0.40 s)`: each step from the end of the one before. Without `mainStart`
+    /// the first two are one, `0.85 s before run (sandbox, libraries, runtime, arguments)`.
     public func summary(shownAt: Double, drawing: Double) -> String {
         var parts: [String] = []
         var head = "first frame on screen"
         if let processStart {
             head += " " + Self.seconds(shownAt - processStart) + " after the process began"
-            parts.append(Self.seconds(runStart - processStart) + " before run (sandbox, libraries, runtime)")
+            if let mainStart {
+                parts.append(Self.seconds(mainStart - processStart) + " before main (sandbox, libraries, runtime)")
+                parts.append("arguments " + Self.seconds(runStart - mainStart))
+            } else {
+                parts.append(Self.seconds(runStart - processStart) + " before run (sandbox, libraries, runtime, arguments)")
+            }
         } else {
             head += " " + Self.seconds(shownAt - runStart) + " after run began"
         }
