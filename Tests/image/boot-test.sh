@@ -225,6 +225,15 @@ EOF
     check "$b: vfat, nls_cp437 and nls_utf8 loaded by systemd-modules-load" \
         has "$r" 'modules: active success;' 'vfat ' 'nls_cp437 ' 'nls_utf8 '
     check "$b: the kiosk started once (no restart)" test "$(v KioskNRestarts)" = 0
+    # Its /tmp and /var/tmp are tmpfs of its own, open to every user with the sticky bit, and
+    # the unit no longer waits for tmpfiles' setup (early-start.conf, docs/start-up.md).
+    local tmp after
+    tmp=$(printf '%s\n' "$r" | sed -n 's/^kiosk tmp: //p')
+    after=$(printf '%s\n' "$r" | sed -n 's/^kiosk after: //p')
+    check "$b: the kiosk's own /tmp and /var/tmp ($tmp)" \
+        test "$tmp" = "PrivateTmp=no /tmp tmpfs 1777 /var/tmp tmpfs 1777"
+    check "$b: the kiosk is not ordered after systemd-tmpfiles-setup.service" \
+        bash -c 'test -n "$1" && ! printf "%s\n" "$1" | tr " " "\n" | grep -qx systemd-tmpfiles-setup.service' _ "$after"
     check "$b: root mounted read-only, KIOSK read-only at /srv/kiosk" \
         bash -c "printf '%s\n' \"\$1\" | grep -q ' / ext4 ro,' && printf '%s\n' \"\$1\" | grep -q ' /srv/kiosk vfat ro,'" _ "$r"
     check "$b: the data partition read-write at /data (ext4), /var/lib/kiosk-carousel on it" \
