@@ -106,12 +106,15 @@ public final class ALSAOutput: @unchecked Sendable {
         }
     }
 
-    /// Writes the mix to `pcm` until a second of silence or a failure; closes it.
+    /// Writes the mix to `pcm` until a second of silence or a failure; closes it. The closing
+    /// line says how many periods were written and how many of them held sound (not all zeros):
+    /// what reached the device, told apart from what the sources had to give (a decoder that
+    /// falls behind leaves its periods silent).
     private func play(_ pcm: PCM) -> SystemCallError? {
-        var periods = 0, underruns = 0
+        var periods = 0, soundPeriods = 0, underruns = 0
         defer {
             pcm.close()
-            logger.info("audio: closed ALSA device \"\(device)\" after \(periods) periods, \(underruns) underruns")
+            logger.info("audio: closed ALSA device \"\(device)\" after \(periods) periods (\(soundPeriods) with sound), \(underruns) underruns")
         }
         var buffer = [Int16](repeating: 0, count: pcm.periodFrames * AudioFormat.channels)
         var silentSince: Double?
@@ -122,8 +125,12 @@ public final class ALSAOutput: @unchecked Sendable {
                 if silentSince == nil { silentSince = now }
             }
             let heardAt = clock() + Double(pcm.queuedFrames) / Double(AudioFormat.sampleRate)
-            buffer.withUnsafeMutableBufferPointer { mixer.mix(frames: pcm.periodFrames, at: heardAt, into: $0) }
+            let sound = buffer.withUnsafeMutableBufferPointer { out -> Bool in
+                mixer.mix(frames: pcm.periodFrames, at: heardAt, into: out)
+                return out.contains { $0 != 0 }
+            }
             periods += 1
+            if sound { soundPeriods += 1 }
             switch pcm.write(buffer) {
             case .written: break
             case .recovered:
