@@ -146,6 +146,17 @@ final class PixelShiftSessionTests: XCTestCase {
         XCTAssertEqual(matches, ["\(expected.x),\(expected.y)"], "the second shot is the first moved by the step's pixel")
     }
 
+    /// A config file for the live loop's tests: six items on a coverflow, no fades (start-up is
+    /// over once every face is drawn), the shift given.
+    private func writeLoopConfig(shift: Int, interval: Double) throws -> String {
+        let path = folder.appendingPathComponent("config-\(shift)-\(interval).toml").path
+        var text = "[display]\npixel_shift = \(shift)\npixel_shift_interval = \(interval)\n"
+        text += "[cards]\nfade_duration = 0\n[carousel]\ntype = \"coverflow\"\nitem_size = [160, 120]\n"
+        for i in 0..<6 { text += "[[item]]\nid = \"i\(i)\"\ntitle = \"Item \(i)\"\n" }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     /// The live loop: once the start-up frames are drawn, a frame only at each step (one wake-up
     /// of the one-shot timer, plus the paced display's end of cap), and a still kiosk with a
     /// slow shift as quiet as without it. Each run is watched for `window` seconds after its
@@ -153,11 +164,7 @@ final class PixelShiftSessionTests: XCTestCase {
     func testTheLoopWakesOncePerStepAndDrawsOneFramePerStep() throws {
         let window = 3.2
         func run(shift: Int, interval: Double) throws -> (run: SettledRun, shift: PixelShift) {
-            let path = folder.appendingPathComponent("config-\(shift)-\(interval).toml").path
-            var text = "[display]\npixel_shift = \(shift)\npixel_shift_interval = \(interval)\n"
-            text += "[cards]\nfade_duration = 0\n[carousel]\ntype = \"coverflow\"\nitem_size = [160, 120]\n"
-            for i in 0..<6 { text += "[[item]]\nid = \"i\(i)\"\ntitle = \"Item \(i)\"\n" }
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let path = try writeLoopConfig(shift: shift, interval: interval)
             let display = HeadlessDisplay(width: 480, height: 320, paced: true)
             let app = try KioskApp(configPath: path, config: try ConfigLoader.load(path: path), display: display, inputs: [],
                                    log: try EventLog(path: nil), logger: Logger(label: "test"), exitAfter: 60,
@@ -197,11 +204,7 @@ final class PixelShiftSessionTests: XCTestCase {
     /// is made to jump past the step while the settled frame is drawn.
     func testAStepWhoseTimePassesWhileAFrameIsDrawnIsDrawnAtOnce() throws {
         let interval = 2.0
-        let path = folder.appendingPathComponent("config.toml").path
-        var text = "[display]\npixel_shift = 4\npixel_shift_interval = \(interval)\n"
-        text += "[cards]\nfade_duration = 0\n[carousel]\ntype = \"coverflow\"\nitem_size = [160, 120]\n"
-        for i in 0..<6 { text += "[[item]]\nid = \"i\(i)\"\ntitle = \"Item \(i)\"\n" }
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try writeLoopConfig(shift: 4, interval: interval)
         let display = HeadlessDisplay(width: 480, height: 320, paced: true)
         final class JumpingClock: @unchecked Sendable { var ahead = 0.0 }
         let jump = JumpingClock()
