@@ -89,7 +89,7 @@ GUEST
 
 run_guest "$out" --out "$out" --display bochs --timeout 400
 { cat <<'PY'; } | check_events "$out"
-import os, re, struct, wave
+import re, struct, wave
 w = wave.open(d + '/capture.wav')
 check(w.getframerate() == 48000 and w.getnchannels() == 2, 'capture is 48 kHz stereo')
 data = w.readframes(w.getnframes())
