@@ -77,7 +77,8 @@ let package = Package(
         systemLibrary("CUdev", pkgConfig: "libudev", apt: "libudev-dev"),
         systemLibrary("CLibInput", pkgConfig: "libinput", apt: "libinput-dev"),
         systemLibrary("CEvdev", pkgConfig: "libevdev", apt: "libevdev-dev"),
-        // cairo, pango, librsvg, libjpeg-turbo, libpng, libwebp in one module (cairo.h seen once).
+        // cairo, pango, librsvg's declarations, libjpeg-turbo, libpng, libwebp in one module (cairo.h
+        // seen once). librsvg itself is not linked: CRsvgLoader opens it at the first SVG.
         systemLibrary("CCardLibs", pkgConfig: "pangocairo", apt: "libpango1.0-dev"),
         // FFmpeg's headers (libavformat, libavcodec, libswscale, libswresample, libavutil) in one
         // module, found in the default include path (/usr/include/<triplet>, also in a sysroot).
@@ -85,8 +86,10 @@ let package = Package(
         // it when the first video needs it (docs/video.md, "FFmpeg loaded on demand").
         .systemLibrary(name: "CFFmpeg", path: "Sources/C/CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev",
                                                                                   "libswscale-dev", "libswresample-dev"])]),
-        // espeak-ng: text to speech, offline (issue 30; docs/accessibility.md).
-        systemLibrary("CESpeakNG", pkgConfig: "espeak-ng", apt: "libespeak-ng-dev"),
+        // espeak-ng's header: text to speech, offline (issue 30; docs/accessibility.md). No
+        // pkg-config and no link line (<espeak-ng/speak_lib.h> is in the default include path):
+        // CESpeakNGLoader opens the library when the kiosk first speaks.
+        .systemLibrary(name: "CESpeakNG", path: "Sources/C/CESpeakNG", providers: [.apt(["libespeak-ng-dev"])]),
         // ALSA's PCM API: the kiosk's sound output (Sources/Audio).
         systemLibrary("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
         // Non-variadic wrappers for ioctl (fbdev requests, drmHandleEvent) that Swift cannot call.
@@ -115,9 +118,19 @@ let package = Package(
         .target(name: "Raster", dependencies: ["CarouselCore", "RasterCore", "CRasterSupport"] + rasterKernelModules),
         // YUV 4:2:0 to BGRA, scaled down, in one pass (a video frame into a card's picture; docs/video.md).
         .target(name: "CVideoConvert", path: "Sources/C/CVideoConvert"),
+        // Libraries opened with dlopen at their first use, not at the program's start: the set, its
+        // load and the definitions each loader makes from its list of functions (docs/start-up.md,
+        // "Libraries opened on demand").
+        .target(name: "CLibraryLoader", path: "Sources/C/CLibraryLoader"),
         // FFmpeg's functions that Video calls, each jumping into the library opened with dlopen at
         // the first use (include/ffmpeg_loader.h).
-        .target(name: "CFFmpegLoader", path: "Sources/C/CFFmpegLoader"),
+        .target(name: "CFFmpegLoader", dependencies: ["CLibraryLoader"], path: "Sources/C/CFFmpegLoader"),
+        // librsvg's functions that Cards calls (their declarations: CCardLibs' rsvg_api.h), opened
+        // when the first SVG is drawn or checked (include/rsvg_loader.h).
+        .target(name: "CRsvgLoader", dependencies: ["CLibraryLoader", "CCardLibs"], path: "Sources/C/CRsvgLoader"),
+        // espeak-ng's functions that Speech calls, opened when the kiosk first speaks
+        // (include/espeak_ng_loader.h).
+        .target(name: "CESpeakNGLoader", dependencies: ["CLibraryLoader", "CESpeakNG"], path: "Sources/C/CESpeakNGLoader"),
         // Video files through FFmpeg: probe, poster frame, a decoder scaled to a card, a player thread.
         .target(name: "Video", dependencies: ["CFFmpeg", "CFFmpegLoader", "CVideoConvert", "RasterCore", "LinuxSystem",
                                               .product(name: "Logging", package: "swift-log")]),
@@ -125,9 +138,9 @@ let package = Package(
         // `simulate --audio-out` (docs/accessibility.md "Sound").
         .target(name: "Audio", dependencies: ["CALSA", "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         // Text to speech: espeak-ng to PCM in memory, on a thread of its own (docs/accessibility.md).
-        .target(name: "Speech", dependencies: ["Audio", "CESpeakNG", "LinuxSystem",
+        .target(name: "Speech", dependencies: ["Audio", "CESpeakNG", "CESpeakNGLoader", "LinuxSystem",
                                                .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Cards", dependencies: ["CarouselCore", "Raster", "KioskConfig", "CCardLibs", "LinuxSystem", "Video",
+        .target(name: "Cards", dependencies: ["CarouselCore", "Raster", "KioskConfig", "CCardLibs", "CRsvgLoader", "LinuxSystem", "Video",
                                               .product(name: "Logging", package: "swift-log")]),
         .target(name: "Display", dependencies: ["CarouselCore", "Raster", "CDRM", "CUdev", "CZlib", "CKioskSys", "LinuxSystem",
                                                 .product(name: "Logging", package: "swift-log")]),
@@ -156,7 +169,7 @@ let package = Package(
                     resources: [.copy("Golden")]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "CFFmpeg", "RasterCore", "LinuxSystem", "TestSupport",
                                                      .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech", "Audio", "LinuxSystem"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "Audio", "LinuxSystem", "TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "CarouselCore", "Raster", "CDRM", "CKioskSys"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "CarouselCore", "LinuxSystem", "CEvdev"]),

@@ -20,6 +20,7 @@ final class SVGDocument {
     /// Parses without the reference check (tests use it to show librsvg follows nothing).
     init(unscanned bytes: [UInt8], file: String) throws {
         self.file = file
+        do { try SVGLibrary.load() } catch { throw CardFailure(file: file, reason: error.description) }
         var error: UnsafeMutablePointer<GError>?
         let stream = bytes.withUnsafeBytes { raw -> UnsafeMutablePointer<GInputStream>? in
             // g_memory_input_stream copies nothing; the bytes outlive the synchronous parse.

@@ -25,6 +25,7 @@ public final class ESpeakSynthesizer: SpeechSynthesizer {
     ///   - defaultLanguage: the voice of a language espeak-ng has none for.
     public init(dataPath: String? = nil, wordsPerMinute: Int = 160, defaultLanguage: String = "en",
                 logger: Logger = Logger(label: "kiosk.speech")) throws {
+        try ESpeakLibrary.load()
         let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 200, dataPath, Int32(espeakINITIALIZE_DONT_EXIT))
         guard rate > 0 else { throw SpeechError.initialize(dataPath: dataPath) }
         sampleRate = Int(rate)

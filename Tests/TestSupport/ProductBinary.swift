@@ -60,6 +60,25 @@ public enum ProductBinary {
                       errors: String(decoding: errors.data, as: UTF8.self))
     }
 
+    /// The shared libraries the product names (readelf's `NEEDED` entries, `libpango-1.0.so.0`
+    /// …): what the dynamic loader opens before `main`, as opposed to the libraries it opens on
+    /// demand (docs/start-up.md, "Libraries opened on demand").
+    public static func neededLibraries() throws -> [String] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/readelf")
+        p.arguments = ["-d", try path()]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        // `0x…01 (NEEDED)  Shared library: [libc.so.6]`
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line in
+            guard let open = line.lastIndex(of: "["), let close = line.lastIndex(of: "]"), open < close else { return nil }
+            return String(line[line.index(after: open)..<close])
+        }
+    }
+
     /// The error stream's bytes, read on their own thread; `done` is signalled at its end.
     private final class ErrorStream: @unchecked Sendable {
         var data = Data()

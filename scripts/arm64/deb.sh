@@ -13,7 +13,7 @@
 #                        inside the installed trixie arm64 root (shlibdeps-in-root.sh), where
 #                        arm64's libraries and their shlibs/symbols files are
 #        strip           dh_strip takes aarch64-linux-gnu-strip itself (DEB_HOST_GNU_TYPE)
-#        KIOSK_SYSROOT   the trixie root, whose FFmpeg libraries scripts/ffmpeg-probe.sh links
+#        KIOSK_SYSROOT   the trixie root, whose FFmpeg, librsvg and espeak-ng libraries scripts/dlopen-probe.sh links
 #                        for dh_shlibdeps (the binary opens them with dlopen)
 #   3. apt-get install ./the.deb in a fresh copy of a clean trixie arm64 root (apt's downloads
 #      cached in $ARM64_CACHE/apt-archives), then what it pulled in, and there, under qemu-user:

@@ -1,18 +1,15 @@
-// FFmpeg's libraries opened on demand (include/ffmpeg_loader.h). Each FFmpeg function the
-// program calls is defined here with the prototype of the headers it is built with — the compiler
-// checks every definition against the header's declaration — and jumps to the library's own
-// through a pointer that kc_ffmpeg_load fills. A call before the load loads first; a call that
-// cannot be served (the libraries are not installed) ends the program with the loader's words:
-// the callers (Sources/Video) load first and turn a failure into a VideoError, so that point is
-// never reached by a kiosk.
+// FFmpeg's libraries opened on demand (include/ffmpeg_loader.h; the loading itself is
+// CLibraryLoader's). Each FFmpeg function the program calls is defined here with the prototype of
+// the headers it is built with — the compiler checks every definition against the header's
+// declaration — and jumps to the library's own through a pointer that kc_ffmpeg_load fills. A
+// call before the load loads first; a call that cannot be served (the libraries are not
+// installed) ends the program with the loader's words: the callers (Sources/Video) load first and
+// turn a failure into a VideoError, so that point is never reached by a kiosk.
 #include "ffmpeg_loader.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
-#include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+
+#include "library_loader_functions.h"
 
 // FFmpeg's declarations and our definitions of them hidden: the program's own, never exported.
 #pragma GCC visibility push(hidden)
@@ -138,62 +135,15 @@ static const char *const sonames[LIBRARIES] = {
         (buffer, buffer_size, write_flag, opaque, read_packet, write_packet, seek)) \
     V(AVFORMAT, avio_context_free, (AVIOContext **s), (s))
 
-// The pointers, filled by the load.
-#define KC_POINTER(lib, ret, name, params, args) static ret (*kc_ptr_##name) params;
-#define KC_POINTER_V(lib, name, params, args) static void (*kc_ptr_##name) params;
-KC_FFMPEG_FUNCTIONS(KC_POINTER, KC_POINTER_V)
+// The pointers the load fills, what it finds, and the set (library_loader_functions.h).
+KC_LOADER_POINTERS(KC_FFMPEG_FUNCTIONS)
+static const struct kc_symbol symbols[] = { KC_LOADER_SYMBOLS(KC_FFMPEG_FUNCTIONS) };
+static struct kc_library_set ffmpeg = KC_LIBRARY_SET("FFmpeg", sonames, symbols);
 
-// What the load finds: each function's library, name and pointer.
-struct kc_symbol { int library; const char *name; void **slot; };
-#define KC_SYMBOL(lib, ret, name, params, args) { lib, #name, (void **)&kc_ptr_##name },
-#define KC_SYMBOL_V(lib, name, params, args) { lib, #name, (void **)&kc_ptr_##name },
-static const struct kc_symbol symbols[] = { KC_FFMPEG_FUNCTIONS(KC_SYMBOL, KC_SYMBOL_V) };
-
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static atomic_int state;          // 0: not tried, 1: loaded, -1: failed
-static char failure[512];
-
-static void load_once(void) {
-    void *handles[LIBRARIES] = { 0 };
-    for (int i = 0; i < LIBRARIES; i++) {
-        // RTLD_LOCAL: the program's symbols stay ours; each library finds its own dependencies.
-        handles[i] = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
-        if (!handles[i]) {
-            const char *why = dlerror();
-            snprintf(failure, sizeof failure, "%s", why ? why : sonames[i]);
-            atomic_store_explicit(&state, -1, memory_order_release);
-            return;   // the ones opened stay open: nothing else would use them, and they are few
-        }
-    }
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        dlerror();
-        void *f = dlsym(handles[symbols[i].library], symbols[i].name);
-        if (!f) {
-            snprintf(failure, sizeof failure, "%s has no %s", sonames[symbols[i].library], symbols[i].name);
-            atomic_store_explicit(&state, -1, memory_order_release);
-            return;
-        }
-        *symbols[i].slot = f;
-    }
-    atomic_store_explicit(&state, 1, memory_order_release);
-}
-
-int kc_ffmpeg_load(char *error, size_t size) {
-    pthread_once(&once, load_once);
-    if (atomic_load_explicit(&state, memory_order_acquire) == 1) return 0;
-    if (error && size) snprintf(error, size, "%s", failure);
-    return -1;
-}
+int kc_ffmpeg_load(char *error, size_t size) { return kc_library_set_load(&ffmpeg, error, size); }
 
 static char sonames_text[160];
-static void join_sonames(void) {
-    size_t used = 0;
-    for (int i = 0; i < LIBRARIES && used < sizeof sonames_text; i++) {
-        int n = snprintf(sonames_text + used, sizeof sonames_text - used, "%s%s", i ? " " : "", sonames[i]);
-        if (n < 0) break;
-        used += (size_t)n;
-    }
-}
+static void join_sonames(void) { kc_library_set_sonames(&ffmpeg, sonames_text, sizeof sonames_text); }
 
 const char *kc_ffmpeg_sonames(void) {
     static pthread_once_t joined = PTHREAD_ONCE_INIT;
@@ -201,22 +151,7 @@ const char *kc_ffmpeg_sonames(void) {
     return sonames_text;
 }
 
-// A function called before the load (or after one that failed): loads, or ends the program.
-static void kc_ffmpeg_need(const char *name) {
-    char why[512];
-    if (kc_ffmpeg_load(why, sizeof why) == 0) return;
-    fprintf(stderr, "kiosk-carousel: FFmpeg's %s was called, but FFmpeg's libraries could not be loaded: %s\n", name, why);
-    abort();
-}
-
-static inline void kc_ready(const char *name) {
-    if (__builtin_expect(atomic_load_explicit(&state, memory_order_acquire) != 1, 0)) kc_ffmpeg_need(name);
-}
-
-// The functions themselves.
-#define KC_DEFINE(lib, ret, name, params, args) \
-    ret name params { kc_ready(#name); return kc_ptr_##name args; }
-#define KC_DEFINE_V(lib, name, params, args) \
-    void name params { kc_ready(#name); kc_ptr_##name args; }
-KC_FFMPEG_FUNCTIONS(KC_DEFINE, KC_DEFINE_V)
+// The functions themselves: each loads the set first when it is not loaded, then jumps.
+#define KC_LOADER_SET ffmpeg
+KC_LOADER_FUNCTIONS(KC_FFMPEG_FUNCTIONS)
 #pragma GCC visibility pop
