@@ -37,37 +37,37 @@ struct RunCommand: ParsableCommand {
         try shots.map { try TimedPath.parse($0, option: "--shot", example: "1.5=out/frame.png") }
     }
 
+    /// What `run` sets up for the whole process before anything else: the signal mask (before
+    /// any thread starts: card workers, render bands, libdispatch; see SignalWatcher), malloc's
+    /// settings, and fontconfig's load in pango's own thread. main.swift calls it before the
+    /// arguments are parsed, so that fontconfig loads while they are (docs/start-up.md, "Our own
+    /// start"); `run()` calls it again (each part is done once).
+    static func prepareProcess() throws {
+        try SignalWatcher.blockWatchedSignals()
+        HeapTuning.returnLargeBuffersToSystem()
+        FontStartup.begin()
+    }
+
     func run() throws {
         // The start, step by step: logged with the first frame on screen (docs/start-up.md).
         var startup = StartupTimeline(mainStart: mainStarted)
-        // Before any thread starts (card workers, render bands, libdispatch): see SignalWatcher.
-        try SignalWatcher.blockWatchedSignals()
-        HeapTuning.returnLargeBuffersToSystem()
-        // fontconfig loads in pango's own thread while the display and the inputs open.
-        FontStartup.begin()
+        try Self.prepareProcess()
         KioskLogging.bootstrap(level: logLevel)
         let logger = Logger(label: "kiosk-carousel")
         let path = config.path
-        // A file that does not validate (or none) does not stop the kiosk: the screen shows its
-        // problems until it is fixed (ConfigReload). They are logged here as well.
-        var cfg: KioskConfiguration
-        var problems: [ConfigDiagnostic] = []
-        do {
-            // Every clip opened, as check-config and every reload do (before the loop starts).
-            cfg = try ConfigLoader.loadForRun(path: path, media: MediaFileCheck.kiosk, missingFileHint: config.missingFileHint)
-            KioskBehavior.logLoaded(cfg, logger: logger)
-        } catch let e as ConfigErrors {
-            problems = e.diagnostics
-            for d in e.diagnostics { logger.error("\(d.description)") }
-            logger.error("\(path) has \(e.diagnostics.count) problem(s): showing them on the screen until the file is fixed")
-            // The display and the services the file names, as far as they can be read.
-            cfg = KioskApp.configurationWhileInvalid(path: path)
-        }
+        // The file is read twice. First without its fonts looked up and its clips opened: the
+        // display and the input devices open with it while fontconfig is still loading. Then
+        // with every check (`loadChecked`, which waits for fontconfig): that is the
+        // configuration the kiosk runs with. A file that does not read the first time is
+        // checked at once, so its problems are listed whole.
+        let unchecked = try? ConfigLoader.loadForRun(path: path, missingFileHint: config.missingFileHint)
+        let checked = unchecked == nil ? try Self.loadChecked(path: path, missingFileHint: config.missingFileHint, logger: logger) : nil
         startup.mark("config")
+        let opening = unchecked ?? checked?.config ?? KioskApp.configurationWhileInvalid(path: path)
         // A keyboard at the kiosk must not type into its console (docs/security.md).
         let consoleKeyboard = Self.turnOffConsoleKeyboard(logger: logger)
         defer { consoleKeyboard?.restore() }
-        let display = try DisplayFactory.open(cfg.display, backend: backend ?? cfg.display.backend, logger: logger)
+        let display = try DisplayFactory.open(opening.display, backend: backend ?? opening.display.backend, logger: logger)
         startup.mark("display")
         let shots = try parsedShots()
         guard shots.isEmpty || display is HeadlessDisplay else {
@@ -75,9 +75,16 @@ struct RunCommand: ParsableCommand {
             display.close()
             throw CommandFailure(Self.shotsNeedHeadless)
         }
-        let inputs = InputFactory.open(cfg, screenWidth: display.fullSize.width, screenHeight: display.fullSize.height,
+        let inputs = InputFactory.open(opening, screenWidth: display.fullSize.width, screenHeight: display.fullSize.height,
                                        logger: logger)
         startup.mark("input devices")
+        let cfg: KioskConfiguration, problems: [ConfigDiagnostic]
+        if let checked {
+            (cfg, problems) = checked
+        } else {
+            (cfg, problems) = try Self.loadChecked(path: path, missingFileHint: config.missingFileHint, logger: logger)
+            startup.mark("fonts and clips")
+        }
         let app = try KioskApp(configPath: path, config: cfg, display: display, inputs: inputs,
                                log: try EventLog(path: events, retainedLines: EventLog.runningKioskLines), logger: logger, exitAfter: exitAfter,
                                configProblems: problems, speech: .kiosk(output: nil))
@@ -97,6 +104,23 @@ struct RunCommand: ParsableCommand {
         if code != 0 { throw ExitCode(code) }
         // A shot that could not be written was logged when it was due; the exit status says so too.
         if app.timedShots?.failures.isEmpty == false { throw ExitCode(1) }
+    }
+
+    /// The file loaded with every check (fonts looked up, every clip opened, as check-config and
+    /// every reload do), or, when it does not validate (or cannot be read), its problems logged and
+    /// the display and services it names as far as they can be read: the screen shows them
+    /// until the file is fixed (ConfigReload).
+    static func loadChecked(path: String, missingFileHint: String?, logger: Logger) throws
+        -> (config: KioskConfiguration, problems: [ConfigDiagnostic]) {
+        do {
+            let cfg = try ConfigLoader.loadForRun(path: path, media: MediaFileCheck.kiosk, missingFileHint: missingFileHint)
+            KioskBehavior.logLoaded(cfg, logger: logger)
+            return (cfg, [])
+        } catch let e as ConfigErrors {
+            for d in e.diagnostics { logger.error("\(d.description)") }
+            logger.error("\(path) has \(e.diagnostics.count) problem(s): showing them on the screen until the file is fixed")
+            return (KioskApp.configurationWhileInvalid(path: path), e.diagnostics)
+        }
     }
 
     /// Turns the console's keyboard off when standard input is a virtual terminal (under

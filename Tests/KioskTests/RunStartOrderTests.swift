@@ -1,0 +1,53 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `run` opens the screen and the input devices with the file read once without its fonts looked
+/// up, and checks the fonts and clips after (fontconfig loads meanwhile: docs/start-up.md, "Our
+/// own start"); its start-up line says so, step by step. A file that does not read the first
+/// time is checked whole at once.
+final class RunStartOrderTests: CommandTestCase {
+    override var configText: String { "[display]\nheadless_size = [64, 48]\n[[item]]\nid = \"a\"\ntitle = \"A\"\n" }
+
+    private func startupLine(of config: String) throws -> (line: String, errors: String) {
+        let r = try ProductBinary.run(["run", "--config", config, "--backend", "headless", "--exit-after", "0.3"])
+        XCTAssertEqual(r.status, 0, r.errors)
+        let line = r.errors.split(separator: "\n").first { $0.contains("start-up: first frame on screen") }
+        return (String(try XCTUnwrap(line, r.errors)), r.errors)
+    }
+
+    /// The steps' names in the order the line gives them.
+    private func steps(_ line: String) -> [String] {
+        guard let colon = line.range(of: "after the process began: ") else { return [] }
+        return line[colon.upperBound...].components(separatedBy: ", ").compactMap { part in
+            part.range(of: #" [0-9]+\.[0-9]{2} s"#, options: .regularExpression).map { String(part[..<$0.lowerBound]) }
+        }
+    }
+
+    func testTheScreenAndInputsOpenBeforeTheFontsAndClipsAreChecked() throws {
+        let (line, _) = try startupLine(of: config)
+        XCTAssertEqual(steps(line), ["arguments", "config", "display", "input devices", "fonts and clips", "components", "attach", "first frame"],
+                       line)
+    }
+
+    /// A font that is not installed is found by the second reading: the problem is logged at its
+    /// place and the screen shows the problem card (not the carousel).
+    func testAFontProblemIsFoundAfterTheScreenOpens() throws {
+        let bad = try scratch.write("font.toml", configText + "[theme.title_overlay]\nfont = \"No Such Font Family 12\"\n")
+        let (line, errors) = try startupLine(of: bad)
+        XCTAssertTrue(errors.contains("\(bad):7:8: 'font' \"No Such Font Family 12\" is not installed"), errors)
+        XCTAssertTrue(errors.contains("showing the problems of \(bad) on the screen"), errors)
+        XCTAssertTrue(steps(line).contains("fonts and clips"), line)
+    }
+
+    /// A file with a problem of its own (an unknown key) is checked whole at once, so that every
+    /// problem is listed, its font's too; there is no later step for it.
+    func testAFileThatDoesNotReadIsCheckedWholeAtOnce() throws {
+        let bad = try scratch.write("broken.toml", "[theme.title_overlay]\nfont = \"No Such Font Family 12\"\n[[item]]\nspeed = 3\n")
+        let (line, errors) = try startupLine(of: bad)
+        XCTAssertTrue(errors.contains("\(bad):2:8: 'font' \"No Such Font Family 12\" is not installed"), errors)
+        XCTAssertTrue(errors.contains("\(bad):4:1: unknown key 'speed' in [[item]] #1"), errors)
+        XCTAssertTrue(errors.contains("\(bad) has 2 problem(s)"), errors)
+        XCTAssertEqual(steps(line), ["arguments", "config", "display", "input devices", "components", "attach", "first frame"], line)
+    }
+}
