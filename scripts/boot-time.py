@@ -98,7 +98,33 @@ def monotonic_of(line):
     return float(m.group(1)) if m else None
 
 
+# What the boots need, as Tests/image/boot-test.sh checks it: (a file that must exist, its package).
+PREREQUISITES = [('/usr/bin/qemu-system-x86_64', 'qemu-system-x86'), ('/usr/share/OVMF/OVMF_CODE_4M.fd', 'ovmf'),
+                 ('/usr/bin/mcopy', 'mtools')]
+
+
+def prerequisites():
+    """Installs the Debian packages the boots need when they are missing and we are root; says which
+    are missing otherwise (False)."""
+    need = sorted({package for path, package in PREREQUISITES if not os.path.exists(path)})
+    if not need:
+        return True
+    if os.geteuid() != 0:
+        print(f'boot-time: missing: apt-get install {" ".join(need)}', file=sys.stderr)
+        return False
+    print(f'boot-time: installing {" ".join(need)}', flush=True)
+    env = dict(os.environ, DEBIAN_FRONTEND='noninteractive')
+    ok = subprocess.run(['apt-get', 'update', '-q'], stdout=subprocess.DEVNULL, env=env).returncode == 0 and \
+        subprocess.run(['apt-get', 'install', '-y', '-q', '--no-install-recommends'] + need,
+                       stdout=subprocess.DEVNULL, env=env).returncode == 0
+    if not ok:
+        print(f'boot-time: apt-get install {" ".join(need)} failed', file=sys.stderr)
+    return ok
+
+
 def parse_report(serial):
+    if not os.path.exists(serial):   # QEMU never started (qemu_boot.py says why)
+        return None, None
     text = open(serial, 'rb').read().decode('utf-8', 'replace').replace('\r', '')
     m = re.search(r'KIOSK-BOOT-REPORT BEGIN\n(.*?)KIOSK-BOOT-REPORT END', text, re.S)
     if not m:
@@ -179,6 +205,8 @@ def main():
                     help="the image's disk (qemu_boot.py): virtio (default, as make image-test boots it) or ssd (a SCSI disk that does not rotate, like a kiosk's SD card or SSD)")
     ap.add_argument('--summarize', action='store_true', help='no boots: summarize an earlier run of LABEL again')
     a = ap.parse_args()
+    if not a.summarize and not prerequisites():
+        return 2
     img = a.img
     if not img:
         images = sorted((os.path.join(TOP, 'out', f) for f in os.listdir(os.path.join(TOP, 'out'))
