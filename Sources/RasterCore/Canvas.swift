@@ -19,8 +19,7 @@ public final class Canvas {
         self.height = height
         self.stride = width
         let count = max(1, width * height)
-        pixels = .allocate(capacity: count)
-        pixels.initialize(repeating: 0, count: count)
+        pixels = ZeroedPixels.allocate(count: count)
         owns = true
     }
 
@@ -34,7 +33,7 @@ public final class Canvas {
         owns = false
     }
 
-    deinit { if owns { pixels.deallocate() } }
+    deinit { if owns { ZeroedPixels.release(pixels) } }
 
     /// The whole canvas as a rectangle.
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }

@@ -39,8 +39,7 @@ public final class Texture: @unchecked Sendable {
         precondition(width > 0 && height > 0, "texture must have pixels")
         self.width = width
         self.height = height
-        pixels = .allocate(capacity: width * height)
-        pixels.initialize(repeating: 0, count: width * height)
+        pixels = ZeroedPixels.allocate(count: width * height)
     }
 
     /// A texture whose pixels come from `fill(x, y)`.
@@ -49,7 +48,7 @@ public final class Texture: @unchecked Sendable {
         for y in 0..<height { for x in 0..<width { pixels[y * width + x] = fill(x, y) } }
     }
 
-    deinit { pixels.deallocate() }
+    deinit { ZeroedPixels.release(pixels) }
 
     /// Up to two texel rectangles in which every texel is fully opaque (alpha 255): the longest
     /// run of fully opaque rows (full width) and the longest run of fully opaque columns (full
