@@ -163,7 +163,7 @@ let package = Package(
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore", "TestSupport"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "CarouselCore", "LinuxSystem", "TestSupport",
                                                          .product(name: "TOMLKit", package: "TOMLKit")]),
-        .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterKernels", "CarouselCore", "CRasterSupport", "TestSupport"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterCore", "RasterKernels", "CarouselCore", "CRasterSupport", "TestSupport"]),
         .testTarget(name: "CardsTests", dependencies: ["Cards", "CCardLibs", "CarouselCore", "KioskConfig", "LinuxSystem", "Raster", "TestSupport",
                                                      .product(name: "Logging", package: "swift-log")],
                     resources: [.copy("Golden")]),
