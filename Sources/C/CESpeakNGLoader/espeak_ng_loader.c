@@ -26,14 +26,9 @@ static const char *const sonames[LIBRARIES] = { "libespeak-ng.so.1" };
         (text, size, position, position_type, end_position, flags, unique_identifier, user_data)) \
     F(ESPEAK, espeak_ERROR, espeak_Terminate, (void), ())
 
-KC_LOADER_POINTERS(KC_ESPEAK_NG_FUNCTIONS)
-static const struct kc_symbol symbols[] = { KC_LOADER_SYMBOLS(KC_ESPEAK_NG_FUNCTIONS) };
-static struct kc_library_set espeak_ng = KC_LIBRARY_SET("espeak-ng", sonames, symbols);
+KC_LOADER(KC_ESPEAK_NG_FUNCTIONS, "espeak-ng", sonames)
 
-int kc_espeak_ng_load(char *error, size_t size) { return kc_library_set_load(&espeak_ng, error, size); }
+int kc_espeak_ng_load(char *error, size_t size) { return kc_library_set_load(&kc_loader_set, error, size); }
 
 const char *kc_espeak_ng_sonames(void) { return sonames[ESPEAK]; }
-
-#define KC_LOADER_SET espeak_ng
-KC_LOADER_FUNCTIONS(KC_ESPEAK_NG_FUNCTIONS)
 #pragma GCC visibility pop

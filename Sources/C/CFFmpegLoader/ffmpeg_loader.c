@@ -135,23 +135,18 @@ static const char *const sonames[LIBRARIES] = {
         (buffer, buffer_size, write_flag, opaque, read_packet, write_packet, seek)) \
     V(AVFORMAT, avio_context_free, (AVIOContext **s), (s))
 
-// The pointers the load fills, what it finds, and the set (library_loader_functions.h).
-KC_LOADER_POINTERS(KC_FFMPEG_FUNCTIONS)
-static const struct kc_symbol symbols[] = { KC_LOADER_SYMBOLS(KC_FFMPEG_FUNCTIONS) };
-static struct kc_library_set ffmpeg = KC_LIBRARY_SET("FFmpeg", sonames, symbols);
+// The pointers the load fills, what it finds, the set and the functions themselves
+// (library_loader_functions.h).
+KC_LOADER(KC_FFMPEG_FUNCTIONS, "FFmpeg", sonames)
 
-int kc_ffmpeg_load(char *error, size_t size) { return kc_library_set_load(&ffmpeg, error, size); }
+int kc_ffmpeg_load(char *error, size_t size) { return kc_library_set_load(&kc_loader_set, error, size); }
 
 static char sonames_text[160];
-static void join_sonames(void) { kc_library_set_sonames(&ffmpeg, sonames_text, sizeof sonames_text); }
+static void join_sonames(void) { kc_library_set_sonames(&kc_loader_set, sonames_text, sizeof sonames_text); }
 
 const char *kc_ffmpeg_sonames(void) {
     static pthread_once_t joined = PTHREAD_ONCE_INIT;
     pthread_once(&joined, join_sonames);
     return sonames_text;
 }
-
-// The functions themselves: each loads the set first when it is not loaded, then jumps.
-#define KC_LOADER_SET ffmpeg
-KC_LOADER_FUNCTIONS(KC_FFMPEG_FUNCTIONS)
 #pragma GCC visibility pop

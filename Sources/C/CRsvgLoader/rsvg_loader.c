@@ -4,8 +4,6 @@
 // pkg-config "pangocairo" does not give): the compiler checks every definition against them.
 #include "rsvg_loader.h"
 
-#include <pthread.h>
-
 #include "library_loader_functions.h"
 
 #pragma GCC visibility push(hidden)
@@ -29,14 +27,9 @@ static const char *const sonames[LIBRARIES] = { "librsvg-2.so.2" };
         (handle, out_has_width, out_width, out_has_height, out_height, out_has_viewbox, out_viewbox)) \
     V(RSVG, rsvg_handle_set_dpi, (RsvgHandle *handle, double dpi), (handle, dpi))
 
-KC_LOADER_POINTERS(KC_RSVG_FUNCTIONS)
-static const struct kc_symbol symbols[] = { KC_LOADER_SYMBOLS(KC_RSVG_FUNCTIONS) };
-static struct kc_library_set rsvg = KC_LIBRARY_SET("librsvg", sonames, symbols);
+KC_LOADER(KC_RSVG_FUNCTIONS, "librsvg", sonames)
 
-int kc_rsvg_load(char *error, size_t size) { return kc_library_set_load(&rsvg, error, size); }
+int kc_rsvg_load(char *error, size_t size) { return kc_library_set_load(&kc_loader_set, error, size); }
 
 const char *kc_rsvg_sonames(void) { return sonames[RSVG]; }
-
-#define KC_LOADER_SET rsvg
-KC_LOADER_FUNCTIONS(KC_RSVG_FUNCTIONS)
 #pragma GCC visibility pop
