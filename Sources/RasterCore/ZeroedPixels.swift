@@ -7,7 +7,7 @@ import Glibc
 /// out fresh pages the kernel zeroes when they are first touched, instead of a `memset` pass over
 /// them. A frame-sized canvas made and then drawn or copied over (the frame composer's two, the
 /// session's background: every one at the kiosk's start) is then written once, not twice:
-/// measured under TCG (docs/start-up.md, "Our own start"), the memset pass was ~0.1 s of the start.
+/// measured under TCG (docs/start-up.md, stop 47), the memset pass was ~0.1 s of the start.
 enum ZeroedPixels {
     /// `count` zeroed pixels; free them with `release`. Stops the program when memory is
     /// exhausted, as Swift's own allocation does.

@@ -40,8 +40,8 @@ struct RunCommand: ParsableCommand {
     /// What `run` sets up for the whole process before anything else: the signal mask (before
     /// any thread starts: card workers, render bands, libdispatch; see SignalWatcher), malloc's
     /// settings, and fontconfig's load in pango's own thread. main.swift calls it before the
-    /// arguments are parsed, so that fontconfig loads while they are (docs/start-up.md, "Our own
-    /// start"); `run()` calls it again (each part is done once).
+    /// arguments are parsed, so that fontconfig loads while they are (docs/start-up.md, stop 47);
+    /// `run()` calls it again (each part is done once).
     static func prepareProcess() throws {
         try SignalWatcher.blockWatchedSignals()
         HeapTuning.returnLargeBuffersToSystem()

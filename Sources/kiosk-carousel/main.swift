@@ -32,7 +32,7 @@ if CommandLine.arguments.dropFirst() == ["--version"] {
     exit(0)
 }
 // `run` starts fontconfig's load (and sets the signal mask its thread inherits) before the
-// arguments are parsed: the two overlap (docs/start-up.md, "Our own start"). A failure here is
+// arguments are parsed: the two overlap (docs/start-up.md, stop 47). A failure here is
 // `run`'s own to report: it does the same again.
 if CommandLine.arguments.dropFirst().first == "run" { try? RunCommand.prepareProcess() }
 KioskCarouselCommand.main()

@@ -3,8 +3,8 @@ import TestSupport
 import XCTest
 
 /// `run` opens the screen and the input devices with the file read once without its fonts looked
-/// up, and checks the fonts and clips after (fontconfig loads meanwhile: docs/start-up.md, "Our
-/// own start"); its start-up line says so, step by step. A file that does not read the first
+/// up, and checks the fonts and clips after (fontconfig loads meanwhile: docs/start-up.md, stop
+/// 47); its start-up line says so, step by step. A file that does not read the first
 /// time is checked whole at once.
 final class RunStartOrderTests: CommandTestCase {
     override var configText: String { "[display]\nheadless_size = [64, 48]\n[[item]]\nid = \"a\"\ntitle = \"A\"\n" }
