@@ -45,13 +45,12 @@ final class SVGLibraryTests: XCTestCase {
     func testWithoutLibrsvgAnSVGCardSaysWhy() throws {
         let fixture = try ScratchFolder("svg-library-missing")
         defer { fixture.remove() }
-        try FileManager.default.createDirectory(atPath: fixture.path + "/lib", withIntermediateDirectories: true)
-        try fixture.write("lib/librsvg-2.so.2", "")
+        let environment = try fixture.emptyLibrary("librsvg-2.so.2")
         let icon = try fixture.write("icon.svg", Self.svg)
         let config = try fixture.write("svg.toml", "[[item]]\ntitle = \"Icon\"\nimage = \"\(icon)\"\n[[item]]\ntitle = \"Two\"\n")
         let shot = fixture.path + "/shot.png"
         let run = try ProductBinary.run(["simulate", "--config", config, "--size", "320x180", "--shot", "0=\(shot)"],
-                                        environment: ["LD_LIBRARY_PATH": fixture.path + "/lib"])
+                                        environment: environment)
         XCTAssertEqual(run.status, 0, run.errors)
         XCTAssertTrue(run.errors.contains("cannot show \(icon): librsvg (librsvg-2.so.2) could not be loaded: \(fixture.path)/lib/librsvg-2.so.2"),
                       run.errors)

@@ -37,12 +37,11 @@ final class ESpeakLibraryTests: XCTestCase {
     func testWithoutEspeakNGSpeechSaysWhy() throws {
         let fixture = try ScratchFolder("espeak-library-missing")
         defer { fixture.remove() }
-        try FileManager.default.createDirectory(atPath: fixture.path + "/lib", withIntermediateDirectories: true)
-        try fixture.write("lib/libespeak-ng.so.1", "")
+        let environment = try fixture.emptyLibrary("libespeak-ng.so.1")
         let config = try fixture.write("plain.toml", "[[item]]\ntitle = \"One\"\n")
         let run = try ProductBinary.run(["simulate", "--config", config, "--size", "320x180", "--until", "0.5",
                                          "--audio-out", fixture.path + "/sound.wav"],
-                                        environment: ["LD_LIBRARY_PATH": fixture.path + "/lib"])
+                                        environment: environment)
         XCTAssertNotEqual(run.status, 0)
         XCTAssertTrue(run.errors.contains("espeak-ng (libespeak-ng.so.1) could not be loaded: \(fixture.path)/lib/libespeak-ng.so.1"),
                       run.errors)

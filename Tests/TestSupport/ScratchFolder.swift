@@ -20,6 +20,15 @@ public final class ScratchFolder {
         return file
     }
 
+    /// An empty file named `soname` in this folder's `lib/`, and the environment that makes the
+    /// dynamic loader find it first (`LD_LIBRARY_PATH`): a library that is there but cannot be
+    /// loaded, for the tests of the libraries the program opens on demand.
+    public func emptyLibrary(_ soname: String) throws -> [String: String] {
+        try FileManager.default.createDirectory(atPath: path + "/lib", withIntermediateDirectories: true)
+        _ = try write("lib/" + soname, "")
+        return ["LD_LIBRARY_PATH": path + "/lib"]
+    }
+
     /// Removes the folder and everything in it.
     public func remove() { try? FileManager.default.removeItem(atPath: path) }
 }

@@ -41,9 +41,7 @@ final class FFmpegLibrariesTests: XCTestCase {
         let fixture = try ScratchFolder("ffmpeg-missing")
         defer { fixture.remove() }
         let avutil = "libavutil.so.\(LIBAVUTIL_VERSION_MAJOR)"
-        try FileManager.default.createDirectory(atPath: fixture.path + "/lib", withIntermediateDirectories: true)
-        try fixture.write("lib/\(avutil)", "")
-        let environment = ["LD_LIBRARY_PATH": fixture.path + "/lib"]
+        let environment = try fixture.emptyLibrary(avutil)
         let version = try ProductBinary.run(["--version"], environment: environment)
         XCTAssertEqual(version.status, 0, version.errors)
         XCTAssertTrue(version.output.contains("FFmpeg's libraries (libavutil.so.") && version.output.contains("could not be loaded"),
