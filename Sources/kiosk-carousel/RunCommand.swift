@@ -60,10 +60,15 @@ struct RunCommand: ParsableCommand {
         // with every check (`loadChecked`, which waits for fontconfig): that is the
         // configuration the kiosk runs with. A file that does not read the first time is
         // checked at once, so its problems are listed whole.
-        let unchecked = try? ConfigLoader.loadForRun(path: path, missingFileHint: config.missingFileHint)
-        let checked = unchecked == nil ? try Self.loadChecked(path: path, missingFileHint: config.missingFileHint, logger: logger) : nil
+        let opening: KioskConfiguration
+        let checkedAtOnce: (config: KioskConfiguration, problems: [ConfigDiagnostic])?
+        if let unchecked = try? ConfigLoader.loadForRun(path: path, missingFileHint: config.missingFileHint) {
+            (opening, checkedAtOnce) = (unchecked, nil)
+        } else {
+            let whole = try Self.loadChecked(path: path, missingFileHint: config.missingFileHint, logger: logger)
+            (opening, checkedAtOnce) = (whole.config, whole)
+        }
         startup.mark("config")
-        let opening = unchecked ?? checked?.config ?? KioskApp.configurationWhileInvalid(path: path)
         // A keyboard at the kiosk must not type into its console (docs/security.md).
         let consoleKeyboard = Self.turnOffConsoleKeyboard(logger: logger)
         defer { consoleKeyboard?.restore() }
@@ -79,8 +84,8 @@ struct RunCommand: ParsableCommand {
                                        logger: logger)
         startup.mark("input devices")
         let cfg: KioskConfiguration, problems: [ConfigDiagnostic]
-        if let checked {
-            (cfg, problems) = checked
+        if let checkedAtOnce {
+            (cfg, problems) = checkedAtOnce
         } else {
             (cfg, problems) = try Self.loadChecked(path: path, missingFileHint: config.missingFileHint, logger: logger)
             startup.mark("fonts and clips")
