@@ -70,10 +70,18 @@ final class CardPipelineTests: XCTestCase {
         pump(p) { (0...2).allSatisfy { p.isReady($0) } }
         XCTAssertTrue((0...2).allSatisfy { p.isReady($0) })
         let loop = try CurrentThread.priority()
-        let workers = niceValues(ofThreadsNamed: "card-worker-")
+        let background = Int(min(19, loop + CurrentThread.backgroundPriority))
+        // Each worker names itself and lowers its priority as its first statements: one may have
+        // drawn all three faces before the other ran at all, so wait for both (10 s, as pump does).
+        let deadline = Date().addingTimeInterval(10)
+        var workers = niceValues(ofThreadsNamed: "card-worker-")
+        while (workers.count < 2 || workers.contains { $0 != background }) && Date() < deadline {
+            usleep(10_000)
+            workers = niceValues(ofThreadsNamed: "card-worker-")
+        }
         XCTAssertGreaterThanOrEqual(workers.count, 2, "this pipeline's two workers")
         for nice in workers {
-            XCTAssertEqual(nice, Int(min(19, loop + CurrentThread.backgroundPriority)), "a face waits; a frame must not")
+            XCTAssertEqual(nice, background, "a face waits; a frame must not")
         }
     }
 
