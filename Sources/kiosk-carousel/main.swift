@@ -34,5 +34,14 @@ if CommandLine.arguments.dropFirst() == ["--version"] {
 // `run` starts fontconfig's load (and sets the signal mask its thread inherits) before the
 // arguments are parsed: the two overlap (docs/start-up.md, stop 47). A failure here is
 // `run`'s own to report: it does the same again.
-if CommandLine.arguments.dropFirst().first == "run" { try? RunCommand.prepareProcess() }
+if CommandLine.arguments.dropFirst().first == "run" {
+    try? RunCommand.prepareProcess()
+    // Options written plainly, as the unit writes them, are read without swift-argument-parser
+    // (RunPlainArguments.swift; docs/start-up.md, stop 48); an error ends the program as
+    // `main()` would end it. Anything else goes to the parser below.
+    if let options = RunOptions(plainArguments: Array(CommandLine.arguments.dropFirst(2))) {
+        do { try options.run() } catch { KioskCarouselCommand.exit(withError: error) }
+        exit(0)
+    }
+}
 KioskCarouselCommand.main()

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Cards
+import Display
+import Foundation
+import Kiosk
+import KioskConfig
+import Logging
+
+/// What `run` was asked to do, and the kiosk run with it. swift-argument-parser reads it for
+/// `RunCommand`; main.swift reads it without that parser when every argument is written plainly
+/// (`init(plainArguments:)`, RunPlainArguments.swift), which is how the unit starts the kiosk.
+struct RunOptions: Equatable {
+    /// `--config`: nil for `$KIOSK_CAROUSEL_CONFIG`, then the system file.
+    var config: String?
+    var backend: DisplaySettings.Backend?
+    var events: String?
+    var latencyTrace: String?
+    var exitAfter: Double?
+    /// `--shot SECONDS=FILE.png`, as given.
+    var shots: [String] = []
+    var logLevel: Logger.Level = .info
+
+    /// Added to "no such file": how to give another file (none when `--config` named it).
+    var missingFileHint: String? { ConfigLoader.missingFileHint(explicit: config) }
+
+    /// The checks the options must pass before anything starts (swift-argument-parser calls it
+    /// through `RunCommand.validate()`; the plain reading refuses options that fail it).
+    func validate() throws {
+        if let exitAfter, !(exitAfter >= 0 && exitAfter.isFinite) { throw ValidationError("--exit-after must be a number of seconds, not \(exitAfter)") }
+        let shots = try parsedShots()
+        if let exitAfter { try TimedPath.refuseAfterEnd(shots, end: exitAfter, endOption: "--exit-after") }
+        if !shots.isEmpty, let backend, backend != .headless { throw ValidationError(RunOptions.shotsNeedHeadless) }
+    }
+
+    static let shotsNeedHeadless = "--shot writes the headless screen: give --backend headless (a kiosk with a screen writes one with the control socket's screenshot command)"
+
+    private func parsedShots() throws -> [(time: Double, path: String)] {
+        try shots.map { try TimedPath.parse($0, option: "--shot", example: "1.5=out/frame.png") }
+    }
+
+    /// The kiosk, until SIGTERM or SIGINT (or `--exit-after`); throws `ExitCode` for a run that
+    /// ended with a status other than 0.
+    func run() throws {
+        // The start, step by step: logged with the first frame on screen (docs/start-up.md).
+        var startup = StartupTimeline(mainStart: mainStarted)
+        try RunCommand.prepareProcess()
+        KioskLogging.bootstrap(level: logLevel)
+        let logger = Logger(label: "kiosk-carousel")
+        let path = ConfigLoader.resolvePath(explicit: config)
+        // The file is read twice. First without its fonts looked up and its clips opened: the
+        // display and the input devices open with it while fontconfig is still loading. Then
+        // with every check (`loadChecked`, which waits for fontconfig): that is the
+        // configuration the kiosk runs with. A file that does not read the first time is
+        // checked at once, so its problems are listed whole.
+        let opening: KioskConfiguration
+        let checkedAtOnce: (config: KioskConfiguration, problems: [ConfigDiagnostic])?
+        if let unchecked = try? ConfigLoader.loadForRun(path: path, missingFileHint: missingFileHint) {
+            (opening, checkedAtOnce) = (unchecked, nil)
+        } else {
+            let whole = try RunCommand.loadChecked(path: path, missingFileHint: missingFileHint, logger: logger)
+            (opening, checkedAtOnce) = (whole.config, whole)
+        }
+        startup.mark("config")
+        // A keyboard at the kiosk must not type into its console (docs/security.md).
+        let consoleKeyboard = RunCommand.turnOffConsoleKeyboard(logger: logger)
+        defer { consoleKeyboard?.restore() }
+        let display = try DisplayFactory.open(opening.display, backend: backend ?? opening.display.backend, logger: logger)
+        startup.mark("display")
+        let shots = try parsedShots()
+        guard shots.isEmpty || display is HeadlessDisplay else {
+            // The config's backend (or "auto") found a screen.
+            display.close()
+            throw CommandFailure(RunOptions.shotsNeedHeadless)
+        }
+        let inputs = InputFactory.open(opening, screenWidth: display.fullSize.width, screenHeight: display.fullSize.height,
+                                       logger: logger)
+        startup.mark("input devices")
+        let cfg: KioskConfiguration, problems: [ConfigDiagnostic]
+        if let checkedAtOnce {
+            (cfg, problems) = checkedAtOnce
+        } else {
+            (cfg, problems) = try RunCommand.loadChecked(path: path, missingFileHint: missingFileHint, logger: logger)
+            startup.mark("fonts and clips")
+        }
+        let app = try KioskApp(configPath: path, config: cfg, display: display, inputs: inputs,
+                               log: try EventLog(path: events, retainedLines: EventLog.runningKioskLines), logger: logger, exitAfter: exitAfter,
+                               configProblems: problems, speech: .kiosk(output: nil))
+        startup.mark("components")
+        app.startup = startup
+        if !problems.isEmpty {
+            // [input] was not known when the devices were opened: open them again for the fixed file.
+            app.reopenInputs = { new in
+                InputFactory.open(new, screenWidth: display.fullSize.width, screenHeight: display.fullSize.height, logger: logger)
+            }
+        }
+        if let latencyTrace { app.latencyTrace = try LatencyTrace(path: latencyTrace) }
+        if let headless = display as? HeadlessDisplay, !shots.isEmpty {
+            app.timedShots = try TimedShots(shots, display: headless, logger: logger)
+        }
+        let code = try app.run()
+        if code != 0 { throw ExitCode(code) }
+        // A shot that could not be written was logged when it was due; the exit status says so too.
+        if app.timedShots?.failures.isEmpty == false { throw ExitCode(1) }
+    }
+}
