@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """make boot-time: where the image's boot goes, phase by phase, over N boots (docs/start-up.md).
 
-    scripts/boot-time.py [--boots 10] [--img out/kiosk-carousel-<v>-amd64.img] [--label NAME]
-                         [--out out/boot-time] [--disk-kind virtio|ssd]
+    scripts/boot-time.py [--boots 10] [--img out/kiosk-carousel-<v>-amd64.img [--img OTHER.img …]]
+                         [--label NAME] [--out out/boot-time] [--disk-kind virtio|ssd]
 
 Each boot is a fresh copy of the image booted as `make image-test` boots it (Tests/image/
 qemu_boot.py: QEMU TCG, OVMF, virtio disk (--disk-kind ssd: a SCSI disk that does not rotate) and
 GPU 1280x720, screendumps twice a second until
 the kiosk's background is on screen, then until it matches `simulate`'s start frame, then the
 guest's boot report on the serial port, then SIGKILL). One boot at a time, so that the figures
-are comparable; the host's load average is noted with each boot.
+are comparable; the host's load average is noted with each boot. Two images or more (--img given
+again) boot in turn, A, B, A, B …: an A/B comparison whose host load drifts alike for both, each
+image's logs and summary in OUT/LABEL/<image name>/.
 
 Phases, from the guest's boot report (image/rootfs/usr/lib/kiosk-image/boot-report) and the host:
   firmware, loader      LoaderTimeInitUSec, LoaderTimeExecUSec - LoaderTimeInitUSec (systemd-boot's
@@ -200,77 +202,49 @@ def fmt(x):
     return '-' if x is None else f'{x:.2f}'
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--boots', type=int, default=10)
-    ap.add_argument('--img')
-    ap.add_argument('--label', default=time.strftime('%Y%m%d-%H%M%S'))
-    ap.add_argument('--out', default=os.path.join(TOP, 'out', 'boot-time'))
-    ap.add_argument('--disk-kind', default='virtio', choices=DISK_KINDS,
-                    help="the image's disk (qemu_boot.py): virtio (default, as make image-test boots it) or ssd (a SCSI disk that does not rotate, like a kiosk's SD card or SSD)")
-    ap.add_argument('--summarize', action='store_true', help='no boots: summarize an earlier run of LABEL again')
-    a = ap.parse_args()
-    if not a.summarize and not prerequisites():
-        return 2
-    img = a.img
-    if not img:
-        images = sorted((os.path.join(TOP, 'out', f) for f in os.listdir(os.path.join(TOP, 'out'))
-                         if f.startswith('kiosk-carousel-') and f.endswith('-amd64.img')), key=os.path.getmtime)
-        if not images:
-            print('boot-time: no out/kiosk-carousel-*-amd64.img: run make image first (or give --img)', file=sys.stderr)
-            return 2
-        img = images[-1]
-    out = os.path.join(a.out, a.label)
-    os.makedirs(out, exist_ok=True)
-    print(f'boot-time: {a.boots} boots of {img} -> {out}', flush=True)
-    # The disk the boots had (a summary of an earlier run reads it back; older runs: virtio).
-    kind_file = os.path.join(out, 'disk-kind')
+def boot_once(series, n, a):
+    """Boot `n` of one image's series (or, with --summarize, its logs read back): its row, or
+    None when it did not reach its report (said on standard output)."""
+    out, name = series['out'], f'boot{n}'
     if a.summarize:
-        disk_kind = open(kind_file).read().strip() if os.path.exists(kind_file) else 'virtio'
+        if not os.path.exists(os.path.join(out, f'{name}.out')):
+            return 'missing'
+        stdout, returncode = open(os.path.join(out, f'{name}.out')).read(), 0
     else:
-        disk_kind = a.disk_kind
-        open(kind_file, 'w').write(disk_kind + '\n')
-    ref = None if a.summarize else references(img, out)
-    rows, failures = [], 0
-    for n in range(1, a.boots + 1):
-        name = f'boot{n}'
-        if a.summarize:
-            if not os.path.exists(os.path.join(out, f'{name}.out')):
-                break
-            stdout, returncode = open(os.path.join(out, f'{name}.out')).read(), 0
-        else:
-            disk = os.path.join(out, 'disk.img')
-            run(['cp', '--sparse=always', img, disk])
-            r = subprocess.run(['nice', sys.executable, QEMU_BOOT, '--disk', disk, '--out', out, '--name', name,
-                                '--size', SIZE, '--ref-start', ref, '--disk-kind', a.disk_kind],
-                               capture_output=True, text=True)
-            open(os.path.join(out, f'{name}.out'), 'w').write(r.stdout + r.stderr)
-            stdout, returncode = r.stdout, r.returncode
-        results = dict(re.findall(r'^RESULT (\w+)=(.*)$', stdout, re.M))
-        host_first = float(results['first_frame_s']) if 'first_frame_s' in results else None
-        host_loader = float(results['loader_start_s']) if 'loader_start_s' in results else None
-        load = results.get('load_at_first_frame', '').strip('"')
-        values, chain = parse_report(os.path.join(out, f'{name}-serial.log'))
-        if returncode != 0 or values is None:
-            failures += 1
-            last = (stdout.strip().splitlines() or ['no output'])[-1]
-            print(f'boot {n}: FAILED (qemu_boot.py exit {returncode}): {last}', flush=True)
-            continue
-        open(os.path.join(out, f'{name}-critical-chain.txt'), 'w').write(chain + '\n')
-        p = phases(values, host_first, host_loader)
-        p['load'], p['boot'], p['chain'] = load, n, chain
-        p['steps'] = values.get('KioskStartupSteps') or {}
-        rows.append(p)
-        print(f'boot {n}: ' + ', '.join(f'{k} {fmt(p[k])}' for k, _ in PHASES) + f' (load {load})', flush=True)
-    for f in ('disk.img',):
-        if os.path.exists(os.path.join(out, f)):
-            os.unlink(os.path.join(out, f))
+        disk = os.path.join(out, 'disk.img')
+        run(['cp', '--sparse=always', series['img'], disk])
+        r = subprocess.run(['nice', sys.executable, QEMU_BOOT, '--disk', disk, '--out', out, '--name', name,
+                            '--size', SIZE, '--ref-start', series['ref'], '--disk-kind', a.disk_kind],
+                           capture_output=True, text=True)
+        open(os.path.join(out, f'{name}.out'), 'w').write(r.stdout + r.stderr)
+        stdout, returncode = r.stdout, r.returncode
+    results = dict(re.findall(r'^RESULT (\w+)=(.*)$', stdout, re.M))
+    host_first = float(results['first_frame_s']) if 'first_frame_s' in results else None
+    host_loader = float(results['loader_start_s']) if 'loader_start_s' in results else None
+    load = results.get('load_at_first_frame', '').strip('"')
+    values, chain = parse_report(os.path.join(out, f'{name}-serial.log'))
+    prefix = f'{series["label"]} ' if a.interleaved else ''
+    if returncode != 0 or values is None:
+        last = (stdout.strip().splitlines() or ['no output'])[-1]
+        print(f'{prefix}boot {n}: FAILED (qemu_boot.py exit {returncode}): {last}', flush=True)
+        return None
+    open(os.path.join(out, f'{name}-critical-chain.txt'), 'w').write(chain + '\n')
+    p = phases(values, host_first, host_loader)
+    p['load'], p['boot'], p['chain'] = load, n, chain
+    p['steps'] = values.get('KioskStartupSteps') or {}
+    print(f'{prefix}boot {n}: ' + ', '.join(f'{k} {fmt(p[k])}' for k, _ in PHASES) + f' (load {load})', flush=True)
+    return p
+
+
+def summarize(series, rows, disk_kind):
+    """OUT/LABEL/boots.tsv and summary.md of one image's boots; the summary's text."""
+    out, img = series['out'], series['img']
     with open(os.path.join(out, 'boots.tsv'), 'w') as f:
         f.write('\t'.join(['boot'] + [k for k, _ in PHASES] + ['load_at_first_frame']) + '\n')
         for p in rows:
             f.write('\t'.join([str(p['boot'])] + [fmt(p[k]) for k, _ in PHASES] + [p['load']]) + '\n')
     loads = [float(p['load'].split()[0]) for p in rows if p['load']]
-    lines = [f'{len(rows)} boots of {os.path.basename(img)} ({a.label}, {disk_kind} disk); host 1-minute load at the first frame: '
+    lines = [f'{len(rows)} boots of {os.path.basename(img)} ({series["label"]}, {disk_kind} disk); host 1-minute load at the first frame: '
              + (f'median {statistics.median(loads):.2f}, {min(loads):.2f}-{max(loads):.2f}' if loads else '-'),
              '', '| phase (s) | median | min | max | boots |', '| --- | --- | --- | --- | --- |']
     for k, title in PHASES:
@@ -294,9 +268,69 @@ def main():
                   rows[0]['chain'].rstrip(), '```']
     summary = '\n'.join(lines) + '\n'
     open(os.path.join(out, 'summary.md'), 'w').write(summary)
-    print(summary)
-    if failures:
-        print(f'boot-time: {failures} of {a.boots} boots did not finish (their .out and serial logs are in {out})')
+    return summary
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--boots', type=int, default=10)
+    ap.add_argument('--img', action='append',
+                    help='the image (default: the newest out/kiosk-carousel-*-amd64.img); given more than once, the images '
+                         'boot in turn (A, B, A, B …: the host\'s load drifts alike for each), each in OUT/LABEL/<image name>')
+    ap.add_argument('--label', default=time.strftime('%Y%m%d-%H%M%S'))
+    ap.add_argument('--out', default=os.path.join(TOP, 'out', 'boot-time'))
+    ap.add_argument('--disk-kind', default='virtio', choices=DISK_KINDS,
+                    help="the image's disk (qemu_boot.py): virtio (default, as make image-test boots it) or ssd (a SCSI disk that does not rotate, like a kiosk's SD card or SSD)")
+    ap.add_argument('--summarize', action='store_true', help='no boots: summarize an earlier run of LABEL again')
+    a = ap.parse_args()
+    if not a.summarize and not prerequisites():
+        return 2
+    images = a.img
+    if not images:
+        found = sorted((os.path.join(TOP, 'out', f) for f in os.listdir(os.path.join(TOP, 'out'))
+                        if f.startswith('kiosk-carousel-') and f.endswith('-amd64.img')), key=os.path.getmtime)
+        if not found:
+            print('boot-time: no out/kiosk-carousel-*-amd64.img: run make image first (or give --img)', file=sys.stderr)
+            return 2
+        images = found[-1:]
+    a.interleaved = len(images) > 1
+    top_out = os.path.join(a.out, a.label)
+    serieses = []
+    for img in images:
+        name = re.sub(r'\.img$', '', os.path.basename(img))
+        out = os.path.join(top_out, name) if a.interleaved else top_out
+        os.makedirs(out, exist_ok=True)
+        serieses.append({'img': img, 'out': out, 'label': name if a.interleaved else a.label})
+        print(f'boot-time: {a.boots} boots of {img} -> {out}', flush=True)
+    # The disk the boots had (a summary of an earlier run reads it back; older runs: virtio).
+    kind_file = os.path.join(top_out, 'disk-kind')
+    if a.summarize:
+        disk_kind = open(kind_file).read().strip() if os.path.exists(kind_file) else 'virtio'
+    else:
+        disk_kind = a.disk_kind
+        open(kind_file, 'w').write(disk_kind + '\n')
+    for series in serieses:
+        series['ref'] = None if a.summarize else references(series['img'], series['out'])
+        series['rows'], series['failures'] = [], 0
+    for n in range(1, a.boots + 1):
+        for series in serieses:
+            p = boot_once(series, n, a)
+            if p == 'missing':
+                continue
+            if p is None:
+                series['failures'] += 1
+            else:
+                series['rows'].append(p)
+    failures = 0
+    for series in serieses:
+        disk = os.path.join(series['out'], 'disk.img')
+        if os.path.exists(disk):
+            os.unlink(disk)
+        print(summarize(series, series['rows'], disk_kind))
+        if series['failures']:
+            print(f'boot-time: {series["failures"]} of {a.boots} boots of {series["img"]} did not finish '
+                  f'(their .out and serial logs are in {series["out"]})')
+        failures += series['failures']
     return 1 if failures else 0
 
 
