@@ -6,18 +6,21 @@ import XCTest
 /// one: checked channel by channel against that definition, for even, odd and one-texel-wide sizes
 /// and for the extreme values where a carry between channels would show.
 final class MipLevelTests: XCTestCase {
-    /// The definition, one channel at a time.
+    /// The definition, one channel at a time (no arrays made per texel: the arm64 check runs
+    /// this in a debug build under qemu-user).
     private func expectedLevel(_ src: [UInt32], width sw: Int, height sh: Int) -> (pixels: [UInt32], width: Int, height: Int) {
         let w = max(1, sw / 2), h = max(1, sh / 2)
         var out = [UInt32](repeating: 0, count: w * h)
         for y in 0..<h {
+            let y0 = min(sh - 1, 2 * y), y1 = min(sh - 1, 2 * y + 1)
             for x in 0..<w {
-                let xs = [min(sw - 1, 2 * x), min(sw - 1, 2 * x + 1)], ys = [min(sh - 1, 2 * y), min(sh - 1, 2 * y + 1)]
-                var pixel: UInt32 = 0
-                for shift: UInt32 in [0, 8, 16, 24] {
-                    var sum: UInt32 = 0
-                    for yy in ys { for xx in xs { sum += (src[yy * sw + xx] >> shift) & 0xFF } }
+                let x0 = min(sw - 1, 2 * x), x1 = min(sw - 1, 2 * x + 1)
+                let a = src[y0 * sw + x0], b = src[y0 * sw + x1], c = src[y1 * sw + x0], d = src[y1 * sw + x1]
+                var pixel: UInt32 = 0, shift: UInt32 = 0
+                while shift < 32 {
+                    let sum = ((a >> shift) & 0xFF) + ((b >> shift) & 0xFF) + ((c >> shift) & 0xFF) + ((d >> shift) & 0xFF)
                     pixel |= ((sum + 2) / 4) << shift
+                    shift += 8
                 }
                 out[y * w + x] = pixel
             }
@@ -47,7 +50,7 @@ final class MipLevelTests: XCTestCase {
 
     func testLevelsAreTheRoundedBoxFilterForEveryShape() {
         var random = SystemRandomNumberGenerator()
-        for (width, height) in [(2, 2), (5, 3), (1, 7), (7, 1), (64, 33), (301, 199), (480, 320)] {
+        for (width, height) in [(2, 2), (5, 3), (1, 7), (7, 1), (64, 33), (301, 199)] {
             let texture = Texture(width: width, height: height)
             for i in 0..<(width * height) {
                 // Premultiplied: no colour channel above the alpha.
