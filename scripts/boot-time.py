@@ -58,7 +58,6 @@ PHASES = [
     ('userspace', 'userspace before our exec'),
     ('exec_to_frame', 'exec -> first frame (its log line)'),
     ('frame_to_keyboard', 'first frame -> the keyboard added (its log line)'),
-    ('readahead_end', "the read-ahead's end, from our exec (negative: before it)"),
     ('first_frame', 'power-on -> first frame (host)'),
 ]
 
@@ -138,7 +137,7 @@ def parse_report(serial):
         if '=' in line and ' ' not in line.split('=', 1)[0]:
             k, v = line.split('=', 1)
             values.setdefault(k, v)
-        elif line.startswith(('KernelRunInit ', 'KioskFirstFrame ', 'Readahead ')):
+        elif line.startswith(('KernelRunInit ', 'KioskFirstFrame ')):
             k, v = line.split(' ', 1)
             values[k] = v
     values['KioskKeyboardAt'] = keyboard_added_at(body)
@@ -187,10 +186,6 @@ def phases(values, host_first_frame, host_loader_start):
         p['userspace'] = exec_start - userspace
     if first is not None and exec_start:
         p['exec_to_frame'] = first - exec_start
-    # `Readahead START EXIT RESULT` (kiosk-carousel-readahead.service, stop 48 and later).
-    readahead = (values.get('Readahead') or '').split()
-    if len(readahead) == 3 and readahead[2] == 'success' and readahead[1].isdigit() and int(readahead[1]) and exec_start:
-        p['readahead_end'] = int(readahead[1]) / 1e6 - exec_start
     keyboard = values.get('KioskKeyboardAt')
     if first is not None and keyboard is not None:
         p['frame_to_keyboard'] = keyboard - first

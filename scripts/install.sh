@@ -46,11 +46,9 @@ for unit in "$top"/systemd/*.service "$top"/systemd/*.timer "$top"/systemd/*.soc
     install -m 0644 "$unit" "$unitdir/$name"
     echo "installed $unitdir/$name"
     [ "$PREFIX" != /usr ] || continue
-    # Every ExecStart= that names the program (it runs it, or reads it ahead: the read-ahead
-    # unit's shell line), every occurrence moved to the prefix; and a condition on the program.
-    execs=$(sed -n "/^ExecStart=.*\/usr\/bin\/kiosk-carousel/{s|/usr/bin/kiosk-carousel|$PREFIX/bin/kiosk-carousel|g;p}" "$unit")
+    # Every ExecStart= that runs the program, with its prefix characters (-, @, +, !, :) kept.
+    execs=$(sed -n "s|^ExecStart=\([-@+!:]*\)/usr/bin/kiosk-carousel |ExecStart=\1$PREFIX/bin/kiosk-carousel |p" "$unit")
     [ -n "$execs" ] || continue
-    conditions=$(sed -n "s|^ConditionPathExists=/usr/bin/kiosk-carousel\$|ConditionPathExists=$PREFIX/bin/kiosk-carousel|p" "$unit")
     docs=""
     for d in $(sed -n 's|^Documentation=||p' "$unit"); do
         case $d in
@@ -64,7 +62,6 @@ for unit in "$top"/systemd/*.service "$top"/systemd/*.timer "$top"/systemd/*.soc
         echo "[Unit]"
         echo "Documentation="
         [ -z "$docs" ] || echo "Documentation=${docs# }"
-        [ -z "$conditions" ] || printf '%s\n' "ConditionPathExists=" "$conditions"
         echo "[Service]"
         echo "ExecStart="
         printf '%s\n' "$execs"

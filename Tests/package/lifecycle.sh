@@ -93,13 +93,6 @@ id kiosk >/dev/null 2>&1 || fail "no kiosk user after install"
 [ "$(sc is-enabled kiosk-carousel 2>/dev/null)" = enabled ] || fail "not enabled after install: $(sc is-enabled kiosk-carousel 2>&1)"
 is_state inactive || fail "a first install started the kiosk ($(prop ActiveState))"
 echo "  installed: user $(id kiosk); enabled; not started"
-# The read-ahead of the kiosk's files: enabled for the boot; run here, it reads them and succeeds.
-[ "$(sc is-enabled kiosk-carousel-readahead 2>/dev/null)" = enabled ] \
-    || fail "read-ahead not enabled after install: $(sc is-enabled kiosk-carousel-readahead 2>&1)"
-sc start kiosk-carousel-readahead || fail "the read-ahead failed: $(sc status kiosk-carousel-readahead 2>&1 | tail -5)"
-[ "$(sc show -p Result --value kiosk-carousel-readahead)" = success ] \
-    || fail "the read-ahead's result: $(sc show -p Result --value kiosk-carousel-readahead)"
-echo "  read-ahead: enabled, ran: $(sc show -p Result --value kiosk-carousel-readahead)"
 
 step "start"
 sc --no-block start kiosk-carousel || fail "systemctl start failed"
