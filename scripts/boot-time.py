@@ -231,9 +231,9 @@ def boot_once(series, n, a):
     return p
 
 
-def summarize(series, rows, disk_kind):
+def summarize(series, disk_kind):
     """OUT/LABEL/boots.tsv and summary.md of one image's boots; the summary's text."""
-    out, img = series['out'], series['img']
+    out, img, rows = series['out'], series['img'], series['rows']
     with open(os.path.join(out, 'boots.tsv'), 'w') as f:
         f.write('\t'.join(['boot'] + [k for k, _ in PHASES] + ['load_at_first_frame']) + '\n')
         for p in rows:
@@ -321,7 +321,7 @@ def main():
         disk = os.path.join(series['out'], 'disk.img')
         if os.path.exists(disk):
             os.unlink(disk)
-        print(summarize(series, series['rows'], disk_kind))
+        print(summarize(series, disk_kind))
         if series['failures']:
             print(f'boot-time: {series["failures"]} of {a.boots} boots of {series["img"]} did not finish '
                   f'(their .out and serial logs are in {series["out"]})')

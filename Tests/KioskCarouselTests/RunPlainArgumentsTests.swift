@@ -1,5 +1,4 @@
 import ArgumentParser
-import KioskConfig
 import TestSupport
 import XCTest
 @testable import kiosk_carousel
