@@ -13,13 +13,15 @@ struct SettledRun {
 }
 
 /// Runs `app`'s loop until `window` seconds after its first frame that shows every item's face
-/// with nothing fading in or moving.
+/// with nothing fading in or moving, or, given `framesAwaited`, until `grace` seconds after that
+/// many frames have followed it (`window` then only caps a run whose frames do not come).
 ///
 /// Start-up frames vary: card faces arrive from worker threads, late on a busy or emulated host.
 /// So a test of what a still kiosk does watches it for a fixed time after its start-up, whenever
 /// that comes, never from a fixed time after launch. `app`'s `exitAfter` only bounds a run whose
 /// faces never all arrive (the test then fails naming that step). `display` must be `app`'s.
 func runAfterStartUp(_ app: KioskApp, display: HeadlessDisplay, window: Double,
+                     framesAwaited: Int? = nil, grace: Double = 0.5,
                      file: StaticString = #filePath, line: UInt = #line) throws -> SettledRun {
     let items = app.session.config.items.count
     let stop = try TickTimer()
@@ -29,7 +31,11 @@ func runAfterStartUp(_ app: KioskApp, display: HeadlessDisplay, window: Double,
     let shown = display.onFrameShown
     display.onFrameShown = { [unowned app] frame in
         shown?(frame)
-        if settled != nil { return after.append(app.now) }
+        if settled != nil {
+            after.append(app.now)
+            if after.count == framesAwaited { stop.armOnce(after: grace) }
+            return
+        }
         // Faces are taken in on the loop's thread only, so the frame just drawn shows them all,
         // and nothing fades in or moves at its time.
         if (0..<items).allSatisfy(app.session.cards.isReady), !app.session.isMoving {
