@@ -42,7 +42,7 @@ struct RunOptions: Equatable {
     /// ended with a status other than 0.
     func run() throws {
         // The start, step by step: logged with the first frame on screen (docs/start-up.md).
-        var startup = StartupTimeline(mainStart: mainStarted)
+        var startup = StartupTimeline(mainStart: mainStarted, mainAccounting: mainStartedAccounting)
         try RunCommand.prepareProcess()
         KioskLogging.bootstrap(level: logLevel)
         let logger = Logger(label: "kiosk-carousel")

@@ -21,6 +21,8 @@ struct KioskCarouselCommand: ParsableCommand {
 /// When `main` began, on the monotonic clock: `run`'s start-up line tells the time before it
 /// (the sandbox, the loader, the runtime) from the arguments' parsing (`StartupTimeline`).
 let mainStarted = MonotonicClock.now()
+/// The main thread's counts then (time on a CPU, waiting for one, pages read since the fork).
+let mainStartedAccounting = ThreadAccounting.current()
 
 // `--version` also says which compositor loops this CPU gets and what this machine can decode
 // (probing the V4L2 devices only then).

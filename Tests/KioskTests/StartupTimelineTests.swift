@@ -61,6 +61,18 @@ final class StartupTimelineTests: ConfigFolderTestCase {
                        "first frame on screen 0.50 s after run began: first frame 0.50 s (drawn and handed over in 0.25 s)")
     }
 
+    func testTheAccountingSummarySplitsTheMainThreadsTimeBeforeAndAfterMain() {
+        let t = StartupTimeline(processStart: 10.0, mainStart: 11.0,
+                                mainAccounting: ThreadAccounting(cpu: 0.4, runQueueWait: 0.3, majorFaults: 200), runStart: 11.1)
+        XCTAssertEqual(t.accountingSummary(at: 13.0, shown: ThreadAccounting(cpu: 1.4, runQueueWait: 0.5, majorFaults: 260), processCPU: 3.1),
+                       "main thread before main: 0.40 s on a CPU, 0.30 s waiting for one, 0.30 s blocked (200 page reads); "
+                       + "from main to the first frame: 1.00 s on a CPU, 0.20 s waiting for one, 0.80 s blocked (60 page reads); "
+                       + "all threads 3.10 s on a CPU")
+        XCTAssertNil(StartupTimeline(processStart: 10.0, mainStart: 11.0, runStart: 11.1)
+            .accountingSummary(at: 13.0, shown: ThreadAccounting(cpu: 1, runQueueWait: nil, majorFaults: 0), processCPU: 1),
+                     "nothing to split without the counts at main")
+    }
+
     func testTheKioskLogsItsStartOnceWithItsFirstFrame() throws {
         var text = "[carousel]\ntype = \"linear\"\nitem_size = [200, 150]\n"
         for i in 0..<4 { text += "[[item]]\nid = \"i\(i)\"\ntitle = \"Item \(i)\"\n" }
@@ -70,7 +82,8 @@ final class StartupTimelineTests: ConfigFolderTestCase {
                                display: HeadlessDisplay(width: 400, height: 240), inputs: [],
                                log: try EventLog(path: nil), logger: log.logger)
         let began = MonotonicClock.now()
-        var timeline = StartupTimeline(processStart: began - 1, runStart: began - 0.5)
+        var timeline = StartupTimeline(processStart: began - 1, mainStart: began - 0.6,
+                                       mainAccounting: .current(), runStart: began - 0.5)
         timeline.mark("config", at: began - 0.25)
         app.startStartupReport(timeline)
 
@@ -81,7 +94,10 @@ final class StartupTimelineTests: ConfigFolderTestCase {
         XCTAssertEqual(lines.count, 1, "\(log.lines)")
         let line = try XCTUnwrap(lines.first)
         XCTAssertTrue(line.hasPrefix("start-up: first frame on screen "), line)
-        XCTAssertTrue(line.contains(" after the process began: 0.50 s before run (sandbox, libraries, runtime, arguments), config 0.25 s, attach "), line)
+        XCTAssertTrue(line.contains(" after the process began: 0.40 s before main (sandbox, libraries, runtime), arguments 0.10 s, config 0.25 s, attach "), line)
         XCTAssertTrue(line.contains(", first frame "), line)
+        XCTAssertTrue(line.contains("; main thread before main: "), line)
+        XCTAssertTrue(line.contains("); from main to the first frame: "), line)
+        XCTAssertTrue(line.hasSuffix(" on a CPU"), line)
     }
 }

@@ -20,6 +20,11 @@ final class StartupReportComponent: KioskComponent {
     func framePresented(_ frame: PresentedFrame) {
         guard !reported else { return }
         reported = true
-        context.logger.info("start-up: \(timeline.summary(shownAt: frame.time + frame.duration, drawing: frame.duration))")
+        let shownAt = frame.time + frame.duration
+        // Read here, on the loop's thread, which is the one that ran `main`.
+        let accounting = timeline.accountingSummary(at: MonotonicClock.now(), shown: .current(),
+                                                    processCPU: StartupTimeline.processCPUTime())
+        let line = timeline.summary(shownAt: shownAt, drawing: frame.duration) + (accounting.map { "; " + $0 } ?? "")
+        context.logger.info("start-up: \(line)")
     }
 }

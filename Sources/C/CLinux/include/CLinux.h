@@ -16,6 +16,7 @@
 #include <linux/kd.h>
 #include <sys/syscall.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "kiosk_cec.h"
@@ -30,6 +31,13 @@ static inline int kiosk_open(const char *path, int flags, unsigned int mode) { r
 static inline int kiosk_fcntl_int(int fd, int cmd, int arg) { return fcntl(fd, cmd, arg); }
 /// gettid(2): the calling thread's id (`setpriority` takes it for one thread).
 static inline int kiosk_gettid(void) { return (int)syscall(SYS_gettid); }
+/// The calling thread's page faults that read from the disk (getrusage(RUSAGE_THREAD)'s
+/// `ru_majflt`), or -1 with errno.
+/// (RUSAGE_THREAD is 1 in <linux/resource.h>; glibc declares it under _GNU_SOURCE only.)
+static inline long kiosk_thread_major_faults(void) {
+    struct rusage usage;
+    return getrusage((__rusage_who_t)1, &usage) == 0 ? usage.ru_majflt : -1;
+}
 /// prctl(PR_SET_NAME): the calling thread's name as the kernel shows it (`/proc/PID/task/TID/comm`,
 /// `top -H`, `perf`); up to 15 bytes are kept. Returns 0 or -1 with errno.
 static inline int kiosk_set_thread_name(const char *name) { return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0); }

@@ -1,0 +1,43 @@
+import Foundation
+@testable import LinuxSystem
+import XCTest
+
+/// `ThreadAccounting`: the calling thread's CPU time, run-queue wait and disk page faults, and
+/// how a stretch of wall time is split among them.
+final class ThreadAccountingTests: XCTestCase {
+    func testSchedstatTextGivesTheRunQueueWait() {
+        XCTAssertEqual(try XCTUnwrap(ThreadAccounting.runQueueWait(schedstat: "1520330 250000000 12\n")), 0.25, accuracy: 1e-12)
+        XCTAssertNil(ThreadAccounting.runQueueWait(schedstat: "0 0 0\n"), "a kernel that does not count writes zeros")
+        XCTAssertNil(ThreadAccounting.runQueueWait(schedstat: ""))
+        XCTAssertNil(ThreadAccounting.runQueueWait(schedstat: "12 x 3\n"))
+        XCTAssertNil(ThreadAccounting.runQueueWait(schedstat: "1 2\n"))
+    }
+
+    func testCPUTimeGrowsWithWorkAndNotWithSleep() {
+        let before = ThreadAccounting.current()
+        var x: UInt64 = 1
+        let start = MonotonicClock.now()
+        while MonotonicClock.now() - start < 0.05 { for i in 0..<10_000 { x = x &* 6364136223846793005 &+ UInt64(i) } }
+        let busy = ThreadAccounting.current()
+        usleep(100_000)
+        let slept = ThreadAccounting.current().since(busy)
+        XCTAssertNotEqual(x, 0)
+        XCTAssertGreaterThan(busy.since(before).cpu, 0.01, "50 ms of spinning shows as CPU time")
+        XCTAssertLessThan(slept.cpu, 0.05, "100 ms of sleep is not CPU time")
+        XCTAssertGreaterThanOrEqual(slept.majorFaults, 0)
+    }
+
+    func testDifferencesAndTheirDescription() {
+        let a = ThreadAccounting(cpu: 0.5, runQueueWait: 0.25, majorFaults: 10)
+        let b = ThreadAccounting(cpu: 1.0, runQueueWait: 0.5, majorFaults: 11)
+        XCTAssertEqual(b.since(a), ThreadAccounting(cpu: 0.5, runQueueWait: 0.25, majorFaults: 1))
+        XCTAssertNil(b.since(ThreadAccounting(cpu: 0.1, runQueueWait: nil, majorFaults: 0)).runQueueWait,
+                     "a wait is known only when both readings have it")
+        XCTAssertEqual(b.since(a).describe(over: 1.0), "0.50 s on a CPU, 0.25 s waiting for one, 0.25 s blocked (1 page read)")
+        XCTAssertEqual(ThreadAccounting(cpu: 0.41, runQueueWait: nil, majorFaults: 212).describe(over: 1.05),
+                       "0.41 s on a CPU, 0.64 s off it (212 page reads)")
+        XCTAssertEqual(ThreadAccounting(cpu: 0.6, runQueueWait: 0.5, majorFaults: 0).describe(over: 1.0),
+                       "0.60 s on a CPU, 0.50 s waiting for one, 0.00 s blocked (0 page reads)",
+                       "readings taken apart from the wall clock never make a negative time")
+    }
+}
