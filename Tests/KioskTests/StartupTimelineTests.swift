@@ -63,10 +63,10 @@ final class StartupTimelineTests: ConfigFolderTestCase {
 
     func testTheAccountingSummarySplitsTheMainThreadsTimeBeforeAndAfterMain() {
         let t = StartupTimeline(processStart: 10.0, mainStart: 11.0,
-                                mainAccounting: ThreadAccounting(cpu: 0.4, runQueueWait: 0.3, majorFaults: 200), runStart: 11.1)
-        XCTAssertEqual(t.accountingSummary(at: 13.0, shown: ThreadAccounting(cpu: 1.4, runQueueWait: 0.5, majorFaults: 260), processCPU: 3.1),
-                       "main thread before main: 0.40 s on a CPU, 0.30 s waiting for one, 0.30 s blocked (200 page reads); "
-                       + "from main to the first frame: 1.00 s on a CPU, 0.20 s waiting for one, 0.80 s blocked (60 page reads); "
+                                mainAccounting: ThreadAccounting(cpu: 0.4, runQueueWait: 0.3, majorFaults: 200, minorFaults: 3000), runStart: 11.1)
+        XCTAssertEqual(t.accountingSummary(at: 13.0, shown: ThreadAccounting(cpu: 1.4, runQueueWait: 0.5, majorFaults: 260, minorFaults: 9000), processCPU: 3.1),
+                       "main thread before main: 0.40 s on a CPU, 0.30 s waiting for one, 0.30 s blocked (200 page reads, 3000 other faults); "
+                       + "from main to the first frame: 1.00 s on a CPU, 0.20 s waiting for one, 0.80 s blocked (60 page reads, 6000 other faults); "
                        + "all threads 3.10 s on a CPU")
         XCTAssertNil(StartupTimeline(processStart: 10.0, mainStart: 11.0, runStart: 11.1)
             .accountingSummary(at: 13.0, shown: ThreadAccounting(cpu: 1, runQueueWait: nil, majorFaults: 0), processCPU: 1),

@@ -27,17 +27,30 @@ final class ThreadAccountingTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(slept.majorFaults, 0)
     }
 
+    func testTouchingFreshPagesCountsAsFaultsWithoutTheDisk() throws {
+        let pages = 1024, size = pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        let memory = try XCTUnwrap(mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
+        XCTAssertNotEqual(memory, MAP_FAILED)
+        defer { munmap(memory, size) }
+        let before = ThreadAccounting.current()
+        let bytes = memory.assumingMemoryBound(to: UInt8.self)
+        for page in 0..<pages { bytes[page * size / pages] = 1 }
+        let touched = ThreadAccounting.current().since(before)
+        XCTAssertGreaterThanOrEqual(touched.minorFaults, pages / 2, "each fresh page is a fault (or one of a huge page's)")
+        XCTAssertEqual(touched.majorFaults, 0, "zeroed pages are not read from a disk")
+    }
+
     func testDifferencesAndTheirDescription() {
-        let a = ThreadAccounting(cpu: 0.5, runQueueWait: 0.25, majorFaults: 10)
-        let b = ThreadAccounting(cpu: 1.0, runQueueWait: 0.5, majorFaults: 11)
-        XCTAssertEqual(b.since(a), ThreadAccounting(cpu: 0.5, runQueueWait: 0.25, majorFaults: 1))
+        let a = ThreadAccounting(cpu: 0.5, runQueueWait: 0.25, majorFaults: 10, minorFaults: 100)
+        let b = ThreadAccounting(cpu: 1.0, runQueueWait: 0.5, majorFaults: 11, minorFaults: 1100)
+        XCTAssertEqual(b.since(a), ThreadAccounting(cpu: 0.5, runQueueWait: 0.25, majorFaults: 1, minorFaults: 1000))
         XCTAssertNil(b.since(ThreadAccounting(cpu: 0.1, runQueueWait: nil, majorFaults: 0)).runQueueWait,
                      "a wait is known only when both readings have it")
-        XCTAssertEqual(b.since(a).describe(over: 1.0), "0.50 s on a CPU, 0.25 s waiting for one, 0.25 s blocked (1 page read)")
+        XCTAssertEqual(b.since(a).describe(over: 1.0), "0.50 s on a CPU, 0.25 s waiting for one, 0.25 s blocked (1 page read, 1000 other faults)")
         XCTAssertEqual(ThreadAccounting(cpu: 0.41, runQueueWait: nil, majorFaults: 212).describe(over: 1.05),
-                       "0.41 s on a CPU, 0.64 s off it (212 page reads)")
+                       "0.41 s on a CPU, 0.64 s off it (212 page reads, 0 other faults)")
         XCTAssertEqual(ThreadAccounting(cpu: 0.6, runQueueWait: 0.5, majorFaults: 0).describe(over: 1.0),
-                       "0.60 s on a CPU, 0.50 s waiting for one, 0.00 s blocked (0 page reads)",
+                       "0.60 s on a CPU, 0.50 s waiting for one, 0.00 s blocked (0 page reads, 0 other faults)",
                        "readings taken apart from the wall clock never make a negative time")
     }
 }

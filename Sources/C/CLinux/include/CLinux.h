@@ -31,12 +31,16 @@ static inline int kiosk_open(const char *path, int flags, unsigned int mode) { r
 static inline int kiosk_fcntl_int(int fd, int cmd, int arg) { return fcntl(fd, cmd, arg); }
 /// gettid(2): the calling thread's id (`setpriority` takes it for one thread).
 static inline int kiosk_gettid(void) { return (int)syscall(SYS_gettid); }
-/// The calling thread's page faults that read from the disk (getrusage(RUSAGE_THREAD)'s
-/// `ru_majflt`), or -1 with errno.
+/// The calling thread's page faults (getrusage(RUSAGE_THREAD)): those that read from the disk
+/// (`ru_majflt`) into `*major`, the others (`ru_minflt`: a page mapped from the page cache or a
+/// zeroed one) into `*minor`. Returns 0, or -1 with errno.
 /// (RUSAGE_THREAD is 1 in <linux/resource.h>; glibc declares it under _GNU_SOURCE only.)
-static inline long kiosk_thread_major_faults(void) {
+static inline int kiosk_thread_page_faults(long *major, long *minor) {
     struct rusage usage;
-    return getrusage((__rusage_who_t)1, &usage) == 0 ? usage.ru_majflt : -1;
+    if (getrusage((__rusage_who_t)1, &usage) != 0) return -1;
+    *major = usage.ru_majflt;
+    *minor = usage.ru_minflt;
+    return 0;
 }
 /// prctl(PR_SET_NAME): the calling thread's name as the kernel shows it (`/proc/PID/task/TID/comm`,
 /// `top -H`, `perf`); up to 15 bytes are kept. Returns 0 or -1 with errno.
