@@ -36,6 +36,9 @@ final class CairoContext {
     /// Finishes drawing: everything is in the texture's memory afterwards.
     func flush() { cairo_surface_flush(surface) }
 
+    /// Tells cairo that the texture's memory was written without it (before it draws again).
+    func markDirty() { cairo_surface_mark_dirty(surface) }
+
     func setColor(_ c: ARGBColor, alpha: Double = 1) {
         cairo_set_source_rgba(cr, Double((c >> 16) & 0xFF) / 255, Double((c >> 8) & 0xFF) / 255,
                               Double(c & 0xFF) / 255, Double(c >> 24) / 255 * alpha)

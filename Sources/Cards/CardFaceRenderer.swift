@@ -205,9 +205,38 @@ public struct CardFaceRenderer: CardRenderer {
 
     /// The card's background (times `alpha`) clipped to its rounded corners; the clip stays set
     /// for what `finishCard` draws inside.
+    /// `ctx`'s texture must be new (every pixel transparent) and, for the fast path, exactly
+    /// `W` × `H`: the gradient is then written row by row (`VerticalGradientFill`) and the corners
+    /// cut, instead of cairo's gradient under the clip.
     func paintBackground(_ ctx: CairoContext, style: CardStyle, width W: Double, height H: Double, alpha: Double = 1) {
+        guard Double(ctx.texture.width) == W, Double(ctx.texture.height) == H else {
+            clipToCard(ctx, style: style, width: W, height: H)
+            ctx.paintVertical(top: style.background, bottom: style.backgroundBottom, y0: 0, y1: H, alpha: alpha)
+            return
+        }
+        VerticalGradientFill.fill(ctx.texture, top: style.background, bottom: style.backgroundBottom, alpha: alpha)
+        ctx.markDirty()
+        cutCorners(ctx, radius: style.cornerRadius, width: W, height: H)
         clipToCard(ctx, style: style, width: W, height: H)
-        ctx.paintVertical(top: style.background, bottom: style.backgroundBottom, y0: 0, y1: H, alpha: alpha)
+    }
+
+    /// Clears what lies outside the card's rounded corners (partly, at the curve's edge: what
+    /// cairo's clip would have left), working only in the four corner squares.
+    func cutCorners(_ ctx: CairoContext, radius: Double, width W: Double, height H: Double) {
+        let r = max(0, min(radius, min(W, H) / 2))
+        guard r > 0 else { return }
+        let side = r.rounded(.up)
+        cairo_save(ctx.cr)
+        cairo_new_path(ctx.cr)
+        for (x, y) in [(0, 0), (W - side, 0), (0, H - side), (W - side, H - side)] { cairo_rectangle(ctx.cr, x, y, side, side) }
+        cairo_clip(ctx.cr)
+        ctx.roundedRect(x: 0, y: 0, width: W, height: H, radius: r)
+        cairo_rectangle(ctx.cr, 0, 0, W, H)
+        cairo_set_fill_rule(ctx.cr, CAIRO_FILL_RULE_EVEN_ODD)
+        cairo_set_operator(ctx.cr, CAIRO_OPERATOR_DEST_OUT)
+        cairo_set_source_rgba(ctx.cr, 0, 0, 0, 1)
+        cairo_fill(ctx.cr)
+        cairo_restore(ctx.cr)
     }
 
     /// After `paintBackground` (or a copy of its result, clipped again with `clipToCard`):

@@ -5,8 +5,6 @@ final class ConfigDecoder {
     /// The config file's folder: relative paths resolve against it.
     let folder: String
     let index: TOMLPositionIndex
-    /// For "it belongs in [input]": every schema key name and the sections that have it.
-    let keyHomes: [String: [String]]
     private var found: [(position: SourcePosition, order: Int, message: String)] = []
     /// What is worth saying but does not refuse the file (a text without a translation).
     private var warned: [(position: SourcePosition, order: Int, message: String)] = []
@@ -15,8 +13,8 @@ final class ConfigDecoder {
     /// Every font string a `font` key accepted, with its place, for the load's font pass (`FontPass`).
     private(set) var fontReferences: [FontReference] = []
 
-    init(file: String, folder: String, index: TOMLPositionIndex, keyHomes: [String: [String]]) {
-        self.file = file; self.folder = folder; self.index = index; self.keyHomes = keyHomes
+    init(file: String, folder: String, index: TOMLPositionIndex) {
+        self.file = file; self.folder = folder; self.index = index
     }
 
     /// Every problem, in file order (problems at the same place keep the order they were found).
@@ -176,7 +174,9 @@ final class ConfigDecoder {
         if let s = Suggestion.closest(to: key, in: spec.allNames) {
             let isChild = spec.children.contains { $0.name == s }
             message += isSection || isChild ? "; did you mean [\((tablePath.dotted.isEmpty ? "" : tablePath.dotted + ".") + s)]?" : "; did you mean '\(s)'?"
-        } else if let homes = keyHomes[key], !homes.isEmpty {
+        } else if let homes = ConfigSchema.keyHomes[key], !homes.isEmpty {
+            // Built on the first unknown key (from the whole reference: 7 M instructions, more
+            // than the rest of a file's decoding), never for a file without one.
             message += "; '\(key)' belongs in " + homes.joined(separator: " or ")
         } else if isSection {
             message += "; sections are " + spec.children.map { $0.form == .arrayOfTables ? "[[\($0.name)]]" : "[\($0.name)]" }.joined(separator: ", ")

@@ -100,8 +100,7 @@ public enum ConfigLoader {
         let document = try parseTOML(text, file: file)
         let folder = (file as NSString).deletingLastPathComponent
         let absoluteFolder = PathResolver.resolve(folder.isEmpty ? "." : folder, folder: "")
-        let decoder = ConfigDecoder(file: file, folder: absoluteFolder, index: index,
-                                    keyHomes: ConfigSchema.keyHomes)
+        let decoder = ConfigDecoder(file: file, folder: absoluteFolder, index: index)
         var config = KioskConfiguration()
         decoder.decode(ConfigSchema.root, entries: document.tableEntries ?? [], at: [], into: &config)
         // Pictures, clips and fonts are checked also when other keys have problems: every problem at once.
@@ -139,7 +138,7 @@ public enum ConfigLoader {
               let document = try? parseTOML(text, file: path) else { return KioskConfiguration() }
         let folder = (path as NSString).deletingLastPathComponent
         let decoder = ConfigDecoder(file: path, folder: PathResolver.resolve(folder.isEmpty ? "." : folder, folder: ""),
-                                    index: TOMLPositionIndex(text: text), keyHomes: ConfigSchema.keyHomes)
+                                    index: TOMLPositionIndex(text: text))
         var config = KioskConfiguration()
         let entries = (document.tableEntries ?? []).filter { tables.contains($0.key) }
         decoder.decode(ConfigSchema.root, entries: entries, at: [], into: &config)

@@ -6,18 +6,6 @@ public enum LinuxKeyCodes {
     /// `KEY_MAX`: the highest key code.
     public static let maxCode: UInt16 = 767
 
-    private static let codes: [String: UInt16] = {
-        var d: [String: UInt16] = [:]
-        for (name, code) in table { d[name] = code }
-        return d
-    }()
-
-    private static let names: [UInt16: String] = {
-        var d: [UInt16: String] = [:]
-        for (name, code) in table { d[code] = name }
-        return d
-    }()
-
     /// Every known name, in the header's order.
     public static var allNames: [String] { table.map(\.name) }
 
@@ -29,9 +17,12 @@ public enum LinuxKeyCodes {
             guard let n = UInt16(trimmed), n <= maxCode else { return nil }
             return n
         }
-        return codes[trimmed.uppercased()]
+        // A scan of the ~600 names, not a dictionary: a config names a few keys, and building
+        // the dictionary cost 2.8 M instructions of the kiosk's start (docs/start-up.md).
+        let upper = trimmed.uppercased()
+        return table.first(where: { $0.name == upper })?.code
     }
 
     /// The kernel's name of a code (`KEY_ENTER`), or its number when it has none.
-    public static func name(of code: UInt16) -> String { names[code] ?? String(code) }
+    public static func name(of code: UInt16) -> String { table.last(where: { $0.code == code })?.name ?? String(code) }
 }
