@@ -221,21 +221,28 @@ public struct CardFaceRenderer: CardRenderer {
     }
 
     /// Clears what lies outside the card's rounded corners (partly, at the curve's edge: what
-    /// cairo's clip would have left), working only in the four corner squares.
+    /// cairo's clip would have left). Each corner is a fill of its own, the region between the
+    /// corner and its arc, so cairo works in that corner's square only (one fill of the four
+    /// worked over the whole card: 1.8 M instructions a face).
     func cutCorners(_ ctx: CairoContext, radius: Double, width W: Double, height H: Double) {
         let r = max(0, min(radius, min(W, H) / 2))
         guard r > 0 else { return }
-        let side = r.rounded(.up)
         cairo_save(ctx.cr)
-        cairo_new_path(ctx.cr)
-        for (x, y) in [(0, 0), (W - side, 0), (0, H - side), (W - side, H - side)] { cairo_rectangle(ctx.cr, x, y, side, side) }
-        cairo_clip(ctx.cr)
-        ctx.roundedRect(x: 0, y: 0, width: W, height: H, radius: r)
-        cairo_rectangle(ctx.cr, 0, 0, W, H)
-        cairo_set_fill_rule(ctx.cr, CAIRO_FILL_RULE_EVEN_ODD)
         cairo_set_operator(ctx.cr, CAIRO_OPERATOR_DEST_OUT)
         cairo_set_source_rgba(ctx.cr, 0, 0, 0, 1)
-        cairo_fill(ctx.cr)
+        // The corner, the arc's centre and the angle its quarter starts at (clockwise, y down).
+        let corners: [(x: Double, y: Double, cx: Double, cy: Double, start: Double)] = [
+            (0, 0, r, r, Double.pi), (W, 0, W - r, r, 1.5 * Double.pi),
+            (W, H, W - r, H - r, 0), (0, H, r, H - r, 0.5 * Double.pi),
+        ]
+        for c in corners {
+            cairo_new_path(ctx.cr)
+            cairo_move_to(ctx.cr, c.x, c.y)
+            cairo_line_to(ctx.cr, c.cx + r * cos(c.start), c.cy + r * sin(c.start))
+            cairo_arc(ctx.cr, c.cx, c.cy, r, c.start, c.start + Double.pi / 2)
+            cairo_close_path(ctx.cr)
+            cairo_fill(ctx.cr)
+        }
         cairo_restore(ctx.cr)
     }
 

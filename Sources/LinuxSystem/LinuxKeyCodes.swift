@@ -12,7 +12,13 @@ public enum LinuxKeyCodes {
     /// The code of a `KEY_…`/`BTN_…` name (any case, surrounding blanks ignored) or of a decimal
     /// number up to `maxCode` (`"28"`); nil when unknown.
     public static func code(of text: String) -> UInt16? {
-        let trimmed = String(text.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+        // Blanks trimmed on the UTF-8 view (reversed collections of substrings cost the
+        // runtime ~0.1 M instructions a call to instantiate their types at the kiosk's start).
+        let bytes = text.utf8
+        let isBlank = { (b: UInt8) in b == 32 || b == 9 }
+        let first = bytes.firstIndex(where: { !isBlank($0) }) ?? bytes.endIndex
+        let last = bytes.lastIndex(where: { !isBlank($0) }).map(bytes.index(after:)) ?? first
+        let trimmed = first < last ? String(text[first..<last]) : ""
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
             guard let n = UInt16(trimmed), n <= maxCode else { return nil }
             return n

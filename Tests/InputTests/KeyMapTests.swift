@@ -13,6 +13,15 @@ final class KeyMapTests: XCTestCase {
         XCTAssertNil(KeyCodeNames.code(of: "REL_DIAL"), "not a key")
         XCTAssertNil(KeyCodeNames.code(of: "99999"))
         XCTAssertEqual(KeyCodeNames.name(of: 28), "KEY_ENTER")
+        XCTAssertEqual(KeyCodeNames.code(of: " \tKEY_ENTER  "), 28, "blanks around a name are ignored")
+        XCTAssertEqual(KeyCodeNames.code(of: "\t 28 "), 28, "and around a number")
+        XCTAssertNil(KeyCodeNames.code(of: "KEY_ ENTER"), "but not inside it")
+        XCTAssertNil(KeyCodeNames.code(of: " \t "))
+        XCTAssertNil(KeyCodeNames.code(of: ""))
+        XCTAssertEqual(KeyCodeNames.code(of: "KEY_Ä"), nil, "a name with a non-ASCII letter is no name")
+        XCTAssertEqual(KeyCodeNames.name(of: 256), "BTN_0", "the later of two names for a code (BTN_MISC, BTN_0), as libevdev gives")
+        XCTAssertEqual(KeyCodeNames.code(of: "BTN_MISC"), 256)
+        XCTAssertEqual(KeyCodeNames.name(of: 760), "760", "a code without a name is its number")
     }
 
     func testStandardMap() {
