@@ -81,23 +81,32 @@ public enum ConfigLoader {
 
     /// `parse`, also giving the document's top-level keys. `confinedTo`: every picture, clip and
     /// items folder must be inside that folder (a USB stick's content, `ImportedContent.load`).
+    /// The last text parsed (`run` reads its file twice at start).
+    static let lastParse = ParsedTextCache()
+
     static func parseWithTables(_ text: String, file: String, media: MediaChecks = .none,
                                 confinedTo: String? = nil) throws -> (config: KioskConfiguration, tables: Set<String>) {
         if let nul = text.unicodeScalars.firstIndex(of: "\0") {
             let p = position(of: nul, in: text)
             throw ConfigErrors([ConfigDiagnostic(file: file, line: p.line, column: p.column, message: "the file contains a NUL byte; is it a text file?")])
         }
-        let index = TOMLPositionIndex(text: text)
-        if let hazard = index.parserHazard {
-            // toml++ would assert here: report an earlier syntax error if the text before this
-            // statement has one, else this one, without handing the statement to toml++.
-            var before = String.UnicodeScalarView()
-            before.append(contentsOf: text.unicodeScalars.prefix(hazard.statementStartOffset))
-            _ = try parseTOML(String(before), file: file)
-            throw ConfigErrors([ConfigDiagnostic(file: file, line: hazard.position.line, column: hazard.position.column,
-                                                 message: "TOML syntax error: \(hazard.message)")])
+        let index: TOMLPositionIndex, document: TOMLNode
+        if let parsed = lastParse.parse(of: text) {
+            (index, document) = parsed
+        } else {
+            index = TOMLPositionIndex(text: text)
+            if let hazard = index.parserHazard {
+                // toml++ would assert here: report an earlier syntax error if the text before this
+                // statement has one, else this one, without handing the statement to toml++.
+                var before = String.UnicodeScalarView()
+                before.append(contentsOf: text.unicodeScalars.prefix(hazard.statementStartOffset))
+                _ = try parseTOML(String(before), file: file)
+                throw ConfigErrors([ConfigDiagnostic(file: file, line: hazard.position.line, column: hazard.position.column,
+                                                     message: "TOML syntax error: \(hazard.message)")])
+            }
+            document = try parseTOML(text, file: file)
+            lastParse.store(text, index: index, document: document)
         }
-        let document = try parseTOML(text, file: file)
         let folder = (file as NSString).deletingLastPathComponent
         let absoluteFolder = PathResolver.resolve(folder.isEmpty ? "." : folder, folder: "")
         let decoder = ConfigDecoder(file: file, folder: absoluteFolder, index: index)

@@ -1,0 +1,33 @@
+import Foundation
+
+/// The last config text parsed, with its position index and its document. `run` reads its file
+/// twice — before fontconfig is ready (to open the display and the input devices), then with
+/// every check — and the second reading of the same bytes takes the parse from here instead of
+/// scanning and parsing again (5 M instructions of the kiosk's start, docs/start-up.md). Keyed by
+/// the whole text, so an edited file is parsed anew; one entry, replaced by each new text.
+final class ParsedTextCache: @unchecked Sendable {
+    /// A text's parse: what `ConfigLoader.parseWithTables` makes before it decodes.
+    struct Entry {
+        var text: String
+        var index: TOMLPositionIndex
+        var document: TOMLNode
+    }
+
+    private let lock = NSLock()
+    private var entry: Entry?
+
+    /// The parse of `text` if it is the last one stored.
+    func parse(of text: String) -> (index: TOMLPositionIndex, document: TOMLNode)? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry, entry.text == text else { return nil }
+        return (entry.index, entry.document)
+    }
+
+    /// Keeps `text`'s parse (only a text that parsed: one with problems is read again).
+    func store(_ text: String, index: TOMLPositionIndex, document: TOMLNode) {
+        lock.lock()
+        entry = Entry(text: text, index: index, document: document)
+        lock.unlock()
+    }
+}
