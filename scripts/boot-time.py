@@ -150,17 +150,32 @@ def startup_steps(body):
     """The kiosk's own start, step by step, from its `start-up: first frame on screen …` journal
     line (StartupTimeline): {'before main': 0.70, 'arguments': 0.15, 'config': 0.31, …,
     'first frame': 0.52}, in order ('before run' for both first steps in stop 45's line);
-    {} when the line is not in the report (an image from before stop 45)."""
+    {} when the line is not in the report (an image from before stop 45). From stop 49 the line
+    goes on, after `; `, with where the main thread's time went (ThreadAccounting): those are
+    added as 'before main: on a CPU', 'main -> first frame: blocked', 'before main: page reads
+    (count)', 'all threads: on a CPU' and the like."""
     m = re.search(r'start-up: first frame on screen [0-9.]+ s after the process began: (.*)$', body, re.M)
     if not m:
         return {}
+    step_text, _, accounting = m.group(1).partition('; ')
     steps = {}
-    for part in m.group(1).split(', '):
+    for part in step_text.split(', '):
         s = re.match(r'([0-9.]+) s (before (?:run|main))\b|(.+?) ([0-9.]+) s\b', part)
         if s and s.group(1):
             steps[s.group(2)] = float(s.group(1))
         elif s:
             steps[s.group(3)] = float(s.group(4))
+    for part in accounting.split('; '):
+        t = re.match(r'(main thread before main|from main to the first frame): (.*)$', part)
+        if t:
+            name = 'before main' if t.group(1).startswith('main thread') else 'main -> first frame'
+            for value, what in re.findall(r'([0-9.]+) s (on a CPU|waiting for one|blocked|off it)', t.group(2)):
+                steps[f'{name}: {what.replace("waiting for one", "waiting for a CPU")}'] = float(value)
+            for value, what in re.findall(r'([0-9]+) (page reads?|other faults?)', t.group(2)):
+                steps[f'{name}: {what.rstrip("s")}s (count)'] = float(value)
+        a = re.match(r'all threads ([0-9.]+) s on a CPU', part)
+        if a:
+            steps['all threads: on a CPU'] = float(a.group(1))
     return steps
 
 
