@@ -16,10 +16,12 @@ final class RunStartOrderTests: CommandTestCase {
         return (String(try XCTUnwrap(line, r.errors)), r.errors)
     }
 
-    /// The steps' names in the order the line gives them.
+    /// The steps' names in the order the line gives them (before the main thread's accounting,
+    /// which follows a `; `).
     private func steps(_ line: String) -> [String] {
         guard let colon = line.range(of: "after the process began: ") else { return [] }
-        return line[colon.upperBound...].components(separatedBy: ", ").compactMap { part in
+        let stepText = line[colon.upperBound...].components(separatedBy: "; ")[0]
+        return stepText.components(separatedBy: ", ").compactMap { part in
             part.range(of: #" [0-9]+\.[0-9]{2} s"#, options: .regularExpression).map { String(part[..<$0.lowerBound]) }
         }
     }
@@ -28,6 +30,11 @@ final class RunStartOrderTests: CommandTestCase {
         let (line, _) = try startupLine(of: config)
         XCTAssertEqual(steps(line), ["arguments", "config", "display", "input devices", "fonts and clips", "components", "attach", "first frame"],
                        line)
+        // Then where the main thread's time went, before main (from the fork) and after it.
+        XCTAssertNotNil(line.range(of: #"\(drawn and handed over in [0-9.]+ s\); main thread before main: [0-9.]+ s on a CPU, "#
+                                   + #"([0-9.]+ s waiting for one, [0-9.]+ s blocked|[0-9.]+ s off it) \([0-9]+ page reads?, [0-9]+ other faults?\); "#
+                                   + #"from main to the first frame: [0-9.]+ s on a CPU, .*; all threads [0-9.]+ s on a CPU$"#,
+                                   options: .regularExpression), line)
     }
 
     /// A font that is not installed is found by the second reading: the problem is logged at its
