@@ -223,13 +223,15 @@ public struct CardFaceRenderer: CardRenderer {
     /// Clears what lies outside the card's rounded corners (partly, at the curve's edge: what
     /// cairo's clip would have left). Each corner is a fill of its own, the region between the
     /// corner and its arc, so cairo works in that corner's square only (one fill of the four
-    /// worked over the whole card: 1.8 M instructions a face).
+    /// worked over the whole card: 1.8 M instructions a face). `CLEAR` scales what is there by
+    /// one less the coverage, as `DEST_OUT` with an opaque source would, without pixman's general
+    /// path that `DEST_OUT` takes (2.7 M instructions for its first eight small fills, 0.2 M
+    /// for `CLEAR`'s).
     func cutCorners(_ ctx: CairoContext, radius: Double, width W: Double, height H: Double) {
         let r = max(0, min(radius, min(W, H) / 2))
         guard r > 0 else { return }
         cairo_save(ctx.cr)
-        cairo_set_operator(ctx.cr, CAIRO_OPERATOR_DEST_OUT)
-        cairo_set_source_rgba(ctx.cr, 0, 0, 0, 1)
+        cairo_set_operator(ctx.cr, CAIRO_OPERATOR_CLEAR)
         // The corner, the arc's centre and the angle its quarter starts at (clockwise, y down).
         let corners: [(x: Double, y: Double, cx: Double, cy: Double, start: Double)] = [
             (0, 0, r, r, Double.pi), (W, 0, W - r, r, 1.5 * Double.pi),
