@@ -17,8 +17,12 @@ public protocol WallClock: AnyObject {
 /// The system's clock: `CLOCK_REALTIME`, the zone of `TZ` or `/etc/localtime`
 /// (`TimeZone.current`), `adjtimex` for the synchronisation.
 public final class SystemWallClock: WallClock {
-    public let timeZone: TimeZone
-    public init(timeZone: TimeZone = .current) { self.timeZone = timeZone }
+    private let givenZone: TimeZone?
+    /// The zone given, else the system's, looked up when first asked (Foundation reads
+    /// `/etc/localtime` and builds the zone: 0.9 M instructions that a kiosk without a schedule
+    /// need not spend at its start).
+    public var timeZone: TimeZone { givenZone ?? .current }
+    public init(timeZone: TimeZone? = nil) { givenZone = timeZone }
     public var unixTime: Double { Date().timeIntervalSince1970 }
     public var isSynchronised: Bool { systemClockSynchronised() }
 }
