@@ -86,7 +86,9 @@ public enum ConfigLoader {
 
     static func parseWithTables(_ text: String, file: String, media: MediaChecks = .none,
                                 confinedTo: String? = nil) throws -> (config: KioskConfiguration, tables: Set<String>) {
-        if let nul = text.unicodeScalars.firstIndex(of: "\0") {
+        // A NUL is looked for in the UTF-8 bytes (the scalars' walk cost 0.4 M instructions for
+        // the example file), its place in the scalars only when there is one.
+        if text.utf8.contains(0), let nul = text.unicodeScalars.firstIndex(of: "\0") {
             let p = position(of: nul, in: text)
             throw ConfigErrors([ConfigDiagnostic(file: file, line: p.line, column: p.column, message: "the file contains a NUL byte; is it a text file?")])
         }
