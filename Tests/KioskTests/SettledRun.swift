@@ -10,6 +10,9 @@ struct SettledRun {
     var framesAfter: [Double]
     /// Loop wake-ups after that frame (the wake-up that ends the run among them).
     var wakeupsAfter: Int
+    /// The loop's time when the run ended: `window` after `settled`, or later when the host
+    /// kept the loop from running on time (a starved or emulated process).
+    var ended: Double
 }
 
 /// Runs `app`'s loop until `window` seconds after its first frame that shows every item's face
@@ -46,5 +49,5 @@ func runAfterStartUp(_ app: KioskApp, display: HeadlessDisplay, window: Double,
     XCTAssertEqual(try app.run(), 0, file: file, line: line)
     let s = try XCTUnwrap(settled, "start-up: not every one of the \(items) faces was drawn before the run's cap (exitAfter)",
                           file: file, line: line)
-    return SettledRun(settled: s.time, framesAfter: after, wakeupsAfter: app.loopWakeups - s.wakeups)
+    return SettledRun(settled: s.time, framesAfter: after, wakeupsAfter: app.loopWakeups - s.wakeups, ended: app.now)
 }
