@@ -79,11 +79,11 @@ public enum ConfigLoader {
         try parseWithTables(text, file: file, media: media).config
     }
 
-    /// `parse`, also giving the document's top-level keys. `confinedTo`: every picture, clip and
-    /// items folder must be inside that folder (a USB stick's content, `ImportedContent.load`).
     /// The last text parsed (`run` reads its file twice at start).
     static let lastParse = ParsedTextCache()
 
+    /// `parse`, also giving the document's top-level keys. `confinedTo`: every picture, clip and
+    /// items folder must be inside that folder (a USB stick's content, `ImportedContent.load`).
     static func parseWithTables(_ text: String, file: String, media: MediaChecks = .none,
                                 confinedTo: String? = nil) throws -> (config: KioskConfiguration, tables: Set<String>) {
         // A NUL is looked for in the UTF-8 bytes (the scalars' walk cost 0.4 M instructions for

@@ -13,7 +13,7 @@ public enum LinuxKeyCodes {
     /// number up to `maxCode` (`"28"`); nil when unknown.
     public static func code(of text: String) -> UInt16? {
         // Blanks trimmed on the UTF-8 view (reversed collections of substrings cost the
-        // runtime ~0.1 M instructions a call to instantiate their types at the kiosk's start).
+        // runtime ~0.2 M instructions a call to instantiate their types at the kiosk's start).
         let bytes = text.utf8
         let isBlank = { (b: UInt8) in b == 32 || b == 9 }
         let first = bytes.firstIndex(where: { !isBlank($0) }) ?? bytes.endIndex

@@ -20,7 +20,6 @@ struct RunOptions: Equatable {
     var shots: [String] = []
     var logLevel: Logger.Level = .info
 
-
     /// The checks the options must pass before anything starts (swift-argument-parser calls it
     /// through `RunCommand.validate()`; the plain reading refuses options that fail it).
     func validate() throws {

@@ -73,9 +73,9 @@ public struct StartupTimeline: Sendable {
 
     /// Where the main thread's time went, given its counts once the first frame is on screen
     /// (`shown`, read on that thread at `time`, monotonic) and all threads' CPU time by then
-    /// (`processCPU`): `main thread
-    /// before main: 0.41 s on a CPU, 0.30 s waiting for one, 0.34 s blocked (212 page reads);
-    /// from main to the first frame: …; all threads 3.10 s on a CPU`. Busy, waiting or blocked
+    /// (`processCPU`): `main thread before main: 0.41 s on a CPU, 0.30 s waiting for one, 0.34 s
+    /// blocked (212 page reads, 850 other faults); from main to the first frame: …; all threads
+    /// 3.10 s on a CPU`. Busy, waiting or blocked
     /// call for different cuts: less work, fewer other units at boot, or fewer pages read.
     /// Nil without the process's start, `main`'s start or its counts.
     public func accountingSummary(at time: Double, shown: ThreadAccounting, processCPU: Double) -> String? {
