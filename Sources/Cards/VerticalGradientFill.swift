@@ -1,5 +1,5 @@
 import KioskConfig
-import RasterCore
+import Raster
 
 /// A card's background written straight into a texture: a vertical gradient is one colour a
 /// row, so each row is a fill of one premultiplied word. cairo drew it as a linear gradient

@@ -1,7 +1,7 @@
 @testable import Cards
 import CCardLibs
 import KioskConfig
-import RasterCore
+import Raster
 import XCTest
 
 /// A card's background written row by row with its corners cut (`paintBackground`'s fast path)
