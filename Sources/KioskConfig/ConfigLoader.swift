@@ -37,18 +37,20 @@ public enum ConfigLoader {
     /// `MediaFileCheck.kiosk`). `missingFileHint`: how to name another file, added to the "no
     /// such file" problem; only the command knows how the path was chosen (`--config`, the
     /// environment, the default place, an argument), so the loader adds none by itself.
+    /// `parses`: where a reading of the same text finds its parse (`run` reads its file twice).
     public static func load(path: String, importedContent: Bool = true, media: MediaChecks = .none,
-                            missingFileHint: String? = nil) throws -> KioskConfiguration {
-        let config = try loadFile(path: path, media: media, missingFileHint: missingFileHint).config
+                            missingFileHint: String? = nil, parses: ParsedTextCache? = nil) throws -> KioskConfiguration {
+        let config = try loadFile(path: path, media: media, missingFileHint: missingFileHint, parses: parses).config
         return importedContent ? ImportedContent.applyCurrent(to: config, media: media) : config
     }
 
     /// `load` for the running kiosk: when the file has problems but USB content is current,
     /// that content over what can be read of the file (`ImportedContent.rescue`, the problems in
     /// `machineProblems`). `check-config` uses `load`: the file's problems are still problems.
-    public static func loadForRun(path: String, media: MediaChecks = .none, missingFileHint: String? = nil) throws -> KioskConfiguration {
+    public static func loadForRun(path: String, media: MediaChecks = .none, missingFileHint: String? = nil,
+                                  parses: ParsedTextCache? = nil) throws -> KioskConfiguration {
         do {
-            return try load(path: path, media: media, missingFileHint: missingFileHint)
+            return try load(path: path, media: media, missingFileHint: missingFileHint, parses: parses)
         } catch let e as ConfigErrors {
             if let rescued = ImportedContent.rescue(machinePath: path, problems: e.diagnostics, media: media) { return rescued }
             throw e
@@ -56,9 +58,9 @@ public enum ConfigLoader {
     }
 
     /// Loads and validates one file, alone; also gives the top-level keys it has.
-    static func loadFile(path: String, media: MediaChecks = .none,
-                         missingFileHint: String? = nil) throws -> (config: KioskConfiguration, tables: Set<String>) {
-        try parseWithTables(readText(path: path, missingFileHint: missingFileHint), file: path, media: media)
+    static func loadFile(path: String, media: MediaChecks = .none, missingFileHint: String? = nil,
+                         parses: ParsedTextCache? = nil) throws -> (config: KioskConfiguration, tables: Set<String>) {
+        try parseWithTables(readText(path: path, missingFileHint: missingFileHint), file: path, media: media, parses: parses)
     }
 
     /// The file's text, or why it cannot be read (as a diagnostic without a place).
@@ -79,13 +81,11 @@ public enum ConfigLoader {
         try parseWithTables(text, file: file, media: media).config
     }
 
-    /// The last text parsed (`run` reads its file twice at start).
-    static let lastParse = ParsedTextCache()
-
     /// `parse`, also giving the document's top-level keys. `confinedTo`: every picture, clip and
     /// items folder must be inside that folder (a USB stick's content, `ImportedContent.load`).
-    static func parseWithTables(_ text: String, file: String, media: MediaChecks = .none,
-                                confinedTo: String? = nil) throws -> (config: KioskConfiguration, tables: Set<String>) {
+    /// `parses`: the parse of this same text is taken from there if it holds it, and kept there.
+    static func parseWithTables(_ text: String, file: String, media: MediaChecks = .none, confinedTo: String? = nil,
+                                parses: ParsedTextCache? = nil) throws -> (config: KioskConfiguration, tables: Set<String>) {
         // A NUL is looked for in the UTF-8 bytes (the scalars' walk cost 0.4 M instructions for
         // the example file), its place in the scalars only when there is one.
         if text.utf8.contains(0), let nul = text.unicodeScalars.firstIndex(of: "\0") {
@@ -93,7 +93,7 @@ public enum ConfigLoader {
             throw ConfigErrors([ConfigDiagnostic(file: file, line: p.line, column: p.column, message: "the file contains a NUL byte; is it a text file?")])
         }
         let index: TOMLPositionIndex, document: TOMLNode
-        if let parsed = lastParse.parse(of: text) {
+        if let parsed = parses?.parse(of: text) {
             (index, document) = parsed
         } else {
             index = TOMLPositionIndex(text: text)
@@ -107,7 +107,7 @@ public enum ConfigLoader {
                                                      message: "TOML syntax error: \(hazard.message)")])
             }
             document = try parseTOML(text, file: file)
-            lastParse.store(text, index: index, document: document)
+            parses?.store(text, index: index, document: document)
         }
         let folder = (file as NSString).deletingLastPathComponent
         let absoluteFolder = PathResolver.resolve(folder.isEmpty ? "." : folder, folder: "")

@@ -50,10 +50,11 @@ struct RunCommand: ParsableCommand {
     /// every reload do), or, when it does not validate (or cannot be read), its problems logged and
     /// the display and services it names as far as they can be read: the screen shows them
     /// until the file is fixed (ConfigReload).
-    static func loadChecked(path: String, missingFileHint: String?, logger: Logger) throws
+    static func loadChecked(path: String, missingFileHint: String?, logger: Logger, parses: ParsedTextCache? = nil) throws
         -> (config: KioskConfiguration, problems: [ConfigDiagnostic]) {
         do {
-            let cfg = try ConfigLoader.loadForRun(path: path, media: MediaFileCheck.kiosk, missingFileHint: missingFileHint)
+            let cfg = try ConfigLoader.loadForRun(path: path, media: MediaFileCheck.kiosk, missingFileHint: missingFileHint,
+                                                  parses: parses)
             KioskBehavior.logLoaded(cfg, logger: logger)
             return (cfg, [])
         } catch let e as ConfigErrors {

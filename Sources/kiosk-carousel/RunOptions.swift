@@ -56,7 +56,9 @@ struct RunOptions: Equatable {
         // checked at once, so its problems are listed whole.
         let opening: KioskConfiguration
         let checkedAtOnce: (config: KioskConfiguration, problems: [ConfigDiagnostic])?
-        if let unchecked = try? ConfigLoader.loadForRun(path: path, missingFileHint: missingFileHint) {
+        // The second reading of the same text takes the first one's parse.
+        let parses = ParsedTextCache()
+        if let unchecked = try? ConfigLoader.loadForRun(path: path, missingFileHint: missingFileHint, parses: parses) {
             (opening, checkedAtOnce) = (unchecked, nil)
         } else {
             let whole = try RunCommand.loadChecked(path: path, missingFileHint: missingFileHint, logger: logger)
@@ -81,7 +83,7 @@ struct RunOptions: Equatable {
         if let checkedAtOnce {
             (cfg, problems) = checkedAtOnce
         } else {
-            (cfg, problems) = try RunCommand.loadChecked(path: path, missingFileHint: missingFileHint, logger: logger)
+            (cfg, problems) = try RunCommand.loadChecked(path: path, missingFileHint: missingFileHint, logger: logger, parses: parses)
             startup.mark("fonts and clips")
         }
         let app = try KioskApp(configPath: path, config: cfg, display: display, inputs: inputs,

@@ -20,18 +20,25 @@ final class ParsedTextCacheTests: XCTestCase {
         XCTAssertNotNil(cache.parse(of: other))
     }
 
-    /// A file read, changed and read again: the second reading sees the change, its problems
-    /// have the places of the new text, and reading the same text twice gives the same result.
+    /// A file read, changed and read again through one cache: the second reading sees the
+    /// change, its problems have the places of the new text, and reading the same text twice
+    /// gives the same result (the second time from the cache).
     func testAFileReadAgainAfterAnEditIsReadAsEdited() throws {
         let fixture = ConfigFixture()
-        let first = try fixture.load("[carousel]\ntype = \"linear\"\n")
-        XCTAssertEqual(first.carousel.type, .linear)
-        XCTAssertEqual(try fixture.load("[carousel]\ntype = \"linear\"\n").carousel.type, .linear)
-        XCTAssertEqual(try fixture.load("# edited\n[carousel]\ntype = \"wheel\"\n").carousel.type, .wheel)
-        XCTAssertThrowsError(try fixture.load("# edited\n\n[carousel]\ntype = \"whel\"\n")) { error in
+        let parses = ParsedTextCache()
+        func load(_ text: String) throws -> KioskConfiguration {
+            try ConfigLoader.load(path: fixture.write("config.toml", text), parses: parses)
+        }
+        let linear = "[carousel]\ntype = \"linear\"\n"
+        XCTAssertEqual(try load(linear).carousel.type, .linear)
+        XCTAssertNotNil(parses.parse(of: linear), "the reading kept its parse")
+        XCTAssertEqual(try load(linear).carousel.type, .linear)
+        XCTAssertEqual(try load("# edited\n[carousel]\ntype = \"wheel\"\n").carousel.type, .wheel)
+        XCTAssertNil(parses.parse(of: linear), "replaced by the edited text's")
+        XCTAssertThrowsError(try load("# edited\n\n[carousel]\ntype = \"whel\"\n")) { error in
             let d = (error as? ConfigErrors)?.diagnostics.first
             XCTAssertEqual(d?.line, 4, "the place in the text read, not in the one before: \(String(describing: d))")
         }
-        XCTAssertThrowsError(try fixture.load("# edited\n\n[carousel]\ntype = \"whel\"\n"), "a text with problems has them when read again")
+        XCTAssertThrowsError(try load("# edited\n\n[carousel]\ntype = \"whel\"\n"), "a text with problems has them when read again")
     }
 }
