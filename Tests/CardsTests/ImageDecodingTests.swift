@@ -9,14 +9,18 @@ final class ImageDecodingTests: XCTestCase {
     let tmp = TempDir()
 
     func testJPEGDecodesAtReducedSizeWhenLargerThanTheCard() throws {
-        let big = JPEGEncoder.encode(TestPictures.landscape(width: 4000, height: 3000), quality: 80)
-        let t = try JPEGDecoder.decode(big, file: "big.jpg", fit: .cover, boxWidth: 480, boxHeight: 360, limits: ImageLimits())
-        XCTAssertEqual(t.width, 500)           // 1/8 is the smallest factor still covering 480×360
-        XCTAssertEqual(t.height, 375)
-        let contain = try JPEGDecoder.decode(big, file: "big.jpg", fit: .contain, boxWidth: 1000, boxHeight: 300, limits: ImageLimits())
-        XCTAssertEqual(contain.height, 375)    // contain needs scale 0.1 → 1/8
-        let full = try JPEGDecoder.decode(big, file: "big.jpg", fit: .cover, boxWidth: 4000, boxHeight: 3000, limits: ImageLimits())
-        XCTAssertEqual(full.width, 4000)
+        // 2000×1500 against a 240×180 box: the picture is more than 8× the box (cover needs scale
+        // 0.12), so libjpeg's 1/8 is chosen, as it was for the 4000×3000 picture against 480×360
+        // this test used before; a quarter of the pixels to make, encode and decode (that took
+        // 80 s under qemu-user). 1500/8 = 187.5 also checks the size is rounded up.
+        let big = JPEGEncoder.encode(TestPictures.landscape(width: 2000, height: 1500), quality: 80)
+        let t = try JPEGDecoder.decode(big, file: "big.jpg", fit: .cover, boxWidth: 240, boxHeight: 180, limits: ImageLimits())
+        XCTAssertEqual(t.width, 250)           // 1/8 is the smallest factor still covering 240×180
+        XCTAssertEqual(t.height, 188)
+        let contain = try JPEGDecoder.decode(big, file: "big.jpg", fit: .contain, boxWidth: 500, boxHeight: 150, limits: ImageLimits())
+        XCTAssertEqual(contain.height, 188)    // contain needs scale 0.1 → 1/8
+        let full = try JPEGDecoder.decode(big, file: "big.jpg", fit: .cover, boxWidth: 2000, boxHeight: 1500, limits: ImageLimits())
+        XCTAssertEqual(full.width, 2000)
     }
 
     func testJPEGWithEXIFOrientationIsShownUpright() throws {

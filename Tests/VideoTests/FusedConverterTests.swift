@@ -9,21 +9,13 @@ import XCTest
 /// where it covers the frames, and libswscale everywhere else (issue 28 §6).
 final class FusedConverterTests: XCTestCase {
     /// PSNR of `a` against `b` over the colour channels of columns `columns`, and the largest
-    /// difference of one channel.
+    /// difference of one channel. One pass over the raw rows (`PixelComparison`): a per-pixel
+    /// loop of texture subscripts and `for shift in [0, 8, 16]` (an array per pixel) took most of
+    /// this class's time in a debug build, and minutes under qemu-user.
     private func compare(_ a: Texture, _ b: Texture, columns: Range<Int>) -> (psnr: Double, largest: Int) {
-        var squares = 0.0, largest = 0, count = 0
-        for y in 0..<a.height {
-            for x in columns {
-                let p = a[x, y], q = b[x, y]
-                for shift in [0, 8, 16] {
-                    let d = Int((p >> UInt32(shift)) & 0xFF) - Int((q >> UInt32(shift)) & 0xFF)
-                    squares += Double(d * d)
-                    largest = max(largest, abs(d))
-                    count += 1
-                }
-            }
-        }
-        return (squares == 0 ? .infinity : 10 * log10(255 * 255 / (squares / Double(count))), largest)
+        let (squares, largest, count) = PixelComparison.channelDifferences(a.pixels, stride: a.width, b.pixels, stride: b.width,
+                                                                           columns: columns, rows: 0..<a.height)
+        return (squares == 0 ? .infinity : 10 * log10(255 * 255 / (Double(squares) / Double(count))), largest)
     }
 
     /// Decodes `frames` frames of `path` at `width × height` both ways and checks the fused
@@ -42,12 +34,15 @@ final class FusedConverterTests: XCTestCase {
             let b = try XCTUnwrap(swscale.nextFrame(), file: file, line: line).texture
             XCTAssertTrue(fused.lastFrameWasFused, "\(what): the fused converter was not used", file: file, line: line)
             XCTAssertFalse(swscale.lastFrameWasFused, file: file, line: line)
+            guard a.width == b.width, a.height == b.height else {
+                return XCTFail("\(what), frame \(n): \(a.width)×\(a.height) against \(b.width)×\(b.height)", file: file, line: line)
+            }
             let (psnr, largest) = compare(a, b, columns: shown)
             XCTAssertGreaterThan(psnr, 40, "\(what), frame \(n): PSNR \(psnr) dB against libswscale", file: file, line: line)
             XCTAssertLessThanOrEqual(largest, 12, "\(what), frame \(n): a channel differs by \(largest)", file: file, line: line)
-            for y in 0..<height { for x in shown where a[x, y] >> 24 != 0xFF {
+            if let (x, y) = PixelComparison.firstNotOpaque(a.pixels, stride: a.width, columns: shown, rows: 0..<height) {
                 XCTFail("\(what): pixel \(x),\(y) not opaque", file: file, line: line); return
-            } }
+            }
         }
     }
 
@@ -96,9 +91,10 @@ final class FusedConverterTests: XCTestCase {
                 let frames = try decoders.map { try XCTUnwrap($0.nextFrame()).texture }
                 let columns = (width - shown) / 2 ..< (width + shown) / 2
                 for (level, frame) in frames.enumerated().dropFirst() {
-                    var differing = 0
-                    for y in 0..<height { for x in columns where frame[x, y] != frames[0][x, y] { differing += 1 } }
-                    XCTAssertEqual(differing, 0, "\(path) at \(width)×\(height), frame \(n): level \(level) differs from plain C")
+                    let differing = PixelComparison.differences(frame.pixels, stride: frame.width, frames[0].pixels, stride: frames[0].width,
+                                                                columns: columns, rows: 0..<height)
+                    XCTAssertEqual(differing.count, 0, "\(path) at \(width)×\(height), frame \(n): level \(level) differs from plain C, first "
+                                   + differing.first.map(\.description).joined(separator: " "))
                 }
             }
         }
