@@ -3,11 +3,12 @@
 # (docs/updates.md, "Proof"). Builds the bundles from the image's own root filesystem, then runs
 # Tests/image/update_test.py's steps:
 #
-#   updates     N from slot A; N+1 from a USB stick, installed while the carousel runs, the reboot
+#   updates     N from slot A; N+1 from a URL (a server on this machine's loopback, reached
+#               through QEMU's user-mode network), installed while the carousel runs, the reboot
 #               when idle (kiosk-carousel-update-reboot.path: at once); N+1 from slot B, marked
-#               good; N+2 from a URL (a server on this machine's loopback, reached through QEMU's
-#               user-mode network) into slot A the same way; KIOSK edits and the data partition
-#               kept. Its timings and the disk with N+1 pending are kept for the power cuts.
+#               good; N+2 from a USB stick into slot A the same way; KIOSK edits and the data
+#               partition kept. Its timings and the disk with N+1 pending are kept for the power
+#               cuts, which start as soon as the URL update and N+1's first boot have been timed.
 #   rollback    a broken N+1 (its kiosk exits at start) from a stick: back on N by itself, and N
 #               stays up past the update timer's first run (no reboot into the failed version)
 #   refusals    wrong architecture, foreign key, tampered, older: refused, nothing written (in

@@ -4,7 +4,7 @@
     update_test.py --image N.img --bundles DIR --out DIR [--quick] [--slowdown F]
 
 DIR holds the bundles Tests/image/update-test.sh made from the same root as N.img:
-  next.raucb        N+1            next2.raucb     N+2 (served by URL after N+1 runs)
+  next.raucb        N+1 (by URL)   next2.raucb     N+2 (from a stick once N+1 runs)
   broken.raucb      N+1 whose kiosk exits at start
   wrong-arch.raucb  N+1 for another architecture      foreign-key.raucb  N+1 signed by a key the
   tampered.raucb    next.raucb with bytes changed                        kiosk does not trust
@@ -13,11 +13,11 @@ DIR holds the bundles Tests/image/update-test.sh made from the same root as N.im
 Each step is a check of its own ("ok: …" / "FAIL: …"), and a step whose wait runs out says which
 wait and how long it had. Standard library only (Tests/image/qemu_guest.py, bundle_server.py).
 
-  1 updates       N boots from slot A; N+1 from a USB stick is installed in the background and the
-                  kiosk reboots into it when idle; N+1 boots from slot B and is marked good; then
-                  N+2 from a URL (a server on the host's loopback, reached through QEMU's user-mode
-                  network) is installed into slot A the same way. The KIOSK edits and the data
-                  partition's files survived every switch.
+  1 updates       N boots from slot A; N+1 from a URL (a server on the host's loopback, reached
+                  through QEMU's user-mode network) is installed in the background and the kiosk
+                  reboots into it when idle; N+1 boots from slot B and is marked good; then N+2
+                  from a USB stick is installed into slot A the same way. The KIOSK edits and the
+                  data partition's files survived every switch.
   2 rollback      a broken N+1 (the kiosk exits at start): the guest reboots by itself until the
                   boot counter runs out and slot A's N boots again and says it rolled back; that
                   boot stays up past the update timer's first run (no reboot loop into the failed
@@ -236,6 +236,9 @@ class Run:
 
     # --- 1 ------------------------------------------------------------------------------------
     def updates(self, versions):
+        """N+1 from a URL first, then N+2 from a stick: the URL update's phases (power-on -> report,
+        report -> the reboot) and N+1's first boot are then known early, and the power cuts of
+        run_in_lanes can start while this step still runs."""
         n, n1, n2 = versions['N'], versions['N+1'], versions['N+2']
         disk = self.fresh_disk('updates')
         self.plant_marker(disk)
@@ -243,18 +246,28 @@ class Run:
         cfg = self.take_sticks(disk)
         edited = cfg.replace('background = "#0B1626"', 'background = "#3B1010"')
         check('updates: the example config\'s background could be edited', edited != cfg)
-        self.set_kiosk_config(disk, edited)
         root_b = Disk(disk).part_sha256('root-b')
 
-        g = self.boot_to_report(disk, 'updates-boot1')
-        plugged = g.elapsed()
-        g.plug_stick(self.stick('next.raucb'))
-        g.wait_exit('updates: N+1 from the stick installed, then the reboot when idle', INSTALL,
-                    'the guest to reboot after installing N+1 from the stick')
-        print(f'RESULT stick_plugged_to_reboot_s={g.elapsed() - plugged:.0f}', flush=True)
-        # N+1 installed, not yet booted: where the power cuts during a first boot start from.
-        self.pending_disk = os.path.join(self.work, 'pending-n1.img')
-        sparse_copy(disk, self.pending_disk)
+        server = BundleServer(self.a.bundles)
+        try:
+            # N+1 by URL, due as soon as the kiosk runs N.
+            self.set_kiosk_config(disk, edited + '\n[update]\nurl = "http://10.0.2.100/next.raucb"\n'
+                                  'check_every = "1m"\n')
+            g = self.boot_to_report(disk, 'updates-boot1', net_to=server.port)
+            t_report = g.elapsed()
+            g.wait_exit('updates: N+1 from the URL installed, then the reboot when idle', INSTALL,
+                        'the guest to reboot after installing N+1 from the URL')
+            # The phases the update-phase power cuts are spread over: power-on -> report, report ->
+            # the reboot (the check due, download, install, slot switch).
+            t_update = g.elapsed() - t_report
+            if self.cut_queue:      # the update-phase power cuts can start (run_in_lanes)
+                self.cut_queue.publish(self.cut_points(self.cut_queue.count, update=(t_report, t_update)))
+            sent = server.log.get('next.raucb', {})
+            check('updates: the server sent next.raucb whole',
+                  sent.get('bytes', 0) >= os.path.getsize(os.path.join(self.a.bundles, 'next.raucb')),
+                  json.dumps(sent))
+        finally:
+            server.close()
         check('updates: slot B was written', Disk(disk).part_sha256('root-b') != root_b)
         entry, tries = self.slot_entry(disk, 'B')
         check('updates: slot B\'s new entry is on trial (boot counter set)', tries is not None and tries > 0,
@@ -262,34 +275,30 @@ class Run:
         s = self.status_json(disk)
         check(f'updates: the updater\'s status says {n1} installed', s.get('version') == n1, json.dumps(s))
 
-        # N+2 by URL, due as soon as the kiosk runs N+1.
-        server = BundleServer(self.a.bundles)
-        try:
-            self.set_kiosk_config(disk, edited + '\n[update]\nurl = "http://10.0.2.100/next2.raucb"\n'
-                                  'check_every = "1m"\n')
-            g = self.boot_to_report(disk, 'updates-boot2', net_to=server.port)
-            t_report = t_first = g.elapsed()
-            if self.cut_queue:      # the first-boot power cuts can start (run_in_lanes)
-                self.cut_queue.publish(self.cut_points(self.cut_queue.count, first_boot=t_first))
-            g.wait_exit('updates: N+2 from the URL installed, then the reboot when idle', INSTALL,
-                        'the guest to reboot after installing N+2 from the URL')
-            # The phases the power cuts are spread over: power-on -> report, report -> the reboot
-            # (the check due, download, install, slot switch), and a first boot (N+1's, here).
-            self.phases = (t_report, g.elapsed() - t_report, t_first)
-            if self.cut_queue:      # and the update's
-                self.cut_queue.publish(self.cut_points(self.cut_queue.count, update=self.phases[:2]))
-            print(f'RESULT url_report_to_reboot_s={self.phases[1]:.0f} first_boot_to_report_s={t_first:.0f}', flush=True)
-            self.expect_slot(disk, 'updates-boot2', 'B', n1)
-            sent = server.log.get('next2.raucb', {})
-            check('updates: the server sent next2.raucb whole',
-                  sent.get('bytes', 0) >= os.path.getsize(os.path.join(self.a.bundles, 'next2.raucb')),
-                  json.dumps(sent))
-            g = self.boot_to_report(disk, 'updates-boot3', net_to=server.port)
-            g.powerdown()
-            g.wait_exit('updates: clean power-off after N+2 ran', BOOT, 'the guest to power off')
-            self.expect_slot(disk, 'updates-boot3', 'A', n2)
-        finally:
-            server.close()
+        # N+1 installed, not yet booted: where the power cuts during a first boot start from (the
+        # URL taken out again: N+2 comes from a stick).
+        self.set_kiosk_config(disk, edited)
+        self.pending_disk = os.path.join(self.work, 'pending-n1.img')
+        sparse_copy(disk, self.pending_disk)
+        g = self.boot_to_report(disk, 'updates-boot2')
+        t_first = g.elapsed()
+        self.phases = (t_report, t_update, t_first)
+        if self.cut_queue:          # and the first-boot ones
+            self.cut_queue.publish(self.cut_points(self.cut_queue.count, first_boot=t_first))
+        print(f'RESULT url_report_to_reboot_s={t_update:.0f} first_boot_to_report_s={t_first:.0f}', flush=True)
+        # N+2 from a stick, installed while N+1's carousel runs, the reboot when idle.
+        plugged = g.elapsed()
+        g.plug_stick(self.stick('next2.raucb'))
+        g.wait_exit('updates: N+2 from the stick installed, then the reboot when idle', INSTALL,
+                    'the guest to reboot after installing N+2 from the stick')
+        print(f'RESULT stick_plugged_to_reboot_s={g.elapsed() - plugged:.0f}', flush=True)
+        self.expect_slot(disk, 'updates-boot2', 'B', n1)
+        s = self.status_json(disk)
+        check(f'updates: the updater\'s status says {n2} installed', s.get('version') == n2, json.dumps(s))
+        g = self.boot_to_report(disk, 'updates-boot3')
+        g.powerdown()
+        g.wait_exit('updates: clean power-off after N+2 ran', BOOT, 'the guest to power off')
+        self.expect_slot(disk, 'updates-boot3', 'A', n2)
         check('updates: the KIOSK partition\'s edited config.toml survived both updates',
               self.kiosk_config(disk).startswith(edited))
         self.data_intact(disk, 'updates')
