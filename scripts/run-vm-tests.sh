@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
 # Runs every Tests/vm/*.sh (each boots ../shared/vm/kiosk-vm one or more times and exits 0 on
-# success) and prints one line per test, then "N passed, N failed".
-# Needs a built binary: BIN (default .build/debug/kiosk-carousel).
+# success) and prints one line per test as it ends, then "N passed, N failed".
+# Needs a built binary: BIN (default .build/debug/kiosk-carousel). VM_TESTS="a b": only those.
+#
+# VM_JOBS (default 2): tests run that many at a time. Each test has its own kiosk-vm (its own
+# run folder, QMP socket and shared folder) and its own mktemp folder, so they do not meet; a
+# guest under TCG leaves ~40 % of two cores idle (it mostly waits for its kiosk), which the
+# second test takes. The time limits follow: the slowdown factor is measured with VM_JOBS boots
+# at once (Tests/vm/lib/slowdown.bash), the load the tests will see. VM_JOBS=1: one at a time.
+# The longest tests (their durations in the last run, out/vm-logs/durations, else a list) start
+# first, so the two queues end close together.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 export KIOSK_VM=${KIOSK_VM:-$top/../shared/vm/kiosk-vm}
 export BIN=${BIN:-$top/.build/debug/kiosk-carousel}
+jobs=${VM_JOBS:-2}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run-vm-tests: VM_JOBS=$jobs: a number >= 1" >&2; exit 2; }
 if [ ! -x "$KIOSK_VM" ]; then
     echo "run-vm-tests: $KIOSK_VM not found (the VM harness lives in ../shared/vm)" >&2
     exit 1
@@ -14,20 +24,78 @@ fi
 # Time limits follow the host (Tests/vm/lib/slowdown.bash): every step's limit is multiplied by
 # KIOSK_VM_SLOWDOWN (Tests/vm/lib/steps.bash; docs/reliability.md, "Time limits of the VM tests").
 source "$top/Tests/vm/lib/slowdown.bash"
-vm_slowdown_setup
-pass=0; fail=0; failed=()
+VM_SLOWDOWN_BOOTS=$jobs vm_slowdown_setup
 logdir=${VM_LOG_DIR:-$top/out/vm-logs}
 mkdir -p "$logdir"
-for t in Tests/vm/*.sh; do
-    [ -e "$t" ] || continue
-    name=$(basename "$t" .sh)
+results=$(mktemp -d "${TMPDIR:-/tmp}/kiosk-vm-tests.XXXXXX")
+trap 'rm -rf "$results"' EXIT
+
+# The order: longest first. Durations of the last run where there was one; else the seconds of the
+# tests that took 45 s or more in a run of 30 November (one at a time; the rest count as 0).
+slow_first="kiosk-watchdog-screen:91 usb-stick:78 display-run:77 update-unit:74 kiosk-dpms:69 display-fbdev:56"
+slow_first+=" kiosk-exec:53 display-drm-virtio:49 display-drm-bochs:47 kiosk-schedule:46 audio-alsa:45"
+tests=()
+for t in Tests/vm/*.sh; do [ -e "$t" ] && tests+=("$(basename "$t" .sh)"); done
+# VM_TESTS="name name…": only those (the names of Tests/vm/*.sh without .sh).
+if [ -n "${VM_TESTS:-}" ]; then
+    for name in $VM_TESTS; do
+        [ -e "Tests/vm/$name.sh" ] || { echo "run-vm-tests: VM_TESTS names $name: no Tests/vm/$name.sh" >&2; exit 2; }
+    done
+    read -r -a tests <<< "$VM_TESTS"
+fi
+ordered=$(
+    for name in "${tests[@]}"; do
+        last=$(awk -v n="$name" '$1 == n { print $2 }' "$logdir/durations" 2>/dev/null | tail -1)
+        if [ -z "$last" ]; then
+            last=0
+            for s in $slow_first; do [ "${s%%:*}" = "$name" ] && last=${s#*:}; done
+        fi
+        echo "$last $name"
+    done | sort -k1,1nr -k2 | awk '{ print $2 }')
+
+# run_one NAME: the test, its log in $logdir, its line and status in $results.
+run_one() {
+    local name=$1 start status
     start=$(date +%s)
-    if bash "$t" >"$logdir/$name.log" 2>&1; then
-        pass=$((pass + 1)); echo "PASS $name ($(( $(date +%s) - start )) s)"
+    bash "Tests/vm/$name.sh" >"$logdir/$name.log" 2>&1
+    status=$?
+    echo "$name $(( $(date +%s) - start ))" > "$results/$name.time"
+    if [ "$status" -eq 0 ]; then
+        echo "PASS $name ($(( $(date +%s) - start )) s)" > "$results/$name.line"
     else
-        fail=$((fail + 1)); failed+=("$name"); echo "FAIL $name ($(( $(date +%s) - start )) s) — log: $logdir/$name.log"
-        tail -n 30 "$logdir/$name.log" | sed 's/^/    /'
+        { echo "FAIL $name ($(( $(date +%s) - start )) s) — log: $logdir/$name.log"
+          tail -n 30 "$logdir/$name.log" | sed 's/^/    /'; } > "$results/$name.line"
     fi
+    echo "$status" > "$results/$name.status"
+}
+
+# A pool of $jobs: start a test whenever fewer than $jobs run; print each as it ends.
+running=()
+print_ended() {
+    local still=() name
+    for name in "${running[@]}"; do
+        if [ -e "$results/$name.status" ]; then cat "$results/$name.line"; else still+=("$name"); fi
+    done
+    running=("${still[@]}")
+}
+for name in $ordered; do
+    while [ "${#running[@]}" -ge "$jobs" ]; do
+        wait -n 2>/dev/null || true
+        print_ended
+    done
+    run_one "$name" &
+    running+=("$name")
 done
-echo "vm: $pass passed, $fail failed"
+wait
+print_ended
+
+pass=0; fail=0
+for name in "${tests[@]}"; do
+    if [ "$(cat "$results/$name.status" 2>/dev/null)" = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done
+# This run's durations, and the last ones of the tests it did not run (VM_TESTS).
+{ cat "$results"/*.time 2>/dev/null
+  awk 'NR == FNR { ran[$1] = 1; next } !($1 in ran)' <(cat "$results"/*.time 2>/dev/null) "$logdir/durations" 2>/dev/null
+} > "$results/durations" && mv "$results/durations" "$logdir/durations"
+echo "vm: $pass passed, $fail failed ($jobs at a time, KIOSK_VM_SLOWDOWN=$KIOSK_VM_SLOWDOWN)"
 [ "$fail" -eq 0 ]
