@@ -3,19 +3,21 @@
 # success) and prints one line per test as it ends, then "N passed, N failed".
 # Needs a built binary: BIN (default .build/debug/kiosk-carousel). VM_TESTS="a b": only those.
 #
-# VM_JOBS (default 2): tests run that many at a time. Each test has its own kiosk-vm (its own
-# run folder, QMP socket and shared folder) and its own mktemp folder, so they do not meet; a
-# guest under TCG leaves ~40 % of two cores idle (it mostly waits for its kiosk), which the
-# second test takes. The time limits follow: the slowdown factor is measured with VM_JOBS boots
-# at once (Tests/vm/lib/slowdown.bash), the load the tests will see. VM_JOBS=1: one at a time.
-# The longest tests (their durations in the last run, out/vm-logs/durations, else a list) start
-# first, so the two queues end close together.
+# VM_JOBS (default 1): tests run that many at a time. Each test has its own kiosk-vm (its own
+# run folder, QMP socket and shared folder) and its own mktemp folder, so they do not meet; the
+# time limits follow: the slowdown factor is measured with VM_JOBS boots at once
+# (Tests/vm/lib/slowdown.bash), the load the tests will see. The longest tests (their durations
+# in the last run, out/vm-logs/durations, else a list) start first, so the queues end close
+# together. Measured (stop 50): six tests on a quiet host 302 s one at a time, 244 s two at a
+# time; but the whole suite in CI's make test took as long two at a time (~1,240 s) as one at a
+# time — each test ran ~2x as long, its scaled waits (a factor of 3.5 instead of 1.6) with it —
+# so make test runs them one at a time, and a guest's idle share goes to CI's background builds.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 export KIOSK_VM=${KIOSK_VM:-$top/../shared/vm/kiosk-vm}
 export BIN=${BIN:-$top/.build/debug/kiosk-carousel}
-jobs=${VM_JOBS:-2}
+jobs=${VM_JOBS:-1}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run-vm-tests: VM_JOBS=$jobs: a number >= 1" >&2; exit 2; }
 if [ ! -x "$KIOSK_VM" ]; then
     echo "run-vm-tests: $KIOSK_VM not found (the VM harness lives in ../shared/vm)" >&2
