@@ -23,14 +23,14 @@ run: build
 
 ## make test: installs what is missing, checks that every import is a declared dependency
 ## (scripts/check-imports.py) and the update test's own logic (update_test.py --self-test), builds,
-## runs the unit tests, the quick fuzz and the VM tests.
+## runs the unit tests, the VM tests and the quick fuzz.
 test: deps
 	scripts/check-imports.py
 	Tests/image/update_test.py --self-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	scripts/fuzz.sh --quick
 	scripts/run-vm-tests.sh
+	scripts/fuzz.sh --quick
 
 unit: deps
 	$(SWIFT) test

@@ -4,6 +4,8 @@
 #   scripts/fuzz.sh            1,000,000 runs per harness (make fuzz)
 #   scripts/fuzz.sh --quick    10,000 runs or 20 s per harness, whichever comes first (make test)
 #   scripts/fuzz.sh [--runs N] [--max-time SECONDS] [HARNESS...]
+#   scripts/fuzz.sh --build-only   only the build (CI starts it early in the background, so that
+#                              make test's fuzz step finds the harnesses up to date)
 #
 # Every run: -timeout=1 (an input taking over 1 s is a hang and fails the run), -rss_limit_mb,
 # leak detection (LeakSanitizer, part of the toolchain's ASan runtime; known third-party leaks
@@ -21,13 +23,15 @@ max_time=0
 rss_mb=2048
 max_len=8192
 harnesses=()
+build_only=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --quick) runs=10000; max_time=20 ;;
+        --build-only) build_only=1 ;;
         --runs) runs=$2; shift ;;
         --max-time) max_time=$2; shift ;;
         --rss-limit-mb) rss_mb=$2; shift ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
         *) harnesses+=("$1") ;;
     esac
@@ -62,6 +66,7 @@ done
 rm -f "$buildlog"
 bin=$(swift build --package-path Fuzz -c release --show-bin-path)
 echo "fuzz: built ${#harnesses[@]} harness(es) in $(( $(date +%s) - start )) s"
+[ "$build_only" = 1 ] && exit 0
 
 # The Swift runtime's own crash backtracer would race libFuzzer's handler (and can leave a
 # helper process holding the output pipe); ASan/libFuzzer report crashes themselves.
