@@ -51,6 +51,12 @@ build=(swift build --package-path Fuzz -c release
        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -enable-testing
        -Xcc -fsanitize=fuzzer-no-link,address -Xcxx -fsanitize=fuzzer-no-link,address)
 start=$(date +%s)
+# One build at a time: CI builds the harnesses in the background (--build-only) while make test
+# runs, and make test's own fuzz step must not drop the plan below under a build that is still
+# running; it waits for it instead (and then finds the harnesses up to date).
+mkdir -p Fuzz/.build
+exec 9> Fuzz/.build/fuzz-build.lock
+flock 9
 # SwiftPM caches the build plan of a path dependency and misses files added to it since; drop
 # the cached plan so that the harnesses always see the project's current sources.
 rm -f Fuzz/.build/release/description.json
@@ -66,6 +72,7 @@ done
 rm -f "$buildlog"
 bin=$(swift build --package-path Fuzz -c release --show-bin-path)
 echo "fuzz: built ${#harnesses[@]} harness(es) in $(( $(date +%s) - start )) s"
+flock -u 9; exec 9>&-
 [ "$build_only" = 1 ] && exit 0
 
 # The Swift runtime's own crash backtracer would race libFuzzer's handler (and can leave a
