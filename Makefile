@@ -101,7 +101,7 @@ content-bundle: build
 
 ## make update-test: N from the image's own disk updated to N+1 from a USB stick and N+2 from a URL,
 ## a broken N+1 rolled back by itself, bad bundles refused, power cuts during an update
-## (Tests/image/update-test.sh, docs/updates.md; QUICK=1: 3 power cuts instead of 20; the steps in
+## (Tests/image/update-test.sh, docs/updates.md; QUICK=1: 2 power cuts instead of 20; the steps in
 ## guests side by side, LANES=1 one after the other). Builds the image first when out/ has none.
 .PHONY: update-test
 update-test: $(if $(wildcard out/kiosk-carousel-*-amd64.img),,image)

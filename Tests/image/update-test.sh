@@ -14,7 +14,8 @@
 #   refusals    wrong architecture, foreign key, tampered, older: refused, nothing written (in
 #               the rolled-back boot when both steps run; else a boot of its own)
 #   power-cuts  QEMU killed during download, install, slot switch and first boot of N+1:
-#               every time the kiosk comes back (20 points; QUICK=1: 3)
+#               every time the kiosk comes back (20 points; QUICK=1: 2, one in the update and one
+#               in N+1's first boot)
 #
 # The steps side by side when all run (LANES=3, the default: update_test.py's run_in_lanes):
 # updates in one guest, rollback with the refusals in another, the power cuts in a third as soon

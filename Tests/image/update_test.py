@@ -24,7 +24,7 @@ wait and how long it had. Standard library only (Tests/image/qemu_guest.py, bund
                   version). With step 4 in the same run, its sticks are plugged into that boot.
   3 power cuts    QEMU killed at points spread over download, install, the slot switch and the
                   first boot of N+1; after each, the next boots reach a working carousel on N or
-                  N+1 and the data partition is clean (--quick: 3 points, else 20). The phases
+                  N+1 and the data partition is clean (--quick: 2 points, else 20). The phases
                   are those step 1 measured, when it ran first; else an uncut update times them.
   4 refusals      wrong architecture, foreign key, tampered, older: each refused with its reason,
                   slot B and the boot entries not written (in step 2's rolled-back boot when
@@ -530,7 +530,7 @@ def run_step(run, step, versions, a, steps):
             run.rollback(versions, a.tries, refusals='refusals' in steps)
         elif step == 'power-cuts':
             only = tuple(int(x) for x in a.cuts.split('-')) if a.cuts else None
-            run.power_cuts(versions, a.tries, 3 if a.quick else 20, only)
+            run.power_cuts(versions, a.tries, 2 if a.quick else 20, only)
         elif step == 'refusals':
             run.refusals()
         else:
@@ -593,7 +593,7 @@ def run_in_lanes(run, versions, a):
     waits once booted (the health gate's steady time, the update timer, the quiet moment: ~5 % of
     a core), and boots are staggered, so the lanes share the host's CPUs; every wait is as long
     as in one lane (the deadlines allow a boot ~3x as slow as a quiet one's)."""
-    count = 3 if a.quick else 20
+    count = 2 if a.quick else 20
     only = tuple(int(x) for x in a.cuts.split('-')) if a.cuts else (1, count)
     queue = CutQueue(count, range(only[0], only[1] + 1))
     results = []
