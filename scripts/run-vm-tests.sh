@@ -6,9 +6,7 @@
 # VM_JOBS (default 1): tests run that many at a time. Each test has its own kiosk-vm (its own
 # run folder, QMP socket and shared folder) and its own mktemp folder, so they do not meet; the
 # time limits follow: the slowdown factor is measured with VM_JOBS boots at once
-# (Tests/vm/lib/slowdown.bash), the load the tests will see. The longest tests (their durations
-# in the last run, out/vm-logs/durations, else a list) start first, so the queues end close
-# together. Measured (stop 50): six tests on a quiet host 302 s one at a time, 244 s two at a
+# (Tests/vm/lib/slowdown.bash), the load the tests will see. Measured (stop 50): six tests on a quiet host 302 s one at a time, 244 s two at a
 # time; but the whole suite in CI's make test took as long two at a time (~1,240 s) as one at a
 # time — each test ran ~2x as long, its scaled waits (a factor of 3.5 instead of 1.6) with it —
 # so make test runs them one at a time, and a guest's idle share goes to CI's background builds.
@@ -32,10 +30,6 @@ mkdir -p "$logdir"
 results=$(mktemp -d "${TMPDIR:-/tmp}/kiosk-vm-tests.XXXXXX")
 trap 'rm -rf "$results"' EXIT
 
-# The order: longest first. Durations of the last run where there was one; else the seconds of the
-# tests that took 45 s or more in a run of 30 November (one at a time; the rest count as 0).
-slow_first="kiosk-watchdog-screen:91 usb-stick:78 display-run:77 update-unit:74 kiosk-dpms:69 display-fbdev:56"
-slow_first+=" kiosk-exec:53 display-drm-virtio:49 display-drm-bochs:47 kiosk-schedule:46 audio-alsa:45"
 tests=()
 for t in Tests/vm/*.sh; do [ -e "$t" ] && tests+=("$(basename "$t" .sh)"); done
 # VM_TESTS="name name…": only those (the names of Tests/vm/*.sh without .sh).
@@ -45,27 +39,18 @@ if [ -n "${VM_TESTS:-}" ]; then
     done
     read -r -a tests <<< "$VM_TESTS"
 fi
-ordered=$(
-    for name in "${tests[@]}"; do
-        last=$(awk -v n="$name" '$1 == n { print $2 }' "$logdir/durations" 2>/dev/null | tail -1)
-        if [ -z "$last" ]; then
-            last=0
-            for s in $slow_first; do [ "${s%%:*}" = "$name" ] && last=${s#*:}; done
-        fi
-        echo "$last $name"
-    done | sort -k1,1nr -k2 | awk '{ print $2 }')
 
 # run_one NAME: the test, its log in $logdir, its line and status in $results.
 run_one() {
-    local name=$1 start status
+    local name=$1 start status took
     start=$(date +%s)
     bash "Tests/vm/$name.sh" >"$logdir/$name.log" 2>&1
     status=$?
-    echo "$name $(( $(date +%s) - start ))" > "$results/$name.time"
+    took=$(( $(date +%s) - start ))
     if [ "$status" -eq 0 ]; then
-        echo "PASS $name ($(( $(date +%s) - start )) s)" > "$results/$name.line"
+        echo "PASS $name ($took s)" > "$results/$name.line"
     else
-        { echo "FAIL $name ($(( $(date +%s) - start )) s) — log: $logdir/$name.log"
+        { echo "FAIL $name ($took s) — log: $logdir/$name.log"
           tail -n 30 "$logdir/$name.log" | sed 's/^/    /'; } > "$results/$name.line"
     fi
     echo "$status" > "$results/$name.status"
@@ -80,7 +65,7 @@ print_ended() {
     done
     running=("${still[@]}")
 }
-for name in $ordered; do
+for name in "${tests[@]}"; do
     while [ "${#running[@]}" -ge "$jobs" ]; do
         wait -n 2>/dev/null || true
         print_ended
@@ -95,9 +80,5 @@ pass=0; fail=0
 for name in "${tests[@]}"; do
     if [ "$(cat "$results/$name.status" 2>/dev/null)" = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
-# This run's durations, and the last ones of the tests it did not run (VM_TESTS).
-{ cat "$results"/*.time 2>/dev/null
-  awk 'NR == FNR { ran[$1] = 1; next } !($1 in ran)' <(cat "$results"/*.time 2>/dev/null) "$logdir/durations" 2>/dev/null
-} > "$results/durations" && mv "$results/durations" "$logdir/durations"
 echo "vm: $pass passed, $fail failed ($jobs at a time, KIOSK_VM_SLOWDOWN=$KIOSK_VM_SLOWDOWN)"
 [ "$fail" -eq 0 ]
