@@ -25,7 +25,10 @@ public final class ScheduleController {
     public let windows: [ScheduleWindow]
     public let defaults: ScheduleDefaults
     public let clock: WallClock
-    public let calendar: ScheduleCalendar
+    /// The windows against the clock's time zone, made at the first use: a kiosk without a
+    /// schedule never asks for the system's zone or a Gregorian calendar (Foundation loads ICU's
+    /// zone data for them: a visible part of the start under emulation, docs/start-up.md).
+    public private(set) lazy var calendar = ScheduleCalendar(windows: windows, timeZone: clock.timeZone)
     /// When the kiosk started (monotonic): the clock guard's grace counts from it.
     public let started: Double
     private let logger: Logger
@@ -50,7 +53,6 @@ public final class ScheduleController {
         self.clock = clock
         self.started = started ?? now
         self.logger = logger
-        calendar = ScheduleCalendar(windows: windows, timeZone: clock.timeZone)
         nextDeadline = windows.isEmpty ? nil : now
     }
 
