@@ -19,9 +19,8 @@ public final class SceneRenderer {
     public init(width: Int, height: Int, theme: Theme, filter: TextureFilter = .mipmap, threads: Int = 1) {
         self.width = width
         self.height = height
-        let background = Canvas(width: width, height: height)
-        SceneRenderer.paintBackground(background, theme: theme)
-        composer = FrameComposer(background: background, compositor: Compositor(filter: filter, threads: threads))
+        composer = FrameComposer(width: width, height: height, backdrop: .rows(SceneRenderer.backgroundRows(height: height, theme: theme)),
+                                 compositor: Compositor(filter: filter, threads: threads))
     }
 
     /// A renderer for `config`: its theme, `[display] render_threads` (default: the number of
@@ -39,16 +38,19 @@ public final class SceneRenderer {
         composer.render(quads, full: full, over: color)
     }
 
-    static func paintBackground(_ c: Canvas, theme: Theme) {
+    /// The themed background, one colour a row: `background` at the top, `background_bottom`
+    /// (or the same colour) at the bottom, each channel interpolated and rounded. A backdrop of
+    /// rows, not an image: nothing the size of the screen to fill, copy and read at every frame.
+    static func backgroundRows(height: Int, theme: Theme) -> [UInt32] {
         let top = theme.background, bottom = theme.backgroundBottom ?? theme.background
-        for y in 0..<c.height {
-            let t = c.height > 1 ? Double(y) / Double(c.height - 1) : 0
+        return (0..<max(height, 0)).map { y in
+            let t = height > 1 ? Double(y) / Double(height - 1) : 0
             var v: UInt32 = 0xFF00_0000
             for shift in stride(from: 0 as UInt32, through: 16, by: 8) {
                 let a = Double((top >> shift) & 0xFF), b = Double((bottom >> shift) & 0xFF)
                 v |= UInt32((a + (b - a) * t).rounded()) << shift
             }
-            c.fill(v, x: 0, y: y, width: c.width, height: 1)
+            return v
         }
     }
 }

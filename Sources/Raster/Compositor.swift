@@ -59,8 +59,16 @@ public final class Compositor {
         guard !area.isEmpty else { return }
         var backdrop = backdrop
         if let b = backdrop, !b.fits(canvas) {
-            // An image smaller than the canvas: what it has is copied, the rest drawn over.
-            if case .image(let image) = b { canvas.copy(from: image, x: area.x, y: area.y, width: area.width, height: area.height) }
+            // An image (or a list of rows) smaller than the canvas: what it has is copied, the
+            // rest drawn over.
+            switch b {
+            case .image(let image): canvas.copy(from: image, x: area.x, y: area.y, width: area.width, height: area.height)
+            case .rows(let colors):
+                for y in area.y..<min(area.y + area.height, colors.count) {
+                    canvas.fill(colors[y] | 0xFF00_0000, x: area.x, y: y, width: area.width, height: 1)
+                }
+            case .color: break
+            }
             backdrop = nil
         }
         shadedPixels = kernels.draw(quads, into: canvas, area: area, backdrop: backdrop, filter: filter,

@@ -12,8 +12,8 @@ import CarouselCore
 public final class FrameComposer {
     /// The latest frame, in cached memory.
     public let frame: Canvas
-    /// What lies under the cards (same size as `frame`).
-    public let background: Canvas
+    /// What lies under the cards: an image the size of `frame`, or a colour per row.
+    public let background: Backdrop
     public let compositor: Compositor
     /// Frames rendered so far.
     public private(set) var frameNumber = 0
@@ -27,9 +27,20 @@ public final class FrameComposer {
     /// - Parameter background: copied, so later changes to it need `render(_:full:)` with `full: true`.
     public init(background: Canvas, compositor: Compositor) {
         frame = Canvas(width: background.width, height: background.height)
-        self.background = Canvas(width: background.width, height: background.height)
-        self.background.copy(from: background, x: 0, y: 0, width: background.width, height: background.height)
+        let copy = Canvas(width: background.width, height: background.height)
+        copy.copy(from: background, x: 0, y: 0, width: background.width, height: background.height)
         frame.copy(from: background, x: 0, y: 0, width: background.width, height: background.height)
+        self.background = .image(copy)
+        self.compositor = compositor
+    }
+
+    /// Frames of `width` × `height` over `backdrop` (a `.rows` backdrop needs a colour for each
+    /// row). Nothing is drawn until the first `render`, which draws the whole frame: until then
+    /// `frame` is black. No memory beyond the frame's own is filled or copied — the kiosk's
+    /// first frame comes that much sooner (docs/start-up.md).
+    public init(width: Int, height: Int, backdrop: Backdrop, compositor: Compositor) {
+        frame = Canvas(width: width, height: height)
+        background = backdrop
         self.compositor = compositor
     }
 
@@ -57,7 +68,7 @@ public final class FrameComposer {
         frameNumber += 1
         lastDamage = damage
         // The background is restored and the quads drawn over it in one pass per rectangle.
-        let backdrop: Backdrop = color.map { .color($0) } ?? .image(background)
+        let backdrop: Backdrop = color.map { .color($0) } ?? background
         for r in damage.rects { compositor.draw(quads, into: frame, clip: r, backdrop: backdrop) }
         return damage.rects
     }

@@ -1,6 +1,7 @@
 import CRasterSupport
 
-/// What lies behind every quad: a solid colour or an image the size of the target canvas.
+/// What lies behind every quad: a solid colour, one colour per row (a vertical gradient), or an
+/// image the size of the target canvas.
 ///
 /// Given to `Compositor.draw(_:into:clip:backdrop:)`, it makes the compositor responsible for
 /// every pixel of the clip: pixels no quad touches get the backdrop, and the quad drawn first at
@@ -11,6 +12,9 @@ import CRasterSupport
 public enum Backdrop {
     /// An opaque colour (XRGB8888; the X byte is written as 0xFF).
     case color(UInt32)
+    /// One opaque colour per row (XRGB8888, row 0 first; at least as many rows as the target
+    /// canvas): a vertical gradient without an image's memory to fill and read.
+    case rows([UInt32])
     /// An opaque image with the target canvas's size (its X bytes are copied as they are).
     case image(Canvas)
 
@@ -20,13 +24,18 @@ public enum Backdrop {
         guard x1 > x0 else { return }
         switch self {
         case .color(let c): raster_fill32(row + x0, c | 0xFF00_0000, x1 - x0)
+        case .rows(let colors): raster_fill32(row + x0, colors[y] | 0xFF00_0000, x1 - x0)
         case .image(let image): raster_copy32(row + x0, image.pixels + y * image.stride + x0, x1 - x0)
         }
     }
 
-    /// True when `image` can serve as the backdrop of `canvas` (at least its size).
+    /// True when the backdrop can serve `canvas`: an image at least its size, a colour for each
+    /// of its rows.
     package func fits(_ canvas: Canvas) -> Bool {
-        if case .image(let image) = self { return image.width >= canvas.width && image.height >= canvas.height }
-        return true
+        switch self {
+        case .color: return true
+        case .rows(let colors): return colors.count >= canvas.height
+        case .image(let image): return image.width >= canvas.width && image.height >= canvas.height
+        }
     }
 }

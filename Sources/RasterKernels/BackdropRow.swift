@@ -17,6 +17,7 @@ extension Backdrop {
     func source(row y: Int) -> BackdropRow {
         switch self {
         case .color(let c): return .color(c | 0xFF00_0000)
+        case .rows(let colors): return .color(colors[y] | 0xFF00_0000)
         case .image(let image): return .pixels(UnsafePointer(image.pixels + y * image.stride))
         }
     }

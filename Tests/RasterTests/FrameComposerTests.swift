@@ -71,6 +71,37 @@ final class FrameComposerTests: XCTestCase {
         assertSame(f.frame, fullRender(quads), "back over the background")
     }
 
+    /// A gradient given as one colour per row gives, frame after frame, the pixels the same
+    /// gradient painted into a background image gives (it is blended onto as a solid colour per
+    /// row, never written into memory of its own).
+    func testABackdropOfRowsDrawsWhatTheSameImageDraws() {
+        let rows: [UInt32] = (0..<90).map { (y: Int) -> UInt32 in
+            let r = UInt32(y * 2) << 16, g = UInt32(255 - y) << 8, b = UInt32(y * 3 % 256)
+            return 0xFF00_0000 | r | g | b
+        }
+        let image = Canvas(width: 160, height: 90)
+        for (y, c) in rows.enumerated() { image.fill(c, x: 0, y: y, width: 160, height: 1) }
+        let byImage = FrameComposer(background: image, compositor: Compositor(filter: .bilinear))
+        let byRows = FrameComposer(width: 160, height: 90, backdrop: .rows(rows), compositor: Compositor(filter: .bilinear))
+        let quads = RT.overlappingCards()
+        XCTAssertEqual(byRows.render(quads), [PixelRect(x: 0, y: 0, width: 160, height: 90)], "the first frame is whole")
+        byImage.render(quads)
+        assertSame(byRows.frame, byImage.frame, "first frame")
+        XCTAssertEqual(byRows.frame.pixels[89 * 160 + 159], rows[89], "a corner no card covers")
+        for step in 1...4 {
+            let now = moved(quads, by: Double(step) * 5.3)
+            XCTAssertEqual(byRows.render(now), byImage.render(now), "step \(step)'s damage")
+            assertSame(byRows.frame, byImage.frame, "step \(step)")
+        }
+        // Fewer rows than the canvas: the rows there are filled, the quads drawn over the rest.
+        let short = RT.canvas(160, 90, 0xFF12_3456)
+        Compositor(filter: .bilinear).draw(quads, into: short, backdrop: .rows(Array(rows[0..<40])))
+        let expected = RT.canvas(160, 90, 0xFF12_3456)
+        for y in 0..<40 { expected.fill(rows[y], x: 0, y: y, width: 160, height: 1) }
+        Compositor(filter: .bilinear).draw(quads, into: expected)
+        assertSame(short, expected, "a short list of rows")
+    }
+
     func testDamageRegionMergesOverlapsAndKeepsDisjointRects() {
         var r = DamageRegion()
         r.add(PixelRect(x: 0, y: 0, width: 10, height: 10))
