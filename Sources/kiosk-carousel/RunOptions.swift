@@ -50,7 +50,7 @@ struct RunOptions: Equatable {
         // Added to "no such file": how to give another file (none when `--config` named it).
         let missingFileHint = ConfigLoader.missingFileHint(explicit: config, environment: environment)
         // The file is read twice. First without its fonts looked up and its clips opened: the
-        // display and the input devices open with it while fontconfig is still loading. Then
+        // display opens with it while fontconfig is still loading. Then
         // with every check (`loadChecked`, which waits for fontconfig): that is the
         // configuration the kiosk runs with. A file that does not read the first time is
         // checked at once, so its problems are listed whole.
@@ -76,9 +76,6 @@ struct RunOptions: Equatable {
             display.close()
             throw CommandFailure(RunOptions.shotsNeedHeadless)
         }
-        let inputs = InputFactory.open(opening, screenWidth: display.fullSize.width, screenHeight: display.fullSize.height,
-                                       logger: logger)
-        startup.mark("input devices")
         let cfg: KioskConfiguration, problems: [ConfigDiagnostic]
         if let checkedAtOnce {
             (cfg, problems) = checkedAtOnce
@@ -86,7 +83,11 @@ struct RunOptions: Equatable {
             (cfg, problems) = try RunCommand.loadChecked(path: path, missingFileHint: missingFileHint, logger: logger, parses: parses)
             startup.mark("fonts and clips")
         }
-        let app = try KioskApp(configPath: path, config: cfg, display: display, inputs: inputs,
+        // The input devices open in the loop's first pass, once the first frame is drawn: libinput's
+        // start (its quirks files, udev's device list) does not delay it (docs/start-up.md).
+        let app = try KioskApp(configPath: path, config: cfg, display: display, inputs: [],
+                               openInputs: { InputFactory.open(opening, screenWidth: display.fullSize.width,
+                                                               screenHeight: display.fullSize.height, logger: logger) },
                                log: try EventLog(path: events, retainedLines: EventLog.runningKioskLines), logger: logger, exitAfter: exitAfter,
                                notifier: SystemdNotifier(environment: environment),
                                configProblems: problems, speech: .kiosk(output: nil))

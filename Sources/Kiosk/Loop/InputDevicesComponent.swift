@@ -6,8 +6,15 @@ import LinuxSystem
 /// event delivered at its kernel time in the loop's clock (`InputClock`) to the behaviour, the
 /// touch mapping told of every new screen size, the devices handed to a foreground program and
 /// taken back, and opened again for the configuration that replaces the start-up problem card.
+///
+/// `run` has them opened in the loop's first pass, right after the first frame went to the
+/// display (`openLater`; registered after `FramePump`, whose `prepare` draws that frame): the
+/// first frame does not wait for libinput's start, and no key is lost that would not have
+/// been — devices plugged (or announced by udev) later are added as they come either way.
 final class InputDevicesComponent: KioskComponent {
     private(set) var inputs: [InputSource]
+    /// Opens the devices once, in the first `prepare`; nil once done or when `inputs` were given.
+    private var openLater: (() -> [InputSource])?
     private unowned let context: KioskContext
     /// The devices' descriptors in the reactor (after `attach`).
     private var watch: InputDescriptorWatch?
@@ -19,10 +26,24 @@ final class InputDevicesComponent: KioskComponent {
     /// card (`[input]` was not known when they were opened); nil: keep the devices open.
     var reopen: ((KioskConfiguration) -> [InputSource])?
 
-    init(inputs: [InputSource], context: KioskContext) {
+    /// - Parameter openLater: opens the devices in the loop's first pass (after `inputs`, which
+    ///   are watched from the start).
+    init(inputs: [InputSource], openLater: (() -> [InputSource])? = nil, context: KioskContext) {
         self.inputs = inputs
+        self.openLater = openLater
         self.context = context
         inputClock = InputClock(start: context.reactor.start)
+    }
+
+    /// The loop's first pass: the devices `openLater` opens join the loop (after the frame pump
+    /// handed the first frame to the display, or found it could not).
+    func prepare(now: Double) {
+        guard let open = openLater else { return }
+        openLater = nil
+        let started = context.reactor.clock()
+        inputs += open()
+        try? sync()
+        context.logger.info("input: \(inputs.count) source(s) opened \(String(format: "%.2f", context.reactor.clock() - started)) s, after the first frame")
     }
 
     func attach(to reactor: Reactor) throws {
@@ -64,6 +85,7 @@ final class InputDevicesComponent: KioskComponent {
     /// The fixed configuration replaced the problem card: the devices are opened for its `[input]`.
     func reopenFor(_ config: KioskConfiguration) {
         guard let reopen else { return }
+        openLater = nil
         inputs.forEach { $0.close() }
         inputs = reopen(config)
         try? sync()

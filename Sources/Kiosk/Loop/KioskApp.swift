@@ -29,6 +29,8 @@ public final class KioskApp {
     public var startup: StartupTimeline?
 
     /// - Parameters:
+    ///   - openInputs: opens more input devices in the loop's first pass, once the first frame
+    ///     has gone to the display (`run`: the first frame does not wait for libinput's start).
     ///   - exitAfter: stop by itself after this many seconds (tests, measurements); nil: run until a signal.
     ///   - notifier: systemd's notify socket (default: from `$NOTIFY_SOCKET` and `$WATCHDOG_USEC`).
     ///   - configProblems: why `configPath` could not be used (non-empty: `config` is the
@@ -42,7 +44,7 @@ public final class KioskApp {
     ///   - clock: the monotonic clock of the loop (seconds); `wallClock`: Unix time (the facts'
     ///     times, the pixel shift's phase).
     public init(configPath: String, config: KioskConfiguration, display: DisplayBackend, inputs: [InputSource],
-                log: EventLog, logger: Logger, exitAfter: Double? = nil,
+                openInputs: (() -> [InputSource])? = nil, log: EventLog, logger: Logger, exitAfter: Double? = nil,
                 notifier: SystemdNotifier? = SystemdNotifier(), configProblems: [ConfigDiagnostic] = [],
                 scheduleClock: WallClock = SystemWallClock(), media: MediaChecks = MediaFileCheck.kiosk,
                 speech: SpeechSetup = SpeechSetup(),
@@ -89,8 +91,9 @@ public final class KioskApp {
         if speech.output == nil { speech.output = audio.mixer }
         if speech.volume == nil { speech.volume = audio.mixer }
         c.register(SpeechComponent(settings: config.speech, setup: speech, context: c))
-        c.register(InputDevicesComponent(inputs: inputs, context: c))
         c.register(FramePump(context: c))
+        // After the frame pump: devices opened later open once the first frame is drawn.
+        c.register(InputDevicesComponent(inputs: inputs, openLater: openInputs, context: c))
         c.register(FrameTimesComponent(context: c))
         c.register(MetricsComponent(config: config, context: c))
         c.register(WatchdogComponent(notifier: notifier, context: c))

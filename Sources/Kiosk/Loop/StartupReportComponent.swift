@@ -3,7 +3,7 @@ import LinuxSystem
 /// `run`'s start, logged once with the first frame of the carousel on screen
 /// (`StartupTimeline.summary`): one journal line that says where the start went on this
 /// machine — before `run` (the unit's sandbox, loading the binary), the config, the display, the
-/// input devices, the components, the first frame.
+/// components, the first frame. (The input devices open after it: `InputDevicesComponent`.)
 final class StartupReportComponent: KioskComponent {
     private var timeline: StartupTimeline
     private unowned let context: KioskContext
