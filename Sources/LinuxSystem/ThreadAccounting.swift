@@ -61,19 +61,18 @@ public struct ThreadAccounting: Sendable, Equatable {
     /// The second field of `/proc/thread-self/schedstat` in seconds (the file: time on a CPU,
     /// time waiting on a run queue, both in nanoseconds, and the number of time slices).
     static func readRunQueueWait() -> Double? {
-        let fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 96)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n > 0 else { return nil }
-        return runQueueWait(schedstat: String(decoding: buffer[..<n], as: UTF8.self))
+        ProcNumbers.read("/proc/thread-self/schedstat", capacity: 96).flatMap { runQueueWait(schedstat: $0[...]) }
     }
 
     /// The run-queue wait in seconds from the text of a `schedstat` file; nil if it is not three
     /// numbers, or all zero (what a kernel that does not count writes).
     static func runQueueWait(schedstat text: String) -> Double? {
-        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { UInt64($0) }
+        runQueueWait(schedstat: Array(text.utf8)[...])
+    }
+
+    /// `runQueueWait(schedstat:)` on the file's bytes.
+    static func runQueueWait(schedstat bytes: ArraySlice<UInt8>) -> Double? {
+        let fields = ProcNumbers.fields(bytes).compactMap(ProcNumbers.unsigned)
         guard fields.count == 3, fields[0] != 0 || fields[1] != 0 else { return nil }
         return Double(fields[1]) / 1e9
     }

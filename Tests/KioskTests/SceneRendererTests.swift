@@ -1,5 +1,5 @@
 import KioskConfig
-import RasterCore
+import Raster
 import XCTest
 @testable import Kiosk
 

@@ -98,7 +98,7 @@ public struct StartupTimeline: Sendable {
     /// ticks since boot, on the boot-time clock) carried over to `CLOCK_MONOTONIC`. Nil when it
     /// cannot be read.
     public static func processStartTime() -> Double? {
-        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8) else { return nil }
+        guard let stat = ProcNumbers.read("/proc/self/stat") else { return nil }
         let ticks = sysconf(Int32(_SC_CLK_TCK))
         guard ticks > 0 else { return nil }
         var boot = timespec(), mono = timespec()
@@ -112,10 +112,15 @@ public struct StartupTimeline: Sendable {
     /// field 22; the command name, field 2, is in parentheses and may hold spaces and
     /// parentheses itself, so the fields are counted after its last `)`).
     static func processStartTime(stat: String, ticksPerSecond: Double, bootTimeNow: Double, monotonicNow: Double) -> Double? {
-        guard let close = stat.lastIndex(of: ")") else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ", omittingEmptySubsequences: true)
+        processStartTime(stat: Array(stat.utf8), ticksPerSecond: ticksPerSecond, bootTimeNow: bootTimeNow, monotonicNow: monotonicNow)
+    }
+
+    /// `processStartTime(stat:…)` on the file's bytes (read without Foundation: `ProcNumbers`).
+    static func processStartTime(stat: [UInt8], ticksPerSecond: Double, bootTimeNow: Double, monotonicNow: Double) -> Double? {
+        guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = ProcNumbers.fields(stat[(close + 1)...])
         // Field 3 (state) is the first after the name: field 22 is the 20th.
-        guard fields.count >= 20, let startTicks = Double(fields[19]), startTicks >= 0 else { return nil }
+        guard fields.count >= 20, let startTicks = ProcNumbers.unsigned(fields[19]).map({ Double($0) }) else { return nil }
         let age = bootTimeNow - startTicks / ticksPerSecond
         guard age >= 0 else { return nil }
         return monotonicNow - age
