@@ -41,7 +41,7 @@ wait_for "$OUT/play.play.out" ready 30 || exit 1
 step "kiosk running"
 "$BIN" run --config "$OUT/kiosk.toml" --backend headless --events "$OUT/events.jsonl" > "$OUT/run.err" 2>&1 &
 RUN=$!
-wait_for "$OUT/run.err" "running:" 60 || exit 1
+wait_for "$OUT/run.err" "source(s) opened" 60 || exit 1   # the input devices open after the first frame
 step "record running"
 record script --config "$OUT/kiosk.toml" --size 240x144 || exit 1
 step "flick while the kiosk is stopped"

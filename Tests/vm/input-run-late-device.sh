@@ -33,7 +33,7 @@ guest_script <<GUEST
 step "kiosk running"
 "\$BIN" run --config "\$OUT/kiosk.toml" --backend headless --events "\$OUT/events.jsonl" > "\$OUT/run.err" 2>&1 &
 RUN=\$!
-wait_for "\$OUT/run.err" "running:" 60 || exit 1
+wait_for "\$OUT/run.err" "source(s) opened" 60 || exit 1   # the input devices open after the first frame
 step "late device made"
 play late
 wait_for "\$OUT/late.play.out" waiting 30 || exit 1

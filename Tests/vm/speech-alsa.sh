@@ -51,7 +51,7 @@ arecord -q -D hw:Loopback,1,0 -f S16_LE -r 48000 -c 2 -d 120 "\$OUT/capture.wav"
 REC=\$!
 "\$BIN" run --config "\$OUT/kiosk.toml" --backend headless --events "\$OUT/events.jsonl" > "\$OUT/run.err" 2>&1 &
 RUN=\$!
-wait_for "\$OUT/run.err" "running:" 60 || exit 1
+wait_for "\$OUT/run.err" "source(s) opened" 60 || exit 1   # the input devices open after the first frame
 step "keyboard made"
 play keys
 wait_for "\$OUT/keys.play.out" ready 60 || exit 1

@@ -54,7 +54,7 @@ source "\$TOP/Tests/vm/lib/dpms-guest.sh"   # stop_kiosk
 step "kiosk running"
 "\$BIN" run --config "\$OUT/kiosk.toml" --backend headless --events "\$OUT/events.jsonl" > "\$OUT/run.err" 2>&1 &
 RUN=\$!
-wait_for "\$OUT/run.err" "running:" 60 || exit 1
+wait_for "\$OUT/run.err" "source(s) opened" 60 || exit 1   # the input devices open after the first frame
 step "jack and keys made"
 play jack
 wait_for "\$OUT/jack.play.out" ready 60 || exit 1
