@@ -78,7 +78,7 @@ play drag-b$b
 wait_for "\$OUT/drag-b$b.play.out" ready 60 || exit 1
 "\$BIN" run --config "\$OUT/kiosk-b$b.toml" --backend drm --latency-trace "\$OUT/trace-$size-b$b.jsonl" > "\$OUT/run-$size-b$b.err" 2>&1 &
 RUN=\$!
-wait_for "\$OUT/run-$size-b$b.err" "running:" 120 || exit 1
+wait_for "\$OUT/run-$size-b$b.err" "source(s) opened" 120 || exit 1   # the input devices open after the first frame
 touch "\$OUT/GO-b$b"
 wait_for "\$OUT/drag-b$b.play.out" done $((seconds * 4 + 120)) || exit 1
 kill -TERM \$RUN
