@@ -214,15 +214,15 @@ public final class CardPipeline {
     /// the old face stays until the new one is ready. Returns the affected indices.
     @discardableResult
     public func invalidate(paths: [String]) -> [Int] {
-        let changed = Set(paths.map { ($0 as NSString).standardizingPath })
+        let changed = Set(paths.map { PathResolver.standardized($0) })
         var affected: [Int] = []
         for (i, item) in items.enumerated() {
-            guard item.mediaFiles.contains(where: { changed.contains(($0 as NSString).standardizingPath) }) else { continue }
+            guard item.mediaFiles.contains(where: { changed.contains(PathResolver.standardized($0)) }) else { continue }
             versions[i] = bumpVersion()
             refused[i] = nil
             affected.append(i)
         }
-        reported = reported.filter { !changed.contains(($0.file as NSString).standardizingPath) }
+        reported = reported.filter { !changed.contains(PathResolver.standardized($0.file)) }
         return affected
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import KioskConfig
 import LinuxSystem
 
 /// inotify on the folders that hold item images (and the items folder), so a picture replaced
@@ -26,8 +27,8 @@ public final class MediaWatcher {
     /// replaced by another at the same path (deleted and made again) gets a watch on the new one.
     @discardableResult
     public func watch(files paths: [String], folders: [String] = []) -> [String] {
-        let dirs = Set(paths.map { (($0 as NSString).standardizingPath as NSString).deletingLastPathComponent }
-                       + folders.map { ($0 as NSString).standardizingPath })
+        let dirs = Set(paths.map { (PathResolver.standardized($0) as NSString).deletingLastPathComponent }
+                       + folders.map { PathResolver.standardized($0) })
         var skipped: [String] = []
         var next: [Int32: String] = [:]
         let mask: Inotify.Mask = [.closeWrite, .movedTo, .movedFrom, .create, .delete, .attrib]

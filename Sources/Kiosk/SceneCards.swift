@@ -72,7 +72,7 @@ public final class SceneCards: SceneCovering {
         guard config.items.isEmpty else { return nil }
         let file = config.file.isEmpty || config.file.hasPrefix("/") ? config.file
             : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(config.file)
-        return MessageCard.emptyCarousel(folder: config.itemsDirectory.directory, configFile: (file as NSString).standardizingPath,
+        return MessageCard.emptyCarousel(folder: config.itemsDirectory.directory, configFile: PathResolver.standardized(file),
                                          language: language)
     }
 }

@@ -34,7 +34,7 @@ public enum ImportedContent {
         let link = (content as NSString).appendingPathComponent(currentLink)
         guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link) else { return nil }
         let folder = target.hasPrefix("/") ? target : (content as NSString).appendingPathComponent(target)
-        let file = ((folder as NSString).standardizingPath as NSString).appendingPathComponent(configName)
+        let file = (PathResolver.standardized(folder) as NSString).appendingPathComponent(configName)
         return FileManager.default.fileExists(atPath: file) ? file : nil
     }
 

@@ -85,7 +85,7 @@ struct MediaPass {
                 // A folder outside is said once, not again for each of its files.
                 if r.fromFolder { continue }
                 let name = (folder as NSString).lastPathComponent
-                let shown = (r.written as NSString).standardizingPath == r.path ? "" : " (\(r.path))"
+                let shown = PathResolver.standardized(r.written) == r.path ? "" : " (\(r.path))"
                 out.append((r.place, "\(Self.subject(r))\(shown) is outside the \(name)/ folder, so it would not be copied; put it in the folder"))
             } else if check(for: r.kind) != nil {
                 probed.append(r)
@@ -105,7 +105,7 @@ struct MediaPass {
     }
 
     static func isInside(_ path: String, folder: String) -> Bool {
-        ((path as NSString).standardizingPath + "/").hasPrefix((folder as NSString).standardizingPath + "/")
+        (PathResolver.standardized(path) + "/").hasPrefix(PathResolver.standardized(folder) + "/")
     }
 
     private struct Key: Hashable { var kind: MediaReference.Kind; var path: String }

@@ -93,12 +93,12 @@ final class WatchedFiles: KioskComponent {
         guard !name.hasPrefix("."),
               context.session.config.itemsDirectory.extensions.contains((name as NSString).pathExtension.lowercased()) else { return false }
         if itemsFolderStale { return true }
-        let isItem = context.behavior.loadedConfig.items.contains { $0.mediaFiles.contains { ($0 as NSString).standardizingPath == path } }
+        let isItem = context.behavior.loadedConfig.items.contains { $0.mediaFiles.contains { PathResolver.standardized($0) == path } }
         return !isItem || !FileManager.default.fileExists(atPath: path)
     }
 
     /// The items folder (absolute), if the items come from one.
-    private var itemsFolder: String? { context.session.config.itemsDirectory.directory.map { ($0 as NSString).standardizingPath } }
+    private var itemsFolder: String? { context.session.config.itemsDirectory.directory.map { PathResolver.standardized($0) } }
 
     /// The items folder's changes have settled: list it again. When the folder itself was
     /// replaced, its pictures are drawn again (they were not watched).
@@ -112,7 +112,7 @@ final class WatchedFiles: KioskComponent {
             if self.itemsFolderReplaced, let dir = self.itemsFolder, FileManager.default.fileExists(atPath: dir) {
                 self.itemsFolderReplaced = false
                 session.invalidateCards(paths: session.config.items.flatMap(\.mediaFiles).filter {
-                    ($0 as NSString).standardizingPath.hasPrefix(dir + "/")
+                    PathResolver.standardized($0).hasPrefix(dir + "/")
                 })
             }
         }
@@ -124,6 +124,6 @@ enum WatchedPaths {
     /// `p` made absolute against the working folder, with `.`/`..` resolved.
     static func absolute(_ p: String) -> String {
         let abs = p.hasPrefix("/") ? p : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(p)
-        return (abs as NSString).standardizingPath
+        return PathResolver.standardized(abs)
     }
 }

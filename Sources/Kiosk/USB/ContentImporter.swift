@@ -172,7 +172,7 @@ public final class ContentImporter {
             _ = try ImportedContent.overlay(loaded.config, tables: loaded.tables, on: machine, contentFile: configFile)
         } catch let e as ConfigErrors {
             // Paths in the messages as on the stick too (not under the mount point).
-            let mounted = (root as NSString).standardizingPath + "/"
+            let mounted = PathResolver.standardized(root) + "/"
             return (e.diagnostics.map { d in
                 "\(onStick(shown(d.file), root: root))\(d.line > 0 ? ":\(d.line):\(d.column)" : ""): "
                     + StickListing.printable(shown(d.message).replacingOccurrences(of: mounted, with: ""))
@@ -194,8 +194,8 @@ public final class ContentImporter {
     /// `path` as a person sees it on the stick: relative to its root, control characters
     /// escaped (`StickListing.printable`).
     func onStick(_ path: String, root: String) -> String {
-        let r = (root as NSString).standardizingPath + "/"
-        let p = (path as NSString).standardizingPath
+        let r = PathResolver.standardized(root) + "/"
+        let p = PathResolver.standardized(path)
         return StickListing.printable(p.hasPrefix(r) ? String(p.dropFirst(r.count)) : p)
     }
 
@@ -204,8 +204,8 @@ public final class ContentImporter {
     private func copy(_ listing: StickListing, from folder: String, to target: String, device: String) throws {
         removeTree(target)
         guard mkdir(target, 0o755) == 0 else { throw SystemCallError(call: "mkdir", subject: target) }
-        let prefix = (folder as NSString).standardizingPath
-        func destination(_ p: String) -> String { target + String((p as NSString).standardizingPath.dropFirst(prefix.count)) }
+        let prefix = PathResolver.standardized(folder)
+        func destination(_ p: String) -> String { target + String(PathResolver.standardized(p).dropFirst(prefix.count)) }
         for dir in listing.folders {
             guard mkdir(destination(dir), 0o755) == 0 else { throw SystemCallError(call: "mkdir", subject: destination(dir)) }
         }

@@ -21,7 +21,7 @@ final class USBStatusComponent: KioskComponent {
     /// The status file watched; nil when neither `[usb] import` nor `[content] url` is set.
     var statusPath: String? {
         let config = context.behavior.loadedConfig
-        return config.takesImportedContent ? ImportStatus.path(in: (config.usb.content as NSString).standardizingPath) : nil
+        return config.takesImportedContent ? ImportStatus.path(in: PathResolver.standardized(config.usb.content)) : nil
     }
 
     var watchedFiles: [String] { statusPath.map { [$0] } ?? [] }
