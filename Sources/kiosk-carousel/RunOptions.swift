@@ -4,6 +4,7 @@ import Display
 import Foundation
 import Kiosk
 import KioskConfig
+import LinuxSystem
 import Logging
 
 /// What `run` was asked to do, and the kiosk run with it. swift-argument-parser reads it for
@@ -41,9 +42,9 @@ struct RunOptions: Equatable {
         // The start, step by step: logged with the first frame on screen (docs/start-up.md).
         var startup = StartupTimeline(mainStart: mainStarted, mainAccounting: mainStartedAccounting)
         try RunCommand.prepareProcess()
-        // Read once: Foundation builds the dictionary anew at each `environment` (0.4 M
-        // instructions each, docs/start-up.md).
-        let environment = ProcessInfo.processInfo.environment
+        // Read once, from `environ`: Foundation's `ProcessInfo` is not made before the first
+        // frame (docs/start-up.md, stops 48 and 52).
+        let environment = ProcessEnvironment.current()
         KioskLogging.bootstrap(level: logLevel, style: .automatic(environment: environment))
         let logger = Logger(label: "kiosk-carousel")
         let path = ConfigLoader.resolvePath(explicit: config, environment: environment)
