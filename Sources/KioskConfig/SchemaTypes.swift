@@ -15,11 +15,11 @@ struct KeySpec<Target> {
     var apply: (inout Target, ConfigValue) -> Void
 
     /// The same key applied to a part of a bigger struct.
-    func lifted<Outer>(_ part: WritableKeyPath<Outer, Target>) -> KeySpec<Outer> {
+    func lifted<Outer>(_ part: @autoclosure @escaping () -> WritableKeyPath<Outer, Target>) -> KeySpec<Outer> {
         let apply = self.apply, defaultOf = self.defaultOf
-        return KeySpec<Outer>(name: name, type: type, doc: doc, defaultOf: { defaultOf($0[keyPath: part]) },
+        return KeySpec<Outer>(name: name, type: type, doc: doc, defaultOf: { defaultOf($0[keyPath: part()]) },
                               example: example, required: required,
-                              apply: { outer, v in apply(&outer[keyPath: part], v) })
+                              apply: { outer, v in apply(&outer[keyPath: part()], v) })
     }
 
     /// The same key with the default described in words instead of read from the model.
@@ -31,108 +31,114 @@ struct KeySpec<Target> {
 }
 
 // MARK: Typed constructors (the default is read through the same key path the value is written to)
+//
+// The key path is taken as an autoclosure: it is made when the key is first applied or its
+// default read, not when the schema is built. The schema has ~250 keys and a file gives a few
+// dozen; each key path made cost the runtime a lookup of its types by their mangled names
+// (`swift_getKeyPath`), ~2 M instructions for the schema, and the code for it under emulation
+// at every start (docs/start-up.md, stop 52). A key path literal is made once and kept.
 
 extension KeySpec {
-    static func bool(_ name: String, _ kp: WritableKeyPath<Target, Bool>, _ doc: String, example: String? = nil) -> KeySpec {
-        KeySpec(name: name, type: .bool, doc: doc, defaultOf: { String($0[keyPath: kp]) },
-                example: example ?? "true", apply: { $0[keyPath: kp] = $1.bool })
+    static func bool(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, Bool>, _ doc: String, example: String? = nil) -> KeySpec {
+        KeySpec(name: name, type: .bool, doc: doc, defaultOf: { String($0[keyPath: kp()]) },
+                example: example ?? "true", apply: { $0[keyPath: kp()] = $1.bool })
     }
 
-    static func bool(_ name: String, _ kp: WritableKeyPath<Target, Bool?>, _ doc: String, defaultText: String, example: String = "true") -> KeySpec {
-        KeySpec(name: name, type: .bool, doc: doc, defaultOf: { $0[keyPath: kp].map { String($0) } ?? defaultText },
-                example: example, apply: { $0[keyPath: kp] = $1.bool })
+    static func bool(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, Bool?>, _ doc: String, defaultText: String, example: String = "true") -> KeySpec {
+        KeySpec(name: name, type: .bool, doc: doc, defaultOf: { $0[keyPath: kp()].map { String($0) } ?? defaultText },
+                example: example, apply: { $0[keyPath: kp()] = $1.bool })
     }
 
-    static func int(_ name: String, _ kp: WritableKeyPath<Target, Int>, _ range: NumberRange, _ doc: String, example: String? = nil) -> KeySpec {
-        KeySpec(name: name, type: .integer(range), doc: doc, defaultOf: { String($0[keyPath: kp]) },
-                example: example ?? String(Int(range.min ?? 0) + 1), apply: { $0[keyPath: kp] = $1.int })
+    static func int(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, Int>, _ range: NumberRange, _ doc: String, example: String? = nil) -> KeySpec {
+        KeySpec(name: name, type: .integer(range), doc: doc, defaultOf: { String($0[keyPath: kp()]) },
+                example: example ?? String(Int(range.min ?? 0) + 1), apply: { $0[keyPath: kp()] = $1.int })
     }
 
-    static func int(_ name: String, _ kp: WritableKeyPath<Target, Int?>, _ range: NumberRange, _ doc: String, defaultText: String, example: String) -> KeySpec {
-        KeySpec(name: name, type: .integer(range), doc: doc, defaultOf: { $0[keyPath: kp].map { String($0) } ?? defaultText },
-                example: example, apply: { $0[keyPath: kp] = $1.int })
+    static func int(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, Int?>, _ range: NumberRange, _ doc: String, defaultText: String, example: String) -> KeySpec {
+        KeySpec(name: name, type: .integer(range), doc: doc, defaultOf: { $0[keyPath: kp()].map { String($0) } ?? defaultText },
+                example: example, apply: { $0[keyPath: kp()] = $1.int })
     }
 
-    static func intChoice(_ name: String, _ kp: WritableKeyPath<Target, Int>, _ choices: [Int], _ doc: String, example: String) -> KeySpec {
-        KeySpec(name: name, type: .integerChoice(choices), doc: doc, defaultOf: { String($0[keyPath: kp]) },
-                example: example, apply: { $0[keyPath: kp] = $1.int })
+    static func intChoice(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, Int>, _ choices: [Int], _ doc: String, example: String) -> KeySpec {
+        KeySpec(name: name, type: .integerChoice(choices), doc: doc, defaultOf: { String($0[keyPath: kp()]) },
+                example: example, apply: { $0[keyPath: kp()] = $1.int })
     }
 
-    static func number(_ name: String, _ kp: WritableKeyPath<Target, Double>, _ range: NumberRange, _ doc: String, example: String) -> KeySpec {
-        KeySpec(name: name, type: .number(range), doc: doc, defaultOf: { ValueFormat.number($0[keyPath: kp]) },
-                example: example, apply: { $0[keyPath: kp] = $1.number })
+    static func number(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, Double>, _ range: NumberRange, _ doc: String, example: String) -> KeySpec {
+        KeySpec(name: name, type: .number(range), doc: doc, defaultOf: { ValueFormat.number($0[keyPath: kp()]) },
+                example: example, apply: { $0[keyPath: kp()] = $1.number })
     }
 
-    static func number(_ name: String, _ kp: WritableKeyPath<Target, Double?>, _ range: NumberRange, _ doc: String, defaultText: String, example: String) -> KeySpec {
-        KeySpec(name: name, type: .number(range), doc: doc, defaultOf: { $0[keyPath: kp].map(ValueFormat.number) ?? defaultText },
-                example: example, apply: { $0[keyPath: kp] = $1.number })
+    static func number(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, Double?>, _ range: NumberRange, _ doc: String, defaultText: String, example: String) -> KeySpec {
+        KeySpec(name: name, type: .number(range), doc: doc, defaultOf: { $0[keyPath: kp()].map(ValueFormat.number) ?? defaultText },
+                example: example, apply: { $0[keyPath: kp()] = $1.number })
     }
 
-    static func string(_ name: String, _ kp: WritableKeyPath<Target, String>, _ doc: String, example: String, allowEmpty: Bool = false) -> KeySpec {
-        KeySpec(name: name, type: .string(allowEmpty: allowEmpty), doc: doc, defaultOf: { ValueFormat.quoted($0[keyPath: kp]) },
-                example: example, apply: { $0[keyPath: kp] = $1.string })
+    static func string(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, String>, _ doc: String, example: String, allowEmpty: Bool = false) -> KeySpec {
+        KeySpec(name: name, type: .string(allowEmpty: allowEmpty), doc: doc, defaultOf: { ValueFormat.quoted($0[keyPath: kp()]) },
+                example: example, apply: { $0[keyPath: kp()] = $1.string })
     }
 
     /// A font string (`ValueType.font`): a string key whose value the load looks up.
-    static func font(_ name: String, _ kp: WritableKeyPath<Target, String>, _ doc: String, example: String) -> KeySpec {
-        var key = string(name, kp, doc, example: example)
+    static func font(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, String>, _ doc: String, example: String) -> KeySpec {
+        var key = string(name, kp(), doc, example: example)
         key.type = .font
         return key
     }
 
-    static func string(_ name: String, _ kp: WritableKeyPath<Target, String?>, _ doc: String, defaultText: String, example: String) -> KeySpec {
-        KeySpec(name: name, type: .string(allowEmpty: false), doc: doc, defaultOf: { $0[keyPath: kp].map(ValueFormat.quoted) ?? defaultText },
-                example: example, apply: { $0[keyPath: kp] = $1.string })
+    static func string(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, String?>, _ doc: String, defaultText: String, example: String) -> KeySpec {
+        KeySpec(name: name, type: .string(allowEmpty: false), doc: doc, defaultOf: { $0[keyPath: kp()].map(ValueFormat.quoted) ?? defaultText },
+                example: example, apply: { $0[keyPath: kp()] = $1.string })
     }
 
-    static func choice<E: RawRepresentable & CaseIterable>(_ name: String, _ kp: WritableKeyPath<Target, E>, _ doc: String, example: E) -> KeySpec
+    static func choice<E: RawRepresentable & CaseIterable>(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, E>, _ doc: String, example: E) -> KeySpec
     where E.RawValue == String {
-        KeySpec(name: name, type: .choice(E.allCases.map(\.rawValue)), doc: doc, defaultOf: { ValueFormat.quoted($0[keyPath: kp].rawValue) },
-                example: ValueFormat.quoted(example.rawValue), apply: { t, v in if let e = E(rawValue: v.string) { t[keyPath: kp] = e } })
+        KeySpec(name: name, type: .choice(E.allCases.map(\.rawValue)), doc: doc, defaultOf: { ValueFormat.quoted($0[keyPath: kp()].rawValue) },
+                example: ValueFormat.quoted(example.rawValue), apply: { t, v in if let e = E(rawValue: v.string) { t[keyPath: kp()] = e } })
     }
 
-    static func choice(_ name: String, _ kp: WritableKeyPath<Target, String>, _ choices: [String], _ doc: String, example: String) -> KeySpec {
-        KeySpec(name: name, type: .choice(choices), doc: doc, defaultOf: { ValueFormat.quoted($0[keyPath: kp]) },
-                example: ValueFormat.quoted(example), apply: { $0[keyPath: kp] = $1.string })
+    static func choice(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, String>, _ choices: [String], _ doc: String, example: String) -> KeySpec {
+        KeySpec(name: name, type: .choice(choices), doc: doc, defaultOf: { ValueFormat.quoted($0[keyPath: kp()]) },
+                example: ValueFormat.quoted(example), apply: { $0[keyPath: kp()] = $1.string })
     }
 
-    static func color(_ name: String, _ kp: WritableKeyPath<Target, ARGBColor>, _ doc: String, example: String) -> KeySpec {
-        KeySpec(name: name, type: .color, doc: doc, defaultOf: { ValueFormat.quoted(ColorValue.format($0[keyPath: kp])) },
-                example: ValueFormat.quoted(example), apply: { $0[keyPath: kp] = $1.color })
+    static func color(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, ARGBColor>, _ doc: String, example: String) -> KeySpec {
+        KeySpec(name: name, type: .color, doc: doc, defaultOf: { ValueFormat.quoted(ColorValue.format($0[keyPath: kp()])) },
+                example: ValueFormat.quoted(example), apply: { $0[keyPath: kp()] = $1.color })
     }
 
-    static func color(_ name: String, _ kp: WritableKeyPath<Target, ARGBColor?>, _ doc: String, defaultText: String, example: String) -> KeySpec {
+    static func color(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, ARGBColor?>, _ doc: String, defaultText: String, example: String) -> KeySpec {
         KeySpec(name: name, type: .color, doc: doc,
-                defaultOf: { $0[keyPath: kp].map { ValueFormat.quoted(ColorValue.format($0)) } ?? defaultText },
-                example: ValueFormat.quoted(example), apply: { $0[keyPath: kp] = $1.color })
+                defaultOf: { $0[keyPath: kp()].map { ValueFormat.quoted(ColorValue.format($0)) } ?? defaultText },
+                example: ValueFormat.quoted(example), apply: { $0[keyPath: kp()] = $1.color })
     }
 
     /// A path-valued key (`.picture`, `.video`, `.directory`, `.path` or `.socketPath`), stored resolved.
-    static func path(_ name: String, _ kp: WritableKeyPath<Target, String?>, _ type: ValueType, _ doc: String, defaultText: String, example: String) -> KeySpec {
-        KeySpec(name: name, type: type, doc: doc, defaultOf: { $0[keyPath: kp].map(ValueFormat.quoted) ?? defaultText },
-                example: ValueFormat.quoted(example), apply: { $0[keyPath: kp] = $1.string })
+    static func path(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, String?>, _ type: ValueType, _ doc: String, defaultText: String, example: String) -> KeySpec {
+        KeySpec(name: name, type: type, doc: doc, defaultOf: { $0[keyPath: kp()].map(ValueFormat.quoted) ?? defaultText },
+                example: ValueFormat.quoted(example), apply: { $0[keyPath: kp()] = $1.string })
     }
 
     /// `[x, y]` in `range`.
-    static func point(_ name: String, _ kp: WritableKeyPath<Target, Point2>, _ range: NumberRange, _ doc: String, example: String) -> KeySpec {
+    static func point(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, Point2>, _ range: NumberRange, _ doc: String, example: String) -> KeySpec {
         KeySpec(name: name, type: .numbers(count: 2, range), doc: doc,
-                defaultOf: { ValueFormat.numbers([$0[keyPath: kp].x, $0[keyPath: kp].y]) },
-                example: example, apply: { t, v in let n = v.numbers; if n.count == 2 { t[keyPath: kp] = Point2(n[0], n[1]) } })
+                defaultOf: { ValueFormat.numbers([$0[keyPath: kp()].x, $0[keyPath: kp()].y]) },
+                example: example, apply: { t, v in let n = v.numbers; if n.count == 2 { t[keyPath: kp()] = Point2(n[0], n[1]) } })
     }
 
     /// `[width, height]` in `range`.
-    static func size(_ name: String, _ kp: WritableKeyPath<Target, Size2>, _ range: NumberRange, _ doc: String, example: String) -> KeySpec {
+    static func size(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, Size2>, _ range: NumberRange, _ doc: String, example: String) -> KeySpec {
         KeySpec(name: name, type: .numbers(count: 2, range), doc: doc,
-                defaultOf: { ValueFormat.numbers([$0[keyPath: kp].width, $0[keyPath: kp].height]) },
-                example: example, apply: { t, v in let n = v.numbers; if n.count == 2 { t[keyPath: kp] = Size2(n[0], n[1]) } })
+                defaultOf: { ValueFormat.numbers([$0[keyPath: kp()].width, $0[keyPath: kp()].height]) },
+                example: example, apply: { t, v in let n = v.numbers; if n.count == 2 { t[keyPath: kp()] = Size2(n[0], n[1]) } })
     }
 
     /// `[x, y, z]` in `range`, into a tuple.
-    static func triple(_ name: String, _ kp: WritableKeyPath<Target, (x: Double, y: Double, z: Double)>, _ range: NumberRange,
+    static func triple(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<Target, (x: Double, y: Double, z: Double)>, _ range: NumberRange,
                        _ doc: String, example: String) -> KeySpec {
         KeySpec(name: name, type: .numbers(count: 3, range), doc: doc,
-                defaultOf: { let t = $0[keyPath: kp]; return ValueFormat.numbers([t.x, t.y, t.z]) },
-                example: example, apply: { t, v in let n = v.numbers; if n.count == 3 { t[keyPath: kp] = (n[0], n[1], n[2]) } })
+                defaultOf: { let t = $0[keyPath: kp()]; return ValueFormat.numbers([t.x, t.y, t.z]) },
+                example: example, apply: { t, v in let n = v.numbers; if n.count == 3 { t[keyPath: kp()] = (n[0], n[1], n[2]) } })
     }
 }
 

@@ -47,14 +47,14 @@ enum LanguagesSchema {
     }
 
     /// An item text: a plain string, the same in every language, or a table of languages.
-    static func text(_ name: String, _ kp: WritableKeyPath<ItemConfig, String>, _ doc: String, example: String) -> KeySpec<ItemConfig> {
-        KeySpec(name: name, type: .text(allowEmpty: true), doc: doc + perLanguage, defaultOf: { ValueFormat.quoted($0[keyPath: kp]) },
-                example: example, apply: { item, v in apply(name, v, to: &item) { $0[keyPath: kp] = $1 } })
+    static func text(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<ItemConfig, String>, _ doc: String, example: String) -> KeySpec<ItemConfig> {
+        KeySpec(name: name, type: .text(allowEmpty: true), doc: doc + perLanguage, defaultOf: { ValueFormat.quoted($0[keyPath: kp()]) },
+                example: example, apply: { item, v in apply(name, v, to: &item) { $0[keyPath: kp()] = $1 } })
     }
 
-    static func text(_ name: String, _ kp: WritableKeyPath<ItemConfig, String?>, _ doc: String, defaultText: String, example: String) -> KeySpec<ItemConfig> {
-        KeySpec(name: name, type: .text(allowEmpty: false), doc: doc + perLanguage, defaultOf: { $0[keyPath: kp].map(ValueFormat.quoted) ?? defaultText },
-                example: example, apply: { item, v in apply(name, v, to: &item) { $0[keyPath: kp] = $1 } })
+    static func text(_ name: String, _ kp: @autoclosure @escaping () -> WritableKeyPath<ItemConfig, String?>, _ doc: String, defaultText: String, example: String) -> KeySpec<ItemConfig> {
+        KeySpec(name: name, type: .text(allowEmpty: false), doc: doc + perLanguage, defaultOf: { $0[keyPath: kp()].map(ValueFormat.quoted) ?? defaultText },
+                example: example, apply: { item, v in apply(name, v, to: &item) { $0[keyPath: kp()] = $1 } })
     }
 
     static let perLanguage = " A string, or per language a table `{ en = \"…\", de = \"…\" }` (`[languages]`)."
