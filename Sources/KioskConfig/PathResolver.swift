@@ -17,8 +17,8 @@ public enum PathResolver {
     /// slashes taken out, symbolic links resolved — computed here when no component of the path
     /// is a link, and asked of Foundation only when one is. Foundation looks for a link at every
     /// component with `readlink`, and for each that is not one it builds and throws away an
-    /// error: under emulation that was a quarter of the configuration's reading at start-up
-    /// (docs/start-up.md, stop 52).
+    /// error: in a profile under emulation, 12–25 % of the configuration's first reading at
+    /// start-up (docs/start-up.md, stop 52).
     public static func standardized(_ path: String) -> String {
         plainStandardized(path) ?? (path as NSString).standardizingPath
     }

@@ -4,8 +4,8 @@ import Glibc
 
 /// The process's environment variables, read from `environ`: what Foundation's
 /// `ProcessInfo.processInfo.environment` gives, without making `ProcessInfo` (its first use
-/// builds the process's whole description; under emulation ~35 ms of `run`'s start before the
-/// first frame, docs/start-up.md, stop 52).
+/// builds the process's whole description: ~3 % of the main thread's samples before the first
+/// frame in a profile under emulation, docs/start-up.md, stop 52).
 public enum ProcessEnvironment {
     /// Every `NAME=value` entry as `[NAME: value]`. An entry without `=` is left out; a name
     /// given twice keeps its first value, the one `getenv` returns.
