@@ -55,6 +55,8 @@ if [ -z "$build_only" ]; then ok "nothing from the build installed (no -dev, Swi
 check "kiosk-carousel --version is $version" sh -c "[ \"\$(kiosk-carousel --version | sed -n 1p)\" = '$version' ]"
 check "--version says the installed FFmpeg decodes H.264" sh -c "kiosk-carousel --version | grep -q '^h264: software h264'"
 check "every library resolves (ldd)" sh -c "! ldd /usr/bin/kiosk-carousel | grep -q 'not found'"
+check "it depends on a glibc that loads packed relocations (libc6 >= 2.36)" \
+    sh -c "dpkg-query -W -f '\${Depends}' kiosk-carousel | grep -q 'libc6 (>= 2.36)'"
 check "check-config accepts /etc/kiosk-carousel/config.toml" kiosk-carousel check-config /etc/kiosk-carousel/config.toml
 check "simulate draws the installed config with the installed fonts" \
     kiosk-carousel simulate --config /etc/kiosk-carousel/config.toml --size 640x360 --until 1 --shot 1=/tmp/shot.png
