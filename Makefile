@@ -62,8 +62,11 @@ install: release
 ## make deb: out/kiosk-carousel_<version>_<arch>.deb by `dpkg-buildpackage -b` (debian/: its
 ## release build is in .build-deb), then lintian, whose errors fail it (docs/packaging.md).
 DEB_OUT := $(CURDIR)/out
+# This machine's own package, also under `make image-test ARCH=arm64` (which needs it): a
+# command-line ARCH reaches every recipe's environment, and build-deb.sh would cross-build (the
+# arm64 package is make arm64-deb's).
 deb: deps
-	scripts/build-deb.sh $(DEB_OUT)
+	ARCH= scripts/build-deb.sh $(DEB_OUT)
 
 ## make image: out/kiosk-carousel-<version>-amd64.img, a disk that boots into the carousel (docs/image.md).
 ## make image ARCH=arm64: out/kiosk-carousel-<version>-arm64.img (Debian 13) from the arm64 .deb in out/.
