@@ -210,11 +210,14 @@ EOF
     # Early KMS (the initramfs hook kiosk-early-kms): the GPU's driver is loaded by the initramfs's
     # udev, so the card is there before systemd starts in the real root and the kiosk does not
     # wait for the real root's coldplug (docs/start-up.md).
+    # Both times on the kernel's clock (boot-report): systemd's "running in system mode" line;
+    # UserspaceTimestampMonotonic is on the monotonic clock, which on arm64 `virt` runs behind the
+    # kernel's by the firmware's seconds (the driver at 12.7 s, systemd at 7.0 s, in that order).
     local drm_at us_at
     drm_at=$(printf '%s\n' "$r" | sed -n 's/^\[ *\([0-9.]*\)\].*\[drm\] Initialized.*/\1/p' | head -1)
-    us_at=$(awk -v u="$(v UserspaceTimestampMonotonic)" 'BEGIN { printf "%.3f", u / 1e6 }')
-    check "$b: the GPU's driver started in the initramfs ([drm] Initialized at ${drm_at:-never} s, systemd in the real root at $us_at s)" \
-        awk -v d="$drm_at" -v u="$us_at" 'BEGIN { exit !(d != "" && d + 0 < u + 0) }'
+    us_at=$(printf '%s\n' "$r" | sed -n 's/^\[ *\([0-9.]*\)\].*systemd\[1\]: systemd [^ ]* running in system mode.*/\1/p' | head -1)
+    check "$b: the GPU's driver started in the initramfs ([drm] Initialized at ${drm_at:-never} s, systemd in the real root at ${us_at:-never} s, the kernel's clock)" \
+        awk -v d="$drm_at" -v u="$us_at" 'BEGIN { exit !(d != "" && u != "" && d + 0 < u + 0) }'
     check "$b: no failed units" test -z "$(printf '%s\n' "$r" | sed -n '/^--- failed units/,/^---/p' | grep -v '^---' | grep -v '^$')"
     # The static device nodes come from the image's own list (customize.sh; kmod-static-nodes is
     # masked), the KIOSK partition's modules from modules-load.d (docs/start-up.md).
