@@ -78,7 +78,9 @@ let package = Package(
         systemLibrary("CLibInput", pkgConfig: "libinput", apt: "libinput-dev"),
         systemLibrary("CEvdev", pkgConfig: "libevdev", apt: "libevdev-dev"),
         // cairo, pango, librsvg's declarations, libjpeg-turbo, libpng, libwebp in one module (cairo.h
-        // seen once). librsvg itself is not linked: CRsvgLoader opens it at the first SVG.
+        // seen once). Their functions are CCardLibsLoader's and CRsvgLoader's (opened with dlopen);
+        // pkg-config's link lines remain for a plain `swift build` (the package's build gives
+        // headers-only .pc files instead: debian/rules).
         systemLibrary("CCardLibs", pkgConfig: "pangocairo", apt: "libpango1.0-dev"),
         // FFmpeg's headers (libavformat, libavcodec, libswscale, libswresample, libavutil) in one
         // module, found in the default include path (/usr/include/<triplet>, also in a sysroot).
@@ -131,20 +133,27 @@ let package = Package(
         // espeak-ng's functions that Speech calls, opened when the kiosk first speaks
         // (include/espeak_ng_loader.h).
         .target(name: "CESpeakNGLoader", dependencies: ["CLibraryLoader", "CESpeakNG"], path: "Sources/C/CESpeakNGLoader"),
+        // cairo, pango, fontconfig, GLib, GObject, GIO and the picture decoders; libinput and
+        // libevdev; libasound: the functions Cards, Input and Audio call, opened by `run`'s
+        // libraries' thread or at the first call (docs/start-up.md, "The drawing libraries behind
+        // the start"). The package's binary does not link them (debian/rules).
+        .target(name: "CCardLibsLoader", dependencies: ["CLibraryLoader", "CCardLibs"], path: "Sources/C/CCardLibsLoader"),
+        .target(name: "CInputLibsLoader", dependencies: ["CLibraryLoader", "CLibInput", "CEvdev"], path: "Sources/C/CInputLibsLoader"),
+        .target(name: "CALSALoader", dependencies: ["CLibraryLoader", "CALSA"], path: "Sources/C/CALSALoader"),
         // Video files through FFmpeg: probe, poster frame, a decoder scaled to a card, a player thread.
         .target(name: "Video", dependencies: ["CFFmpeg", "CFFmpegLoader", "CVideoConvert", "RasterCore", "LinuxSystem",
                                               .product(name: "Logging", package: "swift-log")]),
         // Sound: the mixer (soundtrack, speech, ducking), the ALSA output thread, the WAV file of
         // `simulate --audio-out` (docs/accessibility.md "Sound").
-        .target(name: "Audio", dependencies: ["CALSA", "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Audio", dependencies: ["CALSA", "CALSALoader", "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         // Text to speech: espeak-ng to PCM in memory, on a thread of its own (docs/accessibility.md).
         .target(name: "Speech", dependencies: ["Audio", "CESpeakNG", "CESpeakNGLoader", "LinuxSystem",
                                                .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Cards", dependencies: ["CarouselCore", "Raster", "KioskConfig", "CCardLibs", "CRsvgLoader", "LinuxSystem", "Video",
+        .target(name: "Cards", dependencies: ["CarouselCore", "Raster", "KioskConfig", "CCardLibs", "CCardLibsLoader", "CRsvgLoader", "LinuxSystem", "Video",
                                               .product(name: "Logging", package: "swift-log")]),
         .target(name: "Display", dependencies: ["CarouselCore", "Raster", "CDRM", "CUdev", "CZlib", "CKioskSys", "LinuxSystem",
                                                 .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Input", dependencies: ["CarouselCore", "JSON", "CLibInput", "CEvdev", "CUdev", "CLinux",
+        .target(name: "Input", dependencies: ["CarouselCore", "JSON", "CLibInput", "CEvdev", "CInputLibsLoader", "CUdev", "CLinux",
                                               "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Kiosk", dependencies: [
             "CarouselCore", "JSON", "KioskConfig", "Raster", "Cards", "Display", "Input", "LinuxSystem", "Video", "CLinux",
@@ -166,7 +175,9 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterCore", "RasterKernels", "CarouselCore", "CRasterSupport", "TestSupport"]),
         .testTarget(name: "CardsTests", dependencies: ["Cards", "CCardLibs", "CarouselCore", "KioskConfig", "LinuxSystem", "Raster", "TestSupport",
                                                      .product(name: "Logging", package: "swift-log")],
-                    resources: [.copy("Golden")]),
+                    resources: [.copy("Golden")],
+                    // The tests' own WebP pictures are encoded with libwebp (the program only decodes).
+                    linkerSettings: [.linkedLibrary("webp")]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "CFFmpeg", "RasterCore", "LinuxSystem", "TestSupport",
                                                      .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Audio", "LinuxSystem", "TestSupport"]),

@@ -41,7 +41,6 @@ public final class ALSAOutput: @unchecked Sendable {
         self.mixer = mixer
         self.clock = clock
         self.logger = logger
-        kc_alsa_silence_errors()
         let thread = Thread { [self] in run() }
         thread.name = "audio"
         thread.start()
@@ -160,6 +159,10 @@ final class PCM {
 
     init(device: String) throws {
         self.device = device
+        // libasound is opened here, on the audio thread, at the first open (SoundLibrary), and
+        // told to keep its own messages to itself (the failures are ours to log).
+        try SoundLibrary.load(for: device)
+        kc_alsa_silence_errors()
         var pcm: OpaquePointer?
         var rc = snd_pcm_open(&pcm, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
         guard rc >= 0, let pcm else { throw Self.error("snd_pcm_open", rc, device) }

@@ -1,6 +1,4 @@
 import CCardLibs
-import Foundation
-import LinuxSystem
 
 /// Starts loading the fonts as early as possible in the kiosk's start-up.
 ///
@@ -11,23 +9,32 @@ import LinuxSystem
 /// load sits between `running:` and `first frame on screen`: seen in the VM as 8 s of a 30 s first
 /// start, with the main thread and both card workers waiting on a futex and `[pango] FcInit`
 /// reading `/etc/fonts` and the caches over 9p (docs/start-up.md). `begin()` makes the font map
-/// at once, so the load overlaps opening the display and the input devices. A thread of ours
-/// then lists the installed families once that load is done (`FontCatalog`, 5.7 M instructions):
-/// the config's font check finds them listed instead of listing them on the main thread.
+/// at once, so the load overlaps reading the config and opening the display; `loadConfiguration()`
+/// does pango's part (`FcInit`) before pango is even open. `listFamilies()` then lists the
+/// installed families once that load is done (`FontCatalog`, 5.7 M instructions): the config's
+/// font check finds them listed instead of listing them on the main thread. `run` calls the
+/// three on its fonts' thread, which opens cairo and pango between the first and the second
+/// (`StartupLibraries`; docs/start-up.md, "The drawing libraries behind the start").
 public enum FontStartup {
-    /// Starts pango's fontconfig thread and the families' listing (returns at once; safe to call
-    /// more than once). Call after the signal mask is set: the threads inherit it.
-    public static func begin() {
-        _ = pango_cairo_font_map_get_default()
-        _ = listing
+    /// Loads fontconfig's configuration and caches (`FcInit`) on the calling thread, opening
+    /// fontconfig first (`CardLibraries.loadFontconfig()`): pango's fontconfig thread then finds
+    /// them loaded. False when fontconfig could not be opened or loaded (the first text says so).
+    @discardableResult
+    public static func loadConfiguration() -> Bool {
+        guard (try? CardLibraries.loadFontconfig()) != nil else { return false }
+        return FcInit() != 0
     }
 
-    /// The thread that lists the families, started once.
-    private static let listing: Void = {
-        Thread.detachNewThread {
-            CurrentThread.setName("font families")
-            // pango's calls go under the lock the card workers and the font check take.
-            FontLock.withLock { _ = FontCatalog.installed() }
-        }
-    }()
+    /// Starts pango's fontconfig thread (returns at once; safe to call more than once). Opens
+    /// cairo and pango first when they are not open (`CardLibraries`). Call after the signal mask
+    /// is set: the thread inherits it.
+    public static func begin() {
+        _ = pango_cairo_font_map_get_default()
+    }
+
+    /// Lists the installed families, under the lock the card workers and the font check take
+    /// (`FontCatalog.installed()` keeps the list); waits for pango's fontconfig thread.
+    public static func listFamilies() {
+        FontLock.withLock { _ = FontCatalog.installed() }
+    }
 }

@@ -10,7 +10,11 @@ enum ImageSource {
     /// Reads, recognises and decodes `path` for a `boxWidth × boxHeight` card.
     static func load(path: String, fit: ImageFit, boxWidth: Int, boxHeight: Int, limits: ImageLimits) throws -> ImageSource {
         let bytes = try ImageFile.read(path, limits: limits)
-        switch try ImageFormat.sniff(bytes, path: path) {
+        let format = try ImageFormat.sniff(bytes, path: path)
+        if format != .svg {
+            do { try CardLibraries.loadImageDecoders() } catch { throw CardFailure(file: path, reason: error.description) }
+        }
+        switch format {
         case .jpeg:
             return .raster(try JPEGDecoder.decode(bytes, file: path, fit: fit, boxWidth: boxWidth, boxHeight: boxHeight, limits: limits))
         case .png:

@@ -40,6 +40,7 @@ final class EvdevNodeWatch {
         self.inputDirectory = inputDirectory
         self.what = what
         self.wants = wants
+        try InputLibraries.load()
         monitor = try UdevMonitor()
     }
 

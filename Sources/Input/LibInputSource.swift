@@ -37,6 +37,7 @@ public final class LibInputSource: InputSource {
                                    rotation: options.rotation),
             keyMap: options.keyMap)
         if let c = options.calibration { _ = try CalibrationMatrix(c) }
+        try InputLibraries.load()
         queued = try QueuedInput()
         if options.devices.isEmpty {
             guard let u = udev_new() else { throw InputDeviceError.setup("udev_new failed") }

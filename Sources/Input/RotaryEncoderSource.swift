@@ -36,6 +36,7 @@ public final class RotaryEncoderSource: InputSource {
         }
         self.options = options
         decoder = RotaryDecoder(axis: options.axis, invert: options.invert, selectKeyCode: options.selectKeyCode)
+        try InputLibraries.load()
         queued = try QueuedInput()
         monitor = try UdevMonitor()
         if !openMatching() {

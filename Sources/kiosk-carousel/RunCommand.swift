@@ -37,13 +37,15 @@ struct RunCommand: ParsableCommand {
 
     /// What `run` sets up for the whole process before anything else: the signal mask (before
     /// any thread starts: card workers, render bands, libdispatch; see SignalWatcher), malloc's
-    /// settings, and fontconfig's load in pango's own thread. main.swift calls it before the
-    /// arguments are parsed, so that fontconfig loads while they are (docs/start-up.md, stop 47);
-    /// `run()` calls it again (each part is done once).
+    /// settings, and the thread that opens fontconfig, cairo and pango and loads the fonts
+    /// (`StartupLibraries`). main.swift calls it before the arguments are parsed, so
+    /// that the libraries and fontconfig load while they and the config are read
+    /// (docs/start-up.md, stop 47 and "The drawing libraries behind the start"); `run()` calls it
+    /// again (each part is done once).
     static func prepareProcess() throws {
         try SignalWatcher.blockWatchedSignals()
         HeapTuning.returnLargeBuffersToSystem()
-        FontStartup.begin()
+        StartupLibraries.openInBackground()
     }
 
     /// The file loaded with every check (fonts looked up, every clip opened, as check-config and

@@ -1,7 +1,9 @@
 // The C libraries that draw card faces, in one module so that cairo.h is seen once.
-// pkg-config "pangocairo" supplies the include paths (cairo, pango, harfbuzz, glib);
-// module.modulemap adds the link lines for the rest (fontconfig: `FontCheck`'s fc-match).
-// librsvg is declared here (rsvg_api.h) but not linked: CRsvgLoader opens it at the first SVG.
+// pkg-config "pangocairo" supplies the include paths (cairo, pango, harfbuzz, glib); the others
+// are in the default include path. Nothing here is linked for its functions: CCardLibsLoader
+// defines those of cairo, pango, fontconfig, GLib, GObject, GIO and the picture decoders (opened
+// with dlopen by `run`'s fonts' thread or at the first call), CRsvgLoader librsvg's (at the
+// first SVG; declared here, rsvg_api.h).
 #include <cairo.h>
 #include <pango/pangocairo.h>
 #include <fontconfig/fontconfig.h>

@@ -1,0 +1,17 @@
+import CInputLibsLoader
+
+/// libinput and libevdev (and, with libinput, libwacom, libgudev and libmtdev), opened with
+/// dlopen instead of by the loader before `main`: the input devices open after the first frame
+/// (docs/input.md, "When they open"; docs/start-up.md, "The drawing libraries behind the
+/// start"): each source opens them before its first call. `CInputLibsLoader` defines the functions Input calls; each jumps into the
+/// library's own.
+public enum InputLibraries {
+    /// Opens them once; later calls give the first answer. Throws `InputDeviceError.setup` with
+    /// the loader's words (a library not installed, or one without a function this program calls).
+    public static func load() throws {
+        var words = [CChar](repeating: 0, count: 512)
+        guard kc_input_libs_load(&words, words.count) == 0 else {
+            throw InputDeviceError.setup("\(String(cString: kc_input_libs_sonames())) could not be loaded: \(String(cString: words))")
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Cards
+import Foundation
+import Input
+import LinuxSystem
+
+/// `run`'s fonts' thread, started before the arguments are read: it opens the libraries the
+/// first frame needs, which the kiosk opens with dlopen instead of by the loader before `main`
+/// (docs/start-up.md, "The drawing libraries behind the start"), and loads the fonts, while the
+/// main thread reads its arguments and its config. In order: fontconfig, and its configuration
+/// and caches (`FcInit`, the longest part); cairo and pango; pango's font map; the installed font
+/// families listed for the config's font check (`FontStartup`). One thread, not one per set:
+/// with the main thread beside it that is the two CPUs of the boards and VMs measured, and a
+/// third thread made the start slower there, not faster. A set the main thread needs first it
+/// opens itself (a call waits for a load under way on the other thread).
+/// The other sets wait for their first call, off the first frame's path: the picture decoders
+/// (the card workers' first pictures), libinput and libevdev (the input sources, after the first
+/// frame), libasound (the first sound). One that cannot be opened is reported by the first call
+/// that needs it, as an error where one can be reported (the input sources, the pictures, the
+/// sound device), else with the loader's words as the program ends (cairo, pango, fontconfig:
+/// the Debian package depends on every one of them).
+enum StartupLibraries {
+    /// Starts the thread (once). Call after the signal mask is set: it and the threads it starts
+    /// (pango's) inherit it.
+    static func openInBackground() {
+        _ = started
+    }
+
+    private static let started: Void = {
+        Thread.detachNewThread {
+            CurrentThread.setName("fonts")
+            guard FontStartup.loadConfiguration(), (try? CardLibraries.loadDrawing()) != nil else { return }
+            FontStartup.begin()
+            FontStartup.listFamilies()
+        }
+    }()
+}
