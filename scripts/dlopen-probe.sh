@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The package's dependencies on the libraries the program opens with dlopen when it first needs
 # them (debian/rules, override_dh_shlibdeps; docs/start-up.md, "Libraries opened on demand"):
-# FFmpeg's five, librsvg and espeak-ng. The binary does not name them, so dpkg-shlibdeps alone
+# FFmpeg's five, librsvg and espeak-ng; cairo, pango and their helpers, the picture decoders,
+# libinput, libevdev and libasound (opened by `run` as it starts, "The drawing libraries behind
+# the start"). The package's binary does not name them, so dpkg-shlibdeps alone
 # would leave them out of Depends. This writes a small shared object that links them and refers
 # to every function of theirs the program calls (the lists in each loader under Sources/C/*Loader/),
 # for dpkg-shlibdeps to read as it reads the binary: the same packages, the same versions.
@@ -21,6 +23,11 @@ loaders=(
     "CFFmpegLoader/ffmpeg_loader.c 40 -lavformat -lavcodec -lswscale -lswresample -lavutil"
     "CRsvgLoader/rsvg_loader.c 5 -lrsvg-2"
     "CESpeakNGLoader/espeak_ng_loader.c 7 -lespeak-ng"
+    "CCardLibsLoader/card_libs_loader.c 75 -lglib-2.0 -lgobject-2.0 -lgio-2.0 -lcairo -lpango-1.0 -lpangocairo-1.0"
+    "CCardLibsLoader/fontconfig_loader.c 8 -lfontconfig"
+    "CCardLibsLoader/image_decoders_loader.c 16 -lturbojpeg -lpng16 -lwebp"
+    "CInputLibsLoader/input_libs_loader.c 55 -levdev -linput"
+    "CALSALoader/alsa_loader.c 10 -lasound"
 )
 # The functions of one loader's list: `F(LIBRARY, type, name, …` and `V(LIBRARY, name, …`.
 functions_of() {

@@ -99,7 +99,17 @@ if [ -n "$PC" ]; then
     # SwiftPM reads .pc files itself: PKG_CONFIG_PATH comes before its default (host, amd64)
     # folders; PKG_CONFIG_LIBDIR is for anything that runs pkg-config.
     PCDIRS=$PC/usr/lib/aarch64-linux-gnu/pkgconfig:$PC/usr/share/pkgconfig
-    ENVS+=(KIOSK_TARGET_ARCH=aarch64 PKG_CONFIG_SYSROOT_DIR=$PC PKG_CONFIG_PATH=$PCDIRS PKG_CONFIG_LIBDIR=$PCDIRS)
+    SWIFTPM_PC=$PCDIRS
+    if [ "$MODE" = release ]; then
+        # As debian/rules builds the amd64 package: the libraries opened with dlopen (cairo,
+        # pango, libinput, libasound …) are not linked; SwiftPM finds headers-only .pc files
+        # first (scripts/headers-only-pc.sh; docs/start-up.md, "The drawing libraries behind the
+        # start").
+        in_root "$TOOLCHAIN" LANG=C.UTF-8 PKG_CONFIG_LIBDIR=$PCDIRS "cd /src && scripts/headers-only-pc.sh $SCRATCH/headers-only-pc" \
+            || die "headers-only .pc files"
+        SWIFTPM_PC=/src/$SCRATCH/headers-only-pc:$PCDIRS
+    fi
+    ENVS+=(KIOSK_TARGET_ARCH=aarch64 PKG_CONFIG_SYSROOT_DIR=$PC PKG_CONFIG_PATH=$SWIFTPM_PC PKG_CONFIG_LIBDIR=$PCDIRS)
 fi
 
 step "cross-build $MODE: swift build ${ARGS[*]}"
