@@ -9,9 +9,9 @@ import LinuxSystem
 /// main thread reads its arguments and its config. In order: fontconfig, and its configuration
 /// and caches (`FcInit`, the longest part); cairo and pango; pango's font map; the installed font
 /// families listed for the config's font check (`FontStartup`). One thread, not one per set:
-/// with the main thread beside it that is the two CPUs of the boards and VMs measured, and a
-/// third thread made the start slower there, not faster. A set the main thread needs first it
-/// opens itself (a call waits for a load under way on the other thread).
+/// with the main thread beside it that fills the two CPUs of the VM it was measured in, where a
+/// third thread made the start slower, not faster. A set the main thread needs first it opens
+/// itself (a call waits for a load under way on the other thread).
 /// The other sets wait for their first call, off the first frame's path: the picture decoders
 /// (the card workers' first pictures), libinput and libevdev (the input sources, after the first
 /// frame), libasound (the first sound). One that cannot be opened is reported by the first call

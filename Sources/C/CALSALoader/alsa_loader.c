@@ -1,5 +1,5 @@
 // libasound opened on demand (include/alsa_loader.h; the loading itself is CLibraryLoader's).
-// Every function of its the program calls, checked by the compiler against ALSA's header.
+// Every function of libasound's the program calls, checked by the compiler against ALSA's header.
 #include "alsa_loader.h"
 
 #include "library_loader_functions.h"

@@ -1,6 +1,8 @@
 // Shared libraries opened with dlopen when the program first needs them, not when it starts
-// (docs/start-up.md, "Libraries opened on demand"): FFmpeg (CFFmpegLoader), librsvg
-// (CRsvgLoader) and espeak-ng (CESpeakNGLoader). Each loader defines the library functions the
+// (docs/start-up.md, "Libraries opened on demand" and "The drawing libraries behind the
+// start"): FFmpeg (CFFmpegLoader), librsvg (CRsvgLoader), espeak-ng (CESpeakNGLoader), cairo,
+// pango, fontconfig and the picture decoders (CCardLibsLoader), libinput and libevdev
+// (CInputLibsLoader), libasound (CALSALoader). Each loader defines the library functions the
 // program calls, with the prototypes of the library's own header, each jumping through a
 // pointer that `kc_library_set_load` fills (library_loader_functions.h writes those
 // definitions from one list per loader). A set is loaded once, by whichever thread asks first;
