@@ -10,16 +10,16 @@
 #
 #   scripts/headers-only-pc.sh OUT
 #
-# pkg-config reads the .pc files the environment names (PKG_CONFIG_LIBDIR/PKG_CONFIG_PATH: a
-# cross build's root). PKG_CONFIG_SYSROOT_DIR is not applied here: SwiftPM adds the sysroot to
-# these files' paths as it does to the system's own.
+# pkg-config reads the .pc files the environment names and puts PKG_CONFIG_SYSROOT_DIR before
+# their paths (a cross build's root, scripts/arm64/cross-build.sh): SwiftPM takes the paths of
+# these files as written.
 set -euo pipefail
 out=${1:?usage: scripts/headers-only-pc.sh OUT}
 mkdir -p "$out"
 for pc in pangocairo libinput libevdev alsa; do
-    cflags=$(env -u PKG_CONFIG_SYSROOT_DIR pkg-config --cflags "$pc") || {
+    cflags=$(pkg-config --cflags "$pc") || {
         echo "headers-only-pc: pkg-config has no $pc (its -dev package: debian/control's Build-Depends)" >&2; exit 1; }
-    version=$(env -u PKG_CONFIG_SYSROOT_DIR pkg-config --modversion "$pc")
+    version=$(pkg-config --modversion "$pc")
     printf '%s\n' "# Written by scripts/headers-only-pc.sh: $pc's headers, not its libraries." \
         "Name: $pc" "Description: $pc's headers (kiosk-carousel opens the library with dlopen)" \
         "Version: $version" "Cflags: $cflags" > "$out/$pc.pc.new"

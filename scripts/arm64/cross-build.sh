@@ -105,7 +105,8 @@ if [ -n "$PC" ]; then
         # pango, libinput, libasound …) are not linked; SwiftPM finds headers-only .pc files
         # first (scripts/headers-only-pc.sh; docs/start-up.md, "The drawing libraries behind the
         # start").
-        in_root "$TOOLCHAIN" LANG=C.UTF-8 PKG_CONFIG_LIBDIR=$PCDIRS "cd /src && scripts/headers-only-pc.sh $SCRATCH/headers-only-pc" \
+        in_root "$TOOLCHAIN" LANG=C.UTF-8 PKG_CONFIG_SYSROOT_DIR=$PC PKG_CONFIG_LIBDIR=$PCDIRS \
+            "cd /src && scripts/headers-only-pc.sh $SCRATCH/headers-only-pc" \
             || die "headers-only .pc files"
         SWIFTPM_PC=/src/$SCRATCH/headers-only-pc:$PCDIRS
     fi
