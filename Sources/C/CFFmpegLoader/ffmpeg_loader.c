@@ -141,12 +141,5 @@ KC_LOADER(KC_FFMPEG_FUNCTIONS, "FFmpeg", sonames)
 
 int kc_ffmpeg_load(char *error, size_t size) { return kc_library_set_load(&kc_loader_set, error, size); }
 
-static char sonames_text[160];
-static void join_sonames(void) { kc_library_set_sonames(&kc_loader_set, sonames_text, sizeof sonames_text); }
-
-const char *kc_ffmpeg_sonames(void) {
-    static pthread_once_t joined = PTHREAD_ONCE_INIT;
-    pthread_once(&joined, join_sonames);
-    return sonames_text;
-}
+const char *kc_ffmpeg_sonames(void) { return kc_library_set_joined_sonames(&kc_loader_set); }
 #pragma GCC visibility pop

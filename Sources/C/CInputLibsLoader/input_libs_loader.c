@@ -77,12 +77,5 @@ KC_LOADER(KC_INPUT_FUNCTIONS, "libinput", sonames)
 
 int kc_input_libs_load(char *error, size_t size) { return kc_library_set_load(&kc_loader_set, error, size); }
 
-static char joined[64];
-static void join_sonames(void) { kc_library_set_sonames(&kc_loader_set, joined, sizeof joined); }
-
-const char *kc_input_libs_sonames(void) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, join_sonames);
-    return joined;
-}
+const char *kc_input_libs_sonames(void) { return kc_library_set_joined_sonames(&kc_loader_set); }
 #pragma GCC visibility pop

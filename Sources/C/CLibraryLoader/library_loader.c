@@ -47,15 +47,18 @@ int kc_library_set_load(struct kc_library_set *set, char *error, size_t size) {
     return -1;
 }
 
-void kc_library_set_sonames(const struct kc_library_set *set, char *out, size_t size) {
-    if (!out || !size) return;
-    size_t used = 0;
-    out[0] = 0;
-    for (int i = 0; i < set->library_count && used < size; i++) {
-        int n = snprintf(out + used, size - used, "%s%s", i ? " " : "", set->sonames[i]);
-        if (n < 0) break;
-        used += (size_t)n;
+const char *kc_library_set_joined_sonames(struct kc_library_set *set) {
+    pthread_mutex_lock(&set->lock);
+    if (!set->joined[0]) {
+        size_t used = 0;
+        for (int i = 0; i < set->library_count && used < sizeof set->joined; i++) {
+            int n = snprintf(set->joined + used, sizeof set->joined - used, "%s%s", i ? " " : "", set->sonames[i]);
+            if (n < 0) break;
+            used += (size_t)n;
+        }
     }
+    pthread_mutex_unlock(&set->lock);
+    return set->joined;
 }
 
 void kc_library_set_need(struct kc_library_set *set, const char *function) {

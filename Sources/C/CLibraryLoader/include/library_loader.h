@@ -34,6 +34,8 @@ struct kc_library_set {
     /// 0: not tried, 1: loaded, -1: failed (`failure` says why).
     atomic_int state;
     char failure[512];
+    /// The sonames joined by spaces, made at the first `kc_library_set_joined_sonames`.
+    char joined[256];
 };
 
 /// A set's initial value, from arrays of sonames and symbols.
@@ -41,15 +43,16 @@ struct kc_library_set {
     .name = what, .sonames = soname_array, \
     .library_count = (int)(sizeof soname_array / sizeof soname_array[0]), \
     .symbols = symbol_array, .symbol_count = sizeof symbol_array / sizeof symbol_array[0], \
-    .lock = PTHREAD_MUTEX_INITIALIZER, .state = 0, .failure = "" }
+    .lock = PTHREAD_MUTEX_INITIALIZER, .state = 0, .failure = "", .joined = "" }
 
 /// Opens the set's libraries (RTLD_NOW | RTLD_LOCAL: the program's own symbols stay its own)
 /// and finds every function, once. 0 on success; -1 with the loader's words (the library or the
 /// function that is missing) in `error`.
 int kc_library_set_load(struct kc_library_set *set, char *error, size_t size);
 
-/// The set's sonames joined by spaces, `libavutil.so.57 libswresample.so.4 …`, into `out`.
-void kc_library_set_sonames(const struct kc_library_set *set, char *out, size_t size);
+/// The set's sonames joined by spaces, `libavutil.so.57 libswresample.so.4 …`, for messages:
+/// made once (under the set's lock, so it waits for a load under way) and kept in the set.
+const char *kc_library_set_joined_sonames(struct kc_library_set *set);
 
 /// For a function called before its set was loaded: loads it, or ends the program with the
 /// loader's words (callers load first and turn a failure into an error of their own, so a
