@@ -29,15 +29,10 @@ final class SVGLibraryTests: XCTestCase {
         let icon = try fixture.write("icon.svg", Self.svg)
         let plain = try fixture.write("plain.toml", "[[item]]\ntitle = \"One\"\n[[item]]\ntitle = \"Two\"\n")
         let withSVG = try fixture.write("svg.toml", "[[item]]\ntitle = \"One\"\nimage = \"\(icon)\"\n")
-        let withoutRun = try ProductBinary.run(["simulate", "--config", plain, "--size", "320x180", "--shot", "0=\(fixture.path)/plain.png"],
-                                               environment: ["LD_DEBUG": "files"])
-        XCTAssertEqual(withoutRun.status, 0, withoutRun.errors)
-        XCTAssertTrue(withoutRun.errors.contains("file=libpango"), "LD_DEBUG lists what is loaded")
-        XCTAssertFalse(withoutRun.errors.contains("file=librsvg"), "librsvg loaded without an SVG")
-        let svgRun = try ProductBinary.run(["simulate", "--config", withSVG, "--size", "320x180", "--shot", "0=\(fixture.path)/svg.png"],
-                                           environment: ["LD_DEBUG": "files"])
-        XCTAssertEqual(svgRun.status, 0, svgRun.errors)
-        XCTAssertTrue(svgRun.errors.contains("file=librsvg-2.so.2 [0];  dynamically loaded"), "librsvg opened for the SVG")
+        let load = try OnDemandLoad("librsvg-2.so.2",
+                                    without: ["simulate", "--config", plain, "--size", "320x180", "--shot", "0=\(fixture.path)/plain.png"],
+                                    with: ["simulate", "--config", withSVG, "--size", "320x180", "--shot", "0=\(fixture.path)/svg.png"])
+        XCTAssertEqual(load.problems, [], "librsvg: opened for an SVG only")
     }
 
     /// librsvg replaced by an empty file (found first through LD_LIBRARY_PATH): the SVG card's
