@@ -11,6 +11,9 @@
 #include <cairo.h>
 #include <gio/gio.h>
 #include <pango/pangocairo.h>
+// GLib 2.78 and later may make g_free a macro (g_free_sized when the size is known, with a C
+// compiler): the function itself is what the program calls and what is defined here.
+#undef g_free
 
 enum { GLIB, GOBJECT, GIO, CAIRO, PANGO, PANGOCAIRO, LIBRARIES };
 // Each a library before those that link it. The sonames have been these since GLib 2.0 and
