@@ -54,7 +54,26 @@ die() { echo "arm64: FAILED in step '${_arm64_step_name}': $*" >&2; exit 1; }
 # take their share whatever it says.)
 nice_to_10() { local n; n=$(nice); echo $(( n < 10 ? 10 - n : 0 )); }
 
-need_root() { [ "$(id -u)" -eq 0 ] || die "needs root (chroot, mount, mmdebstrap --mode=root)"; }
+need_root() {
+    [ "$(id -u)" -eq 0 ] || die "needs root (chroot, mount, mmdebstrap --mode=root)"
+    arm64_job_lock
+}
+
+# One arm64 job at a time: the roots' mounts (/src, /proc, /dev, the package mirror) are shared
+# by every job on the machine, and each job's exit unmounts them — a `make arm64-release` started
+# beside CI's background arm64 build unmounted its /src and broke it (stop 53). The first script
+# of a job takes the lock ($ARM64_CACHE/.job.lock, waiting while another job holds it, and
+# saying so); the scripts it starts inherit it (ARM64_JOB_LOCK_HELD) and the open descriptor.
+arm64_job_lock() {
+    [ -n "${ARM64_JOB_LOCK_HELD:-}" ] && return 0
+    mkdir -p "$ARM64_CACHE"
+    exec 8>"$ARM64_CACHE/.job.lock"
+    if ! flock -n 8; then
+        echo "arm64: another arm64 job holds $ARM64_CACHE/.job.lock (the roots' mounts are shared): waiting for it" >&2
+        flock 8
+    fi
+    export ARM64_JOB_LOCK_HELD=1
+}
 
 # host_packages PKG...: installs the host's missing Debian packages (apt-get, no recommends).
 # The lists are read first when apt knows none of them, and again when the install fails: apt's
