@@ -1,4 +1,5 @@
 import CALSALoader
+import LinuxSystem
 
 /// ALSA's libasound, opened with dlopen when the kiosk first opens a sound device, not by the
 /// loader before `main` (docs/start-up.md, "The drawing libraries behind the start").
@@ -7,9 +8,8 @@ enum SoundLibrary {
     /// Opens it once; later calls give the first answer. Throws the loader's words as an error
     /// about `device` (libasound not installed, or one without a function this program calls).
     static func load(for device: String) throws {
-        var words = [CChar](repeating: 0, count: 512)
-        guard kc_alsa_load(&words, words.count) == 0 else {
-            throw SoundLibraryMissing(device: device, reason: "\(String(cString: kc_alsa_soname())) could not be loaded: \(String(cString: words))")
+        if let words = LibraryLoad.failure(kc_alsa_load) {
+            throw SoundLibraryMissing(device: device, reason: "\(String(cString: kc_alsa_soname())) could not be loaded: \(words)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import CCardLibsLoader
+import LinuxSystem
 
 /// cairo and pango (with GLib, GObject and GIO), fontconfig, and the picture decoders
 /// (libjpeg-turbo, libpng, libwebp), opened with dlopen instead of by the loader before `main`:
@@ -12,26 +13,23 @@ public enum CardLibraries {
     /// Opens cairo, pango, GLib, GObject and GIO once; later calls give the first answer. Throws the
     /// loader's words (a library not installed, or one without a function this program calls).
     public static func loadDrawing() throws(LibraryMissing) {
-        var words = [CChar](repeating: 0, count: 512)
-        guard kc_card_libs_load(&words, words.count) == 0 else {
-            throw LibraryMissing(libraries: String(cString: kc_card_libs_sonames()), reason: String(cString: words))
+        if let words = LibraryLoad.failure(kc_card_libs_load) {
+            throw LibraryMissing(libraries: String(cString: kc_card_libs_sonames()), reason: words)
         }
     }
 
     /// Opens fontconfig once, likewise (a set of its own: `run` opens it first and starts loading
     /// fontconfig's configuration before cairo and pango are open, `FontStartup`).
     public static func loadFontconfig() throws(LibraryMissing) {
-        var words = [CChar](repeating: 0, count: 512)
-        guard kc_fontconfig_load(&words, words.count) == 0 else {
-            throw LibraryMissing(libraries: String(cString: kc_fontconfig_soname()), reason: String(cString: words))
+        if let words = LibraryLoad.failure(kc_fontconfig_load) {
+            throw LibraryMissing(libraries: String(cString: kc_fontconfig_soname()), reason: words)
         }
     }
 
     /// Opens the picture decoders once, likewise.
     public static func loadImageDecoders() throws(LibraryMissing) {
-        var words = [CChar](repeating: 0, count: 512)
-        guard kc_image_decoders_load(&words, words.count) == 0 else {
-            throw LibraryMissing(libraries: String(cString: kc_image_decoders_sonames()), reason: String(cString: words))
+        if let words = LibraryLoad.failure(kc_image_decoders_load) {
+            throw LibraryMissing(libraries: String(cString: kc_image_decoders_sonames()), reason: words)
         }
     }
 

@@ -1,4 +1,5 @@
 import CRsvgLoader
+import LinuxSystem
 
 /// librsvg, opened when the first SVG is drawn or checked, not when the program starts: with it
 /// come libxml2, ICU, gdk-pixbuf and some twenty more libraries that a carousel without SVG
@@ -8,8 +9,7 @@ enum SVGLibrary {
     /// Opens it once; later calls give the first answer. Throws the loader's words (the
     /// library not installed, or one without a function this program calls).
     static func load() throws(LibraryMissing) {
-        var words = [CChar](repeating: 0, count: 512)
-        guard kc_rsvg_load(&words, words.count) == 0 else { throw LibraryMissing(reason: String(cString: words)) }
+        if let words = LibraryLoad.failure(kc_rsvg_load) { throw LibraryMissing(reason: words) }
     }
 
     /// The soname this program opens, `librsvg-2.so.2`.

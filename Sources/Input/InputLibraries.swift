@@ -1,4 +1,5 @@
 import CInputLibsLoader
+import LinuxSystem
 
 /// libinput and libevdev (and, with libinput, libwacom, libgudev and libmtdev), opened with
 /// dlopen instead of by the loader before `main`: the input devices open after the first frame
@@ -9,9 +10,8 @@ public enum InputLibraries {
     /// Opens them once; later calls give the first answer. Throws `InputDeviceError.setup` with
     /// the loader's words (a library not installed, or one without a function this program calls).
     public static func load() throws {
-        var words = [CChar](repeating: 0, count: 512)
-        guard kc_input_libs_load(&words, words.count) == 0 else {
-            throw InputDeviceError.setup("\(String(cString: kc_input_libs_sonames())) could not be loaded: \(String(cString: words))")
+        if let words = LibraryLoad.failure(kc_input_libs_load) {
+            throw InputDeviceError.setup("\(String(cString: kc_input_libs_sonames())) could not be loaded: \(words)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import CESpeakNGLoader
+import LinuxSystem
 
 /// espeak-ng, opened when the kiosk first speaks, not when the program starts: with it come
 /// PulseAudio's client libraries, libsndfile and its codecs, D-Bus and libsystemd, which a kiosk
@@ -9,10 +10,7 @@ enum ESpeakLibrary {
     /// Opens it once; later calls give the first answer. Throws `SpeechError.library` with the
     /// loader's words (the library not installed, or one without a function this program calls).
     static func load() throws(SpeechError) {
-        var words = [CChar](repeating: 0, count: 512)
-        guard kc_espeak_ng_load(&words, words.count) == 0 else {
-            throw .library(soname: soname, reason: String(cString: words))
-        }
+        if let words = LibraryLoad.failure(kc_espeak_ng_load) { throw .library(soname: soname, reason: words) }
     }
 
     /// The soname this program opens, `libespeak-ng.so.1`.

@@ -1,5 +1,6 @@
 import CFFmpeg
 import CFFmpegLoader
+import LinuxSystem
 
 /// FFmpeg's libraries (libavformat, libavcodec, libavutil, libswscale, libswresample), opened
 /// when the first video or its sound needs them, not when the program starts: with them come
@@ -21,10 +22,7 @@ public enum FFmpegLibraries {
     /// own log is silenced then (every failure that matters reaches the caller as a `VideoError`
     /// naming the file; a damaged clip would otherwise print a line per packet).
     public static func load() throws(Missing) {
-        var words = [CChar](repeating: 0, count: 512)
-        guard kc_ffmpeg_load(&words, words.count) == 0 else {
-            throw Missing(reason: String(cString: words))
-        }
+        if let words = LibraryLoad.failure(kc_ffmpeg_load) { throw Missing(reason: words) }
         _ = logSilenced
     }
 

@@ -1,8 +1,8 @@
 // fontconfig opened on demand (include/card_libs_loader.h; the loading itself is
 // CLibraryLoader's), a set of its own: `run`'s fonts' thread opens it and loads fontconfig's
 // configuration and caches (`FcInit`, the longest part) before it opens cairo and pango, so that
-// the fonts are ready as soon as the first text is drawn (`FontStartup`). Every function of fontconfig's the program
-// calls, checked by the compiler against its header.
+// the fonts are ready as soon as the first text is drawn (`FontStartup`). Every function of
+// fontconfig's the program calls, checked by the compiler against its header.
 #include "card_libs_loader.h"
 
 #include "library_loader_functions.h"
