@@ -10,8 +10,10 @@ public enum FontCheck {
     /// (fc-match would use "DejaVu Sans"); installed families near it: "Noto Sans"`; nil when it can.
     public static func problem(font: String) -> String? {
         // A reload runs this on its reading thread while card workers draw text: pango and
-        // fontconfig calls go under the lock the workers take (`FontLock`).
-        FontLock.withLock { problemHoldingFontLock(font: font) }
+        // fontconfig calls go under the lock the workers take (`FontLock`), after fontconfig's
+        // configuration is loaded (joining a load under way: `FontStartup.loadConfiguration()`).
+        FontStartup.loadConfiguration()
+        return FontLock.withLock { problemHoldingFontLock(font: font) }
     }
 
     private static func problemHoldingFontLock(font: String) -> String? {

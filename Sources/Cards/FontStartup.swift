@@ -16,19 +16,31 @@ import CCardLibs
 /// three on its fonts' thread, which opens cairo and pango between the first and the second
 /// (`StartupLibraries`; docs/start-up.md, "The drawing libraries behind the start").
 public enum FontStartup {
-    /// Loads fontconfig's configuration and caches (`FcInit`) on the calling thread, opening
-    /// fontconfig first (`CardLibraries.loadFontconfig()`): pango's fontconfig thread then finds
-    /// them loaded. False when fontconfig could not be opened or loaded (the first text says so).
+    /// Loads fontconfig's configuration and caches (`FcInit`) once, opening fontconfig first
+    /// (`CardLibraries.loadFontconfig()`): pango's fontconfig thread then finds them loaded. A
+    /// call while another thread loads them waits for that load; later calls return at once.
+    /// False when fontconfig could not be opened or loaded (the first text says so).
+    ///
+    /// Every path that makes fontconfig or pango load the configuration calls it first (the font
+    /// check, the font catalogue, a text layout, an SVG document, `begin()`): `FcInit` on two
+    /// threads at once is two whole loads (fontconfig keeps the first to finish and throws the
+    /// other away), and pango's thread, started by the main thread's font check while `run`'s
+    /// fonts' thread was still loading, made each start parse `/etc/fonts` twice and wait for the
+    /// later load (seen in 2 of 5 native starts, `strace -f -e openat`: `fonts.conf` opened by
+    /// both threads; docs/start-up.md, stop 54).
     @discardableResult
-    public static func loadConfiguration() -> Bool {
+    public static func loadConfiguration() -> Bool { configurationLoaded }
+
+    private static let configurationLoaded: Bool = {
         guard (try? CardLibraries.loadFontconfig()) != nil else { return false }
         return FcInit() != 0
-    }
+    }()
 
     /// Starts pango's fontconfig thread (returns at once; safe to call more than once). Opens
     /// cairo and pango first when they are not open (`CardLibraries`). Call after the signal mask
     /// is set: the thread inherits it.
     public static func begin() {
+        loadConfiguration()
         _ = pango_cairo_font_map_get_default()
     }
 

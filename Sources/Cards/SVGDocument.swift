@@ -55,6 +55,7 @@ final class SVGDocument {
         var viewport = RsvgRectangle(x: x, y: y, width: width, height: height)
         var error: UnsafeMutablePointer<GError>?
         // librsvg draws `<text>` with pango and cairo scaled fonts.
+        FontStartup.loadConfiguration()
         let ok = FontLock.withLock { rsvg_handle_render_document(handle, cr, &viewport, &error) }
         if ok == 0 {
             throw CardFailure(file: file, reason: "cannot render SVG (\(SVGDocument.take(error)))")

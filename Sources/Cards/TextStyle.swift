@@ -28,6 +28,7 @@ final class TextLayout {
 
     init(block: TextBlock, cr: OpaquePointer, width: Double) {
         self.block = block
+        FontStartup.loadConfiguration()
         layout = FontLock.withLock { TextLayout.make(block, cr: cr, width: width) }
     }
 
@@ -132,6 +133,7 @@ enum FontCatalog {
     static func installedNames() -> [String] { catalogue().names }
 
     private static func catalogue() -> (lowercased: Set<String>, names: [String]) {
+        FontStartup.loadConfiguration()
         lock.lock()
         defer { lock.unlock() }
         if let families { return families }
