@@ -179,6 +179,22 @@ def startup_steps(body):
         a = re.match(r'all threads ([0-9.]+) s on a CPU', part)
         if a:
             steps['all threads: on a CPU'] = float(a.group(1))
+        # From stop 54, a helper thread (StartupThreadRecord): "fonts' thread from 0.01 s after
+        # main: fontconfig 0.31 s, …, done 0.37 s after main (0.25 s on a CPU, …)".
+        h = re.match(r"(.+?) from ([0-9.]+) s after main(?:: (.*?))?(?:, done ([0-9.]+) s after main \((.*)\)|, still at work)$", part)
+        if h:
+            thread = h.group(1)
+            steps[f'{thread}: began (after main)'] = float(h.group(2))
+            for step in (h.group(3) or '').split(', '):
+                st = re.match(r'(.+?) ([0-9.]+) s$', step)
+                if st:
+                    steps[f'{thread}: {st.group(1)}'] = float(st.group(2))
+            if h.group(4):
+                steps[f'{thread}: done (after main)'] = float(h.group(4))
+                for value, what in re.findall(r'([0-9.]+) s (on a CPU|waiting for one|blocked|off it)', h.group(5)):
+                    steps[f'{thread}: {what.replace("waiting for one", "waiting for a CPU")}'] = float(value)
+                for value, what in re.findall(r'([0-9]+) (page reads?|other faults?)', h.group(5)):
+                    steps[f'{thread}: {what.rstrip("s")}s (count)'] = float(value)
     return steps
 
 

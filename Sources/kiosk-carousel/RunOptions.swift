@@ -42,6 +42,7 @@ struct RunOptions: Equatable {
         // The start, step by step: logged with the first frame on screen (docs/start-up.md).
         var startup = StartupTimeline(mainStart: mainStarted, mainAccounting: mainStartedAccounting)
         try RunCommand.prepareProcess()
+        startup.threads = [StartupLibraries.record]
         // Read once, from `environ`: Foundation's `ProcessInfo` is not made before the first
         // frame (docs/start-up.md, stops 48 and 52).
         let environment = ProcessEnvironment.current()

@@ -1,6 +1,7 @@
 import Cards
 import Foundation
 import Input
+import Kiosk
 import LinuxSystem
 
 /// `run`'s fonts' thread, started before the arguments are read: it opens the libraries the
@@ -25,12 +26,23 @@ enum StartupLibraries {
         _ = started
     }
 
+    /// The thread's steps and counts, for the start-up line (`StartupTimeline.threads`): under
+    /// QEMU TCG fontconfig's load is the longest chain beside the main thread's (docs/start-up.md).
+    static let record = StartupThreadRecord(name: "fonts' thread")
+
     private static let started: Void = {
         Thread.detachNewThread {
+            record.begin()
             CurrentThread.setName("fonts")
-            guard FontStartup.loadConfiguration(), (try? CardLibraries.loadDrawing()) != nil else { return }
+            defer { record.finish() }
+            guard FontStartup.loadConfiguration() else { return }
+            record.mark("fontconfig")
+            guard (try? CardLibraries.loadDrawing()) != nil else { return }
+            record.mark("cairo and pango")
             FontStartup.begin()
+            record.mark("font map")
             FontStartup.listFamilies()
+            record.mark("families")
         }
     }()
 }

@@ -61,6 +61,31 @@ final class StartupTimelineTests: ConfigFolderTestCase {
                        "first frame on screen 0.50 s after run began: first frame 0.50 s (drawn and handed over in 0.25 s)")
     }
 
+    /// A helper thread (`run`'s fonts' thread) said step by step from `main`, with its counts once
+    /// it has ended; while at work, what it has done so far; before it began, that it had not.
+    func testAHelperThreadIsSaidStepByStepFromMain() {
+        let record = StartupThreadRecord(name: "fonts' thread")
+        XCTAssertEqual(record.summary(mainStart: 11.0), "fonts' thread not begun")
+        record.begin(at: 11.01)
+        XCTAssertEqual(record.summary(mainStart: 11.0), "fonts' thread from 0.01 s after main, still at work")
+        record.mark("fontconfig", at: 11.32)
+        XCTAssertEqual(record.summary(mainStart: 11.0), "fonts' thread from 0.01 s after main: fontconfig 0.31 s, still at work")
+        record.mark("cairo and pango", at: 11.37)
+        record.finish(accounting: ThreadAccounting(cpu: 0.25, runQueueWait: 0.03, majorFaults: 35, minorFaults: 900), at: 11.38)
+        XCTAssertEqual(record.summary(mainStart: 11.0),
+                       "fonts' thread from 0.01 s after main: fontconfig 0.31 s, cairo and pango 0.05 s, done 0.38 s after main "
+                       + "(0.25 s on a CPU, 0.03 s waiting for one, 0.09 s blocked (35 page reads, 900 other faults))")
+
+        var t = StartupTimeline(processStart: 10.0, mainStart: 11.0, runStart: 11.1)
+        XCTAssertNil(t.threadsSummary(), "no helper threads: nothing added to the line")
+        t.threads = [record, StartupThreadRecord(name: "other thread")]
+        XCTAssertEqual(t.threadsSummary(), record.summary(mainStart: 11.0) + "; other thread not begun")
+        let noMain = StartupTimeline(processStart: 10.0, runStart: 11.0)
+        var withThread = noMain
+        withThread.threads = [record]
+        XCTAssertEqual(withThread.threadsSummary(), record.summary(mainStart: 11.0), "times from run when main's start is not known")
+    }
+
     func testTheAccountingSummarySplitsTheMainThreadsTimeBeforeAndAfterMain() {
         let t = StartupTimeline(processStart: 10.0, mainStart: 11.0,
                                 mainAccounting: ThreadAccounting(cpu: 0.4, runQueueWait: 0.3, majorFaults: 200, minorFaults: 3000), runStart: 11.1)
@@ -85,6 +110,11 @@ final class StartupTimelineTests: ConfigFolderTestCase {
         var timeline = StartupTimeline(processStart: began - 1, mainStart: began - 0.6,
                                        mainAccounting: .current(), runStart: began - 0.5)
         timeline.mark("config", at: began - 0.25)
+        let fonts = StartupThreadRecord(name: "fonts' thread")
+        fonts.begin(at: began - 0.59)
+        fonts.mark("fontconfig", at: began - 0.3)
+        fonts.finish(accounting: ThreadAccounting(cpu: 0.2, runQueueWait: 0.01, majorFaults: 3, minorFaults: 40), at: began - 0.29)
+        timeline.threads = [fonts]
         app.startStartupReport(timeline)
 
         _ = app.beforeWait()                                   // the first frame
@@ -98,6 +128,7 @@ final class StartupTimelineTests: ConfigFolderTestCase {
         XCTAssertTrue(line.contains(", first frame "), line)
         XCTAssertTrue(line.contains("; main thread before main: "), line)
         XCTAssertTrue(line.contains("); from main to the first frame: "), line)
-        XCTAssertTrue(line.hasSuffix(" on a CPU"), line)
+        XCTAssertTrue(line.contains(" on a CPU; fonts' thread from "), line)
+        XCTAssertTrue(line.hasSuffix("; " + fonts.summary(mainStart: began - 0.6)), line)
     }
 }

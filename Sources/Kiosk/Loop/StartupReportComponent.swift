@@ -25,6 +25,7 @@ final class StartupReportComponent: KioskComponent {
         let accounting = timeline.accountingSummary(at: MonotonicClock.now(), shown: .current(),
                                                     processCPU: StartupTimeline.processCPUTime())
         let line = timeline.summary(shownAt: shownAt, drawing: frame.duration) + (accounting.map { "; " + $0 } ?? "")
+            + (timeline.threadsSummary().map { "; " + $0 } ?? "")
         context.logger.info("start-up: \(line)")
     }
 }

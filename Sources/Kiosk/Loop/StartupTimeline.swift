@@ -29,6 +29,9 @@ public struct StartupTimeline: Sendable {
     public let mainAccounting: ThreadAccounting?
     /// The steps since `runStart`, in order.
     public private(set) var steps: [Step] = []
+    /// The start's helper threads (`run`'s fonts' thread), each said after the main thread's
+    /// counts (`threadsSummary`).
+    public var threads: [StartupThreadRecord] = []
 
     public init(processStart: Double? = StartupTimeline.processStartTime(), mainStart: Double? = nil,
                 mainAccounting: ThreadAccounting? = nil, runStart: Double = MonotonicClock.now()) {
@@ -83,6 +86,13 @@ public struct StartupTimeline: Sendable {
         return "main thread before main: " + mainAccounting.describe(over: mainStart - processStart)
             + "; from main to the first frame: " + shown.since(mainAccounting).describe(over: time - mainStart)
             + "; all threads " + Self.seconds(processCPU) + " on a CPU"
+    }
+
+    /// The helper threads, each as `StartupThreadRecord.summary` says it, `; `-separated, their
+    /// times from `main` (from `run` without it); nil without threads.
+    public func threadsSummary() -> String? {
+        guard !threads.isEmpty else { return nil }
+        return threads.map { $0.summary(mainStart: mainStart ?? runStart) }.joined(separator: "; ")
     }
 
     /// CPU time of every thread of this process so far, the exited ones too, since its fork
