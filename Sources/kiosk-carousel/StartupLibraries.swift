@@ -27,13 +27,14 @@ enum StartupLibraries {
     }
 
     /// The thread's steps and counts, for the start-up line (`StartupTimeline.threads`): under
-    /// QEMU TCG fontconfig's load is the longest chain beside the main thread's (docs/start-up.md).
+    /// QEMU TCG its chain (fontconfig, then cairo and pango) is the longest beside the main
+    /// thread's, which waits for it at the config's font check (docs/start-up.md).
     static let record = StartupThreadRecord(name: "fonts' thread")
 
     /// The thread, made with `pthread_create` rather than Foundation's `Thread`, whose first use
-    /// (its class, its start routine) put 0.04-0.10 s between `main` and the thread's first step
-    /// in a boot under QEMU TCG (docs/start-up.md, stop 54). A thread that cannot be made leaves
-    /// the loads to the first call that needs them (the main thread's font check).
+    /// (its class, its start routine) delayed the thread's first step: 0.06 s after `main` in a
+    /// boot under QEMU TCG, 0.04 s now (docs/start-up.md, stop 54). A thread that cannot be made
+    /// leaves the loads to the first call that needs them (the main thread's font check).
     private static let started: Void = {
         var thread = pthread_t()
         if pthread_create(&thread, nil, { _ in StartupLibraries.work(); return nil }, nil) == 0 {
