@@ -146,6 +146,18 @@ def parse_report(serial):
     return values, body if chain is None else chain.group(1)
 
 
+def thread_counts(name, text):
+    """A thread's counts as ThreadAccounting.describe words them ("0.41 s on a CPU, 0.30 s waiting
+    for one, 0.34 s blocked (212 page reads, 850 other faults)"), keyed "NAME: on a CPU",
+    "NAME: waiting for a CPU", "NAME: page reads (count)" and the like."""
+    counts = {}
+    for value, what in re.findall(r'([0-9.]+) s (on a CPU|waiting for one|blocked|off it)', text):
+        counts[f'{name}: {what.replace("waiting for one", "waiting for a CPU")}'] = float(value)
+    for value, what in re.findall(r'([0-9]+) (page reads?|other faults?)', text):
+        counts[f'{name}: {what.rstrip("s")}s (count)'] = float(value)
+    return counts
+
+
 def startup_steps(body):
     """The kiosk's own start, step by step, from its `start-up: first frame on screen …` journal
     line (StartupTimeline): {'whole (fork -> first frame handed over)': 2.31, 'before main': 0.70,
@@ -172,10 +184,7 @@ def startup_steps(body):
         t = re.match(r'(main thread before main|from main to the first frame): (.*)$', part)
         if t:
             name = 'before main' if t.group(1).startswith('main thread') else 'main -> first frame'
-            for value, what in re.findall(r'([0-9.]+) s (on a CPU|waiting for one|blocked|off it)', t.group(2)):
-                steps[f'{name}: {what.replace("waiting for one", "waiting for a CPU")}'] = float(value)
-            for value, what in re.findall(r'([0-9]+) (page reads?|other faults?)', t.group(2)):
-                steps[f'{name}: {what.rstrip("s")}s (count)'] = float(value)
+            steps.update(thread_counts(name, t.group(2)))
         a = re.match(r'all threads ([0-9.]+) s on a CPU', part)
         if a:
             steps['all threads: on a CPU'] = float(a.group(1))
@@ -191,10 +200,7 @@ def startup_steps(body):
                     steps[f'{thread}: {st.group(1)}'] = float(st.group(2))
             if h.group(4):
                 steps[f'{thread}: done (after main)'] = float(h.group(4))
-                for value, what in re.findall(r'([0-9.]+) s (on a CPU|waiting for one|blocked|off it)', h.group(5)):
-                    steps[f'{thread}: {what.replace("waiting for one", "waiting for a CPU")}'] = float(value)
-                for value, what in re.findall(r'([0-9]+) (page reads?|other faults?)', h.group(5)):
-                    steps[f'{thread}: {what.rstrip("s")}s (count)'] = float(value)
+                steps.update(thread_counts(thread, h.group(5)))
     return steps
 
 

@@ -48,17 +48,10 @@ public final class StartupThreadRecord: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let began else { return "\(name) not begun" }
-        var parts: [String] = []
-        var from = began
-        for step in steps {
-            parts.append("\(step.name) " + Self.seconds(step.end - from))
-            from = step.end
-        }
-        var line = "\(name) from \(Self.seconds(began - mainStart)) after main"
+        let parts = StartupTimeline.durations(of: steps, from: began)
+        var line = "\(name) from \(StartupTimeline.seconds(began - mainStart)) after main"
         if !parts.isEmpty { line += ": " + parts.joined(separator: ", ") }
         guard let ended, let accounting else { return line + ", still at work" }
-        return line + ", done \(Self.seconds(ended - mainStart)) after main (" + accounting.describe(over: ended - began) + ")"
+        return line + ", done \(StartupTimeline.seconds(ended - mainStart)) after main (" + accounting.describe(over: ended - began) + ")"
     }
-
-    private static func seconds(_ s: Double) -> String { String(format: "%.2f s", max(0, s)) }
 }

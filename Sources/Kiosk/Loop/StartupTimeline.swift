@@ -65,12 +65,8 @@ public struct StartupTimeline: Sendable {
         } else {
             head += " " + Self.seconds(shownAt - runStart) + " after run began"
         }
-        var from = runStart
-        for step in steps {
-            parts.append("\(step.name) " + Self.seconds(step.end - from))
-            from = step.end
-        }
-        parts.append("first frame " + Self.seconds(shownAt - from) + " (drawn and handed over in " + Self.seconds(drawing) + ")")
+        parts += Self.durations(of: steps, from: runStart)
+        parts.append("first frame " + Self.seconds(shownAt - (steps.last?.end ?? runStart)) + " (drawn and handed over in " + Self.seconds(drawing) + ")")
         return head + ": " + parts.joined(separator: ", ")
     }
 
@@ -102,7 +98,17 @@ public struct StartupTimeline: Sendable {
         return clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0 ? MonotonicClock.seconds(ts) : 0
     }
 
-    private static func seconds(_ s: Double) -> String { String(format: "%.2f s", max(0, s)) }
+    /// `config 0.31 s` for each step, from the end of the one before (the first from `start`).
+    static func durations(of steps: [Step], from start: Double) -> [String] {
+        var from = start
+        return steps.map { step in
+            defer { from = step.end }
+            return "\(step.name) " + seconds(step.end - from)
+        }
+    }
+
+    /// `0.31 s`: two decimals, never negative.
+    static func seconds(_ s: Double) -> String { String(format: "%.2f s", max(0, s)) }
 
     /// When this process began, on the monotonic clock: `/proc/self/stat`'s start time (clock
     /// ticks since boot, on the boot-time clock) carried over to `CLOCK_MONOTONIC`. Nil when it
