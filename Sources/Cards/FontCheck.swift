@@ -13,6 +13,10 @@ public enum FontCheck {
         // fontconfig calls go under the lock the workers take (`FontLock`), after fontconfig's
         // configuration is loaded (joining a load under way: `FontStartup.loadConfiguration()`).
         FontStartup.loadConfiguration()
+        // A font whose family is in the families listed already needs neither pango's font map
+        // nor fontconfig: checked without the lock, so that the start's check does not wait for
+        // the fonts' thread drawing the first frame's text ahead of it (docs/start-up.md, stop 55).
+        if let known = FontCatalog.listedFamilies(), FontCatalog.missingFamilies(in: font, known: known).isEmpty { return nil }
         return FontLock.withLock { problemHoldingFontLock(font: font) }
     }
 

@@ -116,18 +116,32 @@ enum FontCatalog {
     /// that are not installed — empty when at least one named family is. Generic names
     /// (`FontFamilies.generic`: `Sans`, `Serif`, `Monospace`, …) always exist.
     static func missingFamilies(in font: String) -> [String] {
+        missingFamilies(in: font, known: nil)
+    }
+
+    /// `missingFamilies(in:)` against `known` (lowercased, as `installed()` gives them); nil:
+    /// against `installed()`, listing the families when they are not listed yet.
+    static func missingFamilies(in font: String, known: Set<String>?) -> [String] {
         let desc = pango_font_description_from_string(font)
         defer { pango_font_description_free(desc) }
         guard let familyPtr = pango_font_description_get_family(desc) else { return [] }
         let named = String(cString: familyPtr).split(separator: ",").map { String($0).trimmingSpace() }.filter { !$0.isEmpty }
         guard !named.isEmpty else { return [] }
-        let known = installed()
+        let known = known ?? installed()
         let present = named.filter { known.contains($0.lowercased()) }
         return present.isEmpty ? named : []
     }
 
     /// The installed families and the generic ones, lowercased.
     static func installed() -> Set<String> { catalogue().lowercased }
+
+    /// `installed()` when the families are listed already, nil when listing them is still to do
+    /// (which calls pango's font map, under `FontLock`). Reading the list needs no `FontLock`.
+    static func listedFamilies() -> Set<String>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return families?.lowercased
+    }
 
     /// The installed families as fontconfig spells them, sorted (generic names not included).
     static func installedNames() -> [String] { catalogue().names }
