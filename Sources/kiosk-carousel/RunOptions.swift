@@ -43,6 +43,9 @@ struct RunOptions: Equatable {
         var startup = StartupTimeline(mainStart: mainStarted, mainAccounting: mainStartedAccounting)
         try RunCommand.prepareProcess()
         startup.threads = [StartupLibraries.record]
+        // The fonts' thread waits for the first frame's word once its fonts are loaded: without
+        // a screen there is nothing to draw ahead (a word given below stays).
+        defer { StartupLibraries.drawAhead(nil) }
         // Read once, from `environ`: Foundation's `ProcessInfo` is not made before the first
         // frame (docs/start-up.md, stops 48 and 52).
         let environment = ProcessEnvironment.current()
@@ -72,6 +75,10 @@ struct RunOptions: Equatable {
         defer { consoleKeyboard?.restore() }
         let display = try DisplayFactory.open(opening.display, backend: backend ?? opening.display.backend, logger: logger)
         startup.mark("display")
+        // The first frame's text and card face, drawn once by the fonts' thread while this one
+        // checks the fonts and clips and makes the components (docs/start-up.md, stop 55).
+        StartupLibraries.drawAhead(FirstFrameAhead(config: opening, screenWidth: display.fullSize.width,
+                                                   screenHeight: display.fullSize.height, renderScale: display.renderScale))
         let shots = try parsedShots()
         guard shots.isEmpty || display is HeadlessDisplay else {
             // The config's backend (or "auto") found a screen.

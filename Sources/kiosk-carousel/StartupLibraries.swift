@@ -9,7 +9,10 @@ import LinuxSystem
 /// (docs/start-up.md, "The drawing libraries behind the start"), and loads the fonts, while the
 /// main thread reads its arguments and its config. In order: fontconfig, and its configuration
 /// and caches (`FcInit`, the longest part); cairo and pango; pango's font map; the installed font
-/// families listed for the config's font check (`FontStartup`). One thread, not one per set:
+/// families listed for the config's font check (`FontStartup`); then, once the main thread has
+/// opened the screen and says what the first frame shows (`drawAhead`), that frame's text and
+/// card face drawn once ahead of it (`FirstFrameAhead`), while the main thread checks the config's
+/// fonts and clips and makes the components. One thread, not one per set:
 /// with the main thread beside it that fills the two CPUs of the VM it was measured in, where a
 /// third thread made the start slower, not faster. A set the main thread needs first it opens
 /// itself (a call waits for a load under way on the other thread).
@@ -30,6 +33,16 @@ enum StartupLibraries {
     /// QEMU TCG its chain (fontconfig, then cairo and pango) is the longest beside the main
     /// thread's, which waits for it at the config's font check (docs/start-up.md).
     static let record = StartupThreadRecord(name: "fonts' thread")
+
+    /// What the main thread says the first frame shows (`drawAhead`).
+    private static let firstFrame = FirstFrameHandoff()
+
+    /// Tells the fonts' thread what to draw ahead of the first frame, once the screen is open
+    /// (nil: nothing — say it on every way out of `run` before that, so the thread ends). Only
+    /// the first call counts.
+    static func drawAhead(_ ahead: FirstFrameAhead?) {
+        firstFrame.give(ahead)
+    }
 
     /// The thread, made with `pthread_create` rather than Foundation's `Thread`, whose first use
     /// (its class, its start routine) delayed the thread's first step: 0.06 s after `main` in a
@@ -54,5 +67,9 @@ enum StartupLibraries {
         record.mark("font map")
         FontStartup.listFamilies()
         record.mark("families")
+        guard let ahead = firstFrame.take() else { return }
+        record.mark("waiting for the screen")
+        ahead.draw()
+        record.mark("first frame ahead")
     }
 }
