@@ -9,6 +9,12 @@ final class CairoContext {
     let texture: Texture
     let cr: OpaquePointer
     private let surface: OpaquePointer
+    /// True once text was laid out or an SVG document drawn on the context (`willDrawText`):
+    /// only then can it hold a scaled font, so only then is it destroyed under `FontLock`. A
+    /// context that only filled and stroked (a loading face, the page dots) is destroyed at
+    /// once, without waiting for text drawn on another thread (`FirstFrameAhead`, the card
+    /// workers).
+    private(set) var mayHoldFonts = false
 
     init(texture: Texture) {
         self.texture = texture
@@ -27,11 +33,19 @@ final class CairoContext {
     }
 
     deinit {
-        // The context may hold the last reference to a scaled font pango drew with.
-        FontLock.withLock { cairo_destroy(cr) }
+        if mayHoldFonts {
+            // The context may hold the last reference to a scaled font pango drew with.
+            FontLock.withLock { cairo_destroy(cr) }
+        } else {
+            cairo_destroy(cr)
+        }
         cairo_surface_flush(surface)
         cairo_surface_destroy(surface)
     }
+
+    /// Text is about to be drawn on the context (pango, or librsvg's `<text>`): every path that
+    /// draws text takes the context itself, not its `cr`, and calls this first.
+    func willDrawText() { mayHoldFonts = true }
 
     /// Finishes drawing: everything is in the texture's memory afterwards.
     func flush() { cairo_surface_flush(surface) }

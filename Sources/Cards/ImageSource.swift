@@ -50,7 +50,7 @@ enum ImageSource {
             // librsvg keeps the document's aspect ratio inside the viewport; give it the fitted box.
             let size = doc.intrinsicSize ?? (width, height)
             let p = fit.place(imageWidth: size.width, imageHeight: size.height, boxWidth: width, boxHeight: height)
-            try doc.render(on: context.cr, x: x + p.x, y: y + p.y, width: p.width, height: p.height)
+            try doc.render(on: context, x: x + p.x, y: y + p.y, width: p.width, height: p.height)
         }
     }
 }

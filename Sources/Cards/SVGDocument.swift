@@ -50,13 +50,14 @@ final class SVGDocument {
         return nil
     }
 
-    /// Draws the document into `viewport` (cairo user space) on `cr`.
-    func render(on cr: OpaquePointer, x: Double, y: Double, width: Double, height: Double) throws {
+    /// Draws the document into `viewport` (cairo user space) on `context`.
+    func render(on context: CairoContext, x: Double, y: Double, width: Double, height: Double) throws {
         var viewport = RsvgRectangle(x: x, y: y, width: width, height: height)
         var error: UnsafeMutablePointer<GError>?
         // librsvg draws `<text>` with pango and cairo scaled fonts.
         FontStartup.loadConfiguration()
-        let ok = FontLock.withLock { rsvg_handle_render_document(handle, cr, &viewport, &error) }
+        context.willDrawText()
+        let ok = FontLock.withLock { rsvg_handle_render_document(handle, context.cr, &viewport, &error) }
         if ok == 0 {
             throw CardFailure(file: file, reason: "cannot render SVG (\(SVGDocument.take(error)))")
         }

@@ -17,7 +17,7 @@ struct TextBlock {
 
     /// A laid-out block ready to draw on `context`, `width` pixels wide.
     func layout(on context: CairoContext, width: Double) -> TextLayout {
-        TextLayout(block: self, cr: context.cr, width: width)
+        TextLayout(block: self, on: context, width: width)
     }
 }
 
@@ -26,10 +26,11 @@ final class TextLayout {
     let layout: OpaquePointer
     let block: TextBlock
 
-    init(block: TextBlock, cr: OpaquePointer, width: Double) {
+    init(block: TextBlock, on context: CairoContext, width: Double) {
         self.block = block
         FontStartup.loadConfiguration()
-        layout = FontLock.withLock { TextLayout.make(block, cr: cr, width: width) }
+        context.willDrawText()
+        layout = FontLock.withLock { TextLayout.make(block, cr: context.cr, width: width) }
     }
 
     /// The pango layout for `block` on `cr` (call holding `FontLock`).

@@ -179,7 +179,7 @@ final class BadInputTests: XCTestCase {
         let doc = try SVGDocument(unscanned: Array(svg.utf8), file: "test.svg")
         let t = Texture(width: 8, height: 8)
         let ctx = CairoContext(texture: t)
-        try doc.render(on: ctx.cr, x: 0, y: 0, width: 8, height: 8)
+        try doc.render(on: ctx, x: 0, y: 0, width: 8, height: 8)
         ctx.flush()
         XCTAssertEqual(t[4, 4], 0, "librsvg loaded an external image")
     }
