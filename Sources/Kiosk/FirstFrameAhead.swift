@@ -41,19 +41,20 @@ public struct FirstFrameAhead: Sendable {
         language = config.languages.isMultilingual ? config.languages.shownLanguage : nil
     }
 
-    /// Draws it all once and returns the textures — the loading face, then the overlays in the
-    /// order the session stacks them (dial ring, page indicator, title, language badge), each
-    /// when the first frame has it — for the caller to drop. Text is drawn under the lock every
-    /// text drawing takes (`FontLock`), a piece at a time, as the session's own drawing does.
+    /// Draws it all once and returns the textures for the caller to drop: the title first (the
+    /// session's first frame waits for the lock the text takes, `FontLock`, while this draws it;
+    /// its loading face and dots, which take no lock, it draws meanwhile), then the language
+    /// badge, the dial's ring, the page indicator and the loading face, each when the first frame
+    /// has it.
     @discardableResult
     public func draw() -> [Texture] {
-        var drawn: [Texture] = []
+        let renderer = OverlayRenderer(style: overlays, screenWidth: frameSize.width, screenHeight: frameSize.height)
+        let overlays = [renderer.title(for: focusedItem), language.map { renderer.languageBadge($0) },
+                        renderer.dialRing(dial), renderer.pageIndicator(count: itemCount, current: 0)]
+        var drawn = overlays.compactMap { $0?.texture }
         if let style = loadingFaceStyle {
             drawn.append(CardFaceRenderer().loadingFace(style: style, width: cardSize.width, height: cardSize.height))
         }
-        let renderer = OverlayRenderer(style: overlays, screenWidth: frameSize.width, screenHeight: frameSize.height)
-        let overlays = [renderer.dialRing(dial), renderer.pageIndicator(count: itemCount, current: 0),
-                        renderer.title(for: focusedItem), language.map { renderer.languageBadge($0) }]
-        return drawn + overlays.compactMap { $0?.texture }
+        return drawn
     }
 }
