@@ -55,6 +55,13 @@ public final class OverlayRenderer {
     private var ring: (dial: DialOptions, overlay: Overlay?)?
     private var messageCache: (card: MessageCard, style: MessageCardRenderer.Style, overlay: Overlay)?
     private var badge: (code: String, overlay: Overlay)?
+    /// The first frame's title and badge, drawn on another thread (`OverlaysDrawnAhead`): taken
+    /// from there when drawn, left out while they are still coming. Nil: drawn here. Ignored
+    /// when it was drawn for another style or size.
+    public var drawnAhead: OverlaysDrawnAhead?
+    /// Set when a title or badge was left out because `drawnAhead` is still drawing it; the
+    /// caller clears it before a frame's overlays are asked for.
+    public var leftOutForDrawnAhead = false
 
     public init(style: OverlayStyle, screenWidth: Int, screenHeight: Int) {
         self.style = style
@@ -142,9 +149,19 @@ public final class OverlayRenderer {
         return overlay
     }
 
-    /// The shown language's badge (`LanguageBadge`): drawn again only when the language changes.
-    public func languageBadge(_ code: String) -> Overlay {
+    /// The shown language's badge (`LanguageBadge`): drawn again only when the language changes;
+    /// nil only while another thread is drawing it (`drawnAhead`).
+    public func languageBadge(_ code: String) -> Overlay? {
         if let b = badge, b.code == code { return b.overlay }
+        switch ahead?.badge(code) ?? .notHere {
+        case .drawn(let overlay?):
+            badge = (code, overlay)
+            return overlay
+        case .coming:
+            leftOutForDrawnAhead = true
+            return nil
+        case .drawn(nil), .notHere: break
+        }
         let overlay = LanguageBadge.render(code: code, screenWidth: screenWidth, screenHeight: screenHeight, style: style.titleOverlay)
         badge = (code, overlay)
         return overlay
@@ -159,12 +176,27 @@ public final class OverlayRenderer {
         return overlay
     }
 
+    /// `drawnAhead` when it serves this renderer.
+    private var ahead: OverlaysDrawnAhead? {
+        guard let drawnAhead, drawnAhead.serves(style: style, screenWidth: screenWidth, screenHeight: screenHeight) else { return nil }
+        return drawnAhead
+    }
+
     /// The focused item's title (one line with an ellipsis, `lines` in large text; on a rounded
     /// plate when the style has a background, with a soft shadow when it has none); nil when
-    /// hidden or untitled.
+    /// hidden or untitled, or while another thread is drawing it (`drawnAhead`).
     public func title(for item: ItemConfig?) -> Overlay? {
         guard style.showTitle, let item, !item.title.isEmpty else { return nil }
         if let t = title, t.text == item.title { return t.overlay }
+        switch ahead?.title(item.title) ?? .notHere {
+        case .drawn(let overlay):
+            title = (item.title, overlay)
+            return overlay
+        case .coming:
+            leftOutForDrawnAhead = true
+            return nil
+        case .notHere: break
+        }
         let overlay = drawTitle(item.title)
         title = (item.title, overlay)
         return overlay

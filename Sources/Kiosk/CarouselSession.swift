@@ -150,6 +150,24 @@ public final class CarouselSession {
         if !cards.drainCompleted(now: now).isEmpty { needsFrame = true }
     }
 
+    /// Shows the first frame's title and badge drawn on another thread (`FirstFrameAhead`)
+    /// instead of drawing them: left out of the frames while they are still being drawn, shown
+    /// once they are (call `textDrawnAheadArrived()` when its `eventFD` is readable). One drawn
+    /// for another style or screen size is not used. The session lets go of the box with the
+    /// first frame built once it was finished.
+    public func showTextDrawnAhead(_ text: OverlaysDrawnAhead) {
+        overlays.drawnAhead = text
+    }
+
+    /// A title or badge drawn ahead has come (or the thread drawing them is done): the next
+    /// frame shows it.
+    public func textDrawnAheadArrived() {
+        if overlays.leftOutForDrawnAhead { needsFrame = true }
+    }
+
+    /// True when the last frame left out a title or badge still being drawn on another thread.
+    public var textLeftOutForDrawnAhead: Bool { overlays.leftOutForDrawnAhead }
+
     /// Feeds one input event at `now`.
     public func handle(_ event: InputEvent, now: Double) {
         if covering?.swallows(event) == true { return }
@@ -218,6 +236,11 @@ public final class CarouselSession {
             return cards.face(at: pose.index, now: frameTime).quads(corners: corners, alpha: pose.alpha)
         }
         let items = config.items
+        // Finished before this frame's overlays are looked up: they take what it holds, later
+        // frames draw their own.
+        let aheadFinished = overlays.drawnAhead?.isFinished == true
+        defer { if aheadFinished { overlays.drawnAhead = nil } }
+        overlays.leftOutForDrawnAhead = false
         // The dial ring is drawn first, under the cards: a subtle guide, never in the way.
         if let ring = overlays.dialRing(config.gestures.dial?.scaled(by: s)) { quads.insert(ring.quad, at: 0) }
         if let dots = overlays.pageIndicator(count: items.count, current: engine.currentIndex) { quads.append(dots.quad) }
@@ -226,7 +249,7 @@ public final class CarouselSession {
         }
         // With two or more languages, the shown one's badge (the language control a finger taps).
         let languages = config.languages
-        if languages.isMultilingual { quads.append(overlays.languageBadge(languages.shownLanguage).quad) }
+        if languages.isMultilingual, let badge = overlays.languageBadge(languages.shownLanguage) { quads.append(badge.quad) }
         return quads
     }
 

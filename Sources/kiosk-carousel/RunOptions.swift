@@ -75,10 +75,12 @@ struct RunOptions: Equatable {
         defer { consoleKeyboard?.restore() }
         let display = try DisplayFactory.open(opening.display, backend: backend ?? opening.display.backend, logger: logger)
         startup.mark("display")
-        // The first frame's text and card face, drawn once by the fonts' thread while this one
-        // checks the fonts and clips and makes the components (docs/start-up.md, stop 55).
-        StartupLibraries.drawAhead(FirstFrameAhead(config: opening, screenWidth: display.fullSize.width,
-                                                   screenHeight: display.fullSize.height, renderScale: display.renderScale))
+        // The first frame's title and badge, drawn by the fonts' thread while this one checks
+        // the fonts and clips, makes the components and draws the first frame without them
+        // (docs/start-up.md, stops 55 and 56).
+        let ahead = FirstFrameAhead(config: opening, screenWidth: display.fullSize.width,
+                                    screenHeight: display.fullSize.height, renderScale: display.renderScale)
+        StartupLibraries.drawAhead(ahead)
         let shots = try parsedShots()
         guard shots.isEmpty || display is HeadlessDisplay else {
             // The config's backend (or "auto") found a screen.
@@ -102,6 +104,9 @@ struct RunOptions: Equatable {
                                configProblems: problems, speech: .kiosk(output: nil))
         startup.mark("components")
         app.startup = startup
+        // `--shot` frames are the same in every run: the session draws its own text there. The
+        // problem card shows no title.
+        if shots.isEmpty, problems.isEmpty { app.textDrawnAhead = ahead.text }
         if !problems.isEmpty {
             // [input] was not known when the devices were opened: open them again for the fixed file.
             app.reopenInputs = { new in

@@ -9,10 +9,11 @@ import LinuxSystem
 /// (docs/start-up.md, "The drawing libraries behind the start"), and loads the fonts, while the
 /// main thread reads its arguments and its config. In order: fontconfig, and its configuration
 /// and caches (`FcInit`, the longest part); cairo and pango; pango's font map; the installed font
-/// families listed for the config's font check (`FontStartup`); then, once the main thread has
-/// opened the screen and says what the first frame shows (`drawAhead`), that frame's text and
-/// card face drawn once ahead of it (`FirstFrameAhead`), while the main thread checks the config's
-/// fonts and clips and makes the components. One thread, not one per set:
+/// families listed for the config's font check (`FontStartup`); then, once the
+/// main thread has opened the screen and says what the first frame shows (`drawAhead`), that
+/// frame's title and language badge (`FirstFrameAhead`), handed to the session as they are
+/// drawn, while the main thread checks the config's fonts and clips, makes the components and
+/// draws the first frame without them. One thread, not one per set:
 /// with the main thread beside it that fills the two CPUs of the VM it was measured in, where a
 /// third thread made the start slower, not faster. A set the main thread needs first it opens
 /// itself (a call waits for a load under way on the other thread).
@@ -39,7 +40,8 @@ enum StartupLibraries {
 
     /// Tells the fonts' thread what to draw ahead of the first frame, once the screen is open
     /// (nil: nothing — say it on every way out of `run` before that, so the thread ends). Only
-    /// the first call counts.
+    /// the first call counts. Its text box (`FirstFrameAhead.text`) is finished whatever
+    /// happens: drawn, or given up when the thread cannot draw it.
     static func drawAhead(_ ahead: FirstFrameAhead?) {
         firstFrame.give(ahead)
     }
@@ -52,6 +54,8 @@ enum StartupLibraries {
         var thread = pthread_t()
         if pthread_create(&thread, nil, { _ in StartupLibraries.work(); return nil }, nil) == 0 {
             pthread_detach(thread)
+        } else {
+            firstFrame.close()
         }
     }()
 
@@ -59,6 +63,8 @@ enum StartupLibraries {
         record.begin()
         CurrentThread.setName("fonts")
         defer { record.finish() }
+        // A first frame's text not drawn here is drawn by the session.
+        defer { firstFrame.close() }
         guard FontStartup.loadConfiguration() else { return }
         record.mark("fontconfig")
         guard (try? CardLibraries.loadDrawing()) != nil else { return }

@@ -69,6 +69,10 @@ extension KioskApp {
         context.register(c)
         c.mark("attach")
     }
+    /// What `run()` does with `textDrawnAhead`: its component registered and attached.
+    func startTextDrawnAhead(_ text: OverlaysDrawnAhead) {
+        try? registerTextDrawnAhead(text).attach(to: reactor)
+    }
     static func modeText(width: Int, height: Int, refreshRate: Double) -> String {
         MetricsComponent.modeText(width: width, height: height, refreshRate: refreshRate)
     }

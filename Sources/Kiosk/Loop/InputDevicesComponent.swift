@@ -10,7 +10,9 @@ import LinuxSystem
 /// `run` has them opened in the loop's first pass, right after the first frame went to the
 /// display (`openLater`; registered after `FramePump`, whose `prepare` draws that frame): the
 /// first frame does not wait for libinput's start, and no key is lost that would not have
-/// been — devices plugged (or announced by udev) later are added as they come either way.
+/// been — devices plugged (or announced by udev) later are added as they come either way. While
+/// the first frame's title is still being drawn on another thread, they wait for the frame that
+/// shows it (`holdOpening`, docs/start-up.md stop 56).
 final class InputDevicesComponent: KioskComponent {
     private(set) var inputs: [InputSource]
     /// Opens the devices once, in the first `prepare`; nil once done or when `inputs` were given.
@@ -35,11 +37,38 @@ final class InputDevicesComponent: KioskComponent {
         inputClock = InputClock(start: context.reactor.start)
     }
 
-    /// The loop's first pass: the devices `openLater` opens join the loop (after the frame pump
-    /// handed the first frame to the display, or found it could not).
+    /// While true, the opening waits (the first frame's title is still being drawn on another
+    /// thread, `TextDrawnAheadComponent`: the frame that shows it comes first), for at most
+    /// `openingHoldLimit` seconds after the first pass. Nil: the first pass opens them.
+    var holdOpening: (() -> Bool)?
+    /// How long `holdOpening` can keep the devices closed.
+    static let openingHoldLimit = 3.0
+    /// When a held opening happens anyway (the reactor's time).
+    private var openingDeadline: Double?
+
+    /// The loop's first pass (or the first after `holdOpening` let go): the devices `openLater`
+    /// opens join the loop (after the frame pump handed a frame to the display, or found it could
+    /// not).
     func prepare(now: Double) {
+        guard openLater != nil else { return }
+        if holdOpening?() == true {
+            let deadline = openingDeadline ?? now + Self.openingHoldLimit
+            openingDeadline = deadline
+            if now < deadline { return }
+        }
+        openNow()
+    }
+
+    var nextDeadline: Double? { openLater == nil ? nil : openingDeadline }
+
+    func deadlineReached(now: Double) {
+        if openLater != nil { openNow() }
+    }
+
+    private func openNow() {
         guard let open = openLater else { return }
         openLater = nil
+        openingDeadline = nil
         let started = context.reactor.clock()
         inputs += open()
         try? sync()

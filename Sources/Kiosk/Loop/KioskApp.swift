@@ -27,6 +27,10 @@ public final class KioskApp {
     /// The start so far (`run`'s steps); logged with the first frame on screen
     /// (`StartupReportComponent`). Nil: not logged. Set before `run()`.
     public var startup: StartupTimeline?
+    /// The first frame's title and badge being drawn on another thread (`FirstFrameAhead`): the
+    /// first frame goes without them while they are drawn (`TextDrawnAheadComponent`). Nil: the
+    /// session draws its text itself. Set before `run()`.
+    public var textDrawnAhead: OverlaysDrawnAhead?
 
     /// - Parameters:
     ///   - openInputs: opens more input devices in the loop's first pass, once the first frame
@@ -118,6 +122,17 @@ public final class KioskApp {
         return config
     }
 
+    /// Registers the component that shows the first frame's text drawn on another thread, and
+    /// holds the input devices' opening until the frame that shows it (under QEMU's TCG
+    /// libinput's start took 0.2–0.5 s, which the text's frame would otherwise wait for).
+    @discardableResult
+    func registerTextDrawnAhead(_ text: OverlaysDrawnAhead) -> TextDrawnAheadComponent {
+        let component = TextDrawnAheadComponent(text: text, context: context)
+        context.register(component)
+        self.component(InputDevicesComponent.self).holdOpening = { [unowned component] in component.isDrawing }
+        return component
+    }
+
     /// The carousel on the screen.
     public var session: CarouselSession { context.session }
     /// Idle stages, selection actions and the event stream (shared with `simulate`).
@@ -160,6 +175,7 @@ public final class KioskApp {
         if let latencyTrace { c.register(LatencyTraceComponent(trace: latencyTrace, context: c)) }
         if let timedShots { c.register(timedShots) }
         if let startup { c.register(StartupReportComponent(timeline: startup, context: c)) }
+        if let textDrawnAhead { registerTextDrawnAhead(textDrawnAhead) }
         for component in c.components { try component.attach(to: c.reactor) }
         c.component(StartupReportComponent.self)?.mark("attach")
         let display = c.display
