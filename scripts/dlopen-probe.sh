@@ -24,7 +24,7 @@ loaders=(
     "CRsvgLoader/rsvg_loader.c 5 -lrsvg-2"
     "CESpeakNGLoader/espeak_ng_loader.c 7 -lespeak-ng"
     "CCardLibsLoader/card_libs_loader.c 75 -lglib-2.0 -lgobject-2.0 -lgio-2.0 -lcairo -lpango-1.0 -lpangocairo-1.0"
-    "CCardLibsLoader/fontconfig_loader.c 8 -lfontconfig"
+    "CCardLibsLoader/fontconfig_loader.c 13 -lfontconfig"
     "CCardLibsLoader/image_decoders_loader.c 16 -lturbojpeg -lpng16 -lwebp"
     "CInputLibsLoader/input_libs_loader.c 55 -levdev -linput"
     "CALSALoader/alsa_loader.c 10 -lasound"

@@ -17,6 +17,13 @@ public enum FontCheck {
         // nor fontconfig: checked without the lock, so that the start's check does not wait for
         // the fonts' thread drawing the first frame's text ahead of it (docs/start-up.md, stop 55).
         if let known = FontCatalog.listedFamilies(), FontCatalog.missingFamilies(in: font, known: known).isEmpty { return nil }
+        // Before pango is open: the string read without pango, against the families fontconfig
+        // lists as pango would. Only a font found so is passed here; anything else waits for
+        // pango's own reading below (docs/start-up.md, stop 56).
+        if let listed = FontCatalog.familiesByFontconfig() {
+            let named = FontStringFamilies.families(in: font)
+            if named.isEmpty || named.contains(where: { listed.contains($0.lowercased()) }) { return nil }
+        }
         return FontLock.withLock { problemHoldingFontLock(font: font) }
     }
 

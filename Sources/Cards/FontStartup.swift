@@ -44,6 +44,13 @@ public enum FontStartup {
         _ = pango_cairo_font_map_get_default()
     }
 
+    /// Lists the installed families through fontconfig alone, before cairo and pango are open
+    /// (`FontCatalog.listThroughFontconfig`): the config's font check needs no pango for a font
+    /// that is installed (`FontCheck`, `FontStringFamilies`).
+    public static func listFamiliesThroughFontconfig() {
+        FontCatalog.listThroughFontconfig()
+    }
+
     /// Lists the installed families, under the lock the card workers and the font check take
     /// (`FontCatalog.installed()` keeps the list); waits for pango's fontconfig thread.
     public static func listFamilies() {

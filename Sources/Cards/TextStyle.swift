@@ -147,6 +147,62 @@ enum FontCatalog {
     /// The installed families as fontconfig spells them, sorted (generic names not included).
     static func installedNames() -> [String] { catalogue().names }
 
+    /// The families listed through fontconfig alone (`listThroughFontconfig`), lowercased, with
+    /// the generic ones; nil until listed.
+    private static var fontconfigFamilies: Set<String>?
+
+    /// `fontconfigFamilies` once listed: for the font check before pango is open
+    /// (`FontCheck`, with `FontStringFamilies`). Needs no `FontLock`.
+    static func familiesListedByFontconfig() -> Set<String>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return fontconfigFamilies
+    }
+
+    /// `familiesListedByFontconfig()`, listing them first when they are not listed yet (the
+    /// main thread's font check came before the fonts' thread listed them).
+    static func familiesByFontconfig() -> Set<String>? {
+        if let listed = familiesListedByFontconfig() { return listed }
+        listThroughFontconfig()
+        return familiesListedByFontconfig()
+    }
+
+    /// Lists the installed families as pango's font map lists them, through fontconfig alone
+    /// (`run`'s fonts' thread, right after fontconfig's configuration is loaded and before
+    /// cairo and pango are open): the first family name of each font file in a format pango
+    /// draws (TrueType or CFF, as pango 1.50's `pango_fc_is_supported_font_format`), and the
+    /// generic names. `FontStringFamiliesTests` checks that pango lists the same. Under
+    /// `FontLock`; once.
+    static func listThroughFontconfig() {
+        guard FontStartup.loadConfiguration() else { return }
+        let names: Set<String>? = FontLock.withLock {
+            // Listed by the other thread while this one waited for the lock.
+            if let listed = familiesListedByFontconfig() { return listed }
+            guard let pattern = FcPatternCreate() else { return nil }
+            defer { FcPatternDestroy(pattern) }
+            guard let objects = FcObjectSetCreate() else { return nil }
+            defer { FcObjectSetDestroy(objects) }
+            for object in [FC_FAMILY, FC_FONTFORMAT, FC_FILE] { _ = FcObjectSetAdd(objects, object) }
+            guard let set = FcFontList(nil, pattern, objects) else { return nil }
+            defer { FcFontSetDestroy(set) }
+            var names = Set(FontFamilies.generic)
+            for i in 0..<Int(set.pointee.nfont) {
+                guard let font = set.pointee.fonts[i] else { continue }
+                var file: UnsafeMutablePointer<FcChar8>?, format: UnsafeMutablePointer<FcChar8>?, family: UnsafeMutablePointer<FcChar8>?
+                guard FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch,
+                      FcPatternGetString(font, FC_FONTFORMAT, 0, &format) == FcResultMatch, let format,
+                      FcPatternGetString(font, FC_FAMILY, 0, &family) == FcResultMatch, let family else { continue }
+                let formatName = String(cString: format).lowercased()
+                guard formatName == "truetype" || formatName == "cff" else { continue }
+                names.insert(String(cString: family).lowercased())
+            }
+            return names
+        }
+        lock.lock()
+        fontconfigFamilies = names
+        lock.unlock()
+    }
+
     private static func catalogue() -> (lowercased: Set<String>, names: [String]) {
         FontStartup.loadConfiguration()
         lock.lock()
@@ -171,6 +227,7 @@ enum FontCatalog {
     static func refresh() {
         lock.lock()
         families = nil
+        fontconfigFamilies = nil
         lock.unlock()
     }
 }

@@ -8,8 +8,9 @@ import LinuxSystem
 /// first frame needs, which the kiosk opens with dlopen instead of by the loader before `main`
 /// (docs/start-up.md, "The drawing libraries behind the start"), and loads the fonts, while the
 /// main thread reads its arguments and its config. In order: fontconfig, and its configuration
-/// and caches (`FcInit`, the longest part); cairo and pango; pango's font map; the installed font
-/// families listed for the config's font check (`FontStartup`); then, once the
+/// and caches (`FcInit`, the longest part), and the installed families listed through it for the
+/// config's font check (which then needs no pango for a font that is installed); cairo and pango;
+/// pango's font map; the installed families listed through pango (`FontStartup`); then, once the
 /// main thread has opened the screen and says what the first frame shows (`drawAhead`), that
 /// frame's title and language badge (`FirstFrameAhead`), handed to the session as they are
 /// drawn, while the main thread checks the config's fonts and clips, makes the components and
@@ -67,6 +68,9 @@ enum StartupLibraries {
         defer { firstFrame.close() }
         guard FontStartup.loadConfiguration() else { return }
         record.mark("fontconfig")
+        // The config's font check reads these while cairo and pango open (stop 56).
+        FontStartup.listFamiliesThroughFontconfig()
+        record.mark("fontconfig's families")
         guard (try? CardLibraries.loadDrawing()) != nil else { return }
         record.mark("cairo and pango")
         FontStartup.begin()

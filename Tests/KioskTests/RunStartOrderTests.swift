@@ -41,9 +41,9 @@ final class RunStartOrderTests: CommandTestCase {
         XCTAssertNotNil(line.range(of: #"\(drawn and handed over in [0-9.]+ s\); main thread before main: [0-9.]+ s on a CPU, "#
                                    + #"([0-9.]+ s waiting for one, [0-9.]+ s blocked|[0-9.]+ s off it) \([0-9]+ page reads?, [0-9]+ other faults?\); "#
                                    + #"from main to the first frame: [0-9.]+ s on a CPU, .*; all threads [0-9.]+ s on a CPU; "#
-                                   + #"fonts' thread from [0-9.]+ s after main(: fontconfig [0-9.]+ s(, cairo and pango [0-9.]+ s)?"#
+                                   + #"fonts' thread from [0-9.]+ s after main(: fontconfig [0-9.]+ s(, fontconfig's families [0-9.]+ s)?(, cairo and pango [0-9.]+ s)?"#
                                    + #"(, font map [0-9.]+ s)?(, families [0-9.]+ s)?"#
-                                   // Then the first frame's text and card face drawn ahead of it, once the screen is open.
+                                   // Then the first frame's title and badge drawn for it, once the screen is open.
                                    + #"(, waiting for the screen [0-9.]+ s)?(, first frame ahead [0-9.]+ s)?)?"#
                                    // Done by the first frame in nearly every start; on a busy machine it may be a step behind.
                                    + #"(, done [0-9.]+ s after main \([0-9.]+ s on a CPU, "#

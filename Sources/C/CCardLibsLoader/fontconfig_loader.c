@@ -22,7 +22,12 @@ static const char *const sonames[LIBRARIES] = { "libfontconfig.so.1" };
     F(FONTCONFIG, FcBool, FcPatternAddString, (FcPattern *a0, const char *a1, const FcChar8 *a2), (a0, a1, a2)) \
     F(FONTCONFIG, FcPattern *, FcPatternCreate, (void), ()) \
     V(FONTCONFIG, FcPatternDestroy, (FcPattern *a0), (a0)) \
-    F(FONTCONFIG, FcResult, FcPatternGetString, (const FcPattern *a0, const char *a1, int a2, FcChar8 **a3), (a0, a1, a2, a3))
+    F(FONTCONFIG, FcResult, FcPatternGetString, (const FcPattern *a0, const char *a1, int a2, FcChar8 **a3), (a0, a1, a2, a3)) \
+    F(FONTCONFIG, FcObjectSet *, FcObjectSetCreate, (void), ()) \
+    F(FONTCONFIG, FcBool, FcObjectSetAdd, (FcObjectSet *a0, const char *a1), (a0, a1)) \
+    V(FONTCONFIG, FcObjectSetDestroy, (FcObjectSet *a0), (a0)) \
+    F(FONTCONFIG, FcFontSet *, FcFontList, (FcConfig *a0, FcPattern *a1, FcObjectSet *a2), (a0, a1, a2)) \
+    V(FONTCONFIG, FcFontSetDestroy, (FcFontSet *a0), (a0))
 
 KC_LOADER(KC_FONTCONFIG_FUNCTIONS, "fontconfig", sonames)
 
