@@ -201,6 +201,11 @@ def startup_steps(body):
             if h.group(4):
                 steps[f'{thread}: done (after main)'] = float(h.group(4))
                 steps.update(thread_counts(thread, h.group(5)))
+    # From stop 56 the first frame may go without its title and badge (drawn on the fonts'
+    # thread): a second line says when they came, "in the first frame" counting as 0.
+    t = re.search(r"start-up: the first frame's text (?:on screen ([0-9.]+) s after the first frame|in the first frame)", body)
+    if t:
+        steps["the first frame's text, after the first frame"] = float(t.group(1) or 0)
     return steps
 
 
