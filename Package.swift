@@ -188,7 +188,7 @@ let package = Package(
                                                    "Input", "LinuxSystem", "TestSupport", "Audio", "Speech",
                                                    .product(name: "Logging", package: "swift-log")]),
         // The command line's own code (the executable's module, linked into the tests).
-        .testTarget(name: "KioskCarouselTests", dependencies: ["kiosk-carousel", "TestSupport",
+        .testTarget(name: "KioskCarouselTests", dependencies: ["kiosk-carousel", "Kiosk", "KioskConfig", "TestSupport",
                                                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Soak, fault and fuzz-regression tests across modules (docs/reliability.md).
         .testTarget(name: "ReliabilityTests", dependencies: ["Kiosk", "JSON", "KioskConfig", "Input", "CarouselCore",
