@@ -14,8 +14,8 @@ import Raster
 /// fonts and clips, makes the components and draws the first frame without it: the session
 /// (`CarouselSession.showTextDrawnAhead`) takes the overlays as they come and shows them in the
 /// frame after (docs/start-up.md, stops 55 and 56). They are the session's own overlays: drawn
-/// with its renderer's style and size from the same configuration, so the screen is the same as
-/// when the session draws them, only later by the time the thread takes.
+/// with its renderer's style and size from the same configuration, so the screen is the one the
+/// session draws itself, the text only coming a frame later when the thread is not done in time.
 public struct FirstFrameAhead: Sendable {
     private let overlays: OverlayStyle
     private let frameSize: (width: Int, height: Int)

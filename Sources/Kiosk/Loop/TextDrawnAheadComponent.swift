@@ -5,8 +5,9 @@ import LinuxSystem
 /// (`FirstFrameAhead`) while the loop draws the first frame without them: gives the box to the
 /// session, watches its eventfd (each overlay handed over asks for a frame that shows it) until
 /// the thread is done, and logs once when the text reached the screen:
-/// `start-up: the first frame's text on screen 0.31 s after the first frame (drawn ahead)`, or
-/// `… in the first frame …` when it was there in time (docs/start-up.md, stop 56).
+/// `start-up: the first frame's text on screen 0.07 s after the first frame (drawn ahead on the
+/// fonts' thread)`, or `… in the first frame …` when it was there in time (docs/start-up.md,
+/// stop 56).
 final class TextDrawnAheadComponent: KioskComponent {
     private var text: OverlaysDrawnAhead?
     private unowned let context: KioskContext
