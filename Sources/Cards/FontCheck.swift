@@ -20,9 +20,9 @@ public enum FontCheck {
         // Before pango is open: the string read without pango, against the families fontconfig
         // lists as pango would. Only a font found so is passed here; anything else waits for
         // pango's own reading below (docs/start-up.md, stop 56).
-        if let listed = FontCatalog.familiesByFontconfig() {
-            let named = FontStringFamilies.families(in: font)
-            if named.isEmpty || named.contains(where: { listed.contains($0.lowercased()) }) { return nil }
+        if let named = FontStringFamilies.families(in: font), let listed = FontCatalog.familiesByFontconfig(),
+           named.isEmpty || named.contains(where: { listed.contains($0.lowercased()) }) {
+            return nil
         }
         return FontLock.withLock { problemHoldingFontLock(font: font) }
     }

@@ -2,8 +2,8 @@
 /// read without pango, for the config's font check before pango is open (`FontCheck`,
 /// docs/start-up.md stop 56).
 ///
-/// pango reads a font string from its end: variations (`@wght=200`), then a size (`12`, `12px`),
-/// then style words (weight, style, stretch, variant, gravity: `Bold`, `Italic`, `Condensed`,
+/// pango reads a font string from its end: variations (`@wght=200`, left to pango here), then a
+/// size (`12`, `12px`), then style words (weight, style, stretch, variant, gravity: `Bold`, `Italic`, `Condensed`,
 /// `Small-Caps`, `weight=600`, …); what is left is the comma-separated family list. This reads
 /// it the same way but takes fewer forms as options: only the keywords listed here (which
 /// `FontStringFamiliesTests` checks against the installed pango, each one: bookworm's for amd64,
@@ -11,15 +11,16 @@
 /// installed family: the check goes on to pango (`pango_font_description_from_string`), so this
 /// can make the check take longer, never give another answer.
 enum FontStringFamilies {
-    /// The families, trimmed, empty ones left out (as `FontCatalog.missingFamilies` splits pango's).
-    static func families(in font: String) -> [String] {
+    /// The families, trimmed, empty ones left out (as `FontCatalog.missingFamilies` splits
+    /// pango's); nil for a string with variations (`@wght=200`), which pango versions read
+    /// differently (1.50 keeps `Sans,@wght=200` as two families, trixie's 1.56 reads the
+    /// variations): pango reads those.
+    static func families(in font: String) -> [String]? {
         let s = Array(font.utf8)
+        guard !s.contains(UInt8(ascii: "@")) else { return nil }
         var last = s.count
-        // Variations: the last whitespace-separated word, when it starts with "@".
-        var word = wordBefore(last, in: s, stoppingAtComma: false)
-        if !word.isEmpty, s[word.lowerBound] == UInt8(ascii: "@") { last = word.lowerBound }
         // A size.
-        word = wordBefore(last, in: s, stoppingAtComma: true)
+        var word = wordBefore(last, in: s, stoppingAtComma: true)
         if !word.isEmpty, isPlainSize(s[word]) { last = word.lowerBound }
         // Style words, from the end, while they are ones.
         word = wordBefore(last, in: s, stoppingAtComma: true)
