@@ -2,12 +2,13 @@
 /// read without pango, for the config's font check before pango is open (`FontCheck`,
 /// docs/start-up.md stop 56).
 ///
-/// pango reads a font string from its end: variations (`@wght=200`, left to pango here), then a
-/// size (`12`, `12px`), then style words (weight, style, stretch, variant, gravity: `Bold`, `Italic`, `Condensed`,
-/// `Small-Caps`, `weight=600`, …); what is left is the comma-separated family list. This reads
-/// it the same way but takes fewer forms as options: only the keywords listed here (which
-/// `FontStringFamiliesTests` checks against the installed pango, each one: bookworm's for amd64,
-/// trixie's for arm64) and only plain decimal sizes. A form it does not take stays in the last family's name, which then names no
+/// pango reads a font string from its end: variations (`@wght=200`), then a size (`12`,
+/// `12px`), then style words (weight, style, stretch, variant, gravity: `Bold`, `Italic`,
+/// `Condensed`, `Small-Caps`, `weight=600`, …); what is left is the comma-separated family list.
+/// This reads it the same way but takes fewer forms as options: only the keywords listed here
+/// (which `FontStringFamiliesTests` checks against the installed pango, each one: bookworm's for
+/// amd64, trixie's for arm64) and only plain decimal sizes; a string with variations it does not
+/// read at all. A form it does not take stays in the last family's name, which then names no
 /// installed family: the check goes on to pango (`pango_font_description_from_string`), so this
 /// can make the check take longer, never give another answer.
 enum FontStringFamilies {
