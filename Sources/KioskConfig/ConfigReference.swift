@@ -172,9 +172,10 @@ public enum ConfigReference {
           allowed range or choices, doc text, example. The loader, the checks, "did you mean" and
           this page all come from it; `ConfigReferenceTests` fails when this page is stale.
         - TOMLKit (toml++) parses. It gives a place only for syntax errors, so `TOMLPositionIndex`
-          scans the text once more and records where every key and value starts (tables, arrays of
-          tables with their ordinal, dotted and quoted keys, inline tables, array elements), and
-          every problem is reported at its key or value.
+          scans the text once more and, when a problem or a warning needs a place, records where
+          every key and value starts (tables, arrays of tables with their ordinal, dotted and
+          quoted keys, inline tables, array elements), and every problem is reported at its key or
+          value.
         - toml++ asserts (debug builds; undefined behaviour in release builds) instead of reporting
           some syntax errors: a table header whose name starts with a character no key starts with
           (`[+a]`, `[` then a line break), an array element that starts with `}` or a Unicode line

@@ -14,20 +14,25 @@ public struct SourcePosition: Equatable, Comparable, Sendable {
 
 /// Where every key and value of a TOML document starts, by path.
 ///
-/// TOMLKit gives positions only for syntax errors, so this scanner walks the source text once
-/// and records, for each path (`carousel.fade_min`, `item[3].action.exec[0]`), the position of
-/// its key and of its value. It understands table headers `[a.b]`, arrays of tables `[[item]]`
+/// TOMLKit gives positions only for syntax errors, so this scanner walks the source text and
+/// records, for each path (`carousel.fade_min`, `item[3].action.exec[0]`), the position of its
+/// key and of its value. It understands table headers `[a.b]`, arrays of tables `[[item]]`
 /// (numbering their elements), dotted keys, quoted keys, inline tables and arrays, and every
 /// string form. It is meant for text TOMLKit accepted, but never traps on any input: on text it
 /// does not understand it skips to the next line.
+///
+/// `init(text:)` walks the text once for `parserHazard` only, without building a path or a key
+/// name; the positions are recorded by a second walk at the first question about one. A file
+/// that validates without a warning asks none (most starts of a kiosk), and the recording walk —
+/// the paths hashed into two dictionaries, every key name built scalar by scalar — was a third
+/// of the config's reading at start-up (docs/start-up.md, stop 57).
 public struct TOMLPositionIndex: Sendable {
-    private var keyPositions: [ConfigPath: SourcePosition] = [:]
-    private var valuePositions: [ConfigPath: SourcePosition] = [:]
+    private let positions: RecordedPositions
     /// The first syntax error toml++ asserts on instead of reporting (a table header whose
     /// name starts with a character no key starts with, `[+a]`; an array element that starts
     /// with `}` or a Unicode line separator), if any: the loader reports it before TOMLKit
     /// sees it, since toml++ would abort (debug) or run into undefined behaviour (release).
-    public private(set) var parserHazard: ParserHazard?
+    public let parserHazard: ParserHazard?
 
     /// Text toml++ must not be given: where and what, and where its statement's line starts.
     public struct ParserHazard: Equatable, Sendable {
@@ -37,21 +42,27 @@ public struct TOMLPositionIndex: Sendable {
         public var statementStartOffset: Int
     }
 
-    /// Indexes `text`.
+    /// Indexes `text`: its hazard now, its positions when first asked for.
     public init(text: String) {
-        var scanner = Scanner(Array(text.unicodeScalars))
+        parserHazard = Self.hazard(of: text, recording: false)
+        positions = RecordedPositions(text: text)
+    }
+
+    /// The hazard of `text` as a walk with (`recording`) or without the positions finds it: the
+    /// two walks must agree (`TOMLPositionIndexTests`).
+    static func hazard(of text: String, recording: Bool) -> ParserHazard? {
+        var scanner = Scanner(Array(text.unicodeScalars), recording: recording)
         scanner.scanDocument()
-        keyPositions = scanner.keys
-        valuePositions = scanner.values
-        parserHazard = scanner.hazard
+        return scanner.hazard
     }
 
     /// The position of the key (or table header) at `path`; for an array element, its value.
     /// Falls back to the nearest enclosing path that is known, then to the start of the file.
     public func keyPosition(_ path: ConfigPath) -> SourcePosition {
+        let recorded = positions.recorded
         var p = path
         while true {
-            if let k = keyPositions[p] ?? valuePositions[p] { return k }
+            if let k = recorded.keys[p] ?? recorded.values[p] { return k }
             if p.isEmpty { return .start }
             p.removeLast()
         }
@@ -60,13 +71,48 @@ public struct TOMLPositionIndex: Sendable {
     /// The position of the value at `path` (after `=`), or of its key when the value has none
     /// of its own (a table made by a header). Falls back like `keyPosition`.
     public func valuePosition(_ path: ConfigPath) -> SourcePosition {
-        if let v = valuePositions[path] { return v }
+        if let v = positions.recorded.values[path] { return v }
         return keyPosition(path)
     }
 
     /// Whether the scanner saw this exact path.
     public func contains(_ path: ConfigPath) -> Bool {
-        keyPositions[path] != nil || valuePositions[path] != nil
+        let recorded = positions.recorded
+        return recorded.keys[path] != nil || recorded.values[path] != nil
+    }
+
+    /// Whether the positions have been recorded yet (for tests: a file without problems never
+    /// records them).
+    var hasRecordedPositions: Bool { positions.isRecorded }
+}
+
+/// The positions of a text's keys and values, recorded by the first caller that asks for them
+/// (under a lock: an index is `Sendable`, and `ParsedTextCache` hands one to every reader of the
+/// same text); the text is let go once they are.
+private final class RecordedPositions: @unchecked Sendable {
+    typealias Table = (keys: [ConfigPath: SourcePosition], values: [ConfigPath: SourcePosition])
+    private let lock = NSLock()
+    private var text: String?
+    private var table: Table?
+
+    init(text: String) { self.text = text }
+
+    var recorded: Table {
+        lock.lock()
+        defer { lock.unlock() }
+        if let table { return table }
+        var scanner = Scanner(Array((text ?? "").unicodeScalars), recording: true)
+        scanner.scanDocument()
+        let made = (keys: scanner.keys, values: scanner.values)
+        table = made
+        text = nil
+        return made
+    }
+
+    var isRecorded: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return table != nil
     }
 }
 
@@ -75,9 +121,11 @@ extension Array where Element == Unicode.Scalar {
     func at(_ k: Int) -> Unicode.Scalar? { k >= 0 && k < count ? self[k] : nil }
 }
 
-/// The single pass behind `TOMLPositionIndex`.
+/// The pass behind `TOMLPositionIndex`: with `recording`, every key's and value's position by
+/// path; without, only the hazard (no path, no key name built — the same walk otherwise).
 private struct Scanner {
     let s: [Unicode.Scalar]
+    let recording: Bool
     var i = 0
     var line = 1
     var column = 1
@@ -91,7 +139,10 @@ private struct Scanner {
     /// Deeper nesting than this is skipped (TOMLKit refuses far less).
     let maxDepth = 300
 
-    init(_ s: [Unicode.Scalar]) { self.s = s }
+    init(_ s: [Unicode.Scalar], recording: Bool) {
+        self.s = s
+        self.recording = recording
+    }
 
     var atEnd: Bool { i >= s.count }
     var current: Unicode.Scalar? { i < s.count ? s[i] : nil }
@@ -119,11 +170,11 @@ private struct Scanner {
     mutating func advance(_ n: Int) { for _ in 0..<n { advance() } }
 
     mutating func record(key path: ConfigPath, at p: SourcePosition) {
-        if keys[path] == nil { keys[path] = p }
+        if recording && keys[path] == nil { keys[path] = p }
     }
 
     mutating func record(value path: ConfigPath, at p: SourcePosition) {
-        if values[path] == nil { values[path] = p }
+        if recording && values[path] == nil { values[path] = p }
     }
 
     // MARK: Document structure
@@ -160,6 +211,7 @@ private struct Scanner {
         }
         let parts = scanKeyParts()
         guard !parts.isEmpty else { return nil }
+        guard recording else { return [] }
         var resolved: ConfigPath = []
         for (n, part) in parts.enumerated() {
             resolved.append(.key(part.name))
@@ -185,9 +237,11 @@ private struct Scanner {
         let parts = scanKeyParts()
         guard !parts.isEmpty else { return }
         var path = prefix
-        for part in parts {
-            path.append(.key(part.name))
-            record(key: path, at: part.position)
+        if recording {
+            for part in parts {
+                path.append(.key(part.name))
+                record(key: path, at: part.position)
+            }
         }
         skipSpace()
         guard current == "=" else { return }
@@ -217,7 +271,10 @@ private struct Scanner {
                 parts.append(KeyPart(name: scanLiteralString(), position: p))
             } else if isBareKeyScalar(c) {
                 var name = ""
-                while let b = current, isBareKeyScalar(b) { name.unicodeScalars.append(b); advance() }
+                while let b = current, isBareKeyScalar(b) {
+                    if recording { name.unicodeScalars.append(b) }
+                    advance()
+                }
                 parts.append(KeyPart(name: name, position: p))
             } else {
                 break
@@ -359,7 +416,7 @@ private struct Scanner {
             if c == "," { advance(); continue }
             if c == "}" || c == "\u{85}" || c == "\u{2028}" || c == "\u{2029}" { flagHazard(expected: "a value or ']'") }
             let before = i
-            scanValue(path: path + [.index(n)], depth: depth)
+            scanValue(path: recording ? path + [.index(n)] : path, depth: depth)
             n += 1
             if i == before { advance() }  // never stall on text we do not understand
         }
@@ -386,7 +443,8 @@ private struct Scanner {
 
     // MARK: Strings
 
-    /// `"..."` with escapes decoded (as TOMLKit decodes them, so keys match).
+    /// `"..."` with escapes decoded (as TOMLKit decodes them, so keys match); empty when not
+    /// `recording`.
     mutating func scanBasicString() -> String {
         advance()  // "
         var out = String.UnicodeScalarView()
@@ -411,25 +469,25 @@ private struct Scanner {
                         v = v &* 16 &+ d
                         advance()
                     }
-                    if let u = Unicode.Scalar(v) { out.append(u) }
-                default: out.append(e)
+                    if recording, let u = Unicode.Scalar(v) { out.append(u) }
+                default: if recording { out.append(e) }
                 }
                 continue
             }
-            out.append(c)
+            if recording { out.append(c) }
             advance()
         }
         return String(out)
     }
 
-    /// `'...'`, taken as written.
+    /// `'...'`, taken as written; empty when not `recording`.
     mutating func scanLiteralString() -> String {
         advance()  // '
         var out = String.UnicodeScalarView()
         while let c = current, c != "\n" {
             advance()
             if c == "'" { break }
-            out.append(c)
+            if recording { out.append(c) }
         }
         return String(out)
     }

@@ -110,4 +110,91 @@ final class TOMLPositionIndexTests: XCTestCase {
             _ = TOMLPositionIndex(text: text)
         }
     }
+
+    /// The hazard comes from a walk that records nothing (`init`); the positions from a second one
+    /// when first asked for. Both walks must find the same hazard, at the same place, on valid
+    /// files, on the fuzzer's seeds, on the hazards toml++ asserts on, and on thousands of
+    /// mutations of them (seeded, so a failure repeats).
+    func testTheWalkWithoutPositionsFindsTheSameHazard() throws {
+        var texts = ["[!a]\n", "x = 1\n\n[[ =b]]\n", "\u{FEFF}[>sel\n", "[\u{E9}t\u{E9}]\n", "[ \n", "a = [}\n",
+                     "x = [\n  1, # one\n  \u{2028}]\n", "y = [[1], [\u{85}]]\n", "x = [1979-05-?\u{FFFD} 1 p]\n",
+                     "x = 1979-05-27T:00\n", "x = 1979-05-27 9\n",
+                     "a = \"\\u00e9\" # \"[x\"\n[\"q\\\"\".'r']\nb = '''\n[!\n'''\nc = { d = [1, {e = 2}] }\n"]
+        let corpus = repositoryRoot + "/Fuzz/corpus/FuzzConfig"
+        for name in try FileManager.default.contentsOfDirectory(atPath: corpus).sorted() {
+            texts.append(try String(contentsOfFile: corpus + "/" + name, encoding: .utf8))
+        }
+        texts.append(try String(contentsOfFile: repositoryRoot + "/config/example.toml", encoding: .utf8))
+        var seen = 0, hazards = 0
+        func check(_ text: String) {
+            let quick = TOMLPositionIndex.hazard(of: text, recording: false)
+            let full = TOMLPositionIndex.hazard(of: text, recording: true)
+            XCTAssertEqual(quick, full, text.debugDescription)
+            seen += 1
+            if full != nil { hazards += 1 }
+        }
+        var random = SplitMix64(seed: 57)
+        let pieces: [String] = ["[", "]", "[[", "]]", "{", "}", "\"", "'", "'''", "\"\"\"", "=", ",", ".", "#", "\n", "\\",
+                                " ", "\t", "\u{2028}", "\u{85}", "\u{E9}", "1979-05-27", "T", ":", "-", "+", "a", "0", "\u{FEFF}"]
+        for text in texts {
+            check(text)
+            let scalars = Array(text.unicodeScalars)
+            for _ in 0..<400 {
+                var mutated = scalars
+                for _ in 0..<(1 + Int(random.next() % 3)) {
+                    let at = mutated.isEmpty ? 0 : Int(random.next() % UInt64(mutated.count + 1))
+                    switch random.next() % 3 {
+                    case 0: mutated.insert(contentsOf: pieces[Int(random.next() % UInt64(pieces.count))].unicodeScalars, at: at)
+                    case 1: if at < mutated.count { mutated.removeSubrange(at..<min(mutated.count, at + 1 + Int(random.next() % 8))) }
+                    default: if at < mutated.count { mutated.insert(contentsOf: Array(mutated[at..<min(mutated.count, at + 12)]), at: at) }
+                    }
+                }
+                var out = String.UnicodeScalarView()
+                out.append(contentsOf: mutated)
+                check(String(out))
+            }
+        }
+        // The mutations reach the hazards (else the comparison would prove little).
+        XCTAssertGreaterThan(hazards, seen / 20, "\(hazards) of \(seen) texts had a hazard")
+    }
+
+    /// An index whose text has no problem is made without its positions; they are recorded at
+    /// the first question, once, and are those a recording walk finds.
+    func testPositionsAreRecordedWhenFirstAskedFor() {
+        let index = TOMLPositionIndex(text: "[carousel]\ntype = \"rotary\"\n[[item]]\nid = \"a\"\n")
+        XCTAssertNil(index.parserHazard)
+        XCTAssertFalse(index.hasRecordedPositions)
+        let copy = index
+        XCTAssertEqual(at(copy, value: [.key("item"), .index(0), .key("id")]), "4:6")
+        XCTAssertTrue(index.hasRecordedPositions, "a copy shares the recorded positions")
+        XCTAssertEqual(at(index, key: [.key("carousel"), .key("type")]), "2:1")
+        XCTAssertTrue(index.contains([.key("item"), .index(0)]))
+    }
+
+    /// A config that validates without a warning never records its positions (the start-up's
+    /// reading); one with a warning does, and the warning is at its key.
+    func testAValidFileDoesNotRecordPositions() throws {
+        let text = try String(contentsOfFile: repositoryRoot + "/config/example.toml", encoding: .utf8)
+        let cache = ParsedTextCache()
+        let config = try ConfigLoader.parseWithTables(text, file: repositoryRoot + "/config/example.toml", parses: cache).config
+        XCTAssertTrue(config.warnings.isEmpty, "\(config.warnings)")
+        XCTAssertEqual(cache.parse(of: text)?.index.hasRecordedPositions, false)
+        let warned = "[carousel]\nautoscroll = 40\n"
+        let c = try ConfigLoader.parseWithTables(warned, file: "w.toml", parses: cache).config
+        XCTAssertEqual(c.warnings.map { "\($0.line):\($0.column)" }, ["2:1"])
+        XCTAssertEqual(cache.parse(of: warned)?.index.hasRecordedPositions, true)
+    }
+}
+
+/// A small seeded generator (SplitMix64): the same mutations on every run.
+private struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }
