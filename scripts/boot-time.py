@@ -140,6 +140,9 @@ def parse_report(serial):
         elif line.startswith(('KernelRunInit ', 'KioskFirstFrame ')):
             k, v = line.split(' ', 1)
             values[k] = v
+        elif line.startswith('Unit ') and len(line.split()) == 3:
+            _, unit, v = line.split()
+            values['Unit ' + unit] = v
     values['KioskKeyboardAt'] = keyboard_added_at(body)
     values['KioskStartupSteps'] = startup_steps(body)
     chain = re.search(r'--- systemd-analyze critical-chain kiosk-carousel.service\n(.*?)\n---', body, re.S)
@@ -209,6 +212,28 @@ def startup_steps(body):
     return steps
 
 
+# Userspace before our exec, split by systemd's own timestamps (the boot report's manager
+# properties and units, from stop 57): each the time since systemd started in the real root.
+SYSTEMD_STEPS = [('GeneratorsStartTimestampMonotonic', 'generators started (systemd\'s own set-up before them)'),
+                 ('GeneratorsFinishTimestampMonotonic', 'generators done'),
+                 ('UnitsLoadFinishTimestampMonotonic', 'units loaded (the first jobs start)'),
+                 ('Unit srv-kiosk.mount', 'KIOSK partition checked and mounted'),
+                 ('Unit data.mount', 'data partition checked and mounted'),
+                 ('KioskExecMainStartTimestampMonotonic', 'our exec')]
+
+
+def systemd_steps(values):
+    """{'generators done': 1.70, …} for the report's timestamps that are set, in SYSTEMD_STEPS'
+    order; {} for a report from before stop 57 (or a boot where systemd gave none)."""
+    userspace = int(values.get('UserspaceTimestampMonotonic') or 0)
+    steps = {}
+    for key, title in SYSTEMD_STEPS:
+        v = int(values.get(key) or 0)
+        if userspace and v > userspace and (key != 'KioskExecMainStartTimestampMonotonic' or steps):
+            steps[title] = (v - userspace) / 1e6
+    return steps
+
+
 def phases(values, host_first_frame, host_loader_start):
     us = lambda k: int(values.get(k) or 0) / 1e6
     init_usec, exec_usec = values.get('LoaderTimeInitUSec'), values.get('LoaderTimeExecUSec')
@@ -272,6 +297,7 @@ def boot_once(series, n, a):
     p = phases(values, host_first, host_loader)
     p['load'], p['boot'], p['chain'] = load, n, chain
     p['steps'] = values.get('KioskStartupSteps') or {}
+    p['systemd'] = systemd_steps(values)
     print(f'{prefix}boot {n}: ' + ', '.join(f'{k} {fmt(p[k])}' for k, _ in PHASES) + f' (load {load})', flush=True)
     return p
 
@@ -302,6 +328,13 @@ def summarize(series, disk_kind):
                   '| step (s) | median | min | max | boots |', '| --- | --- | --- | --- | --- |']
         for k in names:
             xs = [p['steps'][k] for p in rows if k in p['steps']]
+            lines.append(f'| {k} | {statistics.median(xs):.2f} | {min(xs):.2f} | {max(xs):.2f} | {len(xs)} |')
+    systemd_names = [t for _, t in SYSTEMD_STEPS if any(t in p.get('systemd', {}) for p in rows)]
+    if systemd_names:
+        lines += ['', "userspace before our exec, step by step (systemd's timestamps, s after systemd started in the real root):", '',
+                  '| step (s) | median | min | max | boots |', '| --- | --- | --- | --- | --- |']
+        for k in systemd_names:
+            xs = [p['systemd'][k] for p in rows if k in p.get('systemd', {})]
             lines.append(f'| {k} | {statistics.median(xs):.2f} | {min(xs):.2f} | {max(xs):.2f} | {len(xs)} |')
     if rows:
         lines += ['', f'systemd-analyze critical-chain kiosk-carousel.service (boot {rows[0]["boot"]}):', '```',
