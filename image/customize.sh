@@ -40,6 +40,28 @@ systemctl --root="$root" mask \
 # Ctrl-Alt-Del from a keyboard plugged into the kiosk does not reboot it (docs/security.md;
 # system.conf.d/kiosk-image.conf turns off the burst action too).
 systemctl --root="$root" mask ctrl-alt-del.target
+# Units that would start at every boot for nothing on this image, each a process start — under
+# QEMU TCG 0.3–0.5 s of CPU at the moment the kiosk and its partitions' checks start
+# (docs/start-up.md, "Nothing started for nothing", stop 57):
+# - systemd-pstore with modprobe@efi_pstore: it would move the kernel's crash records out of the
+#   pstore into /var/lib/systemd, a tmpfs, where the next boot has lost them (masked, efi_pstore
+#   is not loaded and a panic writes nothing into the firmware's variables). Not
+#   systemd-random-seed, although its seed file is on that tmpfs too: on a machine without a CPU
+#   random number instruction (QEMU's default CPU; a Raspberry Pi until its hwrng driver is
+#   loaded) it is the first to wait for the kernel's random number generator, which the kiosk's
+#   Swift runtime needs before main (its hashing seed) — masked, the kiosk waited 1.3 s for it;
+# - systemd-repart: no repart.d, so its condition skips it, but its Wants= start modprobe@loop and
+#   modprobe@dm_mod anyway (RAUC's loop devices load their module on demand, /dev/loop-control);
+# - the kernel's optional file systems nothing on the image uses — FUSE, configfs, debugfs,
+#   tracefs, hugetlbfs — and their modprobe@ units (mount one by hand to debug);
+# - systemd-update-utmp: the boot's record in /var/log/wtmp, a tmpfs, and nobody logs in;
+# - modprobe@drm, which logind wants: the DRM core comes with the GPU's driver (early KMS).
+systemctl --root="$root" mask \
+    systemd-pstore.service modprobe@efi_pstore.service \
+    systemd-repart.service modprobe@loop.service modprobe@dm_mod.service \
+    sys-fs-fuse-connections.mount modprobe@fuse.service sys-kernel-config.mount modprobe@configfs.service \
+    sys-kernel-debug.mount sys-kernel-tracing.mount dev-hugepages.mount \
+    systemd-update-utmp.service modprobe@drm.service
 
 # The ESP is never mounted (the firmware and the boot loader read it). systemd's GPT generator
 # would set up an automount for it at /efi, which fails on the read-only root (trixie's systemd
