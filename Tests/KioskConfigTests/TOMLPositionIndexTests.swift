@@ -1,5 +1,6 @@
 import XCTest
 @testable import KioskConfig
+import TestSupport
 
 final class TOMLPositionIndexTests: XCTestCase {
     func at(_ index: TOMLPositionIndex, key path: ConfigPath) -> String {
@@ -183,18 +184,5 @@ final class TOMLPositionIndexTests: XCTestCase {
         let c = try ConfigLoader.parseWithTables(warned, file: "w.toml", parses: cache).config
         XCTAssertEqual(c.warnings.map { "\($0.line):\($0.column)" }, ["2:1"])
         XCTAssertEqual(cache.parse(of: warned)?.index.hasRecordedPositions, true)
-    }
-}
-
-/// A small seeded generator (SplitMix64): the same mutations on every run.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
