@@ -21,13 +21,13 @@ enum FontStringFamilies {
         guard !s.contains(UInt8(ascii: "@")) else { return nil }
         var last = s.count
         // A size.
-        var word = wordBefore(last, in: s, stoppingAtComma: true)
+        var word = wordBefore(last, in: s)
         if !word.isEmpty, isPlainSize(s[word]) { last = word.lowerBound }
         // Style words, from the end, while they are ones.
-        word = wordBefore(last, in: s, stoppingAtComma: true)
+        word = wordBefore(last, in: s)
         while !word.isEmpty, isStyleWord(s[word]) {
             last = word.lowerBound
-            word = wordBefore(last, in: s, stoppingAtComma: true)
+            word = wordBefore(last, in: s)
         }
         // The rest, less trailing space, one trailing comma and leading space, is the list.
         while last > 0, isSpace(s[last - 1]) { last -= 1 }
@@ -39,13 +39,13 @@ enum FontStringFamilies {
             .map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The word that ends at `end` (trailing whitespace skipped): back to whitespace, the start,
-    /// or (when `stoppingAtComma`) a comma.
-    private static func wordBefore(_ end: Int, in s: [UInt8], stoppingAtComma: Bool) -> Range<Int> {
+    /// The word that ends at `end` (trailing whitespace skipped): back to whitespace, a comma or
+    /// the start.
+    private static func wordBefore(_ end: Int, in s: [UInt8]) -> Range<Int> {
         var last = end
         while last > 0, isSpace(s[last - 1]) { last -= 1 }
         var first = last
-        while first > 0, !isSpace(s[first - 1]), !(stoppingAtComma && s[first - 1] == UInt8(ascii: ",")) { first -= 1 }
+        while first > 0, !isSpace(s[first - 1]), s[first - 1] != UInt8(ascii: ",") { first -= 1 }
         return first..<last
     }
 

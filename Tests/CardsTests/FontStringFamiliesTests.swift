@@ -16,8 +16,8 @@ final class FontStringFamiliesTests: XCTestCase {
         return String(cString: family).split(separator: ",").map { String($0).trimmingSpace() }.filter { !$0.isEmpty }
     }
 
-    /// Every keyword, as written, lower case, without its hyphens and after its field's
-    /// `field=`; plain sizes; variations; lists; spaces and commas where people put them.
+    /// Every keyword, as written, lower case, upper case and without its hyphens; plain sizes;
+    /// lists; spaces and commas where people put them.
     private var taken: [String] {
         var fonts: [String] = []
         for (_, words) in FontStringFamilies.keywords {
