@@ -145,11 +145,12 @@ public enum ConfigLoader {
     /// its problems are shown.
     public static func readableTables(_ tables: Set<String>, path: String) -> KioskConfiguration {
         guard case .success(let data) = read(path), case .success(let text) = decodeText(data, file: path),
-              !text.unicodeScalars.contains("\0"), TOMLPositionIndex(text: text).parserHazard == nil,
-              let document = try? parseTOML(text, file: path) else { return KioskConfiguration() }
+              !text.unicodeScalars.contains("\0") else { return KioskConfiguration() }
+        let index = TOMLPositionIndex(text: text)
+        guard index.parserHazard == nil, let document = try? parseTOML(text, file: path) else { return KioskConfiguration() }
         let folder = (path as NSString).deletingLastPathComponent
         let decoder = ConfigDecoder(file: path, folder: PathResolver.resolve(folder.isEmpty ? "." : folder, folder: ""),
-                                    index: TOMLPositionIndex(text: text))
+                                    index: index)
         var config = KioskConfiguration()
         let entries = (document.tableEntries ?? []).filter { tables.contains($0.key) }
         decoder.decode(ConfigSchema.root, entries: entries, at: [], into: &config)
