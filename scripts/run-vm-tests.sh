@@ -80,5 +80,16 @@ pass=0; fail=0
 for name in "${tests[@]}"; do
     if [ "$(cat "$results/$name.status" 2>/dev/null)" = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
+# Again at the end, where a log that keeps only the last lines (CI's) still shows them: the waits
+# that took more than half their limit (Tests/vm/lib/steps.bash), then each failed test with the
+# line that says where it failed.
+for name in "${tests[@]}"; do
+    grep -h -m 5 '^== close wait: ' "$logdir/$name.log" 2>/dev/null | sed "s/^== /$name: /"
+done
+for name in "${tests[@]}"; do
+    [ "$(cat "$results/$name.status" 2>/dev/null)" = 0 ] && continue
+    where=$(grep -h -E 'FAIL in step|FAIL:|kiosk-vm-scaled: the guest ran out|not true within' "$logdir/$name.log" 2>/dev/null | tail -n 2 | cut -c1-400)
+    echo "failed: $name — ${where:-see $logdir/$name.log}"
+done
 echo "vm: $pass passed, $fail failed ($jobs at a time, KIOSK_VM_SLOWDOWN=$KIOSK_VM_SLOWDOWN)"
 [ "$fail" -eq 0 ]
