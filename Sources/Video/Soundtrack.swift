@@ -15,7 +15,12 @@ import LinuxSystem
 /// `resyncAfter` (a slow start: the decoder's own open, a starved machine), it seeks to just
 /// ahead of the clock instead of decoding its way there: decoding through would drop everything
 /// it made until it caught up, and a decoder that is not much faster than the clock would never
-/// catch up — a clip played silent throughout. `synchronous` decodes on the caller's
+/// catch up — a clip played silent throughout. The seek lands `resyncLead` ahead of the clock, or
+/// further when a seek and its first chunk took longer than that (1.5 times what the last one
+/// took, up to `maxResyncLead`): on a machine so starved that the decoder is slower than the clock,
+/// a fixed lead had every seek's sound land behind the clock and be dropped — the clip silent
+/// throughout, seeking every half second (a VM at five times its quiet speed); it now plays in
+/// stretches between the seeks. `synchronous` decodes on the caller's
 /// thread as needed (`simulate`: the same calls give the same samples). `stop()` ends it; the
 /// thread holds the soundtrack until then (or until the sound ends), as a player's thread does.
 public final class Soundtrack: @unchecked Sendable {
@@ -26,8 +31,10 @@ public final class Soundtrack: @unchecked Sendable {
     /// How far behind the clock the decoding may fall before it seeks ahead to it.
     static let resyncAfter = 0.25
     /// Where such a seek lands: this much ahead of the clock, for the first chunk to be decoded
-    /// before it is heard.
+    /// before it is heard — at least; more when seeks have been slower (`landingLead`).
     static let resyncLead = 0.15
+    /// The furthest ahead of the clock a seek lands, however slow the last one was.
+    static let maxResyncLead = 2.0
 
     /// The session time of the clip's time 0.
     public let start: Double
@@ -37,6 +44,9 @@ public final class Soundtrack: @unchecked Sendable {
     private let synchronous: Bool
     private let clock: (@Sendable () -> Double)?
     private let logger: Logger
+    /// For tests: runs before each call into the decoder (a seek, a chunk), to play a starved
+    /// machine whose decoder is slower than the clock.
+    private let stall: (@Sendable () -> Void)?
     private let condition = NSCondition()
     /// Decoded, unread frames (interleaved stereo) from `bufferTime` (clip time) on.
     private var samples: [Int16] = []
@@ -55,6 +65,13 @@ public final class Soundtrack: @unchecked Sendable {
     /// The chunks decoded when the last seek ahead was made: the next one waits for one more, so
     /// a seek slower than `resyncAfter` cannot follow another for ever without a sound between.
     private var chunksAtResync = -1
+    /// How far ahead of the clock the next seek lands: `resyncLead`, or 1.5 times the clip time
+    /// the last seek took until its first chunk was decoded, up to `maxResyncLead`.
+    private var landingLead = Soundtrack.resyncLead
+    /// The clip time on the clock when the last seek began; nil once its first chunk is in.
+    private var resyncBegan: Double?
+    /// For the log: the furthest ahead a seek had to land.
+    private var mostLead = Soundtrack.resyncLead
     /// The clip time after the last chunk decoded (on the buffer's timeline): where the decoder
     /// is. Not `bufferEnd`, which the output moves ahead when it finds nothing to play.
     private var decodedEnd = 0.0
@@ -69,8 +86,16 @@ public final class Soundtrack: @unchecked Sendable {
     /// while nothing asks for sound (an output still opening its device, or failing): what falls
     /// behind the clock is dropped as it is decoded, so a late output finds the sound of the
     /// moment ready, and memory stays bounded.
-    public init(path: String, start: Double, sampleRate: Int, loop: Bool, synchronous: Bool,
-                clock: (@Sendable () -> Double)? = nil, logger: Logger) {
+    public convenience init(path: String, start: Double, sampleRate: Int, loop: Bool, synchronous: Bool,
+                            clock: (@Sendable () -> Double)? = nil, logger: Logger) {
+        self.init(path: path, start: start, sampleRate: sampleRate, loop: loop, synchronous: synchronous,
+                  clock: clock, logger: logger, stall: nil)
+    }
+
+    /// The same, with `stall` run before each call into the decoder (tests: a starved machine).
+    init(path: String, start: Double, sampleRate: Int, loop: Bool, synchronous: Bool,
+         clock: (@Sendable () -> Double)?, logger: Logger, stall: (@Sendable () -> Void)?) {
+        self.stall = stall
         self.clock = synchronous ? nil : clock
         self.path = path
         self.start = start
@@ -103,7 +128,8 @@ public final class Soundtrack: @unchecked Sendable {
         readIndex = 0
         condition.broadcast()
         let heard = Double(heardFrames) / Double(sampleRate), asked = Double(askedFrames) / Double(sampleRate)
-        let seeks = resyncs == 0 ? "no seek ahead" : String(format: "%d seek(s) ahead to the clock (at most %.2f s behind)", resyncs, mostBehind)
+        var seeks = resyncs == 0 ? "no seek ahead" : String(format: "%d seek(s) ahead to the clock (at most %.2f s behind", resyncs, mostBehind)
+        if resyncs > 0 { seeks += mostLead > Self.resyncLead ? String(format: "; landing up to %.2f s ahead, seeks being slow)", mostLead) : ")" }
         let openedText = opened
         condition.unlock()
         if first && askedFrames > 0 && !synchronous {
@@ -158,6 +184,14 @@ public final class Soundtrack: @unchecked Sendable {
         condition.lock(); defer { condition.unlock() }; return (decodedChunks, resyncs)
     }
 
+    /// For tests: the frames the output asked for since the clip's start, and those with sound.
+    var heardCounts: (asked: Int, heard: Int) {
+        condition.lock(); defer { condition.unlock() }; return (askedFrames, heardFrames)
+    }
+
+    /// For tests: how far ahead of the clock the next seek lands.
+    var nextLandingLead: Double { condition.lock(); defer { condition.unlock() }; return landingLead }
+
     // MARK: Decoding
 
     private func open() {
@@ -204,15 +238,18 @@ public final class Soundtrack: @unchecked Sendable {
     private func resyncTarget() -> Double? {
         let now = clipNow
         guard now - decodedEnd > Self.resyncAfter, decoder != nil, decodedChunks > chunksAtResync else { return nil }
-        let target = now + Self.resyncLead - loopOffset
-        if let duration = decoder?.duration, target >= duration - Self.resyncLead { return nil }
+        let target = now + landingLead - loopOffset
+        if let duration = decoder?.duration, target >= duration - landingLead { return nil }
         return target > 0 ? target : nil
     }
 
     /// Seeks the decoder to `target` (this pass's clip time) and drops what was decoded: what
-    /// comes next is appended from there.
+    /// comes next is appended from there. The clock's time now is kept, for `append` to measure
+    /// how long the seek took until its first chunk.
     private func resync(to target: Double) {
         guard let decoder else { return }
+        condition.lock(); resyncBegan = clipNow; let lead = landingLead; condition.unlock()
+        stall?()
         do {
             try decoder.seek(to: target)
         } catch {
@@ -223,7 +260,7 @@ public final class Soundtrack: @unchecked Sendable {
         let behind = clipNow - decodedEnd
         samples.removeAll(keepingCapacity: true)
         readIndex = 0
-        bufferTime = loopOffset + target - Self.resyncLead
+        bufferTime = loopOffset + target - lead
         decodedEnd = loopOffset + target
         resyncs += 1
         chunksAtResync = decodedChunks
@@ -259,6 +296,7 @@ public final class Soundtrack: @unchecked Sendable {
     /// Decodes one chunk (or loops, or ends) and appends it.
     private func decodeOne() {
         guard let decoder else { markFinished(); return }
+        stall?()
         do {
             if let chunk = try decoder.nextChunk() {
                 passChunks += 1
@@ -284,9 +322,16 @@ public final class Soundtrack: @unchecked Sendable {
 
     /// Appends `chunk` at clip time `time`, on the buffer's timeline: a gap is filled with
     /// silence, an overlap dropped from the chunk's start. Counts it, and moves `decodedEnd`.
+    /// The first chunk after a seek sets where the next seek lands: 1.5 times the clip time this
+    /// one took (at least `resyncLead`, at most `maxResyncLead`).
     private func append(_ chunk: AudioChunk, at time: Double) {
         condition.lock()
         defer { condition.unlock() }
+        if let began = resyncBegan {
+            resyncBegan = nil
+            landingLead = min(Self.maxResyncLead, max(Self.resyncLead, 1.5 * (clipNow - began)))
+            mostLead = max(mostLead, landingLead)
+        }
         decodedChunks += 1
         decodedEnd = time + Double(chunk.frames) / Double(sampleRate)
         guard !stopped else { return }

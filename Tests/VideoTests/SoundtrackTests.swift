@@ -159,4 +159,38 @@ final class SoundtrackTests: XCTestCase {
         // 0.5 s and what the clock passed meanwhile are a few dozen.
         XCTAssertLessThan(counts.chunks, 100, "it did not decode the 3 s before the clock: \(counts)")
     }
+
+    /// A machine so starved that the decoder is slower than the clock (here each call into it
+    /// waits 100 ms: a seek and its first chunk take 0.2 s, more than `resyncLead`, and a 23 ms
+    /// chunk takes 0.1 s): every seek with the fixed lead landed behind the clock, its sound was
+    /// dropped and the clip stayed silent throughout, seeking every half second (stop 58's VM run
+    /// at five times its quiet speed). The lead grows to what the seeks take, so the sound is
+    /// heard in stretches between them. The output is played as an ALSA thread would: each
+    /// period asked for at the clock's time.
+    func testAStarvedDecoderIsHeardBetweenItsSeeks() throws {
+        let path = try TestClips.withTone(seconds: 30)
+        let origin = MonotonicClock.now()
+        let clock: @Sendable () -> Double = { MonotonicClock.now() - origin }
+        let soundtrack = Soundtrack(path: path, start: 0, sampleRate: Self.rate, loop: false, synchronous: false,
+                                    clock: clock, logger: Logger(label: "test"), stall: { usleep(100_000) })
+        defer { soundtrack.stop() }
+        let period = 1024
+        var out = [Float](repeating: 0, count: period * 2)
+        var played = 0.0
+        var loudPeriods = 0
+        // Until some sound was heard after two seeks or more; a limit in clip time (the clip's
+        // length) that only a soundtrack that never plays reaches.
+        while clock() < 28 && !(loudPeriods > 0 && soundtrack.decodingCounts.resyncs >= 2) {
+            while played + Double(period) / Double(Self.rate) > clock() { usleep(5_000) }
+            for i in out.indices { out[i] = 0 }
+            out.withUnsafeMutableBufferPointer { soundtrack.render(into: $0, frames: period, at: played) }
+            if Self.rms(out[...]) > 0.05 { loudPeriods += 1 }
+            played += Double(period) / Double(Self.rate)
+        }
+        let counts = soundtrack.decodingCounts, heard = soundtrack.heardCounts
+        XCTAssertGreaterThan(loudPeriods, 0, "heard between the seeks: \(counts), \(heard) by clip time \(played)")
+        XCTAssertGreaterThanOrEqual(counts.resyncs, 2, "the decoder slower than the clock kept seeking ahead: \(counts)")
+        XCTAssertGreaterThan(soundtrack.nextLandingLead, Soundtrack.resyncLead, "seeks land further ahead")
+        XCTAssertLessThanOrEqual(soundtrack.nextLandingLead, Soundtrack.maxResyncLead)
+    }
 }
