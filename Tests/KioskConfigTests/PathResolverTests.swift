@@ -37,6 +37,7 @@ final class PathResolverTests: XCTestCase {
             root + "/missing/picture.png", root + "/missing/../pictures/harbour.png", root + "/missing/./x/..",
             root + "/pictures/harbour.png/not-a-folder", root + "/pictures/harbour.png/..",
             root + "/pictures/ünïcödé name.png", root + "/pictures/a b/c.png",
+            root + "/...", root + "/..x/.y/",
             root + "/../" + (root as NSString).lastPathComponent + "/pictures",
         ]
         for path in paths {
@@ -44,6 +45,20 @@ final class PathResolverTests: XCTestCase {
             XCTAssertEqual(PathResolver.standardized(path), expected, path)
             XCTAssertEqual(PathResolver.plainStandardized(path), expected, "\(path): not found without Foundation")
         }
+    }
+
+    /// A slash followed by a combining mark is one Swift `Character`, but the kernel splits the
+    /// path there all the same: the plain walk goes by bytes and gives the folder the kernel
+    /// opens (`realpath`), where Foundation, splitting by characters, takes "/́accent" for part of
+    /// the name before it and `..` off with both.
+    func testASlashBeforeACombiningMarkIsASeparatorAsForTheKernel() throws {
+        let folder = root + "/pictures/\u{301}accent"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/.."
+        guard let real = realpath(path, nil) else { return XCTFail("realpath \(path): errno \(errno)") }
+        defer { free(real) }
+        XCTAssertEqual(String(cString: real), root + "/pictures")
+        XCTAssertEqual(PathResolver.plainStandardized(path), String(cString: real))
     }
 
     /// Paths through a link: Foundation's answer (the links resolved), never the plain one.
