@@ -218,6 +218,9 @@ EOF
     us_at=$(printf '%s\n' "$r" | sed -n 's/^\[ *\([0-9.]*\)\].*systemd\[1\]: systemd [^ ]* running in system mode.*/\1/p' | head -1)
     check "$b: the GPU's driver started in the initramfs ([drm] Initialized at ${drm_at:-never} s, systemd in the real root at ${us_at:-never} s, the kernel's clock)" \
         awk -v d="$drm_at" -v u="$us_at" 'BEGIN { exit !(d != "" && u != "" && d + 0 < u + 0) }'
+    # The boot ended with every start-up job done and nothing degraded: the units the image masks
+    # (customize.sh) must leave nothing waiting on them.
+    check "$b: the boot ended running (SystemState=$(v SystemState))" test "$(v SystemState)" = running
     check "$b: no failed units" test -z "$(printf '%s\n' "$r" | sed -n '/^--- failed units/,/^---/p' | grep -v '^---' | grep -v '^$')"
     # The static device nodes come from the image's own list (customize.sh; kmod-static-nodes is
     # masked), the KIOSK partition's modules from modules-load.d (docs/start-up.md).
