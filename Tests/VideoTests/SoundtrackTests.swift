@@ -166,8 +166,8 @@ final class SoundtrackTests: XCTestCase {
     /// dropped and the clip stayed silent throughout, seeking every half second (stop 58's VM run
     /// at five times its quiet speed). The lead grows to what the seeks take, so the sound is
     /// heard in stretches between them. The output asks for a period's sound every period, at
-    /// the clock's time when it asks — an output that falls behind goes on from the clock's time,
-    /// as the ALSA output does after an underrun. (Counting periods instead, the test's own loop
+    /// the clock's time when it asks, as `ALSAOutput` does (the clock plus what the device has
+    /// queued), so an output that falls behind goes on from the clock. (Counting periods, the loop
     /// fell 8.5 s behind the clock under qemu-user on a busy host, and every period it asked for
     /// had passed: silence that was the test's, not the soundtrack's.)
     func testAStarvedDecoderIsHeardBetweenItsSeeks() throws {
