@@ -190,6 +190,8 @@ final class SoundtrackTests: XCTestCase {
             if Self.rms(out[...]) > 0.05 { loudPeriods += 1 }
         }
         let counts = soundtrack.decodingCounts, heard = soundtrack.heardCounts
+        print(String(format: "starved decoder: %d loud periods by clip time %.1f s of the 28 allowed, %d seeks, landing %.2f s ahead",
+                     loudPeriods, clock(), counts.resyncs, soundtrack.nextLandingLead))
         XCTAssertGreaterThan(loudPeriods, 0, "heard between the seeks: \(counts), \(heard) by clip time \(clock())")
         XCTAssertGreaterThanOrEqual(counts.resyncs, 2, "the decoder slower than the clock kept seeking ahead: \(counts)")
         XCTAssertGreaterThan(soundtrack.nextLandingLead, Soundtrack.resyncLead, "seeks land further ahead")
