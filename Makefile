@@ -22,11 +22,12 @@ run: build
 	scripts/run-example.sh $(BIN_DEBUG) $(CONFIG)
 
 ## make test: installs what is missing, checks that every import is a declared dependency
-## (scripts/check-imports.py) and the update test's own logic (update_test.py --self-test), builds,
-## runs the unit tests, the VM tests and the quick fuzz.
+## (scripts/check-imports.py), the update test's own logic (update_test.py --self-test) and the boot
+## trace's reading (boot-time.py --self-test), builds, runs the unit tests, the VM tests and the quick fuzz.
 test: deps
 	scripts/check-imports.py
 	Tests/image/update_test.py --self-test
+	scripts/boot-time.py --self-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/run-vm-tests.sh
@@ -83,10 +84,11 @@ image: $(if $(filter arm64,$(IMAGE_ARCH)),,deb)
 ## time; firmware, loader, kernel, initrd, userspace before our exec, exec -> first frame: medians with the host
 ## load, and the kiosk unit's critical chain (scripts/boot-time.py; out/boot-time/LABEL/; docs/start-up.md).
 ## DISK=ssd: the disk as a SCSI disk that does not rotate (a kiosk's SD card or SSD) instead of virtio-blk.
+## TRACE=1: the kernel traces every exec and mount(2) of each boot, and the summary splits systemd's own set-up.
 .PHONY: boot-time
 BOOTS ?= 10
 boot-time:
-	scripts/boot-time.py --boots $(BOOTS) $(if $(IMG),--img $(IMG)) $(if $(LABEL),--label $(LABEL)) $(if $(DISK),--disk-kind $(DISK))
+	scripts/boot-time.py --boots $(BOOTS) $(if $(IMG),--img $(IMG)) $(if $(LABEL),--label $(LABEL)) $(if $(DISK),--disk-kind $(DISK)) $(if $(TRACE),--trace-pid1)
 
 ## make update-bundle: out/kiosk-carousel-<version>-<arch>.raucb, a signed RAUC bundle of the image's root
 ## filesystem (from make image; UPDATE_KEY= UPDATE_CERT=, else a development key in out/update-keys/). docs/updates.md.

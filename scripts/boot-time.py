@@ -42,6 +42,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -95,6 +96,88 @@ def references(img, work):
     return ref
 
 
+# --trace-pid1: the kernel's own trace of every exec and of every mount(2), from the kernel's start
+# (its trace_event= boot parameter), which the image's boot report prints when the command line
+# asks for it: it splits systemd's own set-up in the real root, which systemd timestamps only as a
+# whole ("generators started").
+TRACE_CMDLINE = 'trace_event=sched:sched_process_exec,syscalls:sys_enter_mount,syscalls:sys_exit_mount trace_buf_size=16M'
+
+
+def add_to_cmdline(disk, words):
+    """Appends `words` to the options of every loader entry on the ESP of the disk image `disk`
+    (a copy about to boot)."""
+    esp = f'{disk}@@{partitions(disk)[0][0] * 512}'
+    env = dict(os.environ, MTOOLS_SKIP_CHECK='1')
+    listing = run(['mdir', '-b', '-i', esp, '::/loader/entries'], capture_output=True, text=True, env=env).stdout
+    for entry in (line.strip() for line in listing.splitlines() if line.strip().endswith('.conf')):
+        text = run(['mtype', '-i', esp, entry], capture_output=True, text=True, env=env).stdout
+        text = re.sub(r'^(options .*)$', lambda m: m.group(1) + ' ' + words, text, flags=re.M)
+        with tempfile.NamedTemporaryFile('w', suffix='.conf', delete=False) as f:
+            f.write(text)
+        run(['mcopy', '-o', '-i', esp, f.name, entry], env=env)
+        os.unlink(f.name)
+
+
+def pid1_steps(body):
+    """systemd's set-up in the real root from the report's `--- trace` (a --trace-pid1 boot), s:
+    PID 1's exec of /sbin/init -> its first mount (the loader, its libraries and main's first
+    steps: before systemd's own Userspace timestamp), -> /dev/shm's mount (mount_setup(), after
+    kmod_setup() loaded the modules systemd wants early), -> the first generator's exec; and the
+    kernel's module loads (modprobe execs) in between. {} without a trace."""
+    if '--- trace' not in body:
+        return {}
+    events = []
+    for line in body.split('--- trace', 1)[1].splitlines():
+        m = re.search(r'^\s*(\S+)-(\d+)\s+\[\d+\].*?\s(\d+\.\d+): (sched_process_exec: filename=(\S+)|sys_mount\((.*)\))', line)
+        if m:
+            events.append((float(m.group(3)), int(m.group(2)), m.group(5), m.group(6)))
+    init = next((t for t, pid, exe, _ in events if pid == 1 and exe == '/sbin/init'), None)
+    if init is None:
+        return {}
+    mounts = [(t, args) for t, pid, exe, args in events if pid == 1 and args is not None and t > init]
+    shm = next((t for t, args in mounts if 'flags: 1000006' in args), None)   # /dev/shm: nosuid,nodev,strictatime
+    generator = next((t for t, _, exe, _ in events if exe and '/system-generators/' in exe and t > init), None)
+    if not mounts or shm is None or generator is None:
+        return {}
+    return {'exec of /sbin/init -> its first mount': mounts[0][0] - init,
+            "its first mount -> /dev/shm's (kmod_setup() between)": shm - mounts[0][0],
+            'mount_setup() -> the first generator': generator - shm,
+            'exec of /sbin/init -> the first generator': generator - init,
+            'modules the kernel loaded meanwhile (modprobe execs)': float(sum(
+                1 for t, _, exe, _ in events if exe == '/sbin/modprobe' and init < t < generator))}
+
+
+def self_test():
+    """pid1_steps on lines of a real trace (stop 59's boot, trimmed): the figures it must give,
+    and none for a report without a trace or without PID 1's /dev/shm mount. 0 when they hold."""
+    trace = """--- trace
+         systemd-1       [001] .....    16.740778: sched_process_exec: filename=/bin/run-init pid=1 old_pid=1
+         systemd-1       [001] ...1.    16.841501: sys_mount(dev_name: 40216e, dir_name: 4020f7, type: 0, flags: 2000, data: 0)
+         systemd-1       [001] .....    16.933697: sched_process_exec: filename=/sbin/init pid=1 old_pid=1
+         systemd-1       [001] ...1.    17.570540: sys_mount(dev_name: 7f26a6873e64, dir_name: 7ffcc12d9960, type: 7f26a6873e64, flags: e, data: 0)
+         systemd-1       [001] ...1.    17.571214: sys_mount -> 0x0
+         systemd-1       [000] ...1.    18.872303: sys_mount(dev_name: 7f26a6873e4d, dir_name: 7ffcc12d9890, type: 7f26a6873e4d, flags: 1000006, data: 7f26a6873)
+        modprobe-228     [000] .....    18.938321: sched_process_exec: filename=/sbin/modprobe pid=228 old_pid=228
+  systemd-fstab-g-234     [000] .....    19.983628: sched_process_exec: filename=/usr/lib/systemd/system-generators/systemd-fstab-generator pid=234 old_pid=234
+        modprobe-301     [000] .....    25.000000: sched_process_exec: filename=/sbin/modprobe pid=301 old_pid=301
+"""
+    want = {'exec of /sbin/init -> its first mount': 0.636843,
+            "its first mount -> /dev/shm's (kmod_setup() between)": 1.301763,
+            'mount_setup() -> the first generator': 1.111325,
+            'exec of /sbin/init -> the first generator': 3.049931,
+            'modules the kernel loaded meanwhile (modprobe execs)': 1.0}
+    got = pid1_steps('--- systemd-analyze\n' + trace)
+    failures = [f'{k}: {got.get(k)} instead of {v}' for k, v in want.items() if abs((got.get(k) or -1) - v) > 1e-6]
+    if pid1_steps('--- systemd-analyze\n') != {}:
+        failures.append('a report without a trace gave figures')
+    if pid1_steps(trace.replace('flags: 1000006', 'flags: 6')) != {}:
+        failures.append('a trace without /dev/shm\'s mount gave figures')
+    for f in failures:
+        print(f'boot-time.py --self-test: {f}', file=sys.stderr)
+    print(f'boot-time.py --self-test: {"FAILED" if failures else "ok"} (pid1_steps)')
+    return 1 if failures else 0
+
+
 def monotonic_of(line):
     m = re.search(r'\[\s*([0-9]+\.[0-9]+)\]', line or '')
     return float(m.group(1)) if m else None
@@ -145,6 +228,7 @@ def parse_report(serial):
             values['Unit ' + unit] = v
     values['KioskKeyboardAt'] = keyboard_added_at(body)
     values['KioskStartupSteps'] = startup_steps(body)
+    values['Pid1Steps'] = pid1_steps(body)
     chain = re.search(r'--- systemd-analyze critical-chain kiosk-carousel.service\n(.*?)\n---', body, re.S)
     return values, body if chain is None else chain.group(1)
 
@@ -278,6 +362,8 @@ def boot_once(series, n, a):
     else:
         disk = os.path.join(out, 'disk.img')
         run(['cp', '--sparse=always', series['img'], disk])
+        if a.trace_pid1:
+            add_to_cmdline(disk, TRACE_CMDLINE)
         r = subprocess.run(['nice', sys.executable, QEMU_BOOT, '--disk', disk, '--out', out, '--name', name,
                             '--size', SIZE, '--ref-start', series['ref'], '--disk-kind', a.disk_kind],
                            capture_output=True, text=True)
@@ -298,8 +384,26 @@ def boot_once(series, n, a):
     p['load'], p['boot'], p['chain'] = load, n, chain
     p['steps'] = values.get('KioskStartupSteps') or {}
     p['systemd'] = systemd_steps(values)
+    p['pid1'] = values.get('Pid1Steps') or {}
     print(f'{prefix}boot {n}: ' + ', '.join(f'{k} {fmt(p[k])}' for k, _ in PHASES) + f' (load {load})', flush=True)
     return p
+
+
+def step_table(rows, field, title, order=None):
+    """The lines of a table of each step's median, min and max over the boots' `field` ({step: s}),
+    in `order`, else in the order the steps came; none when no boot has one."""
+    names = list(order) if order is not None else []
+    if order is None:
+        for p in rows:
+            names += [k for k in p.get(field, {}) if k not in names]
+    names = [k for k in names if any(k in p.get(field, {}) for p in rows)]
+    if not names:
+        return []
+    lines = ['', title, '', '| step (s) | median | min | max | boots |', '| --- | --- | --- | --- | --- |']
+    for k in names:
+        xs = [p[field][k] for p in rows if k in p.get(field, {})]
+        lines.append(f'| {k} | {statistics.median(xs):.2f} | {min(xs):.2f} | {max(xs):.2f} | {len(xs)} |')
+    return lines
 
 
 def summarize(series, disk_kind):
@@ -319,23 +423,12 @@ def summarize(series, disk_kind):
             lines.append(f'| {title} | {statistics.median(xs):.2f} | {min(xs):.2f} | {max(xs):.2f} | {len(xs)} |')
         else:
             lines.append(f'| {title} | - | - | - | 0 |')
-    # exec -> first frame, step by step (the kiosk's start-up line), in the order the steps came.
-    names = []
-    for p in rows:
-        names += [k for k in p['steps'] if k not in names]
-    if names:
-        lines += ['', "exec -> first frame, step by step (the kiosk's `start-up:` line):", '',
-                  '| step (s) | median | min | max | boots |', '| --- | --- | --- | --- | --- |']
-        for k in names:
-            xs = [p['steps'][k] for p in rows if k in p['steps']]
-            lines.append(f'| {k} | {statistics.median(xs):.2f} | {min(xs):.2f} | {max(xs):.2f} | {len(xs)} |')
-    systemd_names = [t for _, t in SYSTEMD_STEPS if any(t in p.get('systemd', {}) for p in rows)]
-    if systemd_names:
-        lines += ['', "userspace before our exec, step by step (systemd's timestamps, s after systemd started in the real root):", '',
-                  '| step (s) | median | min | max | boots |', '| --- | --- | --- | --- | --- |']
-        for k in systemd_names:
-            xs = [p['systemd'][k] for p in rows if k in p.get('systemd', {})]
-            lines.append(f'| {k} | {statistics.median(xs):.2f} | {min(xs):.2f} | {max(xs):.2f} | {len(xs)} |')
+    # exec -> first frame, step by step (the kiosk's start-up line), in the order the steps came;
+    # systemd's timestamps; systemd's set-up from a trace.
+    lines += step_table(rows, 'steps', "exec -> first frame, step by step (the kiosk's `start-up:` line):")
+    lines += step_table(rows, 'systemd', "userspace before our exec, step by step (systemd's timestamps, s after "
+                        "systemd started in the real root):", order=[t for _, t in SYSTEMD_STEPS])
+    lines += step_table(rows, 'pid1', "systemd's own set-up, step by step (the kernel's trace of a --trace-pid1 boot, s):")
     if rows:
         lines += ['', f'systemd-analyze critical-chain kiosk-carousel.service (boot {rows[0]["boot"]}):', '```',
                   rows[0]['chain'].rstrip(), '```']
@@ -354,8 +447,15 @@ def main():
     ap.add_argument('--out', default=os.path.join(TOP, 'out', 'boot-time'))
     ap.add_argument('--disk-kind', default='virtio', choices=DISK_KINDS,
                     help="the image's disk (qemu_boot.py): virtio (default, as make image-test boots it) or ssd (a SCSI disk that does not rotate, like a kiosk's SD card or SSD)")
+    ap.add_argument('--trace-pid1', action='store_true',
+                    help="each copy boots with the kernel tracing every exec and mount(2) (%s); the summary splits "
+                         "systemd's own set-up in the real root (the trace costs the boot some time: compare with boots "
+                         "traced alike)" % TRACE_CMDLINE.replace('%', '%%'))
     ap.add_argument('--summarize', action='store_true', help='no boots: summarize an earlier run of LABEL again')
+    ap.add_argument('--self-test', action='store_true', help="no boots: check the trace's reading (make test runs it)")
     a = ap.parse_args()
+    if a.self_test:
+        return self_test()
     if not a.summarize and not prerequisites():
         return 2
     images = a.img
