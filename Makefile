@@ -84,7 +84,7 @@ image: $(if $(filter arm64,$(IMAGE_ARCH)),,deb)
 ## time; firmware, loader, kernel, initrd, userspace before our exec, exec -> first frame: medians with the host
 ## load, and the kiosk unit's critical chain (scripts/boot-time.py; out/boot-time/LABEL/; docs/start-up.md).
 ## DISK=ssd: the disk as a SCSI disk that does not rotate (a kiosk's SD card or SSD) instead of virtio-blk.
-## TRACE=1: the kernel traces every exec and mount(2) of each boot, and the summary splits systemd's own set-up.
+## TRACE=1: the kernel traces every exec, mount(2) and module load of each boot; the summary splits systemd's set-up.
 .PHONY: boot-time
 BOOTS ?= 10
 boot-time:

@@ -96,11 +96,13 @@ def references(img, work):
     return ref
 
 
-# --trace-pid1: the kernel's own trace of every exec and of every mount(2), from the kernel's start
+# --trace-pid1: the kernel's own trace of every exec, of every mount(2) and of every module loaded
+# (by name), from the kernel's start
 # (its trace_event= boot parameter), which the image's boot report prints when the command line
 # asks for it: it splits systemd's own set-up in the real root, which systemd timestamps only as a
 # whole ("generators started").
-TRACE_CMDLINE = 'trace_event=sched:sched_process_exec,syscalls:sys_enter_mount,syscalls:sys_exit_mount trace_buf_size=16M'
+TRACE_CMDLINE = ('trace_event=sched:sched_process_exec,syscalls:sys_enter_mount,syscalls:sys_exit_mount,module:module_load '
+                 'trace_buf_size=16M')
 
 
 def add_to_cmdline(disk, words):
@@ -448,7 +450,7 @@ def main():
     ap.add_argument('--disk-kind', default='virtio', choices=DISK_KINDS,
                     help="the image's disk (qemu_boot.py): virtio (default, as make image-test boots it) or ssd (a SCSI disk that does not rotate, like a kiosk's SD card or SSD)")
     ap.add_argument('--trace-pid1', action='store_true',
-                    help="each copy boots with the kernel tracing every exec and mount(2) (%s); the summary splits "
+                    help="each copy boots with the kernel tracing every exec, mount(2) and module load (%s); the summary splits "
                          "systemd's own set-up in the real root (the trace costs the boot some time: compare with boots "
                          "traced alike)" % TRACE_CMDLINE.replace('%', '%%'))
     ap.add_argument('--summarize', action='store_true', help='no boots: summarize an earlier run of LABEL again')
