@@ -55,13 +55,23 @@ systemctl --root="$root" mask ctrl-alt-del.target
 # - the kernel's optional file systems nothing on the image uses — FUSE, configfs, debugfs,
 #   tracefs, hugetlbfs — and their modprobe@ units (mount one by hand to debug);
 # - systemd-update-utmp: the boot's record in /var/log/wtmp, a tmpfs, and nobody logs in;
-# - modprobe@drm, which logind wants: the DRM core comes with the GPU's driver (early KMS).
+# - modprobe@drm, which logind wants: the DRM core comes with the GPU's driver (early KMS);
+# - systemd-fsckd, with its socket (stop 59): every systemd-fsck connects to it for the checks'
+#   progress, which starts it in the middle of the KIOSK and data partitions' checks, on the
+#   kiosk's way to its first frame; it would show that progress on the console and offer
+#   "Press Ctrl+C to cancel all filesystem checks in progress" to a keyboard at the kiosk. The
+#   checks run the same without it (systemd-fsck gives fsck no progress descriptor then);
+# - systemd-network-generator (stop 59): .network files from ip=, nameserver= and the like on the
+#   kernel command line, which the image's loader entries do not have (the network is
+#   /etc/systemd/network's); udev's daemon waits for it. Unmask it to configure the network from
+#   the command line.
 systemctl --root="$root" mask \
     systemd-pstore.service modprobe@efi_pstore.service \
     systemd-repart.service modprobe@loop.service modprobe@dm_mod.service \
     sys-fs-fuse-connections.mount modprobe@fuse.service sys-kernel-config.mount modprobe@configfs.service \
     sys-kernel-debug.mount sys-kernel-tracing.mount dev-hugepages.mount \
-    systemd-update-utmp.service modprobe@drm.service
+    systemd-update-utmp.service modprobe@drm.service \
+    systemd-fsckd.socket systemd-fsckd.service systemd-network-generator.service
 
 # The ESP is never mounted (the firmware and the boot loader read it). systemd's GPT generator
 # would set up an automount for it at /efi, which fails on the read-only root (trixie's systemd
