@@ -97,10 +97,9 @@ def references(img, work):
 
 
 # --trace-pid1: the kernel's own trace of every exec, of every mount(2) and of every module loaded
-# (by name), from the kernel's start
-# (its trace_event= boot parameter), which the image's boot report prints when the command line
-# asks for it: it splits systemd's own set-up in the real root, which systemd timestamps only as a
-# whole ("generators started").
+# (by name), from the kernel's start (its trace_event= boot parameter), which the image's boot
+# report prints when the command line asks for it: it splits systemd's own set-up in the real
+# root, which systemd timestamps only as a whole ("generators started").
 TRACE_CMDLINE = ('trace_event=sched:sched_process_exec,syscalls:sys_enter_mount,syscalls:sys_exit_mount,module:module_load '
                  'trace_buf_size=16M')
 
@@ -394,11 +393,11 @@ def boot_once(series, n, a):
 def step_table(rows, field, title, order=None):
     """The lines of a table of each step's median, min and max over the boots' `field` ({step: s}),
     in `order`, else in the order the steps came; none when no boot has one."""
-    names = list(order) if order is not None else []
     if order is None:
+        order = []
         for p in rows:
-            names += [k for k in p.get(field, {}) if k not in names]
-    names = [k for k in names if any(k in p.get(field, {}) for p in rows)]
+            order += [k for k in p.get(field, {}) if k not in order]
+    names = [k for k in order if any(k in p.get(field, {}) for p in rows)]
     if not names:
         return []
     lines = ['', title, '', '| step (s) | median | min | max | boots |', '| --- | --- | --- | --- | --- |']
