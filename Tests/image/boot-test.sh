@@ -250,6 +250,16 @@ EOF
         bash -c "printf '%s\n' \"\$1\" | grep -q ' / ext4 ro,' && printf '%s\n' \"\$1\" | grep -q ' /srv/kiosk vfat ro,'" _ "$r"
     check "$b: the data partition read-write at /data (ext4), /var/lib/kiosk-carousel on it" \
         has "$r" ' /data ext4 rw,' ' /var/lib/kiosk-carousel ext4 rw,'
+    # The kiosk binds the data partition's folder itself (BindReadOnlyPaths=, image.conf) instead
+    # of waiting for fstab's bind (docs/start-up.md, stop 60): in its namespace
+    # /var/lib/kiosk-carousel is the data partition's /kiosk-carousel, read-only at least once
+    # (fstab's bind may come later and stack on it: the same folder).
+    local varlib
+    varlib=$(printf '%s\n' "$r" | sed -n 's/^kiosk var-lib: //p')
+    check "$b: the kiosk is not ordered after fstab's bind, var-lib-kiosk\\x2dcarousel.mount" \
+        bash -c 'test -n "$1" && ! printf "%s\n" "$1" | tr -d "\"" | tr " " "\n" | grep -qFx "var-lib-kiosk\\x2dcarousel.mount"' _ "$after"
+    check "$b: the kiosk's /var/lib/kiosk-carousel is the data partition's folder, read-only ($varlib)" \
+        bash -c 'printf "%s\n" "$1" | tr ";" "\n" | grep -qE "^/kiosk-carousel ro,[^ ]* ext4$"' _ "$varlib"
     check "$b: slot A booted (rauc.slot=A), IMAGE_VERSION=$image_version" \
         has "$r" ' rauc.slot=A ' "IMAGE_VERSION=$image_version"
     check "$b: boot.json says slot A, version $image_version, not rolled back" \
