@@ -85,10 +85,12 @@ image: $(if $(filter arm64,$(IMAGE_ARCH)),,deb)
 ## load, and the kiosk unit's critical chain (scripts/boot-time.py; out/boot-time/LABEL/; docs/start-up.md).
 ## DISK=ssd: the disk as a SCSI disk that does not rotate (a kiosk's SD card or SSD) instead of virtio-blk.
 ## TRACE=1: the kernel traces every exec, mount(2) and module load of each boot; the summary splits systemd's set-up.
+## TRACE_EVENTS=system:event,…: other trace events as well (with TRACE=1; each boot's serial log holds the trace).
+## SANDBOX=1: after each boot, what the kiosk unit's sandbox costs at start, setting by setting (docs/systemd.md).
 .PHONY: boot-time
 BOOTS ?= 10
 boot-time:
-	scripts/boot-time.py --boots $(BOOTS) $(if $(IMG),--img $(IMG)) $(if $(LABEL),--label $(LABEL)) $(if $(DISK),--disk-kind $(DISK)) $(if $(TRACE),--trace-pid1)
+	scripts/boot-time.py --boots $(BOOTS) $(if $(IMG),--img $(IMG)) $(if $(LABEL),--label $(LABEL)) $(if $(DISK),--disk-kind $(DISK)) $(if $(TRACE),--trace-pid1) $(if $(TRACE_EVENTS),--trace-events $(TRACE_EVENTS)) $(if $(SANDBOX),--sandbox-cost)
 
 ## make update-bundle: out/kiosk-carousel-<version>-<arch>.raucb, a signed RAUC bundle of the image's root
 ## filesystem (from make image; UPDATE_KEY= UPDATE_CERT=, else a development key in out/update-keys/). docs/updates.md.

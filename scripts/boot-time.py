@@ -100,8 +100,13 @@ def references(img, work):
 # (by name), from the kernel's start (its trace_event= boot parameter), which the image's boot
 # report prints when the command line asks for it: it splits systemd's own set-up in the real
 # root, which systemd timestamps only as a whole ("generators started").
-TRACE_CMDLINE = ('trace_event=sched:sched_process_exec,syscalls:sys_enter_mount,syscalls:sys_exit_mount,module:module_load '
-                 'trace_buf_size=16M')
+TRACE_EVENTS = 'sched:sched_process_exec,syscalls:sys_enter_mount,syscalls:sys_exit_mount,module:module_load'
+
+
+def trace_cmdline(more=''):
+    """The kernel command line's words for a traced boot: TRACE_EVENTS and `more` (system:event,
+    comma-separated, as /sys/kernel/tracing/available_events names them) from the kernel's start."""
+    return f'trace_event={TRACE_EVENTS}{"," + more if more else ""} trace_buf_size=16M'
 
 
 def add_to_cmdline(disk, words):
@@ -148,9 +153,36 @@ def pid1_steps(body):
                 1 for t, _, exe, _ in events if exe == '/sbin/modprobe' and init < t < generator))}
 
 
+def timespan(text):
+    """systemd's format_timespan() text ("609ms", "1.002s", "95us", "1min 2.5s") in s; None for
+    anything else."""
+    units = {'us': 1e-6, 'ms': 1e-3, 's': 1.0, 'min': 60.0}
+    parts = re.findall(r'([0-9.]+)(us|ms|min|s)\b', text)
+    if not parts or ''.join(n + u for n, u in parts) != text.replace(' ', ''):
+        return None
+    return sum(float(n) * units[u] for n, u in parts)
+
+
+def sandbox_costs(body):
+    """The report's `--- sandbox cost` (a --sandbox-cost boot: /usr/lib/kiosk-image/sandbox-cost,
+    five runs of /usr/bin/true per variant of the kiosk unit's sandbox) as {'<variant>: start ->
+    exit': s, '<variant>: CPU': s}, the medians of the boot's runs; {} without it."""
+    runs = {}
+    for line in body.splitlines():
+        m = re.match(r'^SANDBOX (\S+) (.+?) (\S+)$', line)
+        if m and timespan(m.group(2)) is not None and timespan(m.group(3)) is not None:
+            runs.setdefault(m.group(1), []).append((timespan(m.group(2)), timespan(m.group(3))))
+    costs = {}
+    for variant, xs in runs.items():
+        costs[f'{variant}: start -> exit'] = statistics.median(x for x, _ in xs)
+        costs[f'{variant}: CPU'] = statistics.median(c for _, c in xs)
+    return costs
+
+
 def self_test():
     """pid1_steps on lines of a real trace (stop 59's boot, trimmed): the figures it must give,
-    and none for a report without a trace or without PID 1's /dev/shm mount. 0 when they hold."""
+    and none for a report without a trace or without PID 1's /dev/shm mount; sandbox_costs on the
+    report's lines. 0 when they hold."""
     trace = """--- trace
          systemd-1       [001] .....    16.740778: sched_process_exec: filename=/bin/run-init pid=1 old_pid=1
          systemd-1       [001] ...1.    16.841501: sys_mount(dev_name: 40216e, dir_name: 4020f7, type: 0, flags: 2000, data: 0)
@@ -173,9 +205,26 @@ def self_test():
         failures.append('a report without a trace gave figures')
     if pid1_steps(trace.replace('flags: 1000006', 'flags: 6')) != {}:
         failures.append('a trace without /dev/shm\'s mount gave figures')
+    # The sandbox's costs: the median of each variant's runs; an error line and a figure systemd
+    # did not write are no runs.
+    sandbox = """--- sandbox cost
+SANDBOX none 95ms 82ms
+SANDBOX none 40ms 40ms
+SANDBOX none 57ms 45ms
+SANDBOX all 609ms 591ms
+SANDBOX all 1.002s 639ms
+SANDBOX-ERROR all: Job for sandbox-cost-all-3.service failed
+SANDBOX without-IPAddressDeny 1min 2.5s 329ms
+SANDBOX without-IPAddressDeny 3.5 parsecs 1ms
+"""
+    want = {'none: start -> exit': 0.057, 'none: CPU': 0.045, 'all: start -> exit': 0.8055, 'all: CPU': 0.615,
+            'without-IPAddressDeny: start -> exit': 62.5, 'without-IPAddressDeny: CPU': 0.329}
+    got = sandbox_costs(sandbox)
+    failures += [f'{k}: {got.get(k)} instead of {v}' for k, v in want.items() if abs((got.get(k) or -1) - v) > 1e-6]
+    failures += [f'{k}: a figure from no run' for k in got if k not in want]
     for f in failures:
         print(f'boot-time.py --self-test: {f}', file=sys.stderr)
-    print(f'boot-time.py --self-test: {"FAILED" if failures else "ok"} (pid1_steps)')
+    print(f'boot-time.py --self-test: {"FAILED" if failures else "ok"} (pid1_steps, sandbox_costs)')
     return 1 if failures else 0
 
 
@@ -230,6 +279,7 @@ def parse_report(serial):
     values['KioskKeyboardAt'] = keyboard_added_at(body)
     values['KioskStartupSteps'] = startup_steps(body)
     values['Pid1Steps'] = pid1_steps(body)
+    values['SandboxCosts'] = sandbox_costs(body)
     chain = re.search(r'--- systemd-analyze critical-chain kiosk-carousel.service\n(.*?)\n---', body, re.S)
     return values, body if chain is None else chain.group(1)
 
@@ -364,7 +414,9 @@ def boot_once(series, n, a):
         disk = os.path.join(out, 'disk.img')
         run(['cp', '--sparse=always', series['img'], disk])
         if a.trace_pid1:
-            add_to_cmdline(disk, TRACE_CMDLINE)
+            add_to_cmdline(disk, trace_cmdline(a.trace_events))
+        if a.sandbox_cost:
+            add_to_cmdline(disk, 'kiosk.sandbox-cost')
         r = subprocess.run(['nice', sys.executable, QEMU_BOOT, '--disk', disk, '--out', out, '--name', name,
                             '--size', SIZE, '--ref-start', series['ref'], '--disk-kind', a.disk_kind],
                            capture_output=True, text=True)
@@ -386,6 +438,7 @@ def boot_once(series, n, a):
     p['steps'] = values.get('KioskStartupSteps') or {}
     p['systemd'] = systemd_steps(values)
     p['pid1'] = values.get('Pid1Steps') or {}
+    p['sandbox'] = values.get('SandboxCosts') or {}
     print(f'{prefix}boot {n}: ' + ', '.join(f'{k} {fmt(p[k])}' for k, _ in PHASES) + f' (load {load})', flush=True)
     return p
 
@@ -430,6 +483,9 @@ def summarize(series, disk_kind):
     lines += step_table(rows, 'systemd', "userspace before our exec, step by step (systemd's timestamps, s after "
                         "systemd started in the real root):", order=[t for _, t in SYSTEMD_STEPS])
     lines += step_table(rows, 'pid1', "systemd's own set-up, step by step (the kernel's trace of a --trace-pid1 boot, s):")
+    lines += step_table(rows, 'sandbox', "the kiosk unit's sandbox at start, setting by setting (a --sandbox-cost boot: "
+                        "/usr/bin/true started with the unit's settings, less those named; each boot's median of its "
+                        "runs, s):")
     if rows:
         lines += ['', f'systemd-analyze critical-chain kiosk-carousel.service (boot {rows[0]["boot"]}):', '```',
                   rows[0]['chain'].rstrip(), '```']
@@ -451,7 +507,15 @@ def main():
     ap.add_argument('--trace-pid1', action='store_true',
                     help="each copy boots with the kernel tracing every exec, mount(2) and module load (%s); the summary splits "
                          "systemd's own set-up in the real root (the trace costs the boot some time: compare with boots "
-                         "traced alike)" % TRACE_CMDLINE.replace('%', '%%'))
+                         "traced alike)" % trace_cmdline().replace('%', '%%'))
+    ap.add_argument('--trace-events', default='',
+                    help="with --trace-pid1: more of the kernel's trace events besides those four (system:event, "
+                         "comma-separated, e.g. sched:sched_process_fork,syscalls:sys_enter_bpf); each boot's serial "
+                         "log holds every line the trace took")
+    ap.add_argument('--sandbox-cost', action='store_true',
+                    help="each copy boots with kiosk.sandbox-cost on its command line: after the boot the report "
+                         "starts /usr/bin/true five times with the kiosk unit's sandbox settings, with none, and "
+                         "without each in turn (/usr/lib/kiosk-image/sandbox-cost); the summary gets their medians")
     ap.add_argument('--summarize', action='store_true', help='no boots: summarize an earlier run of LABEL again')
     ap.add_argument('--self-test', action='store_true', help="no boots: check the trace's reading (make test runs it)")
     a = ap.parse_args()
