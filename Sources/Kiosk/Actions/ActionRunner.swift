@@ -73,9 +73,11 @@ public final class ActionRunner {
     /// - Parameters:
     ///   - settings: `[actions]` (environment, whether to inherit the kiosk's, default working
     ///     directory).
-    ///   - baseEnvironment: the kiosk's own environment (see `ActionEnvironment`).
+    ///   - baseEnvironment: the kiosk's own environment (see `ActionEnvironment`), read from
+    ///     `environ` (`ProcessEnvironment`): Foundation's `ProcessInfo` is not made before the
+    ///     first frame (docs/start-up.md, stops 52 and 60).
     ///   - terminationGrace: seconds from SIGTERM to SIGKILL.
-    public init(settings: ActionSettings, baseEnvironment: [String: String] = ProcessInfo.processInfo.environment,
+    public init(settings: ActionSettings, baseEnvironment: [String: String] = ProcessEnvironment.current(),
                 terminationGrace: Double = 5, maxBackgroundChildren: Int = 8,
                 logger: Logger = Logger(label: "kiosk.actions")) {
         self.settings = settings
