@@ -170,8 +170,9 @@ def sandbox_costs(body):
     runs = {}
     for line in body.splitlines():
         m = re.match(r'^SANDBOX (\S+) (.+?) (\S+)$', line)
-        if m and timespan(m.group(2)) is not None and timespan(m.group(3)) is not None:
-            runs.setdefault(m.group(1), []).append((timespan(m.group(2)), timespan(m.group(3))))
+        figures = m and (timespan(m.group(2)), timespan(m.group(3)))
+        if figures and None not in figures:
+            runs.setdefault(m.group(1), []).append(figures)
     costs = {}
     for variant, xs in runs.items():
         costs[f'{variant}: start -> exit'] = statistics.median(x for x, _ in xs)
@@ -517,8 +518,11 @@ def main():
                          "starts /usr/bin/true five times with the kiosk unit's sandbox settings, with none, and "
                          "without each in turn (/usr/lib/kiosk-image/sandbox-cost); the summary gets their medians")
     ap.add_argument('--summarize', action='store_true', help='no boots: summarize an earlier run of LABEL again')
-    ap.add_argument('--self-test', action='store_true', help="no boots: check the trace's reading (make test runs it)")
+    ap.add_argument('--self-test', action='store_true',
+                    help="no boots: check the reading of the trace and of the sandbox's costs (make test runs it)")
     a = ap.parse_args()
+    if a.trace_events and not a.trace_pid1:
+        ap.error('--trace-events adds to --trace-pid1\'s events: give both')
     if a.self_test:
         return self_test()
     if not a.summarize and not prerequisites():
