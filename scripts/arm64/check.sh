@@ -147,12 +147,22 @@ if [ "$ARM64_TESTS" != none ]; then
     fi
     # KIOSK_TEST_UNDER_EMULATION: tests that measure the process itself (its resident set) know
     # that under qemu-user it is the emulator's (ReloadSoakTests checks only the heap then).
-    in_root "$SID_ARM64" KIOSK_TEST_UNDER_EMULATION=1 "cd /src && $TESTS '$filter'" > "$OUT/xctest.log" 2>&1 || true
+    bundle_status=0
+    in_root "$SID_ARM64" KIOSK_TEST_UNDER_EMULATION=1 "cd /src && $TESTS '$filter'" > "$OUT/xctest.log" 2>&1 || bundle_status=$?
     passed=$(grep -cE "^Test Case '.*' passed" "$OUT/xctest.log" || true)
     failed=$(grep -cE "^Test Case '.*' failed" "$OUT/xctest.log" || true)
     skipped=$(grep -cE "^Test Case '.*' skipped" "$OUT/xctest.log" || true)
     grep -E "^Test Case '.*' failed|error:" "$OUT/xctest.log" | head -20 || true
     grep -E "^Executed [0-9]+ tests" "$OUT/xctest.log" | tail -1 || true
+    # A bundle that ended early (a crash, a signal, the kernel's OOM killer) leaves tests that
+    # never ended: counted as one failure, naming the test that was running, so that it cannot
+    # pass with the tests it did not run.
+    started=$(grep -cE "^Test Case '.*' started" "$OUT/xctest.log" || true)
+    if [ "$bundle_status" -ne 0 ] && [ "$failed" -eq 0 ] || [ "$started" -ne $((passed + failed + skipped)) ]; then
+        echo "error: the XCTest bundle exited with status $bundle_status; $started tests started, $((passed + failed + skipped)) ended; the last one started: $(grep -E "^Test Case '.*' started" "$OUT/xctest.log" | tail -1 | cut -d"'" -f2)"
+        tail -n 5 "$OUT/xctest.log"
+        failed=$((failed + 1))
+    fi
     echo "XCTest log: $OUT/xctest.log"
 fi
 step_end
