@@ -30,6 +30,10 @@ Phases, from the guest's boot report (image/rootfs/usr/lib/kiosk-image/boot-repo
                         key or a touch is lost (not part of power-on -> first frame)
   power-on -> first frame (host)
 --summarize: no boots, the summary again from OUT/LABEL's logs of an earlier run.
+--serial FILE (again for more): no boots, the split of boots whose serial logs hold a boot report
+(the Raspberry Pi image's in qemu -M raspi4b: Tests/image/rpi-boot-test.sh): the phases above the
+guest has, and for a kiosk without a screen exec -> its `running:` line and exec -> READY=1
+(ActiveEnterTimestampMonotonic of the kiosk's Type=notify unit).
 Writes OUT/LABEL/boots.tsv (one row per boot), OUT/LABEL/summary.md (medians, min, max, loads),
 each boot's serial log and `systemd-analyze critical-chain kiosk-carousel.service`, and prints
 the summary. Exit status 1 when a boot did not reach its report.
@@ -223,9 +227,25 @@ SANDBOX without-IPAddressDeny 3.5 parsecs 1ms
     got = sandbox_costs(sandbox)
     failures += [f'{k}: {got.get(k)} instead of {v}' for k, v in want.items() if abs((got.get(k) or -1) - v) > 1e-6]
     failures += [f'{k}: a figure from no run' for k in got if k not in want]
+    # A boot without a screen (--serial, the Pi's): exec -> `running:` from the journal's line,
+    # exec -> READY=1 from the unit's timestamps.
+    body = """UserspaceTimestampMonotonic=40000000
+KioskExecMainStartTimestampMonotonic=95500000
+KioskActiveEnterTimestampMonotonic=120300000
+KernelRunInit [    2.250000] kiosk kernel: Run /init as init process
+--- kiosk-carousel journal (monotonic)
+[  117.900000] kiosk kiosk-carousel[421]: kiosk-carousel: no display device (no DRM device in /dev/dri)
+[  118.700000] kiosk kiosk-carousel[421]: kiosk-carousel: running: 14 items, 1280x720
+"""
+    values = {k: v for k, v in (l.split('=', 1) for l in body.splitlines() if '=' in l and ' ' not in l.split('=', 1)[0])}
+    values['KernelRunInit'] = body.splitlines()[3].split(' ', 1)[1]
+    want = {'kernel': 2.25, 'initrd': 37.75, 'userspace': 55.5, 'exec_to_running': 23.2, 'exec_to_ready': 24.8}
+    got = guest_split(values, body)
+    failures += [f'guest_split {k}: {got.get(k)} instead of {v}' for k, v in want.items() if abs((got.get(k) or -1) - v) > 1e-6]
+    failures += [f'guest_split {k}: a figure the report does not give' for k in got if k not in want]
     for f in failures:
         print(f'boot-time.py --self-test: {f}', file=sys.stderr)
-    print(f'boot-time.py --self-test: {"FAILED" if failures else "ok"} (pid1_steps, sandbox_costs)')
+    print(f'boot-time.py --self-test: {"FAILED" if failures else "ok"} (pid1_steps, sandbox_costs, guest_split)')
     return 1 if failures else 0
 
 
@@ -495,6 +515,51 @@ def summarize(series, disk_kind):
     return summary
 
 
+# The split of a boot that has no screen the host can read (--serial): what the guest's report
+# says, on its monotonic clock.
+GUEST_PHASES = [('kernel', 'kernel (-> Run /init)'), ('initrd', 'initrd (-> systemd in the real root)'),
+                ('userspace', 'userspace before our exec'), ('exec_to_running', "exec -> the kiosk's `running:` line"),
+                ('exec_to_ready', 'exec -> READY=1 (the unit active)'), ('exec_to_frame', 'exec -> first frame (its log line)')]
+
+
+def guest_split(values, body):
+    """{phase: s} of GUEST_PHASES from a boot report (parse_report's values and body); a phase the
+    report cannot give is left out."""
+    p = {k: v for k, v in phases(values, None, None).items() if v is not None}
+    exec_start = int(values.get('KioskExecMainStartTimestampMonotonic') or 0) / 1e6
+    ready = int(values.get('KioskActiveEnterTimestampMonotonic') or 0) / 1e6
+    running = re.search(r'^\[\s*([0-9]+\.[0-9]+)\] \S+ kiosk-carousel\[[0-9]+\]: (?:kiosk-carousel: )?running: ', body, re.M)
+    if exec_start and running:
+        p['exec_to_running'] = float(running.group(1)) - exec_start
+    if exec_start and ready > exec_start:
+        p['exec_to_ready'] = ready - exec_start
+    return {k: p[k] for k, _ in GUEST_PHASES if k in p}
+
+
+def serial_split(paths):
+    """--serial: the split of each boot whose serial log is given, its median when there are
+    several; 1 when a log has no report."""
+    rows, missing = [], 0
+    for path in paths:
+        values, chain = parse_report(path)
+        if values is None:
+            print(f'boot-time: {path}: no boot report in it', file=sys.stderr)
+            missing += 1
+            continue
+        text = open(path, 'rb').read().decode('utf-8', 'replace').replace('\r', '')
+        body = re.search(r'KIOSK-BOOT-REPORT BEGIN\n(.*?)KIOSK-BOOT-REPORT END', text, re.S).group(1)
+        rows.append({'split': guest_split(values, body), 'systemd': systemd_steps(values), 'steps': values['KioskStartupSteps']})
+    if rows:
+        lines = step_table([{'split': {t: r['split'][k] for k, t in GUEST_PHASES if k in r['split']}} for r in rows], 'split',
+                           f"the boot's split from {len(rows)} serial log(s) (the guest's boot report, its monotonic "
+                           "clock):", order=[t for _, t in GUEST_PHASES])
+        lines += step_table(rows, 'systemd', "userspace before our exec, step by step (systemd's timestamps, s after "
+                            "systemd started in the real root):", order=[t for _, t in SYSTEMD_STEPS])
+        lines += step_table(rows, 'steps', "the kiosk's own start, step by step (its `start-up:` line):")
+        print('\n'.join(lines[1:]))
+    return 1 if missing or not rows else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--boots', type=int, default=10)
@@ -518,6 +583,9 @@ def main():
                          "starts /usr/bin/true five times with the kiosk unit's sandbox settings, with none, and "
                          "without each in turn (/usr/lib/kiosk-image/sandbox-cost); the summary gets their medians")
     ap.add_argument('--summarize', action='store_true', help='no boots: summarize an earlier run of LABEL again')
+    ap.add_argument('--serial', action='append', metavar='FILE',
+                    help="no boots: the split of the boot whose serial log FILE holds a boot report (again for more "
+                         "boots: their medians), e.g. the Raspberry Pi image's from Tests/image/rpi-boot-test.sh")
     ap.add_argument('--self-test', action='store_true',
                     help="no boots: check the reading of the trace and of the sandbox's costs (make test runs it)")
     a = ap.parse_args()
@@ -525,6 +593,8 @@ def main():
         ap.error('--trace-events adds to --trace-pid1\'s events: give both')
     if a.self_test:
         return self_test()
+    if a.serial:
+        return serial_split(a.serial)
     if not a.summarize and not prerequisites():
         return 2
     images = a.img
