@@ -560,7 +560,7 @@ def serial_split(paths):
     several; 1 when a log has no report."""
     rows, missing = [], 0
     for path in paths:
-        values, chain = parse_report(path)
+        values, _ = parse_report(path)
         if values is None:
             print(f'boot-time: {path}: no boot report in it', file=sys.stderr)
             missing += 1
@@ -614,7 +614,8 @@ def main():
                     help="no boots: the split of the boot whose serial log FILE holds a boot report (again for more "
                          "boots: their medians), e.g. the Raspberry Pi image's from Tests/image/rpi-boot-test.sh")
     ap.add_argument('--self-test', action='store_true',
-                    help="no boots: check the reading of the trace and of the sandbox's costs (make test runs it)")
+                    help="no boots: check the reading of the trace, of the sandbox's costs and of a boot's split "
+                         "from its serial log (make test runs it)")
     a = ap.parse_args()
     if a.trace_events and not a.trace_pid1:
         ap.error('--trace-events adds to --trace-pid1\'s events: give both')
