@@ -286,14 +286,23 @@ def prerequisites():
     return ok
 
 
-def parse_report(serial):
-    if not os.path.exists(serial):   # QEMU never started (qemu_boot.py says why)
-        return None, None
+def report_body(serial):
+    """The boot report's lines in a serial log (between its BEGIN and END lines); None when the
+    log is missing (QEMU never started: qemu_boot.py says why) or has no report."""
+    if not os.path.exists(serial):
+        return None
     text = open(serial, 'rb').read().decode('utf-8', 'replace').replace('\r', '')
     m = re.search(r'KIOSK-BOOT-REPORT BEGIN\n(.*?)KIOSK-BOOT-REPORT END', text, re.S)
-    if not m:
-        return None, None
-    body = m.group(1)
+    return m.group(1) if m else None
+
+
+def parse_report(serial):
+    body = report_body(serial)
+    return (None, None) if body is None else parse_body(body)
+
+
+def parse_body(body):
+    """A boot report's values, and its kiosk unit's critical chain (else the whole body)."""
     values = {}
     for line in body.splitlines():
         if '=' in line and ' ' not in line.split('=', 1)[0]:
@@ -532,7 +541,7 @@ GUEST_PHASES = [('kernel', 'kernel (-> Run /init)'), ('initrd', 'initrd (-> syst
 
 
 def guest_split(values, body):
-    """{phase: s} of GUEST_PHASES from a boot report (parse_report's values and body); a phase the
+    """{phase: s} of GUEST_PHASES from a boot report (parse_body's values and the body); a phase the
     report cannot give is left out. The kernel's lines are stamped on the kernel's clock, systemd's
     on the monotonic one; where they differ (an arm64 board under QEMU: the kernel's runs ahead,
     `Run /init` came "after" systemd's start in the real root) kernel and initrd are one phase,
@@ -560,13 +569,12 @@ def serial_split(paths):
     several; 1 when a log has no report."""
     rows, missing = [], 0
     for path in paths:
-        values, _ = parse_report(path)
-        if values is None:
+        body = report_body(path)
+        if body is None:
             print(f'boot-time: {path}: no boot report in it', file=sys.stderr)
             missing += 1
             continue
-        text = open(path, 'rb').read().decode('utf-8', 'replace').replace('\r', '')
-        body = re.search(r'KIOSK-BOOT-REPORT BEGIN\n(.*?)KIOSK-BOOT-REPORT END', text, re.S).group(1)
+        values, _ = parse_body(body)
         restarts = int(values.get('KioskNRestarts') or 0)
         if restarts:
             print(f'boot-time: {path}: the kiosk was restarted {restarts} time(s) before the report: our exec and the '
