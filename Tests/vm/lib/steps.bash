@@ -9,7 +9,11 @@
 #                             per try) until it succeeds; fails the step after SECONDS x
 #                             $KIOSK_VM_SLOWDOWN ("COND: not true within N s"); one that took
 #                             more than half its limit prints "== close wait: COND: true after
-#                             N s of its M s (step S, …)"
+#                             N s of its M s (step S, …)"; a try that never returns (a command
+#                             blocked in the kernel, which no `timeout` can kill) is reported
+#                             30 s (x the slowdown) past the limit: "== hang: wait_until COND:
+#                             still running …" with every process's state and kernel wait
+#                             channel, and the kernel stacks of the tasks in D state
 #   step_fail MESSAGE         "FAIL in step X after N s: MESSAGE; earlier steps: a 3 s, b 12 s",
 #                             runs $STEP_ON_FAIL (a command: a dump of the unit, a log tail),
 #                             exits 1
@@ -80,15 +84,51 @@ _wait_margin() {
     echo "== close wait: $3: true after $((used / 10)).$((used % 10)) s of its $2 s (step ${_step_name:-(none)}, KIOSK_VM_SLOWDOWN=${KIOSK_VM_SLOWDOWN:-1})"
 }
 
+# _hang_report WHAT: "== hang: WHAT" and what every process of the guest is doing: its state
+# and kernel wait channel, and for each task blocked in the kernel (state D) its kernel stack.
+_hang_report() {
+    local t st
+    echo "== hang: $1 (step ${_step_name:-(none)}); the guest's processes but kernel threads (STAT D: blocked in the kernel):"
+    ps -eo pid,ppid,stat,etimes,wchan:32,args --sort=pid 2>&1 | awk '$1 != 2 && $2 != 2' | cut -c1-220 | sed 's/^/    /'
+    for t in /proc/[0-9]*/task/[0-9]*; do
+        st=$(sed -n 's/^State:[[:space:]]*\(.\).*/\1/p' "$t/status" 2>/dev/null)
+        [ "$st" = D ] || continue
+        echo "    -- task ${t##*/} of $(tr '\0' ' ' < "${t%/task/*}/cmdline" 2>/dev/null | cut -c1-160), kernel stack:"
+        sed 's/^/         /' "$t/stack" 2>/dev/null
+    done
+}
+
+# _hang_guard_start SECONDS WHAT: a watcher that runs _hang_report "WHAT: still running after
+# SECONDS s" unless _hang_guard_stop ends it first.
+_hang_guard=
+_hang_guard_start() {
+    local after=$1 what=$2
+    (
+        s=
+        trap '[ -n "$s" ] && kill "$s" 2>/dev/null; exit 0' TERM
+        sleep "$after" & s=$!
+        wait "$s"
+        _hang_report "$what: still running after $after s"
+    ) &
+    _hang_guard=$!
+}
+_hang_guard_stop() {
+    [ -n "$_hang_guard" ] || return 0
+    kill "$_hang_guard" 2>/dev/null
+    wait "$_hang_guard" 2>/dev/null
+    _hang_guard=
+}
+
 wait_until() {
     local limit start try_start pause=0.2
     limit=$(scaled "$1"); shift
     _steps_us; start=$REPLY
+    _hang_guard_start $((limit + $(scaled 30))) "wait_until $1"
     while true; do
         _steps_us; try_start=$REPLY
-        if eval "$1"; then _wait_margin "$start" "$limit" "$1"; return 0; fi
+        if eval "$1"; then _hang_guard_stop; _wait_margin "$start" "$limit" "$1"; return 0; fi
         _steps_us
-        [ $((REPLY - start)) -ge $((limit * 1000000)) ] && step_fail "$1: not true within $limit s"
+        [ $((REPLY - start)) -ge $((limit * 1000000)) ] && { _hang_guard_stop; step_fail "$1: not true within $limit s"; }
         [ $((REPLY - try_start)) -ge 1000000 ] && pause=0.5
         sleep "$pause"
     done
