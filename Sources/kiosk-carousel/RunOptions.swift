@@ -94,11 +94,14 @@ struct RunOptions: Equatable {
             (cfg, problems) = try RunCommand.loadChecked(path: path, missingFileHint: missingFileHint, logger: logger, parses: parses)
             startup.mark("fonts and clips")
         }
-        // The input devices open in the loop's first pass, once the first frame is drawn: libinput's
-        // start (its quirks files, udev's device list) does not delay it (docs/start-up.md).
+        // The input devices open from the loop's first pass, once the first frame is drawn, on a
+        // thread of their own: libinput's start (its quirks files, udev's device list) delays
+        // neither that frame nor the loop (docs/start-up.md). The screen's size is read here, on
+        // the loop's thread; a later one is given to the devices when they join the loop.
+        let startSize = display.fullSize
         let app = try KioskApp(configPath: path, config: cfg, display: display, inputs: [],
-                               openInputs: { InputFactory.open(opening, screenWidth: display.fullSize.width,
-                                                               screenHeight: display.fullSize.height, logger: logger) },
+                               openInputs: { InputFactory.open(opening, screenWidth: startSize.width,
+                                                               screenHeight: startSize.height, logger: logger) },
                                log: try EventLog(path: events, retainedLines: EventLog.runningKioskLines), logger: logger, exitAfter: exitAfter,
                                notifier: SystemdNotifier(environment: environment),
                                configProblems: problems, speech: .kiosk(output: nil))

@@ -165,11 +165,11 @@ final class FirstFrameAheadTests: XCTestCase {
         for i in 0..<4 { text += "[[item]]\nid = \"i\(i)\"\ntitle = \"Item \(i)\"\n" }
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let config = try ConfigLoader.load(path: path)
-        var opened = 0
+        let opened = OpenCount()
         func kiosk(_ log: LogCapture) throws -> (KioskApp, HeadlessDisplay) {
             let display = HeadlessDisplay(width: 400, height: 240)
             return (try KioskApp(configPath: path, config: config, display: display, inputs: [],
-                                 openInputs: { opened += 1; return [] },
+                                 openInputs: { opened.add(); return [] },
                                  log: try EventLog(path: nil), logger: log.logger), display)
         }
         let log = LogCapture()
@@ -181,16 +181,19 @@ final class FirstFrameAheadTests: XCTestCase {
         XCTAssertEqual(app.framesPresented, 1)
         XCTAssertTrue(app.session.textLeftOutForDrawnAhead)
         XCTAssertFalse(log.lines.contains { $0.contains("first frame's text") }, "not on screen yet")
-        XCTAssertEqual(opened, 0, "the input devices open after the frame with the text")
+        XCTAssertEqual(opened.count, 0, "the input devices open after the frame with the text")
+        XCTAssertFalse(app.inputsOpening)
         app.beforeWait()
-        XCTAssertEqual(opened, 0)
+        XCTAssertEqual(opened.count, 0)
+        XCTAssertFalse(app.inputsOpening)
 
         ahead.draw()
         XCTAssertTrue(box.eventFD >= 0 && waitReadable(box.eventFD, timeout: 5), "the handover wakes the loop")
         app.reactor.dispatchReady(only: [box.eventFD])
         app.beforeWait()
         XCTAssertEqual(app.framesPresented, 2, "the frame that shows the title")
-        XCTAssertEqual(opened, 1, "then the input devices")
+        XCTAssertTrue(app.awaitInputOpening(), "then the input devices")
+        XCTAssertEqual(opened.count, 1)
         let lines = log.messages(.info).filter { $0.hasPrefix("start-up: the first frame's text on screen ") }
         XCTAssertEqual(lines.count, 1, "\(log.lines)")
         XCTAssertTrue(lines.first?.hasSuffix(" s after the first frame (drawn ahead on the fonts' thread)") == true, "\(lines)")
@@ -213,22 +216,32 @@ final class FirstFrameAheadTests: XCTestCase {
         let clock = Clock()
         var c = config()
         c.items = Array(c.items.prefix(3))
-        var opened = 0
+        let opened = OpenCount()
         let display = HeadlessDisplay(width: 640, height: 400)
         let app = try KioskApp(configPath: "/nonexistent/kiosk.toml", config: c, display: display, inputs: [],
-                               openInputs: { opened += 1; return [] }, log: try EventLog(path: nil),
+                               openInputs: { opened.add(); return [] }, log: try EventLog(path: nil),
                                logger: LogCapture().logger, clock: { clock.time })
         let ahead = FirstFrameAhead(config: c, screenWidth: 640, screenHeight: 400)
         app.startTextDrawnAhead(try XCTUnwrap(ahead.text))
         app.beforeWait()
         XCTAssertTrue(app.session.textLeftOutForDrawnAhead)
-        XCTAssertEqual(opened, 0)
+        XCTAssertFalse(app.inputsOpening)
         let due = try XCTUnwrap(app.reactor.nextDeadline)
         XCTAssertEqual(due, app.now + InputDevicesComponent.openingHoldLimit, accuracy: 0.01)
         clock.time += InputDevicesComponent.openingHoldLimit
         app.reactor.runDue(tolerance: 0.0005)
-        XCTAssertEqual(opened, 1)
+        XCTAssertTrue(app.awaitInputOpening())
+        XCTAssertEqual(opened.count, 1)
         app.beforeWait()
-        XCTAssertEqual(opened, 1, "once")
+        XCTAssertFalse(app.inputsOpening, "once")
+        XCTAssertEqual(opened.count, 1, "once")
     }
+}
+
+/// Counts the input openings (they run on a thread of their own).
+final class OpenCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+    func add() { lock.lock(); value += 1; lock.unlock() }
 }

@@ -58,6 +58,16 @@ extension KioskApp {
     /// The monotonic time the loop's clock counts from.
     var start: Double { reactor.start }
     func readInput(_ fd: Int32) { component(InputDevicesComponent.self).read(fd) }
+    /// Waits up to `timeout` s for the input devices opening on their own thread and has the
+    /// loop take them (its eventfd handled); false when none were opening or they did not come.
+    @discardableResult
+    func awaitInputOpening(timeout: Double = 30) -> Bool {
+        guard let fd = component(InputDevicesComponent.self).openingDescriptor, waitReadable(fd, timeout: timeout) else { return false }
+        reactor.dispatchReady(only: [fd])
+        return true
+    }
+    /// True while input devices open on their own thread.
+    var inputsOpening: Bool { component(InputDevicesComponent.self).openingDescriptor != nil }
     func startLatencyTrace(_ trace: LatencyTrace) {
         let c = LatencyTraceComponent(trace: trace, context: context)
         context.register(c)

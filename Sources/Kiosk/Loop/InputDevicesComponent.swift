@@ -7,12 +7,15 @@ import LinuxSystem
 /// touch mapping told of every new screen size, the devices handed to a foreground program and
 /// taken back, and opened again for the configuration that replaces the start-up problem card.
 ///
-/// `run` has them opened in the loop's first pass, right after the first frame went to the
+/// `run` has them opened from the loop's first pass, right after the first frame went to the
 /// display (`openLater`; registered after `FramePump`, whose `prepare` draws that frame): the
 /// first frame does not wait for libinput's start, and no key is lost that would not have
-/// been — devices plugged (or announced by udev) later are added as they come either way. While
-/// the first frame's title is still being drawn on another thread, they wait for the frame that
-/// shows it (`holdOpening`, docs/start-up.md stop 56).
+/// been — devices plugged (or announced by udev) later are added as they come either way. They
+/// open on a thread of their own (`InputOpening`) and join the loop when they are open: the
+/// loop goes on drawing and pinging systemd's watchdog meanwhile (a cold Raspberry Pi's start
+/// held the loop for 7 s and more, and the watchdog killed the kiosk: docs/start-up.md stop
+/// 61). While the first frame's title is still being drawn on another thread, the opening
+/// waits for the frame that shows it (`holdOpening`, docs/start-up.md stop 56).
 final class InputDevicesComponent: KioskComponent {
     private(set) var inputs: [InputSource]
     /// Opens the devices once, in the first `prepare`; nil once done or when `inputs` were given.
@@ -24,6 +27,10 @@ final class InputDevicesComponent: KioskComponent {
     private var inputClock: InputClock
     /// Unix time of the last input event read.
     private var lastInputWallTime: Double?
+    /// The devices opening on their own thread, and when that began (the reactor's clock).
+    private var opening: (devices: InputOpening, began: Double)?
+    /// A foreground program has the devices (`suspend`): those that arrive now are suspended too.
+    private var suspended = false
     /// Opens the input devices again for the configuration that replaced the start-up problem
     /// card (`[input]` was not known when they were opened); nil: keep the devices open.
     var reopen: ((KioskConfiguration) -> [InputSource])?
@@ -65,15 +72,57 @@ final class InputDevicesComponent: KioskComponent {
         if openLater != nil { openNow() }
     }
 
+    /// Starts the opening on its own thread; `opened` adds the devices when they are open. Opens
+    /// them on the loop when no thread can be handed them (no eventfd).
     private func openNow() {
         guard let open = openLater else { return }
         openLater = nil
         openingDeadline = nil
-        let started = context.reactor.clock()
-        inputs += open()
-        try? sync()
-        context.logger.info("input: \(inputs.count) source(s) opened \(String(format: "%.2f", context.reactor.clock() - started)) s, after the first frame")
+        let began = context.reactor.clock()
+        var devices: InputOpening?
+        do {
+            let started = try InputOpening(open: open)
+            devices = started
+            try context.reactor.watch(started.fd) { [unowned self] in self.opened() }
+            opening = (started, began)
+        } catch {
+            // The thread, if it started, closes what it opens; these are opened here instead.
+            devices?.abandon()
+            context.logger.warning("input: cannot open the devices on a thread of their own (\(error)); opening them in the loop")
+            add(open(), began: began, how: "in the loop")
+        }
     }
+
+    /// The opening's eventfd: its devices join the loop, told what happened meanwhile (the
+    /// screen's size, a foreground program holding the devices).
+    func opened() {
+        guard let (devices, began) = opening, let sources = devices.take() else { return }
+        context.reactor.unwatch(devices.fd)
+        opening = nil
+        add(sources, began: began, how: "on their own thread; the loop went on")
+    }
+
+    private func add(_ sources: [InputSource], began: Double, how: String) {
+        let screen = context.display.fullSize
+        if screen.width > 0 && screen.height > 0 {
+            sources.forEach { $0.screenChanged(width: screen.width, height: screen.height) }
+        }
+        if suspended { sources.forEach { $0.suspend() } }
+        inputs += sources
+        try? sync()
+        context.logger.info("input: \(inputs.count) source(s) opened \(String(format: "%.2f", context.reactor.clock() - began)) s, after the first frame (\(how))")
+    }
+
+    /// Stops an opening still under way: its devices are closed when they arrive.
+    private func abandonOpening() {
+        guard let (devices, _) = opening else { return }
+        context.reactor.unwatch(devices.fd)
+        devices.abandon()
+        opening = nil
+    }
+
+    /// The eventfd of the devices opening on their own thread; nil when none are.
+    var openingDescriptor: Int32? { opening?.devices.fd }
 
     func attach(to reactor: Reactor) throws {
         watch = InputDescriptorWatch(watcher: reactor) { [unowned self] fd in self.read(fd) }
@@ -102,11 +151,13 @@ final class InputDevicesComponent: KioskComponent {
     /// A foreground program takes the devices. Watched again at once: a descriptor closed now
     /// must leave the reactor before its number can be given to anything else.
     func suspend() {
+        suspended = true
         inputs.forEach { $0.suspend() }
         try? sync()
     }
     /// The kiosk takes them back (a device opened again has a new descriptor).
     func resume() {
+        suspended = false
         inputs.forEach { $0.resume() }
         try? sync()
     }
@@ -115,6 +166,7 @@ final class InputDevicesComponent: KioskComponent {
     func reopenFor(_ config: KioskConfiguration) {
         guard let reopen else { return }
         openLater = nil
+        abandonOpening()
         inputs.forEach { $0.close() }
         inputs = reopen(config)
         try? sync()
@@ -132,5 +184,18 @@ final class InputDevicesComponent: KioskComponent {
         health.inputDevices = inputs.reduce(0) { $0 + $1.deviceCount }
     }
 
-    func stop(now: Double) { inputs.forEach { $0.close() } }
+    /// Closes the devices. An opening still under way is given `stopWaitLimit` seconds to end,
+    /// so that what it opened (and grabbed) is closed before the process exits.
+    func stop(now: Double) {
+        if let (devices, began) = opening {
+            if devices.wait(timeout: Self.stopWaitLimit) { opened() } else {
+                context.logger.notice("input: stopping while the devices are still opening (after \(String(format: "%.1f", context.reactor.clock() - began)) s); their thread closes them")
+            }
+            abandonOpening()
+        }
+        inputs.forEach { $0.close() }
+    }
+
+    /// How long a stop waits for devices still opening.
+    static let stopWaitLimit = 2.0
 }

@@ -33,8 +33,9 @@ public final class KioskApp {
     public var textDrawnAhead: OverlaysDrawnAhead?
 
     /// - Parameters:
-    ///   - openInputs: opens more input devices in the loop's first pass, once the first frame
-    ///     has gone to the display (`run`: the first frame does not wait for libinput's start).
+    ///   - openInputs: opens more input devices, called on a thread of its own from the loop's
+    ///     first pass, once the first frame has gone to the display (`run`: neither the first
+    ///     frame nor the loop waits for libinput's start); the devices join the loop when open.
     ///   - exitAfter: stop by itself after this many seconds (tests, measurements); nil: run until a signal.
     ///   - notifier: systemd's notify socket (default: from `$NOTIFY_SOCKET` and `$WATCHDOG_USEC`).
     ///   - configProblems: why `configPath` could not be used (non-empty: `config` is the
