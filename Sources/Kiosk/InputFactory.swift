@@ -51,6 +51,7 @@ public enum InputFactory {
     /// is logged and no source is returned.
     public static func open(_ config: KioskConfiguration, screenWidth: Int, screenHeight: Int,
                             logger: Logger) -> [InputSource] {
+        InputTestFault.current?.waitWhileHeld()
         do {
             // The display reports the rotated (screen) size; the options want the panel's.
             var options = try InputOptions(settings: config.input, rotation: config.display.rotation,

@@ -1,3 +1,4 @@
+import Foundation
 import Input
 import KioskConfig
 import XCTest
@@ -40,5 +41,22 @@ final class InputFactoryTests: XCTestCase {
         s.rotary = nil
         s.calibration = [1, 2, 3]
         XCTAssertThrowsError(try InputOptions(settings: s, rotation: 0, panelWidth: 1, panelHeight: 1))
+    }
+
+    /// `KIOSK_TEST_FAULT=hold-input-open:PATH` holds the opening while PATH exists; the display's
+    /// faults and malformed values are not it.
+    func testTheHoldInputOpenFaultWaitsWhileItsFileExists() throws {
+        XCTAssertNil(InputTestFault("wedge-flip:/run/x"))
+        XCTAssertNil(InputTestFault("hold-input-open"))
+        XCTAssertNil(InputTestFault("hold-input-open:"))
+        let path = NSTemporaryDirectory() + "hold-input-\(getpid())"
+        let fault = try XCTUnwrap(InputTestFault("hold-input-open:" + path))
+        XCTAssertEqual(fault.holdPath, path)
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { unlink(path) }
+        let began = Date()
+        fault.waitWhileHeld()
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(began), 0.25, "held while the file existed")
+        fault.waitWhileHeld()  // no file: returns at once
     }
 }
