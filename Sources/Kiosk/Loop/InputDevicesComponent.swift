@@ -35,8 +35,8 @@ final class InputDevicesComponent: KioskComponent {
     /// card (`[input]` was not known when they were opened); nil: keep the devices open.
     var reopen: ((KioskConfiguration) -> [InputSource])?
 
-    /// - Parameter openLater: opens the devices in the loop's first pass (after `inputs`, which
-    ///   are watched from the start).
+    /// - Parameter openLater: opens the devices, called on a thread of its own from the loop's
+    ///   first pass (after `inputs`, which are watched from the start).
     init(inputs: [InputSource], openLater: (() -> [InputSource])? = nil, context: KioskContext) {
         self.inputs = inputs
         self.openLater = openLater
@@ -53,9 +53,9 @@ final class InputDevicesComponent: KioskComponent {
     /// When a held opening happens anyway (the reactor's time).
     private var openingDeadline: Double?
 
-    /// The loop's first pass (or the first after `holdOpening` let go): the devices `openLater`
-    /// opens join the loop (after the frame pump handed a frame to the display, or found it could
-    /// not).
+    /// The loop's first pass (or the first after `holdOpening` let go): `openLater` starts on its
+    /// own thread (after the frame pump handed a frame to the display, or found it could not); the
+    /// devices join the loop when they are open (`opened`).
     func prepare(now: Double) {
         guard openLater != nil else { return }
         if holdOpening?() == true {
