@@ -15,10 +15,7 @@
 #   3. `systemctl stop`: inactive, exit status 0.
 # Needs: $KIOSK_VM, $BIN.
 source "$(dirname "$0")/lib/systemd-host.bash"
-{
-    printf '[control]\nsocket = "/run/kiosk-carousel/control.sock"\n'
-    for id in one two three; do printf '\n[[item]]\nid = "%s"\ntitle = "Item %s"\n' "$id" "$id"; done
-} > "$tmp/config.toml"
+control_config
 systemd_guest_script <<'GUEST'
 STEP_ON_FAIL='dump_kiosk_unit 40'
 sock=/run/kiosk-carousel/control.sock

@@ -8,6 +8,9 @@
 #                          `ctl` (control-client.py), lib/systemd-ns.bash and lib/steps.bash
 #                          sourced, `install_kiosk_unit "$bin" "$unit" "$dir/config.toml"` done
 #                          as the step "setup" (a failure dumps the unit: STEP_ON_FAIL).
+#   control_config         writes $tmp/config.toml: the control socket at
+#                          /run/kiosk-carousel/control.sock (in the unit's runtime folder) and
+#                          three items, one, two, three.
 #   run_systemd_guest S    boots kiosk-vm with --timeout S (a backstop: the sum of the steps'
 #                          limits plus the boot) running it; returns its exit status.
 set -euo pipefail
@@ -28,6 +31,13 @@ install_kiosk_unit "$bin" "$unit" "$dir/config.toml" || step_fail "installing th
 PREAMBLE
         cat
     } > "$tmp/guest.sh"
+}
+
+control_config() {
+    {
+        printf '[control]\nsocket = "/run/kiosk-carousel/control.sock"\n'
+        for id in one two three; do printf '\n[[item]]\nid = "%s"\ntitle = "Item %s"\n' "$id" "$id"; done
+    } > "$tmp/config.toml"
 }
 
 run_systemd_guest() {
