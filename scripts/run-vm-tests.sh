@@ -88,7 +88,7 @@ for name in "${tests[@]}"; do
 done
 for name in "${tests[@]}"; do
     [ "$(cat "$results/$name.status" 2>/dev/null)" = 0 ] && continue
-    where=$(grep -h -E 'FAIL in step|^ *FAIL |FAIL:|kiosk-vm-scaled: the guest ran out|not true within' "$logdir/$name.log" 2>/dev/null | tail -n 2 | cut -c1-400 | paste -sd ';' -)
+    where=$(grep -h -E 'FAIL in step|^ *FAIL |FAIL:|kiosk-vm-scaled: the guest|not true within|^kiosk-vm: (error:|missing prereq|the guest)' "$logdir/$name.log" 2>/dev/null | tail -n 2 | cut -c1-400 | paste -sd ';' -)
     echo "failed: $name — ${where:-see $logdir/$name.log}"
 done
 echo "vm: $pass passed, $fail failed ($jobs at a time, KIOSK_VM_SLOWDOWN=$KIOSK_VM_SLOWDOWN)"
