@@ -455,6 +455,8 @@ def boot_once(series, n, a):
             add_to_cmdline(disk, trace_cmdline(a.trace_events))
         if a.sandbox_cost:
             add_to_cmdline(disk, 'kiosk.sandbox-cost')
+        if a.start_floor:
+            add_to_cmdline(disk, 'kiosk.start-floor')
         r = subprocess.run(['nice', sys.executable, QEMU_BOOT, '--disk', disk, '--out', out, '--name', name,
                             '--size', SIZE, '--ref-start', series['ref'], '--disk-kind', a.disk_kind],
                            capture_output=True, text=True)
@@ -522,8 +524,8 @@ def summarize(series, disk_kind):
                         "systemd started in the real root):", order=[t for _, t in SYSTEMD_STEPS])
     lines += step_table(rows, 'pid1', "systemd's own set-up, step by step (the kernel's trace of a --trace-pid1 boot, s):")
     lines += step_table(rows, 'sandbox', "the kiosk unit's sandbox at start, setting by setting (a --sandbox-cost boot: "
-                        "/usr/bin/true started with the unit's settings, less those named; each boot's median of its "
-                        "runs, s):")
+                        "/usr/bin/true started with the unit's settings, less those named; program-*: a --start-floor boot's "
+                        "starts of the program itself; each boot's median of its runs, s):")
     if rows:
         lines += ['', f'systemd-analyze critical-chain kiosk-carousel.service (boot {rows[0]["boot"]}):', '```',
                   rows[0]['chain'].rstrip(), '```']
@@ -613,6 +615,11 @@ def main():
                     help="with --trace-pid1: more of the kernel's trace events besides those four (system:event, "
                          "comma-separated, e.g. sched:sched_process_fork,syscalls:sys_enter_bpf); each boot's serial "
                          "log holds every line the trace took")
+    ap.add_argument('--start-floor', action='store_true',
+                    help="each copy boots with kiosk.start-floor on its command line: after the boot the report "
+                         "stops the kiosk and starts the program five times each as `kiosk-carousel --help` without "
+                         "the unit's sandbox and as `run --backend headless --exit-after 0` with the unit's config, "
+                         "without the sandbox and with it (sandbox-cost --program); the summary gets their medians")
     ap.add_argument('--sandbox-cost', action='store_true',
                     help="each copy boots with kiosk.sandbox-cost on its command line: after the boot the report "
                          "starts /usr/bin/true five times with the kiosk unit's sandbox settings, with none, and "
