@@ -51,7 +51,7 @@ public enum DurationText {
     /// Seconds in `text`; nil when it is not a duration (a bare number has no unit: refused).
     public static func seconds(_ text: String) -> Double? {
         var total = 0.0, digits = "", any = false
-        for c in text.trimmingCharacters(in: .whitespaces) {
+        for c in text.trimmingWhitespace() {
             if c.isASCII && c.isNumber { digits.append(c); continue }
             guard let unit = units[c], let n = Double(digits), !digits.isEmpty else { return nil }
             total += n * unit

@@ -255,7 +255,7 @@ enum ValueType {
             return .success(.number(d))
         case .string(let allowEmpty):
             guard let s = node.string else { return wrongType("a string") }
-            if !allowEmpty && s.trimmingCharacters(in: .whitespaces).isEmpty { return .failure(ValueProblem("must not be empty")) }
+            if !allowEmpty && s.isBlank { return .failure(ValueProblem("must not be empty")) }
             return .success(.string(s))
         case .text(let allowEmpty):
             return checkText(node, allowEmpty: allowEmpty, folder: folder)
@@ -398,7 +398,7 @@ enum ValueType {
             return .success(.number(seconds))
         case .timeRange:
             guard let s = node.string else { return wrongType("a string such as \"22:00-06:00\"") }
-            let parts = s.split(separator: "-", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = s.split(separator: "-", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
             guard parts.count == 2, let from = Self.minutes(ofTime: parts[0]), let to = Self.minutes(ofTime: parts[1]) else {
                 return .failure(ValueProblem("\(ValueFormat.quoted(s)) is not a time range; write \"HH:MM-HH:MM\" in 24-hour form, e.g. \"22:00-06:00\""))
             }
