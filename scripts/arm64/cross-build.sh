@@ -84,12 +84,13 @@ case $MODE in
         PC=/sid-arm64 ;;
     release)
         write_destination /trixie-arm64 "$TOOLCHAIN/root/aarch64-trixie.json"
-        # The same link flags as `make deb` on x86-64 (debian/rules' SWIFT_FLAGS): no toolchain
+        # The same flags as `make deb` on x86-64 (debian/rules' SWIFT_FLAGS): no toolchain
         # RUNPATH, full RELRO, the relative relocations packed (DT_RELR; lld links here already,
-        # trixie's glibc 2.41 loads them).
+        # trixie's glibc 2.41 loads them), concrete types' metadata by direct accessors.
         ARGS+=(-c release --static-swift-stdlib --product kiosk-carousel --destination /root/aarch64-trixie.json
                -Xswiftc -no-toolchain-stdlib-rpath -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
-               -Xlinker -z -Xlinker pack-relative-relocs)
+               -Xlinker -z -Xlinker pack-relative-relocs
+               -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
         PC=/trixie-arm64 ;;
     host-same-libs)
         ARGS+=(--product kiosk-carousel)
