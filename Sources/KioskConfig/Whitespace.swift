@@ -5,8 +5,8 @@
 /// The config's checks ask "is this blank?" of every string value: `trimmingCharacters(in:
 /// .whitespaces)` answered it through `NSString`, ~21,000 instructions a value, 1.8 M of the
 /// ~33 M the main thread ran to its exit after the first frame (callgrind, docs/start-up.md,
-/// stop 65). These give
-/// the same answers (`WhitespaceTests` compares them with Foundation's over every Unicode scalar).
+/// stop 65). These give the same answers (`WhitespaceTests` compares them with Foundation's over
+/// every Unicode scalar).
 public enum Whitespace {
     /// Whether `scalar` is in `CharacterSet.whitespaces`.
     @inlinable
