@@ -88,10 +88,12 @@ image: $(if $(filter arm64,$(IMAGE_ARCH)),,deb)
 ## TRACE_EVENTS=system:event,…: other trace events as well (with TRACE=1; each boot's serial log holds the trace).
 ## SANDBOX=1: after each boot, what the kiosk unit's sandbox costs at start, setting by setting (docs/systemd.md).
 ## FLOOR=1: after each boot, the program's own start without and with that sandbox, the kiosk stopped (docs/start-up.md).
+## DROPIN="a.conf b.conf": the image boots in turn as it is and with each drop-in for the kiosk's unit written into its copy.
+## CMDLINE="words": the image boots in turn as it is and with those words added to its kernel's command line.
 .PHONY: boot-time
 BOOTS ?= 10
 boot-time:
-	scripts/boot-time.py --boots $(BOOTS) $(if $(IMG),--img $(IMG)) $(if $(LABEL),--label $(LABEL)) $(if $(DISK),--disk-kind $(DISK)) $(if $(TRACE),--trace-pid1) $(if $(TRACE_EVENTS),--trace-events $(TRACE_EVENTS)) $(if $(SANDBOX),--sandbox-cost) $(if $(FLOOR),--start-floor)
+	scripts/boot-time.py --boots $(BOOTS) $(if $(IMG),--img $(IMG)) $(if $(LABEL),--label $(LABEL)) $(if $(DISK),--disk-kind $(DISK)) $(if $(TRACE),--trace-pid1) $(if $(TRACE_EVENTS),--trace-events $(TRACE_EVENTS)) $(if $(SANDBOX),--sandbox-cost) $(if $(FLOOR),--start-floor) $(foreach d,$(DROPIN),--dropin $(d)) $(if $(CMDLINE),--cmdline "$(CMDLINE)")
 
 ## make update-bundle: out/kiosk-carousel-<version>-<arch>.raucb, a signed RAUC bundle of the image's root
 ## filesystem (from make image; UPDATE_KEY= UPDATE_CERT=, else a development key in out/update-keys/). docs/updates.md.

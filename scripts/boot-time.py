@@ -2,7 +2,8 @@
 """make boot-time: where the image's boot goes, phase by phase, over N boots (docs/start-up.md).
 
     scripts/boot-time.py [--boots 10] [--img out/kiosk-carousel-<v>-amd64.img [--img OTHER.img …]]
-                         [--label NAME] [--out out/boot-time] [--disk-kind virtio|ssd]
+                         [--dropin FILE …] [--cmdline WORDS …] [--label NAME] [--out out/boot-time]
+                         [--disk-kind virtio|ssd]
 
 Each boot is a fresh copy of the image booted as `make image-test` boots it (Tests/image/
 qemu_boot.py: QEMU TCG, OVMF, virtio disk (--disk-kind ssd: a SCSI disk that does not rotate) and
@@ -29,6 +30,10 @@ Phases, from the guest's boot report (image/rootfs/usr/lib/kiosk-image/boot-repo
                         before udev's coldplug has announced the input devices, and until then a
                         key or a touch is lost (not part of power-on -> first frame)
   power-on -> first frame (host)
+--dropin FILE (again for more): each image boots in turn as it is and with FILE, a drop-in for the
+kiosk's unit, written into each boot's copy (root-a's /etc/systemd/system/kiosk-carousel.service.d/,
+with debugfs): a setting's cost in a boot, A/B, without building another image. --cmdline WORDS
+(again for more): likewise, with WORDS added to the kernel's command line of each boot's copy.
 --summarize: no boots, the summary again from OUT/LABEL's logs of an earlier run.
 --serial FILE (again for more): no boots, the split of boots whose serial logs hold a boot report
 (the Raspberry Pi image's in qemu -M raspi4b: Tests/image/rpi-boot-test.sh): the phases above the
@@ -251,10 +256,53 @@ KernelRunInit [    2.250000] kiosk kernel: Run /init as init process
         got = guest_split(v, body)
         failures += [f'guest_split{name} {k}: {got.get(k)} instead of {x}' for k, x in w.items() if abs((got.get(k) or -1) - x) > 1e-6]
         failures += [f'guest_split{name} {k}: a figure it should not give' for k in got if k not in w]
+    failures += dropin_self_test()
     for f in failures:
         print(f'boot-time.py --self-test: {f}', file=sys.stderr)
-    print(f'boot-time.py --self-test: {"FAILED" if failures else "ok"} (pid1_steps, sandbox_costs, guest_split)')
+    print(f'boot-time.py --self-test: {"FAILED" if failures else "ok"} (pid1_steps, sandbox_costs, guest_split, write_dropin, dropin_in_effect)')
     return 1 if failures else 0
+
+
+def dropin_self_test():
+    """write_dropin on a small disk image made here (GPT: an ESP and an ext4 root-a, as the
+    image's; sfdisk, mkfs.ext4 at the partition's offset): the drop-in in the root as written,
+    root's, mode 0644, the folder made; written again, replaced; a disk without root-a refused.
+    The failures, as words."""
+    failures = []
+    with tempfile.TemporaryDirectory() as work:
+        disk, dropin = os.path.join(work, 'disk.img'), os.path.join(work, 'zz-test.conf')
+        with open(disk, 'wb') as f:
+            f.truncate(12 << 20)
+        run(['sfdisk', '-q', disk], input='label: gpt\nstart=2048, size=2048, name=ESP\n'
+            'start=4096, size=16384, name=root-a\n', text=True, capture_output=True)
+        run(['mkfs.ext4', '-q', '-F', '-E', f'offset={4096 * 512}', disk, '8M'], capture_output=True)
+        fs, dest = f'{disk}?offset={4096 * 512}', f'{DROPIN_DIR}/zz-test.conf'
+        for text in ('[Service]\nProtectSystem=no\n', '[Service]\nProtectHome=no\n'):
+            open(dropin, 'w').write(text)
+            try:
+                write_dropin(disk, dropin)
+            except (RuntimeError, subprocess.CalledProcessError) as e:
+                failures.append(f'write_dropin: {e}')
+                continue
+            back = subprocess.run(['debugfs', '-R', f'cat {dest}', fs], capture_output=True, text=True).stdout
+            if back != text:
+                failures.append(f'write_dropin: {dest} reads {back!r}, not {text!r}')
+            stat = subprocess.run(['debugfs', '-R', f'stat {dest}', fs], capture_output=True, text=True).stdout
+            if not re.search(r'Mode:\s+0644', stat) or not re.search(r'User:\s+0\s+Group:\s+0', stat):
+                failures.append(f'write_dropin: {dest} is not root\'s with mode 0644: {stat.splitlines()[:2]}')
+        run(['sfdisk', '-q', '--part-label', disk, '2', 'root-b'], capture_output=True)
+        try:
+            write_dropin(disk, dropin)
+            failures.append('write_dropin: a disk without root-a was written')
+        except RuntimeError:
+            pass
+    # The report's line of the unit's drop-ins, with and without the one written.
+    line = f'kiosk drop-ins: {DROPIN_DIR}/image.conf {DROPIN_DIR}/zz-test.conf\n'
+    for serial, want in [(line, True), (line.replace('zz-test.conf', 'other.conf'), False),
+                         ('kiosk after: local-fs.target\n', None)]:
+        if dropin_in_effect(serial, '/some/where/zz-test.conf') is not want:
+            failures.append(f'dropin_in_effect: not {want} for {serial.strip()!r}')
+    return failures
 
 
 def monotonic_of(line):
@@ -440,6 +488,46 @@ def fmt(x):
     return '-' if x is None else f'{x:.2f}'
 
 
+# --dropin: where a drop-in for the kiosk's unit goes in the image's root (slot A, which it boots).
+DROPIN_DIR = '/etc/systemd/system/kiosk-carousel.service.d'
+
+
+def write_dropin(disk, dropin):
+    """Writes the file `dropin` into the root file system (the partition named root-a) of the
+    disk image `disk` (a copy about to boot) as DROPIN_DIR/<its name>, root's, mode 0644, with
+    debugfs at the partition's offset (no loop device, no mount), and reads it back: an exception
+    when it is not there as written."""
+    table = json.loads(run(['sfdisk', '-J', disk], capture_output=True, text=True).stdout)
+    roots = [p for p in table['partitiontable']['partitions'] if p.get('name') == 'root-a']
+    if not roots:
+        raise RuntimeError(f'{disk}: no partition named root-a')
+    fs = f'{disk}?offset={roots[0]["start"] * table["partitiontable"].get("sectorsize", 512)}'
+    dest = f'{DROPIN_DIR}/{os.path.basename(dropin)}'
+    parts = DROPIN_DIR.strip('/').split('/')
+    commands = [f'mkdir /{"/".join(parts[:i])}' for i in range(1, len(parts) + 1)]
+    commands += [f'rm {dest}', f'write {os.path.abspath(dropin)} {dest}', f'sif {dest} mode 0100644',
+                 f'sif {dest} uid 0', f'sif {dest} gid 0']
+    with tempfile.NamedTemporaryFile('w', suffix='.debugfs', delete=False) as f:
+        f.write('\n'.join(commands) + '\n')
+    try:
+        run(['debugfs', '-w', '-f', f.name, fs], capture_output=True)
+    finally:
+        os.unlink(f.name)
+    back = subprocess.run(['debugfs', '-R', f'cat {dest}', fs], capture_output=True).stdout
+    if back != open(dropin, 'rb').read():
+        raise RuntimeError(f'{disk}: {dest} did not read back as {dropin} after debugfs wrote it')
+
+
+def dropin_in_effect(serial, dropin):
+    """Whether the boot report in the serial log `serial` (its text) names the drop-in `dropin`
+    among the kiosk unit's (its `kiosk drop-ins:` line); None when the report has no such line
+    (images before stop 66)."""
+    seen = re.search(r'^kiosk drop-ins: (.*)$', serial, re.M)
+    if not seen:
+        return None
+    return f'{DROPIN_DIR}/{os.path.basename(dropin)}' in seen.group(1).split()
+
+
 def boot_once(series, n, a):
     """Boot `n` of one image's series (or, with --summarize, its logs read back): its row, or
     None when it did not reach its report (said on standard output)."""
@@ -451,6 +539,10 @@ def boot_once(series, n, a):
     else:
         disk = os.path.join(out, 'disk.img')
         run(['cp', '--sparse=always', series['img'], disk])
+        if series.get('dropin'):
+            write_dropin(disk, series['dropin'])
+        if series.get('cmdline'):
+            add_to_cmdline(disk, series['cmdline'])
         if a.trace_pid1:
             add_to_cmdline(disk, trace_cmdline(a.trace_events))
         if a.sandbox_cost:
@@ -472,6 +564,14 @@ def boot_once(series, n, a):
         last = (stdout.strip().splitlines() or ['no output'])[-1]
         print(f'{prefix}boot {n}: FAILED (qemu_boot.py exit {returncode}): {last}', flush=True)
         return None
+    if series.get('dropin'):
+        # The unit's drop-ins as the booted kiosk had them (the report's line; images before stop
+        # 66 do not print it): a drop-in that was not in effect makes the boot no measurement.
+        serial = open(os.path.join(out, f'{name}-serial.log'), errors='replace').read()
+        if dropin_in_effect(serial, series['dropin']) is False:
+            print(f'{prefix}boot {n}: FAILED: the kiosk ran without {series["dropin"]} (the report\'s '
+                  f'"kiosk drop-ins:" line does not name it)', flush=True)
+            return None
     open(os.path.join(out, f'{name}-critical-chain.txt'), 'w').write(chain + '\n')
     p = phases(values, host_first, host_loader)
     p['load'], p['boot'], p['chain'] = load, n, chain
@@ -624,6 +724,14 @@ def main():
                     help="each copy boots with kiosk.sandbox-cost on its command line: after the boot the report "
                          "starts /usr/bin/true five times with the kiosk unit's sandbox settings, with none, and "
                          "without each in turn (/usr/lib/kiosk-image/sandbox-cost); the summary gets their medians")
+    ap.add_argument('--dropin', action='append', metavar='FILE',
+                    help="a drop-in for the kiosk's unit: each image boots in turn as it is and with FILE written into "
+                         "each boot's copy as %s/<FILE's name> (given again: one more variant per FILE), each variant in "
+                         "OUT/LABEL/<image name>+<FILE's name>" % DROPIN_DIR)
+    ap.add_argument('--cmdline', action='append', metavar='WORDS',
+                    help="words for the kernel's command line: each image boots in turn as it is and with WORDS added "
+                         "to its loader entries in each boot's copy (given again: one more variant), each variant in "
+                         "OUT/LABEL/<image name>+<WORDS>")
     ap.add_argument('--summarize', action='store_true', help='no boots: summarize an earlier run of LABEL again')
     ap.add_argument('--serial', action='append', metavar='FILE',
                     help="no boots: the split of the boot whose serial log FILE holds a boot report (again for more "
@@ -648,15 +756,26 @@ def main():
             print('boot-time: no out/kiosk-carousel-*-amd64.img: run make image first (or give --img)', file=sys.stderr)
             return 2
         images = found[-1:]
-    a.interleaved = len(images) > 1
+    for dropin in a.dropin or []:
+        if not os.path.isfile(dropin) or re.search(r'\s', os.path.abspath(dropin)):
+            print(f'boot-time: --dropin {dropin}: no such file (or a path with spaces, which debugfs cannot take)',
+                  file=sys.stderr)
+            return 2
+    # Each image as it is, then with each drop-in, then with each command line's words.
+    changes = [{}] + [{'dropin': d} for d in a.dropin or []] + [{'cmdline': w} for w in a.cmdline or []]
+    variants = [(img, change) for img in images for change in changes]
+    a.interleaved = len(variants) > 1
     top_out = os.path.join(a.out, a.label)
     serieses = []
-    for img in images:
-        name = re.sub(r'\.img$', '', os.path.basename(img))
+    for img, change in variants:
+        # A folder name QEMU's options take (its QMP socket is in it): no '=' or ','.
+        what = re.sub(r'[^\w.-]+', '_', os.path.basename(change['dropin']) if 'dropin' in change else change.get('cmdline', ''))
+        name = re.sub(r'\.img$', '', os.path.basename(img)) + (f'+{what}' if what else '')
         out = os.path.join(top_out, name) if a.interleaved else top_out
         os.makedirs(out, exist_ok=True)
-        serieses.append({'img': img, 'out': out, 'label': name if a.interleaved else a.label})
-        print(f'boot-time: {a.boots} boots of {img} -> {out}', flush=True)
+        serieses.append(dict(change, img=img, out=out, label=name if a.interleaved else a.label))
+        said = f' with {change["dropin"]}' if 'dropin' in change else f' with "{change["cmdline"]}" on the kernel\'s command line' if change else ''
+        print(f'boot-time: {a.boots} boots of {img}{said} -> {out}', flush=True)
     # The disk the boots had (a summary of an earlier run reads it back; older runs: virtio).
     kind_file = os.path.join(top_out, 'disk-kind')
     if a.summarize:
