@@ -76,9 +76,13 @@ def run(cmd, **kw):
     return subprocess.run(cmd, check=True, **kw)
 
 
+def partition_table(img):
+    """The disk image's partition table as sfdisk's JSON gives it (its `partitiontable`)."""
+    return json.loads(run(['sfdisk', '-J', img], capture_output=True, text=True).stdout)['partitiontable']
+
+
 def partitions(img):
-    table = json.loads(run(['sfdisk', '-J', img], capture_output=True, text=True).stdout)
-    return [(p['start'], p['size']) for p in table['partitiontable']['partitions']]
+    return [(p['start'], p['size']) for p in partition_table(img)['partitions']]
 
 
 def references(img, work):
@@ -497,11 +501,11 @@ def write_dropin(disk, dropin):
     disk image `disk` (a copy about to boot) as DROPIN_DIR/<its name>, root's, mode 0644, with
     debugfs at the partition's offset (no loop device, no mount), and reads it back: an exception
     when it is not there as written."""
-    table = json.loads(run(['sfdisk', '-J', disk], capture_output=True, text=True).stdout)
-    roots = [p for p in table['partitiontable']['partitions'] if p.get('name') == 'root-a']
+    table = partition_table(disk)
+    roots = [p for p in table['partitions'] if p.get('name') == 'root-a']
     if not roots:
         raise RuntimeError(f'{disk}: no partition named root-a')
-    fs = f'{disk}?offset={roots[0]["start"] * table["partitiontable"].get("sectorsize", 512)}'
+    fs = f'{disk}?offset={roots[0]["start"] * table.get("sectorsize", 512)}'
     dest = f'{DROPIN_DIR}/{os.path.basename(dropin)}'
     parts = DROPIN_DIR.strip('/').split('/')
     commands = [f'mkdir /{"/".join(parts[:i])}' for i in range(1, len(parts) + 1)]
