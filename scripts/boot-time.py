@@ -219,6 +219,14 @@ def self_test():
         failures.append('a report without a trace gave figures')
     if pid1_steps(trace.replace('flags: 1000006', 'flags: 6')) != {}:
         failures.append('a trace without /dev/shm\'s mount gave figures')
+    # The kernel's random numbers ready after the kiosk's fork, 0 before it; no figure without the
+    # line or for a restarted kiosk.
+    crng = {'KioskExecMainStartTimestampMonotonic': '8353047', 'KernelCrngReady': '[    8.886831] kiosk kernel: random: crng init done'}
+    for name, v, w in [('after the fork', crng, 0.533784), ('before the fork', dict(crng, KioskExecMainStartTimestampMonotonic='9353047'), 0.0),
+                       ('without the line', dict(crng, KernelCrngReady=''), None), ('restarted', dict(crng, KioskNRestarts='1'), None)]:
+        got = crng_after_fork(v)
+        if (got is None) != (w is None) or (w is not None and abs(got - w) > 1e-6):
+            failures.append(f'crng_after_fork {name}: {got} instead of {w}')
     # The sandbox's costs: the median of each variant's runs; an error line and a figure systemd
     # did not write are no runs.
     sandbox = """--- sandbox cost
@@ -263,7 +271,7 @@ KernelRunInit [    2.250000] kiosk kernel: Run /init as init process
     failures += dropin_self_test()
     for f in failures:
         print(f'boot-time.py --self-test: {f}', file=sys.stderr)
-    print(f'boot-time.py --self-test: {"FAILED" if failures else "ok"} (pid1_steps, sandbox_costs, guest_split, write_dropin, dropin_in_effect)')
+    print(f'boot-time.py --self-test: {"FAILED" if failures else "ok"} (pid1_steps, crng_after_fork, sandbox_costs, guest_split, write_dropin, dropin_in_effect)')
     return 1 if failures else 0
 
 
@@ -360,7 +368,7 @@ def parse_body(body):
         if '=' in line and ' ' not in line.split('=', 1)[0]:
             k, v = line.split('=', 1)
             values.setdefault(k, v)
-        elif line.startswith(('KernelRunInit ', 'KioskFirstFrame ')):
+        elif line.startswith(('KernelRunInit ', 'KioskFirstFrame ', 'KernelCrngReady ')):
             k, v = line.split(' ', 1)
             values[k] = v
         elif line.startswith('Unit ') and len(line.split()) == 3:
@@ -368,10 +376,28 @@ def parse_body(body):
             values['Unit ' + unit] = v
     values['KioskKeyboardAt'] = keyboard_added_at(body)
     values['KioskStartupSteps'] = startup_steps(body)
+    crng = crng_after_fork(values)
+    if crng is not None and values['KioskStartupSteps']:
+        values['KioskStartupSteps'][CRNG_STEP] = crng
     values['Pid1Steps'] = pid1_steps(body)
     values['SandboxCosts'] = sandbox_costs(body)
     chain = re.search(r'--- systemd-analyze critical-chain kiosk-carousel.service\n(.*?)\n---', body, re.S)
     return values, body if chain is None else chain.group(1)
+
+
+CRNG_STEP = "the kernel's random numbers ready, after the fork (0: before it)"
+
+
+def crng_after_fork(values):
+    """How long after the kiosk's fork the kernel's random number generator became ready (its
+    `crng init done` line, the report's KernelCrngReady from stop 67), 0 when it was ready before:
+    the Swift runtime waits for it before main. None without the line, without the fork's time, or
+    when the kiosk was restarted before the report (the fork is then the last process's)."""
+    ready = monotonic_of(values.get('KernelCrngReady'))
+    fork = int(values.get('KioskExecMainStartTimestampMonotonic') or 0) / 1e6
+    if ready is None or not fork or int(values.get('KioskNRestarts') or 0) > 0:
+        return None
+    return max(0.0, ready - fork)
 
 
 def thread_counts(name, text):
