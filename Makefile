@@ -28,6 +28,7 @@ test: deps
 	scripts/check-imports.py
 	Tests/image/update_test.py --self-test
 	scripts/boot-time.py --self-test
+	image/preload-ranges.py --self-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/run-vm-tests.sh

@@ -128,6 +128,11 @@ now=$(date +%s)
 find "$root/usr/share/fonts" "$root/usr/local/share/fonts" -type d -exec touch -h -d "@$now" {} + 2>/dev/null || true
 chroot "$root" fc-cache -s -f
 
+# The kiosk binary's read-ahead list (image/preload-ranges.py: its code, headers and relocated
+# data, as dd block ranges), which the initramfs reads into the page cache before the switch to
+# the real root (hooks/kiosk-preload, scripts/init-bottom/kiosk-preload; docs/start-up.md, stop 67).
+python3 "$here/preload-ranges.py" "$root" /usr/bin/kiosk-carousel >"$root/usr/lib/kiosk-image/preload.list"
+
 # The initramfs again, with the image's settings (etc/initramfs-tools: MODULES=list, the storage
 # drivers of a kiosk's disks; udev tagging block devices for systemd): the one built when the
 # kernel was installed had Debian's default, MODULES=most (docs/start-up.md, "The initramfs").

@@ -94,7 +94,7 @@ die() { echo "make-image: $*" >&2; exit 1; }
 # --- prerequisites (Debian package names) ---------------------------------------------------
 need=()
 for pair in mmdebstrap:mmdebstrap mkfs.ext4:e2fsprogs mkfs.vfat:dosfstools mcopy:mtools \
-            sfdisk:fdisk bc:bc uuidgen:uuid-runtime openssl:openssl; do
+            sfdisk:fdisk bc:bc uuidgen:uuid-runtime openssl:openssl python3:python3; do
     command -v "${pair%%:*}" >/dev/null 2>&1 || need+=("${pair#*:}")
 done
 # The host's systemd-boot for the host's architecture; a foreign ARCH's comes from the image root
