@@ -13,7 +13,7 @@ The ranges are the file's loadable segments that are not writable (the ELF and d
 headers, the Swift metadata, the unwind tables, the code) and its RELRO segment (the data the
 loader relocates): what the loader and the first code touch, read whole. The writable data segment
 is left to demand paging: in the kiosk binary it is mostly ICU's data (34 MB of 63 MB), of which a
-start reads a few pages. Adjacent ranges (less than a block apart) are merged. Standard library
+start reads a few pages. Ranges at most one block apart are merged. Standard library
 only; ELF64 and ELF32, either byte order (the amd64 and arm64 images).
 """
 import os
