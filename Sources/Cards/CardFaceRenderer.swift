@@ -143,9 +143,10 @@ public struct CardFaceRenderer: CardRenderer {
     // MARK: Faces shown instead of the real one
 
     /// The face shown while the real one is being drawn: the card's background, corners and
-    /// border — the real face then fades in over it.
+    /// border — the real face then fades in over it. Drawn without cairo (`LoadingFaceFill`):
+    /// the first frame is made of these, and needs no drawing library then.
     public func loadingFace(style: CardStyle, width: Int, height: Int) -> Texture {
-        card(style: style, width: width, height: height) { _, _, _ in }
+        LoadingFaceFill.face(style: style, width: width, height: height)
     }
 
     /// iCarousel's placeholder: the empty slot shown where a carousel with too few items has
@@ -207,7 +208,9 @@ public struct CardFaceRenderer: CardRenderer {
     /// for what `finishCard` draws inside.
     /// `ctx`'s texture must be new (every pixel transparent) and, for the fast path, exactly
     /// `W` × `H`: the gradient is then written row by row (`VerticalGradientFill`) and the corners
-    /// cut, instead of cairo's gradient under the clip.
+    /// cut as the loading face's are (`LoadingFaceFill.cutCorners`: every face's corners the
+    /// same pixels, so a face fades in over its loading face without a seam), instead of cairo's
+    /// gradient under the clip.
     func paintBackground(_ ctx: CairoContext, style: CardStyle, width W: Double, height H: Double, alpha: Double = 1) {
         guard Double(ctx.texture.width) == W, Double(ctx.texture.height) == H else {
             clipToCard(ctx, style: style, width: W, height: H)
@@ -215,37 +218,9 @@ public struct CardFaceRenderer: CardRenderer {
             return
         }
         VerticalGradientFill.fill(ctx.texture, top: style.background, bottom: style.backgroundBottom, alpha: alpha)
+        LoadingFaceFill.cutCorners(ctx.texture, card: RoundedRectCoverage(left: 0, top: 0, right: W, bottom: H, radius: style.cornerRadius))
         ctx.markDirty()
-        cutCorners(ctx, radius: style.cornerRadius, width: W, height: H)
         clipToCard(ctx, style: style, width: W, height: H)
-    }
-
-    /// Clears what lies outside the card's rounded corners (partly, at the curve's edge: what
-    /// cairo's clip would have left). Each corner is a fill of its own, the region between the
-    /// corner and its arc, so cairo works in that corner's square only (one fill of the four
-    /// worked over the whole card: 1.8 M instructions a face). `CLEAR` scales what is there by
-    /// one less the coverage, as `DEST_OUT` with an opaque source would, without pixman's general
-    /// path that `DEST_OUT` takes (2.7 M instructions for its first eight small fills, 0.2 M
-    /// for `CLEAR`'s).
-    func cutCorners(_ ctx: CairoContext, radius: Double, width W: Double, height H: Double) {
-        let r = max(0, min(radius, min(W, H) / 2))
-        guard r > 0 else { return }
-        cairo_save(ctx.cr)
-        cairo_set_operator(ctx.cr, CAIRO_OPERATOR_CLEAR)
-        // The corner, the arc's centre and the angle its quarter starts at (clockwise, y down).
-        let corners: [(x: Double, y: Double, cx: Double, cy: Double, start: Double)] = [
-            (0, 0, r, r, Double.pi), (W, 0, W - r, r, 1.5 * Double.pi),
-            (W, H, W - r, H - r, 0), (0, H, r, H - r, 0.5 * Double.pi),
-        ]
-        for c in corners {
-            cairo_new_path(ctx.cr)
-            cairo_move_to(ctx.cr, c.x, c.y)
-            cairo_line_to(ctx.cr, c.cx + r * cos(c.start), c.cy + r * sin(c.start))
-            cairo_arc(ctx.cr, c.cx, c.cy, r, c.start, c.start + Double.pi / 2)
-            cairo_close_path(ctx.cr)
-            cairo_fill(ctx.cr)
-        }
-        cairo_restore(ctx.cr)
     }
 
     /// After `paintBackground` (or a copy of its result, clipped again with `clipToCard`):

@@ -85,24 +85,21 @@ public final class OverlayRenderer {
         let w = Int(width.rounded(.up)) + 2, h = Int(big.rounded(.up)) + 2
         // On a plate (high contrast) the row gets a margin of half a dot all round.
         let inset = s.plate >> 24 == 0 ? 0 : Int((dot / 2).rounded(.up))
+        // Filled without cairo (`RoundedRectCoverage`): the first frame shows the dots, and
+        // needs no drawing library then (docs/start-up.md, stop 68).
         let texture = Texture(width: w + 2 * inset, height: h + 2 * inset)
-        let ctx = CairoContext(texture: texture)
         if inset > 0 {
-            ctx.roundedRect(x: 0, y: 0, width: Double(texture.width), height: Double(texture.height),
-                            radius: Double(texture.height) / 2)
-            ctx.setColor(s.plate)
-            cairo_fill(ctx.cr)
+            RoundedRectCoverage(left: 0, top: 0, right: Double(texture.width), bottom: Double(texture.height),
+                                radius: Double(texture.height) / 2).fill(texture, color: s.plate)
         }
         let cy = Double(h) / 2 + Double(inset)
         var x = 1 + big / 2 + Double(inset)
         for i in 0..<count {
-            cairo_new_path(ctx.cr)
-            cairo_arc(ctx.cr, x, cy, (i == current ? big : dot) / 2, 0, 2 * Double.pi)
-            ctx.setColor(i == current ? s.currentColor : s.color)
-            cairo_fill(ctx.cr)
+            let r = (i == current ? big : dot) / 2
+            RoundedRectCoverage(left: x - r, top: cy - r, right: x + r, bottom: cy + r, radius: r)
+                .fill(texture, color: i == current ? s.currentColor : s.color)
             x += dot + spacing
         }
-        ctx.flush()
         // The margin is from the screen edge to the dots' centre line.
         let centre = s.position == .bottom ? Double(screenHeight) - s.margin : s.margin
         let overlay = Overlay(texture: texture, x: (screenWidth - texture.width) / 2,

@@ -5,7 +5,7 @@ import Raster
 /// row, so each row is a fill of one premultiplied word. cairo drew it as a linear gradient
 /// under the card's rounded clip, evaluating the gradient at every pixel (7.4 M instructions
 /// for the two loading faces of the example's first frame, docs/start-up.md); the rounded
-/// corners are cut afterwards in the four corner squares only (`CardFaceRenderer.cutCorners`).
+/// corners are cut afterwards in the four corner squares only (`LoadingFaceFill.cutCorners`).
 enum VerticalGradientFill {
     /// Fills every pixel of `texture`: `top` at the top row's centre blending to `bottom` at the
     /// bottom row's (as cairo's linear gradient from y = 0 to the height, sampled at pixel
