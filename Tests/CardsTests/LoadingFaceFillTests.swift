@@ -23,31 +23,6 @@ final class LoadingFaceFillTests: XCTestCase {
         return texture
     }
 
-    private struct Difference {
-        var largest = 0
-        var at = (x: 0, y: 0)
-        /// Pixels with a channel more than 10 apart.
-        var overTen = 0
-        var total = 0
-    }
-
-    private func difference(_ a: Texture, _ b: Texture) -> Difference {
-        var d = Difference()
-        for y in 0..<a.height {
-            for x in 0..<a.width {
-                let p = a[x, y], q = b[x, y]
-                var worst = 0
-                for shift in stride(from: 0 as UInt32, through: 24, by: 8) {
-                    worst = max(worst, abs(Int((p >> shift) & 0xFF) - Int((q >> shift) & 0xFF)))
-                }
-                if worst > d.largest { (d.largest, d.at) = (worst, (x, y)) }
-                if worst > 10 { d.overTen += 1 }
-                d.total += 1
-            }
-        }
-        return d
-    }
-
     private func cases() -> [(name: String, style: CardStyle, width: Int, height: Int)] {
         var out: [(String, CardStyle, Int, Int)] = []
         var style = CardStyle()
@@ -91,7 +66,7 @@ final class LoadingFaceFillTests: XCTestCase {
             let cairos = cairoFace(c.style, width: c.width, height: c.height)
             XCTAssertEqual(ours.width, cairos.width, c.name)
             XCTAssertEqual(ours.height, cairos.height, c.name)
-            let d = difference(ours, cairos)
+            let d = ours.channelDifference(from: cairos)
             // Arcs as cairo's polygons (within 0.1 px of the arc), sampled on 15 lines a row
             // against 16: a pixel on a curve may differ by a tenth of its area.
             XCTAssertLessThanOrEqual(d.largest, 32, "\(c.name): \(d.largest) at \(d.at)")
@@ -99,7 +74,7 @@ final class LoadingFaceFillTests: XCTestCase {
             // more only where an arc passes, a dozen pixels an arc at most (the cut corners'
             // arc, and the border's two).
             let arcs = 4 * (c.style.borderWidth > 0 ? 3 : 1)
-            XCTAssertLessThanOrEqual(d.overTen, 12 * arcs, "\(c.name): \(d.overTen) pixels of \(d.total) differ by more than 10")
+            XCTAssertLessThanOrEqual(d.overTen, 12 * arcs, "\(c.name): \(d.overTen) pixels of \(c.width * c.height) differ by more than 10")
         }
     }
 
@@ -111,7 +86,7 @@ final class LoadingFaceFillTests: XCTestCase {
             style.borderWidth = bw
             let ours = LoadingFaceFill.face(style: style, width: 41, height: 23)
             let cairos = cairoFace(style, width: 41, height: 23)
-            XCTAssertLessThanOrEqual(difference(ours, cairos).largest, 1, "border \(bw)")
+            XCTAssertLessThanOrEqual(ours.channelDifference(from: cairos).largest, 1, "border \(bw)")
         }
     }
 

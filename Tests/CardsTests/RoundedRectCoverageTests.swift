@@ -8,26 +8,25 @@ import XCTest
 /// indicator's dots and the loading face's shapes): their area, and against cairo's fill of the
 /// same shapes.
 final class RoundedRectCoverageTests: XCTestCase {
+    /// Each row's coverage of `shape` in columns 0..<width, rows 0..<rows.
+    private func rowCoverages(_ shape: RoundedRectCoverage, rows: Int, width: Int) -> [[Float]] {
+        (0..<rows).map { row in
+            var coverage = [Float](repeating: 0, count: width)
+            shape.add(row: row, columns: 0..<width, weight: 1, into: &coverage)
+            return coverage
+        }
+    }
+
     func testCoverageOfARowAddsUpToTheArea() {
         // A 10 × 4 rectangle at (2.5, 0.25): every row's coverage sums to its area in that row.
-        let shape = RoundedRectCoverage(left: 2.5, top: 0.25, right: 12.5, bottom: 4.25, radius: 0)
-        var total: Float = 0
-        for row in 0..<6 {
-            var coverage = [Float](repeating: 0, count: 16)
-            shape.add(row: row, columns: 0..<16, weight: 1, into: &coverage)
-            total += coverage.reduce(0, +)
+        let rows = rowCoverages(RoundedRectCoverage(left: 2.5, top: 0.25, right: 12.5, bottom: 4.25, radius: 0), rows: 6, width: 16)
+        for (row, coverage) in rows.enumerated() {
             XCTAssertEqual(coverage[2], row == 0 ? 0.375 : (row < 4 ? 0.5 : (row == 4 ? 0.125 : 0)), accuracy: 1e-5, "row \(row)")
         }
-        XCTAssertEqual(total, 40, accuracy: 1e-3)
+        XCTAssertEqual(rows.joined().reduce(0, +), 40, accuracy: 1e-3)
         // A circle of radius 8: its area to within the sampling.
-        let disc = RoundedRectCoverage(left: 0, top: 0, right: 16, bottom: 16, radius: 8)
-        var area: Float = 0
-        for row in 0..<16 {
-            var coverage = [Float](repeating: 0, count: 16)
-            disc.add(row: row, columns: 0..<16, weight: 1, into: &coverage)
-            area += coverage.reduce(0, +)
-        }
-        XCTAssertEqual(Double(area), Double.pi * 64, accuracy: 0.3)
+        let disc = rowCoverages(RoundedRectCoverage(left: 0, top: 0, right: 16, bottom: 16, radius: 8), rows: 16, width: 16)
+        XCTAssertEqual(Double(disc.joined().reduce(0, +)), Double.pi * 64, accuracy: 0.3)
     }
 
     /// Circles and a pill at fractional places, filled over a translucent ground, against cairo's
@@ -50,20 +49,9 @@ final class RoundedRectCoverageTests: XCTestCase {
             ctx.setColor(s.color)
             cairo_fill(ctx.cr)
             ctx.flush()
-            var largest = 0, overTen = 0
-            for y in 0..<36 {
-                for x in 0..<70 {
-                    let p = ours[x, y], q = cairos[x, y]
-                    var worst = 0
-                    for shift in stride(from: 0 as UInt32, through: 24, by: 8) {
-                        worst = max(worst, abs(Int((p >> shift) & 0xFF) - Int((q >> shift) & 0xFF)))
-                    }
-                    largest = max(largest, worst)
-                    if worst > 10 { overTen += 1 }
-                }
-            }
-            XCTAssertLessThanOrEqual(largest, 32, s.name)
-            XCTAssertLessThanOrEqual(overTen, 4 * 12, s.name)
+            let d = ours.channelDifference(from: cairos)
+            XCTAssertLessThanOrEqual(d.largest, 32, "\(s.name): \(d.largest) at \(d.at)")
+            XCTAssertLessThanOrEqual(d.overTen, 4 * 12, s.name)
             XCTAssertNotEqual(ours[Int(s.x + s.w / 2), Int(s.y + s.h / 2)], 0x4020_1008, "\(s.name): its middle is painted")
         }
     }
