@@ -56,12 +56,12 @@ enum LoadingFaceFill {
         // Rows where the border is more than its two sides: the top and bottom bands, down to
         // where both offsets' corners end.
         let band = Int(max(bw, outer.radius, bw + inner.radius).rounded(.up))
-        let sides = columnWindows(width: width, margin: Int(bw.rounded(.up)))
+        let whole = [0..<width], sides = columnWindows(width: width, margin: Int(bw.rounded(.up)))
         var outerCoverage = [Float](repeating: 0, count: width), innerCoverage = outerCoverage
         for row in 0..<texture.height {
             let inBand = row < band || row >= texture.height - band
             let line = texture.pixels + row * width
-            for columns in inBand ? [0..<width] : sides {
+            for columns in inBand ? whole : sides {
                 clear(&outerCoverage, columns)
                 clear(&innerCoverage, columns)
                 outer.add(row: row, columns: columns, weight: 1, into: &outerCoverage)
