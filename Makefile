@@ -23,11 +23,12 @@ run: build
 
 ## make test: installs what is missing, checks that every import is a declared dependency
 ## (scripts/check-imports.py), the update test's own logic (update_test.py --self-test) and the boot
-## trace's reading (boot-time.py --self-test), builds, runs the unit tests, the VM tests and the quick fuzz.
+## trace's reading (boot-time.py and trace-child.py --self-test), builds, runs the unit tests, the VM tests and the quick fuzz.
 test: deps
 	scripts/check-imports.py
 	Tests/image/update_test.py --self-test
 	scripts/boot-time.py --self-test
+	scripts/trace-child.py --self-test
 	image/preload-ranges.py --self-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
