@@ -64,14 +64,20 @@ systemctl --root="$root" mask ctrl-alt-del.target
 # - systemd-network-generator (stop 59): .network files from ip=, nameserver= and the like on the
 #   kernel command line, which the image's loader entries do not have (the network is
 #   /etc/systemd/network's); udev's daemon waits for it. Unmask it to configure the network from
-#   the command line.
+#   the command line;
+# - the automount of /proc/sys/fs/binfmt_misc (no foreign binaries run here) and the host's POSIX
+#   message queue file system at /dev/mqueue (nothing here uses one; the kiosk's PrivateIPC= mounts
+#   its own), stop 69: each is a line of the mount table that systemd's child for the kiosk reads
+#   again and again while it builds the kiosk's sandbox (twice for every line before its move:
+#   docs/start-up.md, "What the sandbox's time is").
 systemctl --root="$root" mask \
     systemd-pstore.service modprobe@efi_pstore.service \
     systemd-repart.service modprobe@loop.service modprobe@dm_mod.service \
     sys-fs-fuse-connections.mount modprobe@fuse.service sys-kernel-config.mount modprobe@configfs.service \
     sys-kernel-debug.mount sys-kernel-tracing.mount dev-hugepages.mount \
     systemd-update-utmp.service modprobe@drm.service \
-    systemd-fsckd.socket systemd-fsckd.service systemd-network-generator.service
+    systemd-fsckd.socket systemd-fsckd.service systemd-network-generator.service \
+    proc-sys-fs-binfmt_misc.automount dev-mqueue.mount
 
 # The ESP is never mounted (the firmware and the boot loader read it). systemd's GPT generator
 # would set up an automount for it at /efi, which fails on the read-only root (trixie's systemd
