@@ -31,7 +31,7 @@ public final class HeadlessBackend: OutputBackend {
     public var isIdle: Bool { true }
     public var pacing: OutputPacing { paced ? .clock : .unpaced }
 
-    public func acquireSlot() -> (index: Int, buffer: ScanoutBuffer) {
+    public func acquireSlot() -> (index: Int, buffer: ScanoutBuffer)? {
         (0, ScanoutBuffer(base: UnsafeMutableRawPointer(screen.pixels), pitch: screen.stride * 4,
                           width: screen.width, height: screen.height, format: .xrgb8888))
     }

@@ -95,7 +95,7 @@ public final class Output<Backend: OutputBackend>: DisplayBackend, OutputEvents 
             wantsFrame = true
             return
         }
-        let slot = backend.acquireSlot()
+        guard let slot = backend.acquireSlot() else { return }
         var copied = 0
         for r in damage.take(slot.index) { copied += copier.copy(r, from: frame, to: slot.buffer, rotation: backend.rotation) }
         stats.copied(copied)

@@ -37,8 +37,10 @@ public protocol OutputBackend: ScreenControl {
     func attach(_ events: any OutputEvents)
     /// The slot the next frame goes into and its memory (wlroots: `wlr_swapchain_acquire`). Called
     /// only when `isShowing` and `isIdle`, right before the output copies the frame's damage into
-    /// it. A single-buffered backend may wait for vblank here.
-    func acquireSlot() -> (index: Int, buffer: ScanoutBuffer)
+    /// it. A single-buffered backend may wait for vblank here. Nil: there is no buffer to draw
+    /// into after all (a DRM output whose buffers, made on their own thread, could not be
+    /// made); nothing is presented, and `isShowing` is false from then on.
+    func acquireSlot() -> (index: Int, buffer: ScanoutBuffer)?
     /// Shows slot `index` as frame `sequence` (`DisplayBackend.frameSequence`), `now` being the
     /// time the present began. Throws a `DisplayError` when the device fails for good.
     func commit(slot index: Int, sequence: UInt64, at now: Double) throws -> CommitOutcome

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CDRM
+import Dispatch
 import CKioskSys
 @testable import Display
 
@@ -17,6 +18,17 @@ final class FakeDisplaySystem: DisplaySystem {
     var crtcs: [UInt32: DRMCrtcState] = [41: DRMCrtcState(id: 41, framebuffer: 7, x: 0, y: 0, mode: DRMMode(width: 1024, height: 768, refresh: 60))]
     var encoders: [UInt32: DRMEncoder] = [31: DRMEncoder(id: 31, crtcID: 41, possibleCrtcs: 1)]
     var dumbSupported = true
+    /// As the real system when true: the DRM output makes its first buffers on a thread of its
+    /// own. Off by default: this fake is not safe to call from two threads at once, so a test
+    /// that sets it calls nothing else until the buffers are taken.
+    var makesScanoutBuffersInBackground = false
+    /// What the next `drmCreateDumbBuffer` calls do, in turn: nil makes a buffer, an errno fails;
+    /// once they are used up every call makes one.
+    var createDumbResults: [Int32?] = []
+    /// When set, `drmCreateDumbBuffer` waits for it (at most 10 s) before it makes a buffer.
+    var dumbCreationGate: DispatchSemaphore?
+    /// The thread of each `drmCreateDumbBuffer` call.
+    private(set) var dumbCreationThreads: [pthread_t] = []
     /// True while our fd is DRM master.
     var isMaster = false
     /// Another program holds master: setMaster fails with EBUSY, flips with EACCES.
@@ -154,6 +166,12 @@ final class FakeDisplaySystem: DisplaySystem {
         if framebuffer != 0 { for c in connectors { dpms[c] = 0 } }
     }
     func drmCreateDumbBuffer(_ fd: Int32, width: Int, height: Int) throws -> DRMDumbBuffer {
+        _ = dumbCreationGate?.wait(timeout: .now() + 10)
+        dumbCreationThreads.append(pthread_self())
+        if !createDumbResults.isEmpty, let e = createDumbResults.removeFirst() {
+            calls.append("createDumb failed")
+            throw SystemCallError(call: "drmModeCreateDumbBuffer", errno: e)
+        }
         let h = nextHandle; nextHandle += 1
         let pitch = UInt32(width * 4)
         dumbs[h] = (pitch, UInt64(pitch) * UInt64(height))

@@ -32,7 +32,7 @@ final class FakeOutputBackend: OutputBackend {
 
     func attach(_ events: any OutputEvents) { self.events = events }
 
-    func acquireSlot() -> (index: Int, buffer: ScanoutBuffer) {
+    func acquireSlot() -> (index: Int, buffer: ScanoutBuffer)? {
         let back = (front + 1) % slots.count
         let c = slots[back]
         return (back, ScanoutBuffer(base: UnsafeMutableRawPointer(c.pixels), pitch: c.stride * 4,

@@ -59,8 +59,8 @@ public final class DRMBackend: OutputBackend {
     public let fd: Int32
 
     public var screenSize: (width: Int, height: Int) {
-        guard case .configured(let out) = output else { return (0, 0) }
-        return options.rotation.logicalSize(physicalWidth: out.mode.width, physicalHeight: out.mode.height)
+        guard let mode = currentMode else { return (0, 0) }
+        return options.rotation.logicalSize(physicalWidth: mode.width, physicalHeight: mode.height)
     }
     public var rotation: DisplayRotation { options.rotation }
     public private(set) var refreshRate: Double = 60
@@ -69,8 +69,9 @@ public final class DRMBackend: OutputBackend {
 
     /// The connector driven (its name, e.g. `HDMI-A-1`).
     public var connectorName: String { connector.name }
-    /// The mode set, or nil while no screen is connected.
+    /// The mode set (or whose buffers are being made), or nil while no screen is connected.
     public var currentMode: DRMMode? {
+        if let making { return making.mode }
         guard case .configured(let out) = output else { return nil }
         return out.mode
     }
@@ -93,6 +94,9 @@ public final class DRMBackend: OutputBackend {
 
     private(set) var ownership: DRMOwnership = .owned
     private(set) var output: DRMOutput = .unplugged
+    /// The first mode's buffers while a thread makes them (`ScanoutBufferMaking`): the output is
+    /// configured with them when they are first needed (`finishMaking`).
+    private var making: ScanoutBufferMaking?
     private(set) var flip: DRMFlip = .idle
     public private(set) var pacing: OutputPacing = .clock
     /// The presenter the next configure chooses: page flips until the driver refuses one.
@@ -117,8 +121,10 @@ public final class DRMBackend: OutputBackend {
     static let masterRetryInterval = 1.0
 
     // For tests and `debugState`.
-    /// The scan-out buffers of the configured output (none while unplugged).
+    /// The scan-out buffers of the configured output (none while unplugged); waits for buffers
+    /// being made.
     var buffers: [DumbBuffer] {
+        finishMaking()
         guard case .configured(let out) = output else { return [] }
         return out.buffers
     }
@@ -126,11 +132,16 @@ public final class DRMBackend: OutputBackend {
     var flipPending: Bool { flip != .idle }
     /// The presenter of the configured output.
     var presenter: DRMPresenter? {
+        finishMaking()
         guard case .configured(let out) = output else { return nil }
         return out.presenter
     }
 
-    /// Opens the display described by `options` through `system`.
+    /// Opens the display described by `options` through `system`. The first mode's buffers are
+    /// made on a thread of their own when `system.makesScanoutBuffersInBackground` (the real
+    /// system): then buffers that cannot be made are a logged error and no screen, as after an
+    /// unplug, when the first frame is copied out; otherwise they are made here and such an
+    /// error is thrown.
     init(options: DisplayOptions, system: DisplaySystem, hotplug: HotplugMonitor?) throws {
         self.options = options
         self.system = system
@@ -154,6 +165,12 @@ public final class DRMBackend: OutputBackend {
             throw error
         }
         saved = try? system.drmCrtc(card.fd, id: crtcID)
+        if system.makesScanoutBuffersInBackground {
+            making = ScanoutBufferMaking(mode: firstMode, count: slotCount, fd: fd, system: system)
+            refreshRate = firstMode.refreshRate > 0 ? firstMode.refreshRate : 60
+            self.hotplug = hotplug
+            return
+        }
         do { try configure(mode: firstMode) } catch {
             destroyBuffers()
             system.close(fd)
@@ -183,9 +200,11 @@ public final class DRMBackend: OutputBackend {
 
     public func attach(_ events: any OutputEvents) { self.events = events }
 
-    /// The buffer after the front one.
-    public func acquireSlot() -> (index: Int, buffer: ScanoutBuffer) {
-        guard case .configured(let out) = output else { preconditionFailure("acquireSlot without a configured output") }
+    /// The buffer after the front one; nil when the first mode's buffers, made on their own
+    /// thread, could not be made (the output is unplugged then).
+    public func acquireSlot() -> (index: Int, buffer: ScanoutBuffer)? {
+        finishMaking()
+        guard case .configured(let out) = output else { return nil }
         let back = (out.front + 1) % out.buffers.count
         return (back, out.buffers[back].scanout)
     }
@@ -194,6 +213,7 @@ public final class DRMBackend: OutputBackend {
     /// driver refuses flips, else a page flip; a refused flip makes the presenter mode sets, for
     /// this frame and every later configure.
     public func commit(slot back: Int, sequence: UInt64, at now: Double) throws -> CommitOutcome {
+        finishMaking()
         guard case .configured(var out) = output else { preconditionFailure("commit without a configured output") }
         var outcome = out.needsModeSet || out.presenter == .setCrtcPerFrame
             ? try setCrtc(out, buffer: back) : try pageFlip(out, buffer: back)
@@ -240,6 +260,7 @@ public final class DRMBackend: OutputBackend {
     }
 
     public func handleReadable(_ fd: Int32) -> Bool {
+        finishMaking()
         if fd == self.fd && !isClosed {
             readFlipEvents()
             return false
@@ -265,6 +286,7 @@ public final class DRMBackend: OutputBackend {
     }
 
     public func release() {
+        finishMaking()
         guard !isClosed, ownership != .released else { return }
         drainFlip()
         // The next owner gets a screen that is on; `reacquire` switches it off again if still wanted.
@@ -278,6 +300,7 @@ public final class DRMBackend: OutputBackend {
     }
 
     public func reacquire() {
+        finishMaking()
         guard !isClosed, ownership == .released else { return }
         ownership = .lost(retryAt: system.monotonicNow())
         if takeMasterBack() { relayoutDue = true }
@@ -285,6 +308,7 @@ public final class DRMBackend: OutputBackend {
     }
 
     public func close() {
+        finishMaking()
         guard !isClosed else { return }
         drainFlip()
         if case .lost = ownership, (try? system.drmSetMaster(fd)) != nil { ownership = .owned }
@@ -305,12 +329,14 @@ public final class DRMBackend: OutputBackend {
     }
 
     public func setScreenPower(_ on: Bool) -> ScreenPowerResult {
+        finishMaking()
         guard !isClosed else { return .unsupported(reason: "\(devicePath) is closed") }
         return on ? screenOn() : screenOff()
     }
 
     /// The bookkeeping in one line (for debugging output).
     public var debugState: String {
+        finishMaking()
         let out: String
         switch output {
         case .unplugged: out = "unplugged"
@@ -371,7 +397,9 @@ public final class DRMBackend: OutputBackend {
 
     /// Drawing is possible: ours, a screen connected and switched on.
     public var isShowing: Bool {
-        guard !isClosed, ownership == .owned, !isScreenOff, case .configured = output else { return false }
+        guard !isClosed, ownership == .owned, !isScreenOff else { return false }
+        if making != nil { return true }
+        guard case .configured = output else { return false }
         return true
     }
 
@@ -430,20 +458,33 @@ public final class DRMBackend: OutputBackend {
         let buffers: [DumbBuffer]
         if let reused { buffers = reused } else {
             destroyBuffers()
-            var made: [DumbBuffer] = []
-            do {
-                for _ in 0..<slotCount {
-                    made.append(try DumbBuffer.create(fd: fd, width: m.width, height: m.height, system: system))
-                }
-            } catch {
-                made.forEach { $0.destroy(fd: fd, system: system) }
-                throw error
-            }
-            buffers = made
+            buffers = try ScanoutBufferMaking.make(count: slotCount, width: m.width, height: m.height, fd: fd, system: system)
         }
         output = .configured(DRMConfiguredOutput(mode: m, buffers: buffers, presenter: presenterForDevice))
         refreshRate = m.refreshRate > 0 ? m.refreshRate : 60
         events?.slotsLost()
+    }
+
+    /// Configures the output with the first mode's buffers once their thread has made them
+    /// (waiting for it when it is still at work). When they could not be made they are tried
+    /// once more here; failing again leaves the output unplugged, with the error in the journal,
+    /// until a hotplug event configures it again. Called first by every entry point that uses
+    /// the output, not by those the loop asks before drawing (`screenSize`, `isShowing`,
+    /// `nextWakeTime`, `handleWake`).
+    private func finishMaking() {
+        guard let pending = making else { return }
+        making = nil
+        switch pending.wait() {
+        case .success(let made):
+            output = .configured(DRMConfiguredOutput(mode: pending.mode, buffers: made, presenter: presenterForDevice))
+            events?.slotsLost()
+        case .failure(let error):
+            // Once more here: a failure of the moment (memory) may have passed.
+            log.error("\(devicePath): cannot set up buffers for \(pending.mode): \(error); trying once more")
+            do { try configure(mode: pending.mode) } catch {
+                log.error("\(devicePath): cannot set up buffers for \(pending.mode): \(error); running without a screen")
+            }
+        }
     }
 
     /// Frees the buffers; the output is unplugged until configured again.
@@ -541,6 +582,7 @@ public final class DRMBackend: OutputBackend {
     /// Looks at the connector again after a hotplug event (or taking the display back).
     /// Returns true when `screenSize` changed.
     func reprobe() -> Bool {
+        finishMaking()
         guard !isClosed else { return false }
         if ownership == .released { return false }  // reacquire() re-probes
         var target: DRMConnector? = (try? system.drmConnector(fd, id: connector.id)).flatMap { $0.connected && !$0.modes.isEmpty ? $0 : nil }

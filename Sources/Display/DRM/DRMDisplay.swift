@@ -14,7 +14,7 @@ extension Output where Backend == DRMBackend {
     convenience init(options: DisplayOptions, system: DisplaySystem, hotplug: HotplugMonitor?) throws {
         let drm = try DRMBackend(options: options, system: system, hotplug: hotplug)
         self.init(backend: drm, renderScale: options.renderScale, clock: { [system] in system.monotonicNow() })
-        Logger(label: "kiosk.display.drm").info("DRM \(drm.devicePath) \(drm.connectorName) \(drm.currentMode.map { "\($0)" } ?? "-") on CRTC \(drm.crtcID), \(drm.buffers.count) buffers, rotation \(options.rotation.rawValue)\(renderScale < 1 ? ", drawn at \(size.width)x\(size.height) (render_scale \(renderScale), \(scaleFilter.rawValue))" : "")")
+        Logger(label: "kiosk.display.drm").info("DRM \(drm.devicePath) \(drm.connectorName) \(drm.currentMode.map { "\($0)" } ?? "-") on CRTC \(drm.crtcID), \(drm.slotCount) buffers, rotation \(options.rotation.rawValue)\(renderScale < 1 ? ", drawn at \(size.width)x\(size.height) (render_scale \(renderScale), \(scaleFilter.rawValue))" : "")")
     }
 
     /// The card in use, e.g. `/dev/dri/card0`.

@@ -168,7 +168,7 @@ public final class FBDevBackend: OutputBackend {
     public func attach(_ events: any OutputEvents) { self.events = events }
 
     /// The hidden page when panning, else the visible one after waiting for vsync (fewer tears).
-    public func acquireSlot() -> (index: Int, buffer: ScanoutBuffer) {
+    public func acquireSlot() -> (index: Int, buffer: ScanoutBuffer)? {
         let page = pans ? 1 - front : 0
         if !pans && waitsForVSync { try? system.fbWaitForVSync(fd) }
         return (page, ScanoutBuffer(base: memory + page * Int(physical.height) * pitch, pitch: pitch,

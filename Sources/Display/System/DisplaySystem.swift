@@ -152,6 +152,11 @@ protocol DisplaySystem: AnyObject {
     /// `drmModeSetCrtc`; `framebuffer` 0 with no connectors turns the CRTC off.
     func drmSetCrtc(_ fd: Int32, crtc: UInt32, framebuffer: UInt32, x: UInt32, y: UInt32,
                     connectors: [UInt32], mode: DRMMode?) throws
+    /// Whether a DRM output makes its first buffers on a thread of its own
+    /// (`ScanoutBufferMaking`), which then calls `drmCreateDumbBuffer`, `drmMapDumbBuffer`,
+    /// `mmap`, `drmAddFramebuffer` and, after a failure, the calls that free them, while the
+    /// opening thread goes on without calling into the system for that descriptor.
+    var makesScanoutBuffersInBackground: Bool { get }
     /// `drmModeCreateDumbBuffer` (32 bpp).
     func drmCreateDumbBuffer(_ fd: Int32, width: Int, height: Int) throws -> DRMDumbBuffer
     /// `drmModeMapDumbBuffer`: the offset to pass to `mmap`.

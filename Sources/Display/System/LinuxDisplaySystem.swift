@@ -119,6 +119,10 @@ final class LinuxDisplaySystem: DisplaySystem {
         try checkNegative(r, "drmModeSetCrtc")
     }
 
+    /// Yes: libdrm's calls and `mmap` keep no state here, and the kernel serializes calls on one
+    /// descriptor itself.
+    var makesScanoutBuffersInBackground: Bool { true }
+
     func drmCreateDumbBuffer(_ fd: Int32, width: Int, height: Int) throws -> DRMDumbBuffer {
         var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
         try checkNegative(drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size),
