@@ -14,7 +14,9 @@ import LinuxSystem
 /// main thread has opened the screen and says what the first frame shows (`drawAhead`), that
 /// frame's title and language badge (`FirstFrameAhead`), handed to the session as they are
 /// drawn, while the main thread checks the config's fonts and clips, makes the components and
-/// draws the first frame without them. One thread, not one per set:
+/// draws the first frame without them. After fontconfig's families it runs 10 nice levels lower
+/// (`CurrentThread.backgroundPriority`): the main thread waits for nothing after them.
+/// One thread, not one per set:
 /// with the main thread beside it that fills the two CPUs of the VM it was measured in, where a
 /// third thread made the start slower, not faster. A set the main thread needs first it opens
 /// itself (a call waits for a load under way on the other thread).
@@ -71,6 +73,10 @@ enum StartupLibraries {
         // The config's font check reads these while cairo and pango open (stop 56).
         FontStartup.listFamiliesThroughFontconfig()
         record.mark("fontconfig's families")
+        // What the main thread waits for is done: the rest (cairo and pango, the font map, the
+        // first frame's text) yields to it, as the card workers do (docs/start-up.md, stop 70).
+        // Threads started from here (pango's) inherit it.
+        try? CurrentThread.lowerPriority(by: CurrentThread.backgroundPriority)
         guard (try? CardLibraries.loadDrawing()) != nil else { return }
         record.mark("cairo and pango")
         FontStartup.begin()
