@@ -53,6 +53,13 @@ struct RoundedRectCoverage {
         }
     }
 
+    /// The shape's coverage of a pixel in row `row` where the row crosses straight edges only
+    /// (between its corners, or with no corners): the row's overlap with the shape's height.
+    func straightCoverage(row: Int) -> Float {
+        let y0 = Double(row), y1 = y0 + 1
+        return right > left ? Float(max(0, min(y1, bottom) - max(y0, top))) : 0
+    }
+
     private func overlaps(_ a0: Double, _ a1: Double, _ b0: Double, _ b1: Double) -> Bool {
         min(a1, b1) > max(a0, b0)
     }

@@ -78,6 +78,39 @@ final class LoadingFaceFillTests: XCTestCase {
         }
     }
 
+    /// The border with every column of its top and bottom bands sampled, as before stop 70:
+    /// the faster fill (straight rows between the corners) draws the same pixels.
+    func testTheBandsBetweenTheCornersAreTheSameAsSampledWhole() {
+        for c in cases() {
+            var style = c.style
+            style.background = 0xFF10_2030
+            style.backgroundBottom = 0xFF30_2010
+            let ours = LoadingFaceFill.face(style: style, width: c.width, height: c.height)
+            let sampled = Texture(width: max(1, c.width), height: max(1, c.height))
+            VerticalGradientFill.fill(sampled, top: style.background, bottom: style.backgroundBottom)
+            let W = Double(sampled.width), H = Double(sampled.height)
+            LoadingFaceFill.cutCorners(sampled, card: RoundedRectCoverage(left: 0, top: 0, right: W, bottom: H, radius: style.cornerRadius))
+            if style.borderWidth > 0 {
+                let bw = min(style.borderWidth, min(W, H) / 2)
+                let pathRadius = max(0, min(style.cornerRadius - bw / 2, min(W - bw, H - bw) / 2))
+                let outer = RoundedRectCoverage(left: 0, top: 0, right: W, bottom: H, radius: pathRadius > 0 ? pathRadius + bw / 2 : 0)
+                let inner = RoundedRectCoverage(left: bw, top: bw, right: W - bw, bottom: H - bw, radius: max(0, pathRadius - bw / 2))
+                let color = PremultipliedMath.premultiplied(style.borderColor)
+                for row in 0..<sampled.height {
+                    var o = [Float](repeating: 0, count: sampled.width), i = o
+                    outer.add(row: row, columns: 0..<sampled.width, weight: 1, into: &o)
+                    inner.add(row: row, columns: 0..<sampled.width, weight: 1, into: &i)
+                    for x in 0..<sampled.width {
+                        let m = PremultipliedMath.byte(o[x] - i[x])
+                        let at = row * sampled.width + x
+                        if m > 0 { sampled.pixels[at] = PremultipliedMath.over(color, coverage: m, onto: sampled.pixels[at]) }
+                    }
+                }
+            }
+            XCTAssertLessThanOrEqual(ours.channelDifference(from: sampled).largest, 1, c.name)
+        }
+    }
+
     func testStraightEdgesAreExact() throws {
         try CardLibraries.loadDrawing()
         var style = CardStyle()
