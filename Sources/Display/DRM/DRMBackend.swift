@@ -167,15 +167,14 @@ public final class DRMBackend: OutputBackend {
         saved = try? system.drmCrtc(card.fd, id: crtcID)
         if system.makesScanoutBuffersInBackground {
             making = ScanoutBufferMaking(mode: firstMode, count: slotCount, fd: fd, system: system)
-            refreshRate = firstMode.refreshRate > 0 ? firstMode.refreshRate : 60
-            self.hotplug = hotplug
-            return
-        }
-        do { try configure(mode: firstMode) } catch {
-            destroyBuffers()
-            system.close(fd)
-            isClosed = true
-            throw error
+            refreshRate = Self.refreshRate(of: firstMode)
+        } else {
+            do { try configure(mode: firstMode) } catch {
+                destroyBuffers()
+                system.close(fd)
+                isClosed = true
+                throw error
+            }
         }
         self.hotplug = hotplug
     }
@@ -461,9 +460,12 @@ public final class DRMBackend: OutputBackend {
             buffers = try ScanoutBufferMaking.make(count: slotCount, width: m.width, height: m.height, fd: fd, system: system)
         }
         output = .configured(DRMConfiguredOutput(mode: m, buffers: buffers, presenter: presenterForDevice))
-        refreshRate = m.refreshRate > 0 ? m.refreshRate : 60
+        refreshRate = Self.refreshRate(of: m)
         events?.slotsLost()
     }
+
+    /// The rate frames are paced by on mode `m`: its own, or 60 when the mode does not say.
+    private static func refreshRate(of m: DRMMode) -> Double { m.refreshRate > 0 ? m.refreshRate : 60 }
 
     /// Configures the output with the first mode's buffers once their thread has made them
     /// (waiting for it when it is still at work). When they could not be made they are tried
