@@ -218,8 +218,9 @@ public final class KioskBehavior {
     /// the part of a reload that touches no state, so the kiosk runs it on a worker thread
     /// (`ConfigReloader`: a clip's probe must not stall the loop); `simulate` runs it in line
     /// (`reload`), its virtual clock standing still meanwhile.
-    public static func load(path: String, media: MediaChecks) -> Result<KioskConfiguration, any Error> {
-        Result { try ConfigLoader.loadForRun(path: path, media: media) }
+    /// `parses`: the parse of the same text is taken from there if it holds it.
+    public static func load(path: String, media: MediaChecks, parses: ParsedTextCache? = nil) -> Result<KioskConfiguration, any Error> {
+        Result { try ConfigLoader.loadForRun(path: path, media: media, parses: parses) }
     }
 
     /// The rest of `reload`, on the thread that owns the behaviour: `loaded` (what `load` read)
@@ -247,25 +248,8 @@ public final class KioskBehavior {
                 refused([ConfigDiagnostic(file: path, line: 0, column: 0, message: "has no items")], now: now)
                 return nil
             }
-            store.loaded = new
-            if new.schedule != schedule.windows || new.scheduleDefaults != schedule.defaults {
-                schedule = ScheduleController(windows: new.schedule, defaults: new.scheduleDefaults, clock: schedule.clock,
-                                              now: now, started: schedule.started, logger: scheduleLogger)
-                if !schedule.isActive { applyIdle(idle.setScheduleOverride(nil, now: now), now: now) }
-                shownItems = nil
-                // A new schedule reports the state it finds, as at start.
-                for e in schedule.update(now: now) {
-                    let l = schedule.eventLine(e)
-                    line(time: now, name: l.name, fields: l.fields)
-                }
-            }
-            shownItems = schedule.shownItems
-            let languageChanged = language.reconfigure(new.languages)
-            showLoadedConfig(now: now)
-            if languageChanged { line(time: now, name: "language", fields: language.eventFields) }
+            show(new, now: now)
             store.generation += 1
-            applyIdle(idle.reconfigure(IdlePolicy(Self.shownConfig(new, items: shownItems).idle), now: now), now: now)
-            applyIdle(idle.setScheduleOverride(schedule.idleOverride, now: now), now: now)
             logger.notice("reloaded \(path) (\(reason)): \(new.items.count) items")
             line(time: now, name: "reloaded", fields: ReloadReport.fields(adopted: true, problems: []))
             return new
@@ -283,6 +267,37 @@ public final class KioskBehavior {
             refused([ConfigDiagnostic(file: path, line: 0, column: 0, message: "\(error)")], now: now)
         }
         return nil
+    }
+
+    /// `new` becomes what the kiosk shows: the schedule, the languages, the shown items and the
+    /// idle stages follow it (a `language` line when the language shown changed).
+    private func show(_ new: KioskConfiguration, now: Double) {
+        store.loaded = new
+        if new.schedule != schedule.windows || new.scheduleDefaults != schedule.defaults {
+            schedule = ScheduleController(windows: new.schedule, defaults: new.scheduleDefaults, clock: schedule.clock,
+                                          now: now, started: schedule.started, logger: scheduleLogger)
+            if !schedule.isActive { applyIdle(idle.setScheduleOverride(nil, now: now), now: now) }
+            shownItems = nil
+            // A new schedule reports the state it finds, as at start.
+            for e in schedule.update(now: now) {
+                let l = schedule.eventLine(e)
+                line(time: now, name: l.name, fields: l.fields)
+            }
+        }
+        shownItems = schedule.shownItems
+        let languageChanged = language.reconfigure(new.languages)
+        showLoadedConfig(now: now)
+        if languageChanged { line(time: now, name: "language", fields: language.eventFields) }
+        applyIdle(idle.reconfigure(IdlePolicy(Self.shownConfig(new, items: shownItems).idle), now: now), now: now)
+        applyIdle(idle.setScheduleOverride(schedule.idleOverride, now: now), now: now)
+    }
+
+    /// The file the kiosk started with failed the check of its fonts and clips made after the
+    /// first frame (`ConfigReload`): `waiting` (`KioskApp.configurationWhileInvalid`) replaces it,
+    /// as a start that had found those problems would have begun. Not a reload: no `reloaded`
+    /// line, the generation stays.
+    func replaceStartingConfiguration(with waiting: KioskConfiguration, now: Double) {
+        show(waiting, now: now)
     }
 
     /// A reload refused for `problems`: counted, kept for the caller, and the `reloaded` event.
@@ -338,6 +353,14 @@ public final class KioskBehavior {
             for d in config.machineProblems { logger.error("\(d.description)") }
             logger.error("\(config.file) has \(config.machineProblems.count) problem(s): showing the USB stick's content with what can be read of it")
         }
+    }
+
+    /// The problems of the file the kiosk starts with, each at its place, and what the screen
+    /// does about them (`run` at start, or `ConfigReload` when the check after the first frame
+    /// finds them).
+    public static func logStartProblems(_ problems: [ConfigDiagnostic], path: String, logger: Logger) {
+        for d in problems { logger.error("\(d.description)") }
+        logger.error("\(path) has \(problems.count) problem(s): showing them on the screen until the file is fixed")
     }
 
     /// Writes one event line and hands it to `onEventLine`.

@@ -60,8 +60,7 @@ struct RunCommand: ParsableCommand {
             KioskBehavior.logLoaded(cfg, logger: logger)
             return (cfg, [])
         } catch let e as ConfigErrors {
-            for d in e.diagnostics { logger.error("\(d.description)") }
-            logger.error("\(path) has \(e.diagnostics.count) problem(s): showing them on the screen until the file is fixed")
+            KioskBehavior.logStartProblems(e.diagnostics, path: path, logger: logger)
             return (KioskApp.configurationWhileInvalid(path: path), e.diagnostics)
         }
     }

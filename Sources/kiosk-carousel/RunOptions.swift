@@ -55,10 +55,11 @@ struct RunOptions: Equatable {
         // Added to "no such file": how to give another file (none when `--config` named it).
         let missingFileHint = ConfigLoader.missingFileHint(explicit: config, environment: environment)
         // The file is read twice. First without its fonts looked up and its clips opened: the
-        // display opens with it while fontconfig is still loading. Then
-        // with every check (`loadChecked`, which waits for fontconfig): that is the
-        // configuration the kiosk runs with. A file that does not read the first time is
-        // checked at once, so its problems are listed whole.
+        // kiosk starts with it while fontconfig is still loading. Then with every check (fonts
+        // looked up, clips opened), by the loop once the first frame went to the display
+        // (`StartingConfigCheck`, docs/start-up.md stop 71): a file with problems then gives way
+        // to the problem card. A file that does not read the first time is checked at once, so
+        // its problems are listed whole; so is every file of a run with `--shot`.
         let opening: KioskConfiguration
         let checkedAtOnce: (config: KioskConfiguration, problems: [ConfigDiagnostic])?
         // The second reading of the same text takes the first one's parse.
@@ -75,9 +76,9 @@ struct RunOptions: Equatable {
         defer { consoleKeyboard?.restore() }
         let display = try DisplayFactory.open(opening.display, backend: backend ?? opening.display.backend, logger: logger)
         startup.mark("display")
-        // The first frame's title and badge, drawn by the fonts' thread while this one checks
-        // the fonts and clips, makes the components and draws the first frame without them
-        // (docs/start-up.md, stops 55 and 56).
+        // The first frame's title and badge, drawn by the fonts' thread while this one makes
+        // the components and draws the first frame without them (docs/start-up.md, stops 55
+        // and 56).
         let ahead = FirstFrameAhead(config: opening, screenWidth: display.fullSize.width,
                                     screenHeight: display.fullSize.height, renderScale: display.renderScale)
         StartupLibraries.drawAhead(ahead)
@@ -87,12 +88,18 @@ struct RunOptions: Equatable {
             display.close()
             throw CommandFailure(RunOptions.shotsNeedHeadless)
         }
-        let cfg: KioskConfiguration, problems: [ConfigDiagnostic]
+        let cfg: KioskConfiguration, problems: [ConfigDiagnostic], startingCheck: StartingConfigCheck
         if let checkedAtOnce {
-            (cfg, problems) = checkedAtOnce
-        } else {
+            (cfg, problems, startingCheck) = (checkedAtOnce.config, checkedAtOnce.problems, .done)
+        } else if !shots.isEmpty {
+            // `--shot` frames are the same in every run: a file with a missing font shows its
+            // problem card from the first frame.
             (cfg, problems) = try RunCommand.loadChecked(path: path, missingFileHint: missingFileHint, logger: logger, parses: parses)
+            startingCheck = .done
             startup.mark("fonts and clips")
+        } else {
+            KioskBehavior.logLoaded(opening, logger: logger)
+            (cfg, problems, startingCheck) = (opening, [], .afterFirstFrame(parses: parses))
         }
         // The input devices open from the loop's first pass, once the first frame is drawn, on a
         // thread of their own: libinput's start (its quirks files, udev's device list) delays
@@ -104,17 +111,16 @@ struct RunOptions: Equatable {
                                                                screenHeight: startSize.height, logger: logger) },
                                log: try EventLog(path: events, retainedLines: EventLog.runningKioskLines), logger: logger, exitAfter: exitAfter,
                                notifier: SystemdNotifier(environment: environment),
-                               configProblems: problems, speech: .kiosk(output: nil))
+                               configProblems: problems, startingCheck: startingCheck, speech: .kiosk(output: nil))
         startup.mark("components")
         app.startup = startup
         // `--shot` frames are the same in every run: the session draws its own text there. The
         // problem card shows no title.
         if shots.isEmpty, problems.isEmpty { app.textDrawnAhead = ahead.text }
-        if !problems.isEmpty {
-            // [input] was not known when the devices were opened: open them again for the fixed file.
-            app.reopenInputs = { new in
-                InputFactory.open(new, screenWidth: display.fullSize.width, screenHeight: display.fullSize.height, logger: logger)
-            }
+        // The file that replaces the problem card (at start, or after the start's check) may
+        // name other [input] devices than those opened: they are opened again for it.
+        app.reopenInputs = { new in
+            InputFactory.open(new, screenWidth: display.fullSize.width, screenHeight: display.fullSize.height, logger: logger)
         }
         if let latencyTrace { app.latencyTrace = try LatencyTrace(path: latencyTrace) }
         if let headless = display as? HeadlessDisplay, !shots.isEmpty {

@@ -60,6 +60,44 @@ public enum ProductBinary {
                       errors: String(decoding: errors.data, as: UTF8.self))
     }
 
+    /// Runs the product with `arguments` until its error stream holds `text` (or it ends by
+    /// itself), then sends it SIGTERM and collects what it printed: for a run whose end the test
+    /// cannot know in advance (what the loop logs after its first frame). `limit` only bounds a
+    /// run that never prints `text` (it is then stopped the same way; the caller's assertion
+    /// on `errors` names what was missing).
+    public static func run(_ arguments: [String], untilErrorsContain text: String, limit: Double = 60) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try path())
+        p.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let errors = ErrorStream()
+        let seen = DispatchSemaphore(value: 0)
+        let errorReader = Thread {
+            var signalled = false
+            while true {
+                let chunk = err.fileHandleForReading.availableData
+                errors.lock.lock()
+                errors.data.append(chunk)
+                let found = String(decoding: errors.data, as: UTF8.self).contains(text)
+                errors.lock.unlock()
+                if (found || chunk.isEmpty) && !signalled { signalled = true; seen.signal() }
+                if chunk.isEmpty { break }
+            }
+            errors.done.signal()
+        }
+        errorReader.start()
+        _ = seen.wait(timeout: .now() + limit)
+        if p.isRunning { p.terminate() }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        errors.done.wait()
+        return Result(status: p.terminationStatus, output: String(decoding: data, as: UTF8.self),
+                      errors: String(decoding: errors.data, as: UTF8.self))
+    }
+
     /// The shared libraries the product names (readelf's `NEEDED` entries, `libpango-1.0.so.0`
     /// …): what the dynamic loader opens before `main`, as opposed to the libraries it opens on
     /// demand (docs/start-up.md, "Libraries opened on demand").
@@ -81,6 +119,8 @@ public enum ProductBinary {
 
     /// The error stream's bytes, read on their own thread; `done` is signalled at its end.
     private final class ErrorStream: @unchecked Sendable {
+        /// Held while `data` grows and is read (`run(_:untilErrorsContain:limit:)`).
+        let lock = NSLock()
         var data = Data()
         let done = DispatchSemaphore(value: 0)
     }

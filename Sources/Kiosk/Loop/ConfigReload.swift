@@ -14,16 +14,41 @@ import LinuxSystem
 /// screen. The screen shows the problems instead (`MessageCard.configProblems`), the file stays
 /// watched, and the first valid file starts the carousel, without a restart. A file that is still
 /// wrong updates the card.
+///
+/// The file `run` started with was read without its fonts looked up and clips opened
+/// (`StartingConfigCheck.afterFirstFrame`): the first pass of the loop, once the frame pump has
+/// handed the first frame to the display (registered after it), reads it again with every check,
+/// off the loop as a reload is read. A file that passes stays as it runs; one with problems gives
+/// way to the problem card, as a start that had found them would have begun. Until that read's
+/// outcome, any reload's outcome is taken as the check's.
 final class ConfigReload: KioskComponent {
     private unowned let context: KioskContext
     let reloader: ConfigReloader
+    /// The start's check after the first frame: owed, or being read since (the reactor's
+    /// clock); nil once its outcome is known, or when none was owed.
+    private var startCheck: StartCheck?
+    private enum StartCheck {
+        case owed
+        case reading(since: Double)
+    }
 
-    init(context: KioskContext, signals: SignalHandlers) throws {
+    init(context: KioskContext, signals: SignalHandlers, startingCheck: StartingConfigCheck = .done) throws {
         self.context = context
         reloader = try ConfigReloader(path: context.store.path, media: context.behavior.media)
+        if case .afterFirstFrame(let parses) = startingCheck {
+            startCheck = .owed
+            reloader.parses = parses
+        }
         reloader.apply = { [unowned self] loaded, reason in self.finish(loaded, reason: reason) }
         signals.on(SIGHUP) { [unowned self] in self.request(reason: "SIGHUP") }
         if !context.store.problems.isEmpty { showProblems(context.store.problems) }
+    }
+
+    /// The loop's first pass, after the first frame: the start's check is read off the loop.
+    func prepare(now: Double) {
+        guard case .owed? = startCheck else { return }
+        startCheck = .reading(since: now)
+        request(reason: "the start's check of fonts and clips")
     }
 
     func attach(to reactor: Reactor) throws {
@@ -53,11 +78,43 @@ final class ConfigReload: KioskComponent {
         // Watched again also when the reload is refused: an items folder deleted and made
         // again is a new folder to watch, at the same path.
         defer { context.component(WatchedFiles.self)?.watchAll() }
+        if let check = startCheck { return finishStartCheck(loaded, reason: reason, check: check) }
         if !context.store.problems.isEmpty { return startAfterProblems(loaded, reason: reason) }
         guard let new = context.behavior.apply(loaded, path: context.store.path, reason: reason, now: context.now,
                                                logger: context.logger) else { return false }
         context.adopted(new)
         return true
+    }
+
+    /// The outcome of the start's check (or of a reload read before it ended, which checked as
+    /// much): the same file passing leaves the kiosk as it runs; a file changed since is adopted
+    /// or refused as any reload; problems replace what runs with the problem card. True unless
+    /// problems were found.
+    private func finishStartCheck(_ loaded: Result<KioskConfiguration, any Error>, reason: String, check: StartCheck) -> Bool {
+        startCheck = nil
+        reloader.parses = nil
+        let store = context.store, logger = context.logger
+        var took = ""
+        if case .reading(let since) = check { took = " in \(StartupTimeline.seconds(context.now - since))" }
+        switch loaded {
+        case .success(let checked) where checked == store.loaded:
+            logger.info("start-up: fonts and clips checked after the first frame\(took): no problems")
+            return true
+        case .success:
+            logger.info("start-up: fonts and clips checked after the first frame\(took); \(store.path) changed since the start")
+            return finish(loaded, reason: reason)
+        case .failure(let error):
+            let problems = (error as? ConfigErrors)?.diagnostics
+                ?? [ConfigDiagnostic(file: store.path, line: 0, column: 0, message: "\(error)")]
+            logger.info("start-up: fonts and clips checked after the first frame\(took): \(problems.count) problem(s)")
+            KioskBehavior.logStartProblems(problems, path: store.path, logger: logger)
+            let waiting = KioskApp.configurationWhileInvalid(path: store.path)
+            context.behavior.replaceStartingConfiguration(with: waiting, now: context.now)
+            context.adopted(waiting)
+            showProblems(problems)
+            context.component(WatchdogComponent.self)?.updateStatus()
+            return false
+        }
     }
 
     /// Shows `problems` on the screen instead of the carousel.

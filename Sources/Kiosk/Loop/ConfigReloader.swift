@@ -24,6 +24,9 @@ final class ConfigReloader {
 
     private let path: String
     private let media: MediaChecks
+    /// Where a read takes the parse of a text read before (the start's, for the check after the
+    /// first frame, `StartingConfigCheck`); nil: every read parses.
+    var parses: ParsedTextCache?
     private let wake: EventFD
     private let result = ReadResult()
     /// The read running now: why, and who waits for its outcome; nil: none.
@@ -68,10 +71,10 @@ final class ConfigReloader {
 
     private func startReading(reasons: [String], answers: [Answer]) {
         reading = (reasons, answers)
-        let path = path, media = media, result = result, wake = wake
+        let path = path, media = media, parses = parses, result = result, wake = wake
         // Started from the loop's thread, so it inherits its blocked signals (signalfd).
         Thread {
-            result.put(KioskBehavior.load(path: path, media: media))
+            result.put(KioskBehavior.load(path: path, media: media, parses: parses))
             wake.signal()
         }.start()
     }

@@ -41,6 +41,8 @@ public final class KioskApp {
     ///   - configProblems: why `configPath` could not be used (non-empty: `config` is the
     ///     defaults with what could be read of `[display]`); the screen shows them until the
     ///     file is fixed (`ConfigReload`).
+    ///   - startingCheck: whether `config`'s fonts and clips were checked, or are checked by the
+    ///     loop after the first frame (`run`).
     ///   - scheduleClock: the local time `[[schedule]]` reads (the reload soak sets it by hand).
     ///   - media: what a reload checks of the clips (`MediaFileCheck.kiosk`; tests inject a slow prober).
     ///   - speech: speech's synthesis (`SpeechSetup.kiosk`: espeak-ng on its own thread); the
@@ -51,6 +53,7 @@ public final class KioskApp {
     public init(configPath: String, config: KioskConfiguration, display: DisplayBackend, inputs: [InputSource],
                 openInputs: (() -> [InputSource])? = nil, log: EventLog, logger: Logger, exitAfter: Double? = nil,
                 notifier: SystemdNotifier? = SystemdNotifier(), configProblems: [ConfigDiagnostic] = [],
+                startingCheck: StartingConfigCheck = .done,
                 scheduleClock: WallClock = SystemWallClock(), media: MediaChecks = MediaFileCheck.kiosk,
                 speech: SpeechSetup = SpeechSetup(),
                 clock: @escaping @Sendable () -> Double = MonotonicClock.now,
@@ -90,13 +93,14 @@ public final class KioskApp {
         c.register(NoticeTimeout(cards: behavior.sceneCards))
         c.register(USBStatusComponent(config: config, context: c))
         c.register(UpdateStatusComponent(context: c))
-        c.register(try ConfigReload(context: c, signals: signals))
         c.register(RenderScaleComponent(setting: config.display.renderScale, context: c))
         var speech = speech
         if speech.output == nil { speech.output = audio.mixer }
         if speech.volume == nil { speech.volume = audio.mixer }
         c.register(SpeechComponent(settings: config.speech, setup: speech, context: c))
         c.register(FramePump(context: c))
+        // After the frame pump: the start's check of fonts and clips begins once the first frame is drawn.
+        c.register(try ConfigReload(context: c, signals: signals, startingCheck: startingCheck))
         // After the frame pump: devices opened later open once the first frame is drawn.
         c.register(InputDevicesComponent(inputs: inputs, openLater: openInputs, context: c))
         c.register(FrameTimesComponent(context: c))
