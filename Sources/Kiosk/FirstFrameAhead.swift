@@ -10,8 +10,8 @@ import Raster
 /// FreeType and cairo run their code for the first time (under QEMU's TCG every new block of
 /// code is translated before it runs), the font file is opened and its tables read, a shape plan
 /// and the glyphs are made and kept in cairo's and pango's caches. `run`'s fonts' thread draws
-/// this once the screen is open (`StartupLibraries`) while the main thread checks the config's
-/// fonts and clips, makes the components and draws the first frame without it: the session
+/// this once the screen is open (`StartupLibraries`) while the main thread makes the components
+/// and draws the first frame without it: the session
 /// (`CarouselSession.showTextDrawnAhead`) takes the overlays as they come and shows them in the
 /// frame after (docs/start-up.md, stops 55 and 56). They are the session's own overlays: drawn
 /// with its renderer's style and size from the same configuration, so the screen is the one the

@@ -13,9 +13,10 @@ import LinuxSystem
 /// pango's font map; the installed families listed through pango (`FontStartup`); then, once the
 /// main thread has opened the screen and says what the first frame shows (`drawAhead`), that
 /// frame's title and language badge (`FirstFrameAhead`), handed to the session as they are
-/// drawn, while the main thread checks the config's fonts and clips, makes the components and
-/// draws the first frame without them. After fontconfig's families it runs 10 nice levels lower
-/// (`CurrentThread.backgroundPriority`): the main thread waits for nothing after them.
+/// drawn, while the main thread makes the components and draws the first frame without them.
+/// The config's font check, after the first frame (`StartingConfigCheck`; before it in a run with
+/// `--shot`), waits for fontconfig and its families. After those it runs 10 nice levels lower
+/// (`CurrentThread.backgroundPriority`): nothing waits for the rest but the first frame's text.
 /// One thread, not one per set:
 /// with the main thread beside it that fills the two CPUs of the VM it was measured in, where a
 /// third thread made the start slower, not faster. A set the main thread needs first it opens
@@ -35,7 +36,7 @@ enum StartupLibraries {
 
     /// The thread's steps and counts, for the start-up line (`StartupTimeline.threads`): under
     /// QEMU TCG its chain (fontconfig, then cairo and pango) is the longest beside the main
-    /// thread's, which waits for it at the config's font check (docs/start-up.md).
+    /// thread's (docs/start-up.md).
     static let record = StartupThreadRecord(name: "fonts' thread")
 
     /// What the main thread says the first frame shows (`drawAhead`).
@@ -52,7 +53,7 @@ enum StartupLibraries {
     /// The thread, made with `pthread_create` rather than Foundation's `Thread`, whose first use
     /// (its class, its start routine) delayed the thread's first step: 0.06 s after `main` in a
     /// boot under QEMU TCG, 0.04 s now (docs/start-up.md, stop 54). A thread that cannot be made
-    /// leaves the loads to the first call that needs them (the main thread's font check).
+    /// leaves the loads to the first call that needs them (the config's font check).
     private static let started: Void = {
         var thread = pthread_t()
         if pthread_create(&thread, nil, { _ in StartupLibraries.work(); return nil }, nil) == 0 {
@@ -73,8 +74,9 @@ enum StartupLibraries {
         // The config's font check reads these while cairo and pango open (stop 56).
         FontStartup.listFamiliesThroughFontconfig()
         record.mark("fontconfig's families")
-        // What the main thread waits for is done: the rest (cairo and pango, the font map, the
-        // first frame's text) yields to it, as the card workers do (docs/start-up.md, stop 70).
+        // What the font check waits for is done: the rest (cairo and pango, the font map, the
+        // first frame's text) yields to the main thread, as the card workers do (docs/start-up.md,
+        // stop 70).
         // Threads started from here (pango's) inherit it.
         try? CurrentThread.lowerPriority(by: CurrentThread.backgroundPriority)
         guard (try? CardLibraries.loadDrawing()) != nil else { return }
