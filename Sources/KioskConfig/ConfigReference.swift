@@ -121,14 +121,16 @@ public enum ConfigReference {
         **Pictures and clips.** Every clip is opened (its container read, a decoder for its codec
         found): a clip this machine cannot play — a PNG renamed `clip.mp4`, a codec FFmpeg lacks —
         is a problem at the `video` value (a folder's clip at `[items] directory`), the same in
-        `check-config`, `simulate` and `run` (at start the problem card, on a reload the running
-        configuration kept). Pictures must exist and be readable; they are decoded only when a USB
+        `check-config`, `simulate` and `run` (at start the problem card — checked once the first
+        frame is on the screen, so for a moment that frame shows the file's carousel —, on a reload the
+        running configuration kept). Pictures must exist and be readable; they are decoded only when a USB
         stick is imported (docs/usb.md): a kiosk would decode every photo at every reload, so a
         picture that does not decode shows its card's "!" face instead.
 
         **Fonts.** Every `font` value (`[theme.card]`, an `[[item]]`, `[theme.title_overlay]`) is
         looked up with fontconfig: a font string none of whose families is installed is a problem
-        at the value, the same in `check-config`, `simulate`, `run` and `usb-import` — for example
+        at the value, the same in `check-config`, `simulate`, `run` (checked after the first frame,
+        as clips are) and `usb-import` — for example
         `'font' "DejaVu Sanz" is not installed (fc-match would use "DejaVu Sans"); installed
         families near it: "DejaVu Sans", "DejaVu Serif"`. Installed means listed by
         `fc-list : family` (any case; a weight or style after the family, `"DejaVu Sans Bold"`,
