@@ -30,6 +30,21 @@ public enum ProductBinary {
     /// `standardInput`: bytes the program reads from a pipe on its standard input (then its end).
     /// `environment`: variables set (or replaced) in the environment the program inherits.
     public static func run(_ arguments: [String], standardInput: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+        try run(arguments, standardInput: standardInput, environment: environment, until: nil)
+    }
+
+    /// Runs the product with `arguments` until its error stream holds `text` (or it ends by
+    /// itself), then sends it SIGTERM and collects what it printed: for a run whose end the test
+    /// cannot know in advance (what the loop logs after its first frame). `limit` only bounds a
+    /// run that never prints `text` (it is then stopped the same way; the caller's assertion
+    /// on `errors` names what was missing).
+    public static func run(_ arguments: [String], untilErrorsContain text: String, limit: Double = 60) throws -> Result {
+        try run(arguments, standardInput: nil, environment: [:], until: (text, limit))
+    }
+
+    /// Both: `until` nil waits for the program's own end.
+    private static func run(_ arguments: [String], standardInput: Data?, environment: [String: String],
+                            until: (text: String, limit: Double)?) throws -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try path())
         p.arguments = arguments
@@ -48,32 +63,6 @@ public enum ProductBinary {
             }.start()
         }
         let errors = ErrorStream()
-        let errorReader = Thread {
-            errors.data = err.fileHandleForReading.readDataToEndOfFile()
-            errors.done.signal()
-        }
-        errorReader.start()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        errors.done.wait()
-        return Result(status: p.terminationStatus, output: String(decoding: data, as: UTF8.self),
-                      errors: String(decoding: errors.data, as: UTF8.self))
-    }
-
-    /// Runs the product with `arguments` until its error stream holds `text` (or it ends by
-    /// itself), then sends it SIGTERM and collects what it printed: for a run whose end the test
-    /// cannot know in advance (what the loop logs after its first frame). `limit` only bounds a
-    /// run that never prints `text` (it is then stopped the same way; the caller's assertion
-    /// on `errors` names what was missing).
-    public static func run(_ arguments: [String], untilErrorsContain text: String, limit: Double = 60) throws -> Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try path())
-        p.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let errors = ErrorStream()
         let seen = DispatchSemaphore(value: 0)
         let errorReader = Thread {
             var signalled = false
@@ -81,7 +70,7 @@ public enum ProductBinary {
                 let chunk = err.fileHandleForReading.availableData
                 errors.lock.lock()
                 errors.data.append(chunk)
-                let found = String(decoding: errors.data, as: UTF8.self).contains(text)
+                let found = until.map { String(decoding: errors.data, as: UTF8.self).contains($0.text) } ?? false
                 errors.lock.unlock()
                 if (found || chunk.isEmpty) && !signalled { signalled = true; seen.signal() }
                 if chunk.isEmpty { break }
@@ -89,8 +78,10 @@ public enum ProductBinary {
             errors.done.signal()
         }
         errorReader.start()
-        _ = seen.wait(timeout: .now() + limit)
-        if p.isRunning { p.terminate() }
+        if let until {
+            _ = seen.wait(timeout: .now() + until.limit)
+            if p.isRunning { p.terminate() }
+        }
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         errors.done.wait()
